@@ -1,0 +1,14 @@
+import type { Command } from "commander";
+import type { Io } from "./io.js";
+
+/**
+ * A command module in `cli/commands/` exports `register`, which adds its commands to the
+ * program. Actions are async and throw `ErrataError` for bad input; they set
+ * `ctx.exitCode` to 1 when a check fails.
+ */
+export interface CommandContext {
+  io: Io;
+  exitCode: number;
+}
+
+export type Register = (program: Command, ctx: CommandContext) => void;

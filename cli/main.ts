@@ -1,0 +1,77 @@
+import { Command, CommanderError } from "commander";
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { CommandContext, Register } from "./command.js";
+import { ErrataError } from "./errors.js";
+import { defaultIo, type Io } from "./io.js";
+
+const commandsDir = new URL("./commands/", import.meta.url);
+
+/** The command modules, found by listing `cli/commands/` (each file registers its commands). */
+async function loadRegisters(): Promise<Register[]> {
+  const files = readdirSync(fileURLToPath(commandsDir))
+    .filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith(".d.ts") && !f.includes(".test."))
+    .sort();
+  const registers: Register[] = [];
+  for (const file of files) {
+    const mod = (await import(new URL(file, commandsDir).href)) as { register?: Register };
+    if (typeof mod.register === "function") registers.push(mod.register);
+  }
+  return registers;
+}
+
+export function buildProgram(ctx: CommandContext, registers: Register[]): Command {
+  const program = new Command("errata")
+    .description("Errata: turns the moments a person is unhappy with an AI assistant into measured evidence.")
+    .version("0.1.0")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (s) => void ctx.io.stdout.write(s),
+      writeErr: (s) => void ctx.io.stderr.write(s),
+    })
+    .allowExcessArguments(false)
+    .exitOverride();
+  for (const register of registers) register(program, ctx);
+  // Every subcommand inherits the output and exit behaviour.
+  const walk = (cmd: Command): void => {
+    for (const sub of cmd.commands) {
+      sub.configureOutput({
+        writeOut: (s) => void ctx.io.stdout.write(s),
+        writeErr: (s) => void ctx.io.stderr.write(s),
+      });
+      sub.exitOverride();
+      walk(sub);
+    }
+  };
+  walk(program);
+  return program;
+}
+
+/**
+ * Runs the CLI in process and returns the exit code: 0 ok, 1 a check failed, 2 bad input
+ * or I/O error. Never calls `process.exit`.
+ */
+export async function run(argv: string[], io: Io = defaultIo()): Promise<number> {
+  const ctx: CommandContext = { io, exitCode: 0 };
+  const program = buildProgram(ctx, await loadRegisters());
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return ctx.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+      return 2;
+    }
+    if (err instanceof ErrataError) {
+      io.stderr.write(`errata: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const e = err as NodeJS.ErrnoException;
+    if (e && typeof e === "object" && "code" in e && typeof e.code === "string" && e.code.startsWith("E")) {
+      io.stderr.write(`errata: I/O error: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`errata: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    return 2;
+  }
+}
