@@ -26,7 +26,7 @@
 export interface TaxonomyExample {
   reply_end: string | null;
   prompt: string;
-  note?: string;
+  note?: string | undefined;
 }
 
 export const CLASS_IDS = [
