@@ -1,0 +1,157 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  answerTable,
+  compose,
+  composeClasses,
+  composeDetect,
+  composeSeverity,
+  DETECT_NEEDS,
+  MODE_NEEDS,
+  parseCuts,
+} from "../../composers/index.js";
+import { bank, CLASS_IDS, COST_IDS } from "../../questions/index.js";
+import type { Answer } from "../../schemas/answer.js";
+
+const allIds = bank.map((q) => q.id);
+const prob = fc.double({ min: 0, max: 1, noNaN: true });
+/** A full answer table: every bank question scored. */
+const fullTable = fc.tuple(...allIds.map(() => prob)).map((ps) => new Map(allIds.map((id, i) => [id, ps[i] as number])));
+const cutsArb = fc.dictionary(fc.constantFrom(...allIds), prob, { maxKeys: 8 });
+
+function table(entries: Record<string, number>): Map<string, number> {
+  const t = new Map<string, number>(allIds.map((id) => [id, 0.1]));
+  for (const [k, v] of Object.entries(entries)) t.set(k, v);
+  return t;
+}
+
+describe("composers: worked examples", () => {
+  it("a defect that stopped short and cost time", () => {
+    const t = table({ "detect.unhappy": 0.9, "blame.assistant": 0.8, "mode.stopped_short": 0.9, "mode.claimed_false_success": 0.6, "cost.lost_time": 0.7 });
+    expect(compose(t, {})).toEqual({
+      is_failure: true,
+      defect: true,
+      blame: ["assistant"],
+      primary_class: "incomplete_work",
+      secondary_classes: ["false_success"],
+      modes: ["stopped_short", "claimed_false_success"],
+      class_basis: "cut",
+      severity: 2,
+    });
+  });
+
+  it("a pure change of mind is not a failure; the world's fault is a failure but not a defect", () => {
+    expect(compose(table({ "detect.correction": 0.9, "blame.change_of_mind": 0.9 }), {})?.is_failure).toBe(false);
+    const world = compose(table({ "detect.unhappy": 0.9, "blame.world": 0.9 }), {});
+    expect(world?.is_failure).toBe(true);
+    expect(world?.defect).toBe(false);
+  });
+
+  it("a non-failure needs no mode or cost answers and has severity 0", () => {
+    const t = new Map<string, number>(DETECT_NEEDS.map((id) => [id, 0.05]));
+    expect(compose(t, {})).toMatchObject({ is_failure: false, severity: 0, primary_class: null });
+  });
+
+  it("cuts move the verdict: the same answers under a lower cut become a failure", () => {
+    const t = table({ "detect.unhappy": 0.3, "blame.assistant": 0.6 });
+    expect(compose(t, {})?.is_failure).toBe(false);
+    expect(compose(t, { "detect.unhappy": 0.25 })?.is_failure).toBe(true);
+  });
+
+  it("with no mode above its cut the primary class is the leading mode's, marked argmax", () => {
+    const c = composeClasses(table({ "mode.wrong_language": 0.4 }), {});
+    expect(c).toEqual({ primary_class: "wrong_language", secondary_classes: [], modes: [], basis: "argmax" });
+  });
+});
+
+describe("composers: properties", () => {
+  it("a missing or unscored needed answer gives null, never a guess", () => {
+    const needed = [...DETECT_NEEDS, ...MODE_NEEDS, ...COST_IDS];
+    fc.assert(
+      fc.property(fullTable, cutsArb, fc.constantFrom(...needed), fc.boolean(), (t, cuts, drop, unscored) => {
+        const d = composeDetect(t, cuts);
+        if (unscored) t.set(drop, null as unknown as number);
+        else t.delete(drop);
+        const isDetectNeed = DETECT_NEEDS.includes(drop);
+        const result = compose(t, cuts);
+        // Detect answers are always needed; mode and cost answers whenever the exchange is a failure.
+        if (isDetectNeed || d?.is_failure) expect(result).toBeNull();
+        else expect(result).not.toBeNull();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("severity is monotone in every cost answer", () => {
+    fc.assert(
+      fc.property(fullTable, cutsArb, fc.constantFrom(...COST_IDS), prob, (t, cuts, id, bump) => {
+        const before = composeSeverity(t, cuts);
+        const raised = new Map(t);
+        raised.set(id, Math.max(t.get(id) as number, bump));
+        const after = composeSeverity(raised, cuts);
+        expect(before).not.toBeNull();
+        expect(after as number).toBeGreaterThanOrEqual(before as number);
+        const full = compose(raised, cuts);
+        if (full?.is_failure) expect(full.severity).toBeGreaterThanOrEqual(1);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("is deterministic and independent of the order answers arrive in", () => {
+    fc.assert(
+      fc.property(fullTable, cutsArb, (t, cuts) => {
+        const reversed = new Map([...t.entries()].reverse());
+        expect(compose(reversed, cuts)).toEqual(compose(t, cuts));
+        expect(compose(t, cuts)).toEqual(compose(t, cuts));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("verdicts are well formed: class among the 14, secondaries exclude it, severity 0 iff not a failure", () => {
+    fc.assert(
+      fc.property(fullTable, cutsArb, (t, cuts) => {
+        const c = compose(t, cuts);
+        expect(c).not.toBeNull();
+        if (c === null) return;
+        expect(c.severity === 0).toBe(!c.is_failure);
+        if (c.defect) expect(c.is_failure).toBe(true);
+        if (c.is_failure) {
+          expect(CLASS_IDS).toContain(c.primary_class);
+          expect(c.secondary_classes).not.toContain(c.primary_class);
+          expect(new Set(c.secondary_classes).size).toBe(c.secondary_classes.length);
+        } else expect(c.primary_class).toBeNull();
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("answer table and cuts", () => {
+  const base: Omit<Answer, "question_id" | "question_version" | "status" | "p_yes"> = {
+    schema: "answer/1", exchange_id: "ex-0000000000000000", lane: "embedded", model: "m", prompt_hash: "h",
+    computed_from: "model", reason: null, raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-01-01T00:00:00Z",
+  };
+  it("ignores stale question versions and lets a scored answer win over an unscored one", () => {
+    const t = answerTable(
+      [
+        { ...base, question_id: "detect.unhappy", question_version: 99, status: "scored", p_yes: 0.9 },
+        { ...base, question_id: "detect.repeat", question_version: 1, status: "unscored", p_yes: null },
+        { ...base, question_id: "detect.confused", question_version: 1, status: "scored", p_yes: 0.2 },
+        { ...base, question_id: "detect.confused", question_version: 1, status: "unscored", p_yes: null },
+      ],
+      bank,
+    );
+    expect(t.has("detect.unhappy")).toBe(false);
+    expect(t.get("detect.repeat")).toBeNull();
+    expect(t.get("detect.confused")).toBe(0.2);
+  });
+  it("parses both cuts shapes and rejects unknown ids and out-of-range values", () => {
+    expect(parseCuts({ "detect.unhappy": 0.4 }, allIds)).toEqual({ ok: true, cuts: { "detect.unhappy": 0.4 } });
+    expect(parseCuts({ schema: "cuts/1", cuts: { "cost.risky": 0.7 } }, allIds)).toEqual({ ok: true, cuts: { "cost.risky": 0.7 } });
+    expect(parseCuts({ "detect.nope": 0.4 }, allIds).ok).toBe(false);
+    expect(parseCuts({ "detect.unhappy": 1.5 }, allIds).ok).toBe(false);
+    expect(parseCuts([], allIds).ok).toBe(false);
+  });
+});
