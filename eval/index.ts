@@ -1,0 +1,18 @@
+/**
+ * The evaluation toolkit's public surface: agreement, the gold-set sampler and its
+ * inclusion probabilities, the session split, design-weighted scoring with paired
+ * session-block bootstrap intervals, PPI++ for the corpus failure rate, and the check gate.
+ * Pure: no disk, network, clock, environment or Math.random; randomness comes from seeds.
+ */
+export * from "./errors.js";
+export * from "./prng.js";
+export * from "./quantile.js";
+export * from "./categories.js";
+export * from "./session-block-bootstrap.js";
+export * from "./combine-statistics.js";
+export * from "./fleiss-kappa.js";
+export * from "./cohen-kappa.js";
+export * from "./krippendorff-alpha.js";
+export * from "./raw-agreement.js";
+export * from "./majority.js";
+export * from "./agreement-report.js";
