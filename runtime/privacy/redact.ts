@@ -1,0 +1,123 @@
+/**
+ * Secret redaction at write time: every secret shape below is replaced by a typed marker
+ * `[REDACTED:<kind>]` before a line reaches the ledger. zod-free and dependency-free (the
+ * capture hook calls it). Idempotent: markers match no pattern, so redacting twice changes
+ * nothing.
+ *
+ * Kinds: private-key, jwt, anthropic-api-key, openai-api-key, google-api-key, groq-api-key,
+ * xai-api-key, huggingface-token, replicate-token, perplexity-api-key, stripe-key,
+ * slack-token, github-token, gitlab-token, npm-token, aws-access-key, aws-secret-key,
+ * url-password, bearer-token, basic-auth, env-assignment, email.
+ *
+ * Example: `redactSecrets("export OPENAI_API_KEY=sk-proj-abc123def456ghi789jkl012")`
+ * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
+ */
+
+export interface Redaction {
+  text: string;
+  /** The kinds replaced, in first-seen order, each once. */
+  kinds: string[];
+}
+
+interface Rule {
+  kind: string;
+  re: RegExp;
+  /** Builds the replacement from the match; default: the whole match becomes the marker. */
+  replace?: (marker: string, ...groups: string[]) => string;
+}
+
+const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
+const E = "(?![A-Za-z0-9_-])"; // token end
+
+const RULES: Rule[] = [
+  {
+    kind: "private-key",
+    // A whole block, or a block cut off before its END line.
+    re: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
+  },
+  { kind: "jwt", re: new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${E}`, "g") },
+  { kind: "anthropic-api-key", re: new RegExp(`${B}sk-ant-[a-z]+[0-9]{0,3}-[A-Za-z0-9_-]{20,}${E}`, "g") },
+  { kind: "openai-api-key", re: new RegExp(`${B}sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}${E}`, "g") },
+  { kind: "google-api-key", re: new RegExp(`${B}AIza[0-9A-Za-z_-]{35}${E}`, "g") },
+  { kind: "groq-api-key", re: new RegExp(`${B}gsk_[A-Za-z0-9]{40,}${E}`, "g") },
+  { kind: "xai-api-key", re: new RegExp(`${B}xai-[A-Za-z0-9]{40,}${E}`, "g") },
+  { kind: "huggingface-token", re: new RegExp(`${B}hf_[A-Za-z0-9]{30,}${E}`, "g") },
+  { kind: "replicate-token", re: new RegExp(`${B}r8_[A-Za-z0-9]{30,}${E}`, "g") },
+  { kind: "perplexity-api-key", re: new RegExp(`${B}pplx-[A-Za-z0-9]{40,}${E}`, "g") },
+  { kind: "stripe-key", re: new RegExp(`${B}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}${E}`, "g") },
+  { kind: "slack-token", re: new RegExp(`${B}xox[abposr]-[A-Za-z0-9-]{10,}${E}`, "g") },
+  { kind: "github-token", re: new RegExp(`${B}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})${E}`, "g") },
+  { kind: "gitlab-token", re: new RegExp(`${B}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt|agent|ffct)-[A-Za-z0-9_-]{20,}${E}`, "g") },
+  { kind: "npm-token", re: new RegExp(`${B}npm_[A-Za-z0-9]{36}${E}`, "g") },
+  { kind: "aws-access-key", re: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g },
+  {
+    kind: "aws-secret-key",
+    re: /(aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    replace: (m, pre) => `${pre}${m}`,
+  },
+  {
+    kind: "url-password",
+    // scheme://user:password@host -> the password only.
+    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#]*:)([^\s@/?#]+)(@[^\s@]+)/gi,
+    replace: (m, pre, _pw, post) => `${pre}${m}${post}`,
+  },
+  {
+    kind: "bearer-token",
+    re: /\b(Bearer\s+)(?!\[REDACTED)([A-Za-z0-9._~+/-]{16,}=*)/g,
+    replace: (m, pre) => `${pre}${m}`,
+  },
+  {
+    kind: "basic-auth",
+    re: /\b(Authorization:\s*Basic\s+)([A-Za-z0-9+/]{8,}=*)/gi,
+    replace: (m, pre) => `${pre}${m}`,
+  },
+  {
+    kind: "env-assignment",
+    // NAME=value / NAME: value / "name": "value" where NAME's last part names a secret.
+    re: /(^|[\s{,;(]|\bexport\s)(["']?)((?:[A-Za-z][A-Za-z0-9]*[_.-])*(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key))\2(\s*[:=]\s*)(["']?)((?![$<{[]|\[REDACTED)[^\s"',;]{4,})\5/gim,
+    replace: (m, lead, q, name, sep, vq, value) => (looksLikeValueNotSecret(value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`),
+  },
+  {
+    kind: "email",
+    re: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
+  },
+];
+
+/** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders. */
+function looksLikeValueNotSecret(value: string): boolean {
+  if (/^\d+(\.\d+)?$/.test(value)) return true;
+  if (/^(true|false|null|none|undefined|required|optional|yes|no)$/i.test(value)) return true;
+  if (/^(\.{0,2}\/|~\/)/.test(value)) return true; // a path
+  if (/^process\.env\b|^os\.environ|^env\(/.test(value)) return true; // a reference, not a value
+  return false;
+}
+
+export function redactSecrets(text: string): Redaction {
+  const kinds: string[] = [];
+  let out = text;
+  for (const rule of RULES) {
+    rule.re.lastIndex = 0;
+    let fired = false;
+    out = out.replace(rule.re, (...args: unknown[]) => {
+      const groups = args.slice(1, -2).map((g) => (typeof g === "string" ? g : ""));
+      const marker = `[REDACTED:${rule.kind}]`;
+      if (!rule.replace) {
+        fired = true;
+        return marker;
+      }
+      const replaced = rule.replace(marker, ...groups);
+      if (replaced.includes(marker)) fired = true;
+      return replaced;
+    });
+    if (fired && !kinds.includes(rule.kind)) kinds.push(rule.kind);
+  }
+  return { text: out, kinds };
+}
+
+/** Redacts a nullable string, collecting kinds into `into`. */
+export function redactNullable(text: string | null, into: string[]): string | null {
+  if (text === null) return null;
+  const r = redactSecrets(text);
+  for (const k of r.kinds) if (!into.includes(k)) into.push(k);
+  return r.text;
+}

@@ -1,0 +1,29 @@
+/**
+ * Large attachments live outside the ledger, in `paths.attachmentsDir/<id>/`, and the
+ * erratum links them as `links.attachments: ["<id>/<file>"]`. Written before the erratum
+ * line, so a link never points at nothing; a crash in between leaves an unlinked folder,
+ * never a dangling link. zod-free (the hook writes deep-context attachments).
+ *
+ * Example: `writeAttachment("/home/u/.local/state/errata/attachments", "er-20261130-3fa9c1",
+ * "context.json", "{…}")` -> "er-20261130-3fa9c1/context.json".
+ */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+
+export function safeAttachmentName(name: string): string {
+  const base = basename(name).replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
+  if (base === "" || base === "_") throw new Error(`bad attachment name (expected a file name; found ${JSON.stringify(name)})`);
+  return base.slice(0, 120);
+}
+
+/** Writes `content` atomically (temp file + rename) and returns the link to store. */
+export function writeAttachment(attachmentsDir: string, id: string, name: string, content: string | Uint8Array): string {
+  if (!/^er-\d{8}-[0-9a-f]{6}$/.test(id)) throw new Error(`bad erratum id for an attachment (expected er-YYYYMMDD-xxxxxx; found ${JSON.stringify(id)})`);
+  const file = safeAttachmentName(name);
+  const dir = join(attachmentsDir, id);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${file}.${process.pid}.tmp`);
+  writeFileSync(tmp, content);
+  renameSync(tmp, join(dir, file));
+  return `${id}/${file}`;
+}

@@ -1,0 +1,32 @@
+/**
+ * Erratum ids and month file names. zod-free (the hook uses it).
+ *
+ * Example: `newErratumId(Date.parse("2026-11-30T12:00:00Z"), () => Buffer.from([0x3f,0xa9,0xc1]))`
+ * -> "er-20261130-3fa9c1"; `monthFileName("2026-11")` -> "errata-2026-11.jsonl".
+ */
+import { randomBytes } from "node:crypto";
+
+/** `er-YYYYMMDD-` (UTC day of `nowMs`) + 6 hex from `random` (default: crypto). */
+export function newErratumId(nowMs: number, random: (n: number) => Uint8Array = randomBytes): string {
+  const day = new Date(nowMs).toISOString().slice(0, 10).replaceAll("-", "");
+  return `er-${day}-${Buffer.from(random(3)).toString("hex").slice(0, 6)}`;
+}
+
+/** "YYYY-MM" of an ISO timestamp (UTC). */
+export function monthOf(ts: string): string {
+  const m = /^(\d{4})-(\d{2})/.exec(ts);
+  if (!m) throw new Error(`not an ISO timestamp (expected YYYY-MM-...; found ${JSON.stringify(ts.slice(0, 30))})`);
+  return `${m[1]}-${m[2]}`;
+}
+
+export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const LIVE_FILE_PATTERN = /^errata-(\d{4}-\d{2})\.jsonl$/;
+export const ARCHIVE_FILE_PATTERN = /^errata-(\d{4}-\d{2})\.jsonl\.gz$/;
+
+export function monthFileName(month: string): string {
+  return `errata-${month}.jsonl`;
+}
+
+export function archiveFileName(month: string): string {
+  return `errata-${month}.jsonl.gz`;
+}

@@ -1,0 +1,50 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { RecordRowSchema } from "../../schemas/erratum.js";
+
+/**
+ * Asserts every row of a record stream is a valid record row holding no text from the
+ * ledger: no complaint, context text or enrichment prose appears in any row.
+ * Returns the number of rows checked.
+ */
+export function assertRecordHasNoText(recordFile: string, ledgerDir: string): number {
+  if (!existsSync(recordFile)) return 0;
+  const texts = ledgerTexts(ledgerDir);
+  let n = 0;
+  for (const line of readFileSync(recordFile, "utf8").split("\n")) {
+    if (line === "") continue;
+    const row = JSON.parse(line);
+    expect(RecordRowSchema.safeParse(row).success, line).toBe(true);
+    for (const text of texts) expect(line.includes(text), `record row holds ledger text ${JSON.stringify(text)}`).toBe(false);
+    n += 1;
+  }
+  return n;
+}
+
+/** Every free-text value (complaint, context text, enrichment prose) in a ledger's live files. */
+function ledgerTexts(ledgerDir: string): string[] {
+  const out = new Set<string>();
+  if (!existsSync(ledgerDir)) return [];
+  for (const name of readdirSync(ledgerDir)) {
+    if (!/^errata-\d{4}-\d{2}\.jsonl$/.test(name)) continue;
+    for (const line of readFileSync(join(ledgerDir, name), "utf8").split("\n")) {
+      let v: Record<string, unknown>;
+      try {
+        v = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const add = (s: unknown) => {
+        if (typeof s === "string" && s.length >= 4) out.add(s);
+      };
+      add(v["complaint"]);
+      const ctx = v["context"] as Record<string, unknown> | undefined;
+      if (ctx) for (const k of ["requested", "doing", "response_preview", "component", "cwd"]) add(ctx[k]);
+      const set = v["set"] as Record<string, unknown> | undefined;
+      const en = (v["enrichment"] ?? set?.["enrichment"]) as Record<string, unknown> | null | undefined;
+      if (en) for (const k of ["which_part", "what_upset", "reporter_right_reason", "root_cause_hypothesis", "proposed_fix"]) add(en[k]);
+    }
+  }
+  return [...out];
+}
