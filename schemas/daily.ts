@@ -15,7 +15,7 @@ import { z } from "zod";
 export const LoopSchema = z.enum(["daily", "weekly", "manual"]);
 export type Loop = z.infer<typeof LoopSchema>;
 
-export const StageNameSchema = z.enum(["mine", "enrich", "label", "triage", "report", "v4", "run"]);
+export const StageNameSchema = z.enum(["mine", "enrich", "label", "triage", "report", "v4", "misses", "run"]);
 export type StageName = z.infer<typeof StageNameSchema>;
 
 /** Counts only: finite, non-negative integers keyed by a stable name. */
@@ -225,5 +225,7 @@ export const DailyConfigSchema = z.strictObject({
   stuck_hours: z.number().positive().default(48),
   report_days: z.number().int().positive().default(7),
   label_version: z.number().int().positive().default(1),
+  /** At most this many entries get audit labels per run (newest first); the rest wait. */
+  label_max_entries: z.number().int().positive().default(1000),
 });
 export type DailyConfig = z.infer<typeof DailyConfigSchema>;

@@ -1,0 +1,52 @@
+/**
+ * `errata daily`: the production job. Mine, enrich, label, triage, report, then the v4
+ * pass, each fault-isolated, each with a run receipt. `--json` prints one `{ok, failed,
+ * stages}` value. Exit 1 when a stage other than v4 failed.
+ *
+ * Example: `errata daily --skip-mine --json` -> `{"ok": true, "failed": [], "stages": [...]}`.
+ */
+import type { Command } from "commander";
+import { resolve } from "node:path";
+import type { CommandContext } from "../command.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { badInput } from "../errors.js";
+import { parseNumber } from "../ledger-common.js";
+import { runDaily } from "../../runtime/daily/daily.js";
+
+interface DailyCliOptions {
+  root?: string;
+  limit?: string;
+  mineLimit?: string;
+  skipMine?: boolean;
+  json?: boolean;
+  dryRun?: boolean;
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("daily")
+    .description("Run the daily job: mine, enrich, label, triage, report, then the v4 pass")
+    .option("--root <dir>", "transcripts folder (default: configured, else ~/.claude/projects)")
+    .option("--limit <n>", "at most n entries enriched and n exchanges judged by v4")
+    .option("--mine-limit <n>", "at most n transcript files mined")
+    .option("--skip-mine", "do not mine transcripts")
+    .option("--json", "print one {ok, failed, stages} JSON value")
+    .option("--dry-run", "compute everything, write nothing")
+    .addHelpText("after", "\nExample:\n  $ errata daily --root datasets/claude-code --json\n  $ errata daily --skip-mine --limit 50")
+    .action(async (opts: DailyCliOptions) => {
+      const limit = parseNumber("limit", opts.limit, { integer: true });
+      const mineLimit = parseNumber("mine-limit", opts.mineLimit, { integer: true });
+      if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
+      if (mineLimit !== undefined && mineLimit < 1) throw badInput("bad --mine-limit", "a whole number >= 1", String(mineLimit));
+      const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
+      const onStage = liveStagePrinter(ctx, opts.json === true);
+      const result = await runDaily(stage, deps, {
+        ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(mineLimit !== undefined ? { mineLimit } : {}),
+        skipMine: opts.skipMine === true,
+        ...(onStage ? { onStage } : {}),
+      });
+      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+    });
+}

@@ -1,0 +1,33 @@
+/**
+ * `errata enrich`: one enrichment batch now (newest first, bounded), with a run receipt.
+ *
+ * Example: `errata enrich --limit 20` -> `enrich   ok    eligible=31 batch=20 enriched=20 malformed=0 ...`.
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../command.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { badInput } from "../errors.js";
+import { parseNumber } from "../ledger-common.js";
+import { runEnrich } from "../../runtime/daily/enrich.js";
+import { runLoop } from "../../runtime/daily/run-loop.js";
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("enrich")
+    .description("Enrich a bounded batch of unenriched entries, newest first")
+    .option("--limit <n>", "at most n entries (never more than the configured batch)")
+    .option("--json", "print one {ok, failed, stages} JSON value")
+    .option("--dry-run", "compute the enrichments, write nothing")
+    .addHelpText("after", "\nExample:\n  $ errata enrich --limit 20 --json")
+    .action(async (opts: { limit?: string; json?: boolean; dryRun?: boolean }) => {
+      const limit = parseNumber("limit", opts.limit, { integer: true });
+      if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
+      const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
+      const onStage = liveStagePrinter(ctx, opts.json === true);
+      const result = await runLoop(
+        [{ name: "enrich", run: async () => runEnrich(stage, { embedded: await deps.embedded(), prose: deps.prose, ...(limit !== undefined ? { limit } : {}) }) }],
+        { loop: "manual", nowMs: stage.nowMs, runsFile: stage.files.runs, dryRun: stage.dryRun, ...(onStage ? { onStage } : {}) },
+      );
+      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+    });
+}

@@ -1,0 +1,32 @@
+/**
+ * `errata label`: audit labels (`audit/labels-v3.jsonl`) and fix proposals
+ * (`audit/proposals-v3.jsonl`) for enriched entries not yet labelled, with a run receipt.
+ *
+ * Example: `errata label --json` -> `{"ok": true, "stages": [{"name": "label", "counts": {"labelled": 4, ...}}]}`.
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../command.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { runLabel } from "../../runtime/daily/label.js";
+import { runLoop } from "../../runtime/daily/run-loop.js";
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("label")
+    .description("Write audit labels and fix proposals for enriched entries (stored apart from the ledger)")
+    .option("--json", "print one {ok, failed, stages} JSON value")
+    .option("--dry-run", "compute the labels, write nothing")
+    .addHelpText("after", "\nExample:\n  $ errata label --json")
+    .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
+      const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
+      const onStage = liveStagePrinter(ctx, opts.json === true);
+      const result = await runLoop([{ name: "label", run: async () => runLabel(stage, await deps.classJudge()) }], {
+        loop: "manual",
+        nowMs: stage.nowMs,
+        runsFile: stage.files.runs,
+        dryRun: stage.dryRun,
+        ...(onStage ? { onStage } : {}),
+      });
+      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+    });
+}

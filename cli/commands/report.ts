@@ -1,0 +1,52 @@
+/**
+ * `errata report`: Errata's own state, told once: counts of the last seven days by system
+ * and kind (detected rows excluded), entries stuck in new or enriched over 48 hours, days
+ * with no daily run receipt, landed fixes that raised their skill's complaint rate. Writes
+ * the events and `state.json`; `--dry-run` computes them and writes nothing. Exit 1 when a
+ * day has no daily run receipt.
+ *
+ * Example: `errata report --dry-run --json` -> `{"state": {...}, "events": [...], "dry_run": true}`.
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../command.js";
+import { formatCounts, wireFor } from "../daily-common.js";
+import { printJson, println } from "../io.js";
+import { runReport } from "../../runtime/daily/report.js";
+import { makeReceipt, writeRunReceipt } from "../../runtime/daily/receipts.js";
+import { runId } from "../../runtime/daily/ids.js";
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("report")
+    .description("Count the last seven days, find stuck entries and missing runs, emit events and state")
+    .option("--json", "print one JSON value")
+    .option("--dry-run", "compute the state and events, write and emit nothing")
+    .addHelpText("after", "\nExample:\n  $ errata report\n  $ errata report --json --dry-run")
+    .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
+      const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
+      const start = stage.nowMs();
+      let out: Awaited<ReturnType<typeof runReport>>;
+      try {
+        out = await runReport(stage);
+      } catch (err) {
+        if (!stage.dryRun) {
+          writeRunReceipt(stage.files.runs, makeReceipt({ runId: runId(start, "manual"), loop: "manual", stage: "report", startedMs: start, endedMs: stage.nowMs(), ok: false, error: err, dryRun: false }));
+        }
+        throw err;
+      }
+      if (!stage.dryRun) {
+        writeRunReceipt(stage.files.runs, makeReceipt({ runId: runId(start, "manual"), loop: "manual", stage: "report", startedMs: start, endedMs: stage.nowMs(), ok: true, counts: out.counts, dryRun: false }));
+      }
+      const { state, events } = out.result;
+      if (opts.json) printJson(ctx.io, { state, events, dry_run: stage.dryRun });
+      else {
+        println(ctx.io, `last ${state.counts.window_days} days: ${state.counts.total} entries (${state.counts.detected_excluded} detected rows not counted)`);
+        for (const [k, v] of Object.entries(state.counts.by_system_kind).sort()) println(ctx.io, `  ${k}: ${v}`);
+        println(ctx.io, `stuck in new/enriched over ${stage.cfg.config.stuck_hours} h: ${state.stuck.count}${state.stuck.count ? ` (${state.stuck.ids.slice(0, 5).join(", ")}${state.stuck.count > 5 ? ", …" : ""})` : ""}`);
+        println(ctx.io, state.missing_run_days.length ? `ALARM: no daily run receipt on ${state.missing_run_days.join(", ")}` : "daily run receipts: none missing");
+        for (const e of events) println(ctx.io, `${stage.dryRun ? "would emit" : "emitted"} ${e.severity} ${e.kind} ${formatCounts(e.counts)}`);
+        println(ctx.io, `${stage.dryRun ? "would write" : "wrote"} ${stage.files.state}`);
+      }
+      if (state.missing_run_days.length > 0) ctx.exitCode = 1;
+    });
+}

@@ -1,0 +1,54 @@
+/**
+ * `errata triage`: groups enriched entries by system and class into
+ * `reports/triage-YYYY-MM-DD.md` and files one upgrade per cluster with two or more entries
+ * or any entry at how_upset 3 (deduplicated by claim hash: a re-run files nothing twice).
+ * `--mark-reports` adds the `references: historical` front matter to older reports.
+ *
+ * Example: `errata triage --json` -> `{"ok": true, "stages": [{"name": "triage", "counts": {"filed": 2, ...}}]}`.
+ */
+import type { Command } from "commander";
+import { readdirSync } from "node:fs";
+import type { CommandContext } from "../command.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { printJson, println } from "../io.js";
+import { runLoop } from "../../runtime/daily/run-loop.js";
+import { markReports, runTriage } from "../../runtime/daily/triage.js";
+
+interface TriageCliOptions {
+  markReports?: boolean;
+  includeBackfill?: boolean;
+  json?: boolean;
+  dryRun?: boolean;
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("triage")
+    .description("Triage enriched entries into a report and file upgrades for clusters")
+    .option("--include-backfill", "also triage backfilled entries")
+    .option("--mark-reports", "only add `references: historical` front matter to older reports")
+    .option("--json", "print one JSON value")
+    .option("--dry-run", "compute, write nothing")
+    .addHelpText("after", "\nExample:\n  $ errata triage\n  $ errata triage --mark-reports --dry-run")
+    .action(async (opts: TriageCliOptions) => {
+      const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
+      if (opts.markReports) {
+        const changed = markReports(stage.files.reportsDir, stage.dryRun, (d) => readdirSync(d));
+        if (opts.json) printJson(ctx.io, { marked: changed.length, files: changed, dry_run: stage.dryRun });
+        else {
+          for (const f of changed) println(ctx.io, `${stage.dryRun ? "would mark" : "marked"} ${f}`);
+          println(ctx.io, `${changed.length} report(s) ${stage.dryRun ? "would be " : ""}marked`);
+        }
+        return;
+      }
+      const onStage = liveStagePrinter(ctx, opts.json === true);
+      const result = await runLoop([{ name: "triage", run: async () => runTriage(stage, { file: true, includeBackfill: opts.includeBackfill === true }) }], {
+        loop: "manual",
+        nowMs: stage.nowMs,
+        runsFile: stage.files.runs,
+        dryRun: stage.dryRun,
+        ...(onStage ? { onStage } : {}),
+      });
+      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+    });
+}

@@ -1,0 +1,65 @@
+import type { ErrataPaths } from "../paths.js";
+import { loadDailyConfig, type ResolvedDailyConfig } from "./config.js";
+import { cachedLedger, type StageContext } from "./context.js";
+import type { DailyDeps } from "./daily.js";
+import { openAiProseLane, type ProseLane } from "./enrich-openai.js";
+import { dailyFiles } from "./files.js";
+import { ledgerPort } from "./ledger-port.js";
+import { readPromoted } from "./promoted.js";
+
+/**
+ * Builds the stage context and the real dependencies (the store, mining, the engine, the
+ * v4 pass, the promoted configuration) from paths, environment and clock. The CLI, the demo
+ * and the benchmark call this; tests build their own deps to inject faults.
+ *
+ * Example: `const { ctx, deps } = wireDaily({paths, env, cwd, now: () => Date.now(), dryRun: false, log})`.
+ */
+export interface WireInput {
+  paths: ErrataPaths;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now: () => number;
+  dryRun: boolean;
+  log: (line: string) => void;
+  /** Injected transport for the OpenAI lane (tests). */
+  fetch?: typeof fetch;
+}
+
+export function stageContext(input: WireInput, cfg: ResolvedDailyConfig = loadDailyConfig(input.paths, input.env, input.cwd)): StageContext {
+  return {
+    nowMs: input.now,
+    dryRun: input.dryRun,
+    files: dailyFiles(input.paths, input.env, input.cwd),
+    cfg,
+    ledger: cachedLedger(ledgerPort(input.paths, { now: input.now, warn: input.log })),
+    log: input.log,
+  };
+}
+
+export function proseLaneFor(cfg: ResolvedDailyConfig, fetchImpl?: typeof fetch): ProseLane | null {
+  const o = cfg.config.openai;
+  if (!o || cfg.openaiKey === null) return null;
+  return openAiProseLane({
+    apiKey: cfg.openaiKey,
+    model: o.model,
+    timeoutMs: o.timeout_ms,
+    ...(o.base_url !== undefined ? { baseURL: o.base_url } : {}),
+    ...(o.service_tier !== undefined ? { serviceTier: o.service_tier } : {}),
+    ...(fetchImpl !== undefined ? { fetch: fetchImpl } : {}),
+  });
+}
+
+export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDeps } {
+  const cfg = loadDailyConfig(input.paths, input.env, input.cwd);
+  const ctx = stageContext(input, cfg);
+  const promoted = readPromoted(ctx.files.promoted);
+  const deps: DailyDeps = {
+    mine: null,
+    embedded: async () => null,
+    classJudge: async () => null,
+    prose: proseLaneFor(cfg, input.fetch),
+    v4: null,
+    promoted: promoted?.describe ?? null,
+  };
+  return { ctx, deps };
+}
