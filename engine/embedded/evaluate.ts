@@ -1,0 +1,84 @@
+import type { WeightsFile } from "../schemas.js";
+import { buildItems } from "./items.js";
+import { auc, brier, cohenKappaBinary, fleissKappa, logLoss } from "./metrics.js";
+import type { Scorer } from "./scorer.js";
+import { isHoldout } from "./split.js";
+import type { TrainingSet } from "./train.js";
+
+/**
+ * `engine eval`: for each data set and question, the shipped model's AUC, Brier score, log
+ * loss and Cohen's kappa (at the cut stored with the weights) against the raters' majority on
+ * the session-disjoint holdout, beside the raters' own agreement on the same items (Fleiss'
+ * kappa, binary, all raters of each item). Tied items (no majority) are left out of the
+ * judge's scores and counted.
+ *
+ * Example row: `{set: "ab-redial", question: "detect.unhappy@1", items: 118, ties: 6,
+ * positives: 14, auc: 0.71, brier: 0.09, logLoss: 0.31, kappa: 0.22, labellersFleiss: 0.35}`.
+ */
+export interface EvalRow {
+  set: string;
+  question: string;
+  /** Holdout items with labels. */
+  items: number;
+  ties: number;
+  positives: number;
+  auc: number | null;
+  brier: number | null;
+  logLoss: number | null;
+  kappa: number | null;
+  cut: number | null;
+  labellersFleiss: number | null;
+  /** Items with >= 2 raters that the Fleiss figure uses. */
+  fleissItems: number;
+  /** Why the row has no judge scores, when it has none. */
+  note: string | null;
+}
+
+export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsFile, scorer: Scorer, opts: { versions: ReadonlyMap<string, number>; holdoutPercent?: number }): EvalRow[] {
+  const rows: EvalRow[] = [];
+  for (const set of sets) {
+    const { byQuestion } = buildItems(set.exchanges, set.labels);
+    for (const [qid, all] of byQuestion) {
+      const items = all.filter((it) => isHoldout(it.exchange.corpus, it.exchange.session_id, opts.holdoutPercent ?? 20));
+      const version = opts.versions.get(qid);
+      const key = `${qid}@${version ?? "?"}`;
+      const fleiss = fleissKappa(items.map((it) => [it.total - it.yes, it.yes]));
+      const decided = items.filter((it) => it.majority !== null);
+      const y = decided.map((it) => it.majority as 0 | 1);
+      const base: EvalRow = {
+        set: set.name,
+        question: key,
+        items: items.length,
+        ties: items.length - decided.length,
+        positives: y.filter((v) => v === 1).length,
+        auc: null,
+        brier: null,
+        logLoss: null,
+        kappa: null,
+        cut: null,
+        labellersFleiss: fleiss.kappa,
+        fleissItems: fleiss.items,
+        note: null,
+      };
+      const qw = weights.questions[key];
+      if (version === undefined || qw === undefined || scorer.unusable !== null) {
+        rows.push({ ...base, note: scorer.unusable ?? `no weights for question ${key}` });
+        continue;
+      }
+      if (decided.length === 0) {
+        rows.push({ ...base, note: "no holdout items with a majority" });
+        continue;
+      }
+      const p = decided.map((it) => scorer.probabilities(it.exchange).get(key) as number);
+      rows.push({
+        ...base,
+        auc: auc(p, y),
+        brier: brier(p, y),
+        logLoss: logLoss(p, y),
+        kappa: cohenKappaBinary(p.map((v) => (v >= qw.cut ? 1 : 0)), y),
+        cut: qw.cut,
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,97 @@
+import { canonicalJson, sha256Hex } from "../hash.js";
+import { WeightsFileSchema, type QuestionWeights, type WeightsFile } from "../schemas.js";
+
+/**
+ * The embedded lane's weights: parse, serialise byte-for-byte deterministically, and compile
+ * into a scorer laid out for speed (one slot table over the hashed space, one row of weights
+ * per used feature across all questions).
+ *
+ * Example: `serialiseWeights(w) === serialiseWeights(parseWeights(serialiseWeights(w)))` -> true.
+ */
+
+/** Numbers written with 9 significant digits, so re-serialising a parsed file is stable. */
+export function roundWeight(x: number): number {
+  const r = Number(x.toPrecision(9));
+  return Object.is(r, -0) ? 0 : r;
+}
+
+/**
+ * One line per top-level key and one line per question, keys sorted, numbers rounded:
+ * the same weights always give the same bytes.
+ */
+export function serialiseWeights(w: WeightsFile): string {
+  const top = Object.keys(w).sort() as (keyof WeightsFile)[];
+  const lines: string[] = [];
+  for (const key of top) {
+    if (key === "questions") {
+      const qs = Object.keys(w.questions).sort();
+      const inner = qs.map((q) => {
+        const v = w.questions[q] as QuestionWeights;
+        const rounded: QuestionWeights = { ...v, intercept: roundWeight(v.intercept), w: v.w.map(roundWeight), positives: roundWeight(v.positives), cut: roundWeight(v.cut) };
+        return `  ${JSON.stringify(q)}: ${canonicalJson(rounded)}`;
+      });
+      lines.push(`${JSON.stringify(key)}: {${inner.length ? `\n${inner.join(",\n")}\n` : ""}}`);
+    } else {
+      lines.push(`${JSON.stringify(key)}: ${canonicalJson(w[key])}`);
+    }
+  }
+  return `{\n${lines.join(",\n")}\n}\n`;
+}
+
+export function parseWeights(text: string): WeightsFile {
+  return WeightsFileSchema.parse(JSON.parse(text));
+}
+
+/** A short id of a weights file's content, used as the embedded lane's model name. */
+export function weightsId(w: WeightsFile): string {
+  return `hashed-logreg/${sha256Hex(serialiseWeights(w), 12)}`;
+}
+
+/** Weights laid out for scoring many questions per exchange in one pass. */
+export interface CompiledWeights {
+  /** "<id>@<version>" -> column. */
+  columns: ReadonlyMap<string, number>;
+  intercepts: Float64Array;
+  /** Hashed feature -> slot, or -1. */
+  slotOf: Int32Array;
+  /** Row-major [slot][column]. */
+  table: Float64Array;
+  nQuestions: number;
+}
+
+export function compileWeights(w: WeightsFile): CompiledWeights {
+  const keys = Object.keys(w.questions).sort();
+  const columns = new Map(keys.map((k, i) => [k, i]));
+  const size = 1 << w.features.bits;
+  const slotOf = new Int32Array(size).fill(-1);
+  let slots = 0;
+  for (const k of keys) {
+    for (const j of (w.questions[k] as QuestionWeights).idx) {
+      if (j >= size) throw new Error(`weights for ${k} index ${j} outside the 2^${w.features.bits} space`);
+      if (slotOf[j] === -1) slotOf[j] = slots++;
+    }
+  }
+  const nQ = keys.length;
+  const table = new Float64Array(slots * nQ);
+  const intercepts = new Float64Array(nQ);
+  keys.forEach((k, c) => {
+    const q = w.questions[k] as QuestionWeights;
+    intercepts[c] = q.intercept;
+    q.idx.forEach((j, t) => (table[(slotOf[j] as number) * nQ + c] = q.w[t] as number));
+  });
+  return { columns, intercepts, slotOf, table, nQuestions: nQ };
+}
+
+/** Margins of every question for one feature vector, into `out` (length nQuestions). */
+export function scoreAll(cw: CompiledWeights, idx: Int32Array, val: Float64Array, out: Float64Array): void {
+  const nQ = cw.nQuestions;
+  out.set(cw.intercepts);
+  const { slotOf, table } = cw;
+  for (let k = 0; k < idx.length; k++) {
+    const slot = slotOf[idx[k] as number] as number;
+    if (slot < 0) continue;
+    const v = val[k] as number;
+    const base = slot * nQ;
+    for (let c = 0; c < nQ; c++) out[c] = (out[c] as number) + v * (table[base + c] as number);
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The engine's public surface: `createEngine(config)` and what callers need beside it.
+ *
+ * Example: `const engine = createEngine(); await engine.ask(pairs, {caller: "errata-triage"})`
+ * -> one `answer/1` per pair from the embedded lane with the shipped weights, offline.
+ */
+export { createEngine, type EngineConfig } from "./core.js";
+export type { AskOptions, AskPair, Engine } from "./types.js";
+export { BudgetBook, type Budget, type Usage } from "./budget.js";
+export { FairPool } from "./pool.js";
+export { openAnswerCache, type AnswerCache } from "./cache.js";
+export { cacheKey, type CacheKeyFields, type SamplingSettings } from "./cache-key.js";
+export { exchangeHash } from "./hash.js";
+export { judgePrompt, promptHashFor, type AnswerMode } from "./prompt.js";
+export { scrubForJudge } from "./scrub.js";
+export { loadShippedWeights, shippedWeightsPath } from "./embedded/shipped.js";
+export { loadCaptureSignals } from "./embedded/signals.js";
+export { readAnswersFile } from "./replay.js";
+export { OpenAILaneSchema, type OpenAILaneConfig } from "./openai/config.js";

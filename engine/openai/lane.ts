@@ -1,0 +1,166 @@
+import OpenAI from "openai";
+import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { BudgetBook } from "../budget.js";
+import type { SamplingSettings } from "../cache-key.js";
+import type { AnswerMode, ChatMessage } from "../prompt.js";
+import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
+import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
+import { backoffMs, describeError, isRetryable, retryAfterMs } from "./retry.js";
+
+/**
+ * The OpenAI-compatible lane: the official `openai` SDK pointed at any base URL. One call per
+ * (exchange, question); every attempt (retries included) passes the caller's budget first.
+ * Time, sleep, randomness (jitter) and the transport are injected, for tests.
+ *
+ * Example: `await lane.probe()` against vLLM -> `{logprobs: true, structured: true, chosen: "logprobs"}`.
+ */
+export interface LaneDeps {
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  fetch?: typeof fetch;
+}
+
+export interface CallOutcome {
+  reading: ReplyReading;
+  latencyMs: number;
+  costUsd: number;
+  /** Attempts sent (0 when refused before the first). */
+  attempts: number;
+  /** True when the budget refused the call before anything was sent. */
+  refused: boolean;
+}
+
+export interface ProbeResult {
+  logprobs: boolean;
+  structured: boolean;
+  chosen: AnswerMode | null;
+  detail: string[];
+}
+
+const PROBE_MESSAGES: ChatMessage[] = [{ role: "user", content: "Is two plus two equal to four? Reply with exactly one word: yes or no." }];
+const PROBE_STRUCTURED: ChatMessage[] = [{ role: "user", content: 'Is two plus two equal to four? Reply with JSON only: {"answer": "yes" or "no", "confidence": 0 to 1}.' }];
+
+/** An upper bound of the tokens a call can use: UTF-8 bytes of the messages (a token is at least one byte) plus overhead and the completion limit. */
+export function tokenBound(messages: readonly ChatMessage[], maxTokens: number): number {
+  let bytes = 0;
+  for (const m of messages) bytes += Buffer.byteLength(m.content, "utf8") + 8;
+  return bytes + 16 + maxTokens;
+}
+
+export class OpenAILane {
+  readonly sdk: OpenAI;
+  /** HTTP attempts sent, probes included. */
+  calls = 0;
+  private probed: Promise<ProbeResult> | null = null;
+
+  constructor(
+    readonly cfg: OpenAILaneConfig,
+    apiKey: string,
+    private readonly deps: LaneDeps,
+  ) {
+    const opts: ConstructorParameters<typeof OpenAI>[0] = { apiKey, baseURL: cfg.baseURL, maxRetries: 0, timeout: laneTimeoutMs(cfg) };
+    if (deps.fetch) opts.fetch = deps.fetch;
+    this.sdk = new OpenAI(opts);
+  }
+
+  sampling(mode: AnswerMode): SamplingSettings {
+    const s: SamplingSettings =
+      mode === "logprobs"
+        ? { temperature: this.cfg.temperature, maxTokens: 1, topLogprobs: this.cfg.topLogprobs }
+        : { temperature: this.cfg.temperature, maxTokens: this.cfg.maxTokensStructured };
+    if (this.cfg.seed !== undefined) s.seed = this.cfg.seed;
+    return s;
+  }
+
+  request(messages: readonly ChatMessage[], mode: AnswerMode): ChatCompletionCreateParamsNonStreaming {
+    const s = this.sampling(mode);
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.cfg.model,
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      temperature: s.temperature,
+      max_tokens: s.maxTokens,
+    };
+    if (mode === "logprobs") {
+      body.logprobs = true;
+      body.top_logprobs = s.topLogprobs ?? 20;
+    } else {
+      body.response_format = STRUCTURED_RESPONSE_FORMAT;
+    }
+    if (s.seed !== undefined) body.seed = s.seed;
+    if (this.cfg.serviceTier !== null) body.service_tier = this.cfg.serviceTier;
+    return body;
+  }
+
+  /** Which answer modes the server supports; asked once (the configured mode skips it). */
+  probe(): Promise<ProbeResult> {
+    this.probed ??= this.runProbe(this.cfg.mode === "auto");
+    return this.probed;
+  }
+
+  /** Both modes, for `engine probe`. */
+  probeBoth(): Promise<ProbeResult> {
+    return this.runProbe(false);
+  }
+
+  private async runProbe(stopAtFirst: boolean): Promise<ProbeResult> {
+    if (this.cfg.mode !== "auto" && stopAtFirst) return { logprobs: this.cfg.mode === "logprobs", structured: this.cfg.mode === "structured", chosen: this.cfg.mode, detail: [`mode fixed by config: ${this.cfg.mode}`] };
+    const detail: string[] = [];
+    let logprobs = false;
+    let structured = false;
+    try {
+      this.calls++;
+      const body = await this.sdk.chat.completions.create(this.request(PROBE_MESSAGES, "logprobs"));
+      logprobs = hasTopLogprobs(body);
+      detail.push(logprobs ? "logprobs: top_logprobs returned" : "logprobs: reply had no top_logprobs");
+    } catch (e) {
+      detail.push(`logprobs: ${describeError(e)}`);
+    }
+    if (!(logprobs && stopAtFirst)) {
+      try {
+        this.calls++;
+        const body = await this.sdk.chat.completions.create(this.request(PROBE_STRUCTURED, "structured"));
+        structured = readStructured(body).ok;
+        detail.push(structured ? "structured: valid JSON reply" : `structured: ${(readStructured(body) as { reason: string }).reason}`);
+      } catch (e) {
+        detail.push(`structured: ${describeError(e)}`);
+      }
+    }
+    return { logprobs, structured, chosen: logprobs ? "logprobs" : structured ? "structured" : null, detail };
+  }
+
+  /** Asks one prompt with retries; never throws. */
+  async call(messages: readonly ChatMessage[], mode: AnswerMode, caller: string, book: BudgetBook): Promise<CallOutcome> {
+    const body = this.request(messages, mode);
+    const bound = tokenBound(messages, body.max_tokens ?? 1);
+    const t0 = this.deps.now();
+    let attempts = 0;
+    for (let attempt = 0; ; attempt++) {
+      const reservation = book.reserve(caller, bound);
+      if (!reservation.ok) {
+        return { reading: { ok: false, reason: attempts === 0 ? reservation.reason : `${reservation.reason} (after ${attempts} attempts)`, raw: "" }, latencyMs: this.deps.now() - t0, costUsd: 0, attempts, refused: attempts === 0 };
+      }
+      attempts++;
+      this.calls++;
+      try {
+        const res = await this.sdk.chat.completions.create(body);
+        const usage = res.usage;
+        book.settle(reservation, usage ? usage.total_tokens : null);
+        const price = this.cfg.price;
+        const costUsd = usage && price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : 0;
+        const reading = mode === "logprobs" ? readLogprobs(res) : readStructured(res);
+        return { reading, latencyMs: this.deps.now() - t0, costUsd, attempts, refused: false };
+      } catch (e) {
+        // A refused HTTP call used no tokens; a time-out or a lost connection may have: keep the reservation.
+        book.settle(reservation, e instanceof OpenAI.APIConnectionError ? null : 0);
+        if (isRetryable(e) && attempt < this.cfg.maxRetries) {
+          const wait = retryAfterMs(e, this.deps.now());
+          await this.deps.sleep(Math.min(this.cfg.retryMaxMs, wait ?? backoffMs(attempt, { baseMs: this.cfg.retryBaseMs, maxMs: this.cfg.retryMaxMs }, this.deps.random)));
+          continue;
+        }
+        const reason = isRetryable(e) ? `gave up after ${attempts} attempts: ${describeError(e)}` : e instanceof OpenAI.APIError ? describeError(e) : `malformed reply: ${describeError(e)}`;
+        return { reading: { ok: false, reason, raw: "" }, latencyMs: this.deps.now() - t0, costUsd: 0, attempts, refused: false };
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { APIConnectionError, APIError } from "openai";
+
+/**
+ * The retry policy of the OpenAI lane (the SDK's own retries are turned off so that every
+ * attempt passes the budget): retry on 408, 409, 429 and 5xx, on time-outs and on lost
+ * connections; wait `retry-after-ms` / `retry-after` when the server sends it (capped at
+ * `maxMs`), otherwise full jitter: uniform in [0, min(maxMs, baseMs * 2^attempt)).
+ * Anything else (400, 401, 404, a body that is not JSON) is final.
+ *
+ * Example: `backoffMs(2, {baseMs: 500, maxMs: 30000}, () => 0.5)` -> 1000.
+ */
+export const RETRY_STATUSES = "408, 409, 429, 5xx";
+
+export function isRetryable(e: unknown): boolean {
+  if (e instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
+  if (e instanceof APIError && typeof e.status === "number") {
+    return e.status === 408 || e.status === 409 || e.status === 429 || e.status >= 500;
+  }
+  return false;
+}
+
+export function backoffMs(attempt: number, policy: { baseMs: number; maxMs: number }, random: () => number): number {
+  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
+  return Math.floor(random() * cap);
+}
+
+/** The server's requested wait, from `retry-after-ms` or `retry-after` (seconds or a date). */
+export function retryAfterMs(e: unknown, nowMs: number): number | null {
+  if (!(e instanceof APIError) || !e.headers) return null;
+  const ms = e.headers.get("retry-after-ms");
+  if (ms !== null && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = e.headers.get("retry-after");
+  if (ra === null) return null;
+  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const t = Date.parse(ra);
+  return Number.isNaN(t) ? null : Math.max(0, t - nowMs);
+}
+
+export function describeError(e: unknown): string {
+  if (e instanceof APIError) {
+    const status = typeof e.status === "number" ? `HTTP ${e.status}` : e.constructor.name;
+    return `${status}: ${e.message}`.slice(0, 300);
+  }
+  if (e instanceof Error) return `${e.name}: ${e.message}`.slice(0, 300);
+  return String(e).slice(0, 300);
+}
