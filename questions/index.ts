@@ -42,4 +42,5 @@ export { hashBank, canonicalBank } from "./hash.js";
 export { renderBrief } from "./brief.js";
 export { renderTaxonomyPage } from "./taxonomy-page.js";
 export * from "./taxonomy.js";
+export { v3ClassQuestions, v3Hash } from "./v3.js";
 export { blameQuestions, costQuestions, detectQuestions, modeQuestions };
