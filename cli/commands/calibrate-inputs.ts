@@ -1,0 +1,76 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import { assembleQuestion, splitOf, type LabelledItem, type SplitPart } from "../../calibration/index.js";
+import { AnswerSchema, type Answer } from "../../schemas/answer.js";
+import { LabelSchema, type Label } from "../../schemas/label.js";
+import { badInput } from "../errors.js";
+import { readJsonl } from "./research-io.js";
+
+/**
+ * Loading what the calibration and combiner commands read from plain files: engine answers
+ * (answer/1), labels (label/1), exchanges (for sessions), optional weights from the gold
+ * draw, and the session-disjoint split. Not a command module.
+ */
+export const SessionRowSchema = z.object({ id: z.string(), session_id: z.string() }).passthrough();
+export const WeightRowSchema = z
+  .object({
+    exchange_id: z.string(),
+    weight: z.number().positive().finite().optional(),
+    inclusion_probability: z.number().positive().max(1).optional(),
+  })
+  .passthrough()
+  .refine((r) => r.weight !== undefined || r.inclusion_probability !== undefined, "a weight or an inclusion_probability");
+
+export interface ResearchInputs {
+  answers: Answer[];
+  labels: Label[];
+  sessionOf: Map<string, string> | undefined;
+  weightOf: Map<string, number> | undefined;
+  files: Record<string, string>;
+}
+
+export interface InputOptions {
+  answers?: string;
+  labels?: string;
+  exchanges?: string;
+  weights?: string;
+}
+
+export function loadInputs(cwd: string, opts: InputOptions): ResearchInputs {
+  if (!opts.answers) throw badInput("missing --answers", "an answers file (answer/1 JSONL)", "nothing");
+  if (!opts.labels) throw badInput("missing --labels", "a labels file (label/1 JSONL)", "nothing");
+  const files: Record<string, string> = { answers: opts.answers, labels: opts.labels };
+  const answers = readJsonl(resolve(cwd, opts.answers), AnswerSchema);
+  const labels = readJsonl(resolve(cwd, opts.labels), LabelSchema);
+  let sessionOf: Map<string, string> | undefined;
+  if (opts.exchanges) {
+    files["exchanges"] = opts.exchanges;
+    sessionOf = new Map(readJsonl(resolve(cwd, opts.exchanges), SessionRowSchema).map((r) => [r.id, r.session_id]));
+  }
+  let weightOf: Map<string, number> | undefined;
+  if (opts.weights) {
+    files["weights"] = opts.weights;
+    weightOf = new Map(readJsonl(resolve(cwd, opts.weights), WeightRowSchema).map((r) => [r.exchange_id, r.weight ?? 1 / r.inclusion_probability!]));
+  }
+  return { answers, labels, sessionOf, weightOf, files };
+}
+
+export interface SplitOptions {
+  holdoutShare: number;
+  seed: number;
+}
+
+/** One question's labelled items, divided into fit and holdout by session. */
+export function splitQuestion(
+  question: string,
+  inputs: ResearchInputs,
+  split: SplitOptions | null,
+): { fit: LabelledItem[]; holdout: LabelledItem[]; excluded: { no_majority: number; unscored: number } } {
+  const opts: { sessionOf?: ReadonlyMap<string, string>; weightOf?: ReadonlyMap<string, number> } = {};
+  if (inputs.sessionOf) opts.sessionOf = inputs.sessionOf;
+  if (inputs.weightOf) opts.weightOf = inputs.weightOf;
+  const { items, excluded } = assembleQuestion(question, inputs.answers, inputs.labels, opts);
+  if (!split) return { fit: items, holdout: [], excluded };
+  const part = (s: string): SplitPart => splitOf(s, split);
+  return { fit: items.filter((i) => part(i.session) === "fit"), holdout: items.filter((i) => part(i.session) === "holdout"), excluded };
+}
