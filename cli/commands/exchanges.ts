@@ -1,0 +1,69 @@
+import type { Command } from "commander";
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { CommandContext } from "../command.js";
+import { badInput } from "../errors.js";
+import { printJson, println, progress, warn } from "../io.js";
+import { resolvePaths } from "../../runtime/paths.js";
+import { loadCapturedIndex } from "../../runtime/transcripts/ledger-turns.js";
+import { sweepExchanges } from "../../runtime/transcripts/sweep.js";
+
+interface ExchangesOpts {
+  root?: string;
+  full?: boolean;
+  json?: boolean;
+  dryRun?: boolean;
+}
+
+/** `errata exchanges`: every typed prompt in the transcripts becomes one exchange row. */
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("exchanges")
+    .description(
+      "Stream Claude Code transcripts and append one exchange per new typed prompt to <v4>/exchanges.jsonl (a re-run appends nothing)",
+    )
+    .option("--root <dir>", "transcripts folder (default: ~/.claude/projects)")
+    .option("--full", "re-read every transcript from its start, ignoring the per-file cursor")
+    .option("--json", "print one JSON summary")
+    .option("--dry-run", "read and count, write nothing")
+    .addHelpText(
+      "after",
+      "\nExample:\n  $ errata exchanges --root ~/.claude/projects --json\n  $ errata exchanges --root datasets/claude-code/spotter --dry-run",
+    )
+    .action(async (opts: ExchangesOpts) => {
+      const io = ctx.io;
+      const paths = resolvePaths(io.env, io.cwd);
+      const root = opts.root !== undefined ? resolve(io.cwd, opts.root) : join(io.env["HOME"] ?? homedir(), ".claude", "projects");
+      if (!existsSync(root) || !statSync(root).isDirectory()) {
+        throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
+      }
+      const { index, warning } = await loadCapturedIndex(paths);
+      if (warning !== null) warn(io, `errata exchanges: ${warning}`);
+      let bar: ReturnType<typeof progress> | null = null;
+      const report = await sweepExchanges({
+        root,
+        v4Dir: paths.v4Dir,
+        stateDir: paths.stateDir,
+        full: opts.full === true,
+        dryRun: opts.dryRun === true,
+        captured: index,
+        onFile: (done, total) => {
+          if (total < 20) return;
+          bar ??= progress(io, "exchanges", total);
+          bar.tick();
+        },
+      });
+      (bar as ReturnType<typeof progress> | null)?.done();
+      if (opts.json) {
+        printJson(io, report);
+        return;
+      }
+      const verb = report.dryRun ? "would append" : "appended";
+      println(io, `${verb} ${report.newExchanges} exchanges to ${report.out} (${report.alreadyPresent} already there, ${report.captured} captured)`);
+      println(
+        io,
+        `${report.files} transcripts (${report.unchanged} unchanged, ${report.resumed} resumed, ${report.fullReads} read whole), ${report.subagentFiles} subagent files; ${report.typedPrompts} typed prompts, ${report.rewoundPrompts} on rewound branches; ${report.brokenLines} broken lines skipped`,
+      );
+    });
+}
