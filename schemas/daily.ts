@@ -229,3 +229,21 @@ export const DailyConfigSchema = z.strictObject({
   label_max_entries: z.number().int().positive().default(1000),
 });
 export type DailyConfig = z.infer<typeof DailyConfigSchema>;
+
+/**
+ * One line of `audit/enrichment-sources.jsonl`: which lane filled each field of one
+ * erratum's enrichment ("embedded/<model>", "rule:capture+…", "openai:<model>", or "none"
+ * when no lane could). Kept beside the ledger because the enrichment record has no place
+ * for it.
+ *
+ * Example: `{schema: "enrichment-sources/1", erratum_id: "er-…", ts: "…", enrichment_version:
+ *   "enrich-daily/1", sources: {how_upset: "rule:capture+embedded/m1", what_upset: "openai:gpt-5-mini", …}}`
+ */
+export const EnrichmentSourcesSchema = z.object({
+  schema: z.literal("enrichment-sources/1"),
+  erratum_id: z.string(),
+  ts: z.string(),
+  enrichment_version: z.string(),
+  sources: z.record(z.string(), z.string()),
+});
+export type EnrichmentSources = z.infer<typeof EnrichmentSourcesSchema>;

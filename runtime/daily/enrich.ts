@@ -1,4 +1,6 @@
+import type { EnrichmentSources } from "../../schemas/daily.js";
 import { EnrichmentSchema, type Enrichment, type Erratum } from "../../schemas/erratum.js";
+import { appendJsonl } from "./jsonl.js";
 import { isAuthorizedTenant } from "./config.js";
 import type { StageContext, StageOutput } from "./context.js";
 import { stageOutput } from "./context.js";
@@ -15,8 +17,8 @@ import type { ProseReply } from "./enrich-reply.js";
  * The embedded engine fills how_upset, class and confidence offline; the OpenAI lane, when
  * configured, fills the prose (which_part, what_upset, reporter_right and reason,
  * root_cause_hypothesis, proposed_fix) and whatever the engine left null. Each field's lane
- * is recorded in `sources` (returned to the caller and counted; see docs/daily.md for where
- * it is stored). A malformed model reply leaves the entry null and counts `malformed`.
+ * is recorded in `audit/enrichment-sources.jsonl` (the enrichment record has no field for
+ * it). A malformed model reply leaves the entry null and counts `malformed`.
  *
  * Example counts: `{eligible: 12, batch: 12, enriched: 11, malformed: 1, deferred: 0,
  * excluded_tenant: 2, prose_filled: 11}`.
@@ -157,7 +159,12 @@ export async function runEnrich(ctx: StageContext, opts: EnrichOptions): Promise
       }
       sourcesById.set(e.id, composed.sources);
       if (prose) counts.prose_filled++;
-      if (!ctx.dryRun) await ctx.ledger.patch(e.id, { enrichment: valid.data, status: "enriched" });
+      if (!ctx.dryRun) {
+        await ctx.ledger.patch(e.id, { enrichment: valid.data, status: "enriched" });
+        appendJsonl(ctx.files.enrichmentSources, [
+          { schema: "enrichment-sources/1", erratum_id: e.id, ts: new Date(ctx.nowMs()).toISOString(), enrichment_version: cfg.enrichment_version, sources: composed.sources } satisfies EnrichmentSources,
+        ]);
+      }
       counts.enriched++;
     }
   }

@@ -14,6 +14,8 @@ export interface DailyFiles {
   upgrades: string;
   auditLabels: string;
   auditProposals: string;
+  /** Which lane filled each enrichment field. */
+  enrichmentSources: string;
   reportsDir: string;
   /** F's promoted configuration. */
   promoted: string;
@@ -28,6 +30,7 @@ export function dailyFiles(paths: ErrataPaths, env: Record<string, string | unde
     upgrades: join(paths.ledgerDir, "upgrades.jsonl"),
     auditLabels: join(paths.ledgerDir, "audit", "labels-v3.jsonl"),
     auditProposals: join(paths.ledgerDir, "audit", "proposals-v3.jsonl"),
+    enrichmentSources: join(paths.ledgerDir, "audit", "enrichment-sources.jsonl"),
     reportsDir: join(paths.ledgerDir, "reports"),
     promoted: join(paths.ledgerDir, "promoted.json"),
   };
