@@ -1,0 +1,203 @@
+import { questionAgreement, type AgreementLabel, type QuestionAgreement } from "./agreement-report.js";
+import { EvalInputError } from "./errors.js";
+import { detectorMetricsStatistic, METRICS, type DetectorPrediction, type Metric, type ScoredGoldItem } from "./detection-metrics.js";
+import { majorityVote } from "./majority.js";
+import { ppiMeanCi, type PpiMeanResult } from "./ppi-mean.js";
+import { sessionBlockBootstrap, type BootstrapResult, type FigureInterval } from "./session-block-bootstrap.js";
+import type { SplitSide } from "./split.js";
+
+/**
+ * Scores detectors on the majority labels of the gold items of one split: detection
+ * precision, recall, F1, class accuracy given detection (corpus-weighted, Hajek) and each
+ * detector's kappa with the majority, with one paired session-block bootstrap for all of
+ * them and every pairwise difference; the labellers' own agreement on the same items beside
+ * it; and a PPI++ interval for the corpus failure rate.
+ *
+ * Gold verdict of an item: the 2-of-3 majority of its `detectQuestion` labels (yes/no); a tie
+ * leaves the item out. Gold class: the majority of its `classQuestion` labels among gold
+ * failures ("none" or a tie means no gold class, so the item is out of class accuracy).
+ *
+ * Example: 150 holdout items in 60 sessions, detectors regex, v3, v4 → `detectors[2]`
+ * `{name: "v4", figures: {recall: {point: 0.74, lower: 0.61, upper: 0.86, …}, …}}` and
+ * `differences` v4 - v3 F1 `{point: 0.12, lower: 0.03, upper: 0.22}`.
+ */
+export interface ScoreGold {
+  id: string;
+  session: string;
+  weight: number;
+  split: SplitSide;
+}
+
+export interface ScorePrediction {
+  exchange_id: string;
+  detector: string;
+  detected: boolean | null;
+  class: string | null;
+  p_failure?: number | null | undefined;
+}
+
+export interface ScoreOptions {
+  split: SplitSide | "all";
+  detectQuestion: string;
+  classQuestion: string;
+  /** Detector names in report order; default every detector in the predictions, sorted. */
+  detectors?: readonly string[];
+  /** Labellers whose labels form the majority; default all. */
+  labelers?: readonly string[];
+  resamples: number;
+  seed: number;
+  level?: number;
+  minVotes?: number;
+  /** PPI++ for the corpus failure rate with this detector's predictions; null to skip. */
+  ppi?: { detector: string; alpha?: number } | null;
+}
+
+export interface DetectorScore {
+  name: string;
+  /** Scored items (gold verdict and a scored prediction). */
+  scored: number;
+  /** Gold items with no prediction or `detected: null`. */
+  unscoredDetection: number;
+  /** Detected gold failures with a gold class but no predicted class. */
+  unscoredClass: number;
+  figures: Record<Metric, FigureInterval>;
+}
+
+export interface ScoreReport {
+  split: SplitSide | "all";
+  items: number;
+  /** Items with a gold verdict. */
+  scored: number;
+  /** Items whose labellers tied or gave too few labels (left out). */
+  noMajority: number;
+  goldFailures: number;
+  weightSum: number;
+  bootstrap: Omit<BootstrapResult, "figures">;
+  detectors: DetectorScore[];
+  differences: { a: string; b: string; metric: Metric; point: number | null; lower: number | null; upper: number | null; emptyReplicates: number }[];
+  labellers: { detect: QuestionAgreement | null; class: QuestionAgreement | null };
+  ppi: (PpiMeanResult & { detector: string }) | null;
+  /** Every figure by name, for the check gate. */
+  figures: FigureInterval[];
+}
+
+function majorities(labels: readonly AgreementLabel[], question: string, ids: ReadonlySet<string>, labelers: ReadonlySet<string> | null, minVotes: number) {
+  const by = new Map<string, AgreementLabel["value"][]>();
+  for (const l of labels) {
+    if (l.question !== question || !ids.has(l.exchange_id) || (labelers && !labelers.has(l.labeler))) continue;
+    const list = by.get(l.exchange_id);
+    if (list) list.push(l.value);
+    else by.set(l.exchange_id, [l.value]);
+  }
+  return new Map([...by].map(([id, vs]) => [id, majorityVote(vs, minVotes)]));
+}
+
+export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly AgreementLabel[], predictions: readonly ScorePrediction[], opts: ScoreOptions): ScoreReport {
+  const items = gold.filter((g) => opts.split === "all" || g.split === opts.split);
+  if (items.length === 0) throw new EvalInputError("EMPTY", `no gold items in the ${opts.split} split`, "at least one", "0");
+  const ids = new Set(items.map((g) => g.id));
+  const labelerSet = opts.labelers ? new Set(opts.labelers) : null;
+  const minVotes = opts.minVotes ?? 2;
+  const detect = majorities(labels, opts.detectQuestion, ids, labelerSet, minVotes);
+  if (detect.size === 0) throw new EvalInputError("EMPTY", `no labels for ${opts.detectQuestion} on the ${opts.split} items`, "labels from the labellers", "none");
+  const cls = majorities(labels, opts.classQuestion, ids, labelerSet, minVotes);
+
+  const detectorNames = opts.detectors ? [...opts.detectors] : [...new Set(predictions.map((p) => p.detector))].sort();
+  if (detectorNames.length === 0) throw new EvalInputError("EMPTY", "no detector predictions", "at least one detector", "none");
+  const byDetector = new Map(detectorNames.map((d) => [d, new Map<string, ScorePrediction>()]));
+  for (const p of predictions) {
+    const m = byDetector.get(p.detector);
+    if (!m) continue;
+    if (m.has(p.exchange_id)) throw new EvalInputError("BAD_VALUE", `two predictions from ${p.detector}`, "one per exchange and detector", p.exchange_id);
+    m.set(p.exchange_id, p);
+  }
+  for (const [d, m] of byDetector) if (m.size === 0) throw new EvalInputError("BAD_VALUE", `detector ${d} has no predictions`, "predictions for every listed detector", "none");
+
+  const scoredItems: ScoredGoldItem[] = items.map((g) => {
+    const m = detect.get(g.id);
+    if (!m || m.status !== "majority") return { goldFailure: null, goldClass: null, weight: g.weight };
+    if (typeof m.value !== "boolean") throw new EvalInputError("BAD_VALUE", `labels of ${opts.detectQuestion}`, "yes/no answers", JSON.stringify(m.value));
+    const c = cls.get(g.id);
+    const goldClass = m.value && c?.status === "majority" && typeof c.value === "string" && c.value !== "none" ? c.value : null;
+    return { goldFailure: m.value, goldClass, weight: g.weight };
+  });
+  const preds: (DetectorPrediction | undefined)[][] = detectorNames.map((d) => items.map((g) => byDetector.get(d)?.get(g.id)));
+  const stat = detectorMetricsStatistic(scoredItems, detectorNames, preds);
+  const boot = sessionBlockBootstrap(stat, items.map((g) => g.session), { resamples: opts.resamples, seed: opts.seed, ...(opts.level !== undefined ? { level: opts.level } : {}) });
+  const fig = new Map(boot.figures.map((f) => [f.name, f]));
+
+  const detectors: DetectorScore[] = detectorNames.map((name, d) => {
+    let scored = 0;
+    let unscoredDetection = 0;
+    let unscoredClass = 0;
+    scoredItems.forEach((g, i) => {
+      if (g.goldFailure === null) return;
+      const p = preds[d]?.[i];
+      if (!p || p.detected === null) unscoredDetection++;
+      else {
+        scored++;
+        if (p.detected && g.goldFailure && g.goldClass !== null && p.class === null) unscoredClass++;
+      }
+    });
+    const figures = Object.fromEntries(METRICS.map((m) => [m, fig.get(`${name}.${m}`) as FigureInterval])) as Record<Metric, FigureInterval>;
+    return { name, scored, unscoredDetection, unscoredClass, figures };
+  });
+  const differences: ScoreReport["differences"] = [];
+  for (let a = 0; a < detectorNames.length; a++) {
+    for (let b = a + 1; b < detectorNames.length; b++) {
+      for (const metric of METRICS) {
+        const f = fig.get(`${detectorNames[a]}-${detectorNames[b]}.${metric}`) as FigureInterval;
+        differences.push({ a: detectorNames[a] as string, b: detectorNames[b] as string, metric, point: f.point, lower: f.lower, upper: f.upper, emptyReplicates: f.emptyReplicates });
+      }
+    }
+  }
+
+  // The labellers' own agreement on the same items, beside the judges' kappa.
+  const sessionOf = new Map(items.map((g) => [g.id, g.session]));
+  const agreeOpts = { sessionOf, resamples: opts.resamples, seed: opts.seed, minVotes, ...(opts.level !== undefined ? { level: opts.level } : {}), ...(opts.labelers ? { labelers: opts.labelers } : {}) };
+  const inScope = (q: string) => labels.filter((l) => l.question === q && ids.has(l.exchange_id) && (!labelerSet || labelerSet.has(l.labeler)));
+  const detectLabels = inScope(opts.detectQuestion);
+  const goldFailureIds = new Set(items.filter((_, i) => scoredItems[i]?.goldFailure === true).map((g) => g.id));
+  const classLabels = inScope(opts.classQuestion).filter((l) => goldFailureIds.has(l.exchange_id));
+  const labellers = {
+    detect: detectLabels.length > 0 ? questionAgreement(opts.detectQuestion, detectLabels, agreeOpts) : null,
+    class: classLabels.length > 0 ? questionAgreement(opts.classQuestion, classLabels, agreeOpts) : null,
+  };
+
+  let ppi: ScoreReport["ppi"] = null;
+  if (opts.ppi) {
+    const name = opts.ppi.detector;
+    const all = byDetector.get(name);
+    if (!all) throw new EvalInputError("BAD_VALUE", `PPI detector ${name} was not scored`, "one of the scored detectors", detectorNames.join(", "));
+    const value = (p: ScorePrediction): number => (typeof p.p_failure === "number" ? p.p_failure : p.detected ? 1 : 0);
+    const y: number[] = [];
+    const yhat: number[] = [];
+    const w: number[] = [];
+    items.forEach((it, i) => {
+      const g = scoredItems[i] as ScoredGoldItem;
+      const p = all.get(it.id);
+      if (g.goldFailure === null || !p || p.detected === null) return;
+      y.push(g.goldFailure ? 1 : 0);
+      yhat.push(value(p));
+      w.push(g.weight);
+    });
+    const unlabelled = [...all.values()].filter((p) => p.detected !== null).map(value);
+    if (y.length > 0 && unlabelled.length > 0) ppi = { ...ppiMeanCi(y, yhat, unlabelled, { alpha: opts.ppi.alpha ?? 0.1, weights: w }), detector: name };
+  }
+
+  const { figures, ...bootMeta } = boot;
+  return {
+    split: opts.split,
+    items: items.length,
+    scored: scoredItems.filter((g) => g.goldFailure !== null).length,
+    noMajority: scoredItems.filter((g) => g.goldFailure === null).length,
+    goldFailures: scoredItems.filter((g) => g.goldFailure === true).length,
+    weightSum: items.reduce((s, g) => s + g.weight, 0),
+    bootstrap: bootMeta,
+    detectors,
+    differences,
+    labellers,
+    ppi,
+    figures,
+  };
+}
