@@ -14,7 +14,6 @@ export {
 } from "./shadow-gate.js";
 export { calibrateQuestion, applyCalibrator, metricsOf, plattScore, type PlattInput, type QuestionCalibration, type ChosenCalibrator, type Metrics } from "./probabilities.js";
 export { assembleQuestion, cutsForItems, yesNoQuestions, type LabelledItem, type AnswerLike, type LabelLike } from "./labelled.js";
-export { splitOf, fnv1a32, type SplitPart } from "./split.js";
 export { mulberry32, shuffled, type RandomSource } from "./random.js";
 export { drawForCalibration, bandOf, type DrawableItem, type DrawnItem } from "./draw.js";
 export { renderCalibBrief, renderCalibSheet, csvField, type BriefQuestion, type BriefItem } from "./brief.js";

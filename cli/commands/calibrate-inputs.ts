@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { assembleQuestion, splitOf, type LabelledItem, type SplitPart } from "../../calibration/index.js";
+import { assembleQuestion, type LabelledItem } from "../../calibration/index.js";
+import { splitOfSession, type SplitSide } from "../../eval/split.js";
+import { GoldItemSchema } from "../../schemas/gold.js";
 import { AnswerSchema, type Answer } from "../../schemas/answer.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";
 import { badInput } from "../errors.js";
@@ -26,6 +28,8 @@ export interface ResearchInputs {
   labels: Label[];
   sessionOf: Map<string, string> | undefined;
   weightOf: Map<string, number> | undefined;
+  /** The gold set's own split, when --gold was given. */
+  splitOf: Map<string, SplitSide> | undefined;
   files: Record<string, string>;
 }
 
@@ -34,6 +38,7 @@ export interface InputOptions {
   labels?: string;
   exchanges?: string;
   weights?: string;
+  gold?: string;
 }
 
 export function loadInputs(cwd: string, opts: InputOptions): ResearchInputs {
@@ -52,12 +57,21 @@ export function loadInputs(cwd: string, opts: InputOptions): ResearchInputs {
     files["weights"] = opts.weights;
     weightOf = new Map(readJsonl(resolve(cwd, opts.weights), WeightRowSchema).map((r) => [r.exchange_id, r.weight ?? 1 / r.inclusion_probability!]));
   }
-  return { answers, labels, sessionOf, weightOf, files };
+  let splitOf: Map<string, SplitSide> | undefined;
+  if (opts.gold) {
+    files["gold"] = opts.gold;
+    const gold = readJsonl(resolve(cwd, opts.gold), GoldItemSchema);
+    sessionOf = new Map([...(sessionOf ?? []), ...gold.map((g) => [g.exchange_id, g.session_id] as const)]);
+    weightOf = weightOf ?? new Map(gold.map((g) => [g.exchange_id, g.weight]));
+    splitOf = new Map(gold.map((g) => [g.exchange_id, g.split]));
+  }
+  return { answers, labels, sessionOf, weightOf, splitOf, files };
 }
 
+/** A session split by eval/'s `splitOfSession` (the one `eval score --check` reads), or the gold file's own. */
 export interface SplitOptions {
   holdoutShare: number;
-  seed: number;
+  salt: string;
 }
 
 /** One question's labelled items, divided into fit and holdout by session. */
@@ -71,6 +85,6 @@ export function splitQuestion(
   if (inputs.weightOf) opts.weightOf = inputs.weightOf;
   const { items, excluded } = assembleQuestion(question, inputs.answers, inputs.labels, opts);
   if (!split) return { fit: items, holdout: [], excluded };
-  const part = (s: string): SplitPart => splitOf(s, split);
-  return { fit: items.filter((i) => part(i.session) === "fit"), holdout: items.filter((i) => part(i.session) === "holdout"), excluded };
+  const side = (i: LabelledItem): SplitSide => inputs.splitOf?.get(i.id) ?? splitOfSession(i.session, split);
+  return { fit: items.filter((i) => side(i) === "fit"), holdout: items.filter((i) => side(i) === "holdout"), excluded };
 }

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { calibrateQuestion, cutsForItems, judgeShadowLog, opportunitiesNeeded, clopperPearsonUpper, yesNoQuestions } from "../../calibration/index.js";
 import { bankHash } from "../../questions/index.js";
+import { DEFAULT_SPLIT_SALT } from "../../eval/split.js";
 import {
   CutsCandidateSchema,
   ProbabilitiesCandidateSchema,
@@ -24,26 +25,27 @@ import { candidatePath, intOption, numberOption, readJsonl, stamp, writeAtomic }
  */
 interface CommonOptions extends InputOptions {
   holdoutShare?: string;
-  splitSeed?: string;
+  splitSalt?: string;
   out?: string;
   dryRun?: boolean;
   json?: boolean;
 }
 
-function splitFrom(opts: CommonOptions, hasSessions: boolean): SplitOptions | null {
-  const holdoutShare = numberOption("holdout-share", opts.holdoutShare, hasSessions ? 0.3 : 0, [0, 0.9]);
-  if (holdoutShare > 0 && !hasSessions) throw badInput("--holdout-share needs sessions", "--exchanges FILE to split by session", "no exchanges file");
-  return holdoutShare > 0 ? { holdoutShare, seed: intOption("split-seed", opts.splitSeed, 7, 0) } : null;
+export function splitFrom(opts: CommonOptions, hasSessions: boolean): SplitOptions | null {
+  const holdoutShare = numberOption("holdout-share", opts.holdoutShare, hasSessions ? 0.5 : 0, [0, 0.9]);
+  if (holdoutShare > 0 && !hasSessions) throw badInput("--holdout-share needs sessions", "--exchanges FILE or --gold FILE to split by session", "neither");
+  return holdoutShare > 0 ? { holdoutShare, salt: opts.splitSalt ?? DEFAULT_SPLIT_SALT } : null;
 }
 
-function withInputOptions(cmd: Command): Command {
+export function withInputOptions(cmd: Command): Command {
   return cmd
     .option("--answers <file>", "engine answers (answer/1 JSONL)")
     .option("--labels <file>", "blind labels (label/1 JSONL; yes/no values)")
-    .option("--exchanges <file>", "exchanges (exchange/1 JSONL), for sessions and the split")
-    .option("--weights <file>", "JSONL of {exchange_id, weight | inclusion_probability} from the gold draw")
-    .option("--holdout-share <x>", "share of sessions held out (default 0.3 with --exchanges, else 0)")
-    .option("--split-seed <n>", "seed of the session split (default 7)")
+    .option("--gold <file>", "the gold set (gold-item/1 JSONL): sessions, Hajek weights and its fit/holdout split")
+    .option("--exchanges <file>", "exchanges (exchange/1 JSONL), for sessions when there is no gold file")
+    .option("--weights <file>", "JSONL of {exchange_id, weight | inclusion_probability}")
+    .option("--holdout-share <x>", "share of sessions held out when splitting by session id (default 0.5, eval's)")
+    .option("--split-salt <text>", `salt of the session split (default ${DEFAULT_SPLIT_SALT}, eval's)`)
     .option("--out <file>", "candidate file (default <v4>/candidates/…)")
     .option("--dry-run", "compute and print, write nothing")
     .option("--json", "print one JSON value");
@@ -89,7 +91,7 @@ export function register(program: Command, ctx: CommandContext): void {
         rule,
         cuts,
         questions,
-        inputs: { ...inputs.files, split: split ? `sessions, holdout share ${split.holdoutShare}, seed ${split.seed}; cuts fitted on the fit part` : "none: all items" },
+        inputs: { ...inputs.files, split: split ? `${inputs.splitOf ? "the gold file's split" : `sessions, holdout share ${split.holdoutShare}, salt ${split.salt}`}; cuts fitted on the fit part` : "none: all items" },
       });
       const file = candidatePath(ctx, opts.out, `cuts-${stamp(ctx.io.now())}.json`);
       if (!opts.dryRun) writeAtomic(file, `${JSON.stringify(candidate, null, 2)}\n`);
@@ -134,7 +136,7 @@ export function register(program: Command, ctx: CommandContext): void {
         bank_hash: bankHash,
         platt_input: plattInput,
         questions,
-        inputs: { ...inputs.files, split: split ? `sessions, holdout share ${split.holdoutShare}, seed ${split.seed}` : "none: in-sample" },
+        inputs: { ...inputs.files, split: split ? (inputs.splitOf ? "the gold file's split" : `sessions, holdout share ${split.holdoutShare}, salt ${split.salt}`) : "none: in-sample" },
       });
       const file = candidatePath(ctx, opts.out, `probabilities-${stamp(ctx.io.now())}.json`);
       if (!opts.dryRun) writeAtomic(file, `${JSON.stringify(candidate, null, 2)}\n`);

@@ -46,15 +46,3 @@ describe("cuts from blind labels", () => {
   });
 });
 
-describe("session split", () => {
-  it("holds out about the asked share of sessions, stably, even for ids differing in the last character", async () => {
-    const { splitOf } = await import("../../calibration/index.js");
-    for (const n of [100, 5000]) {
-      const held = Array.from({ length: n }, (_, i) => splitOf(`s${i}`, { holdoutShare: 0.3, seed: 7 })).filter((p) => p === "holdout").length;
-      expect(Math.abs(held / n - 0.3)).toBeLessThan(n === 100 ? 0.1 : 0.02);
-    }
-    expect(splitOf("abc", { holdoutShare: 0.3, seed: 7 })).toBe(splitOf("abc", { holdoutShare: 0.3, seed: 7 }));
-    expect(splitOf("abc", { holdoutShare: 0, seed: 7 })).toBe("fit");
-    expect(splitOf("abc", { holdoutShare: 1, seed: 7 })).toBe("holdout");
-  });
-});
