@@ -38,7 +38,7 @@ export function register(program: Command, ctx: CommandContext): void {
       if (!existsSync(root) || !statSync(root).isDirectory()) {
         throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
       }
-      const { index, warning } = await loadCapturedIndex(paths);
+      const { index, warning } = loadCapturedIndex(paths, (line) => warn(io, line));
       if (warning !== null) warn(io, `errata exchanges: ${warning}`);
       let bar: ReturnType<typeof progress> | null = null;
       const report = await sweepExchanges({

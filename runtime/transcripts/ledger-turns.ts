@@ -1,56 +1,37 @@
 import type { ErrataPaths } from "../paths.js";
+import { openLedger } from "../store/index.js";
 import { CapturedIndex, type LedgerTurn } from "./captured.js";
 
-/** The parts of an erratum that `captured` reads (see schemas/erratum.ts, owned by the ledger). */
+/** The parts of an erratum that `captured` reads. */
 interface ErratumLike {
-  ts?: unknown;
-  complaint?: unknown;
-  context?: { session_id?: unknown } | null;
+  ts: string;
+  complaint: string;
+  context: { session_id: string | null };
 }
 
 /** Turns errata into the matcher's input; errata with no session id cannot capture a turn. */
 export function ledgerTurns(errata: Iterable<ErratumLike>): LedgerTurn[] {
   const out: LedgerTurn[] = [];
   for (const e of errata) {
-    const session = e.context && typeof e.context.session_id === "string" ? e.context.session_id : null;
+    const session = e.context.session_id;
     if (session === null) continue;
-    const ts = typeof e.ts === "string" ? Date.parse(e.ts) : NaN;
-    out.push({ sessionId: session, text: typeof e.complaint === "string" ? e.complaint : "", tsMs: Number.isNaN(ts) ? null : ts });
+    const ts = Date.parse(e.ts);
+    out.push({ sessionId: session, text: e.complaint, tsMs: Number.isNaN(ts) ? null : ts });
   }
   return out;
 }
 
 /**
  * Reads the ledger through the store (`openLedger(paths).readAll()`) and indexes its turns.
- * Returns null, with the reason, when the store is not available or cannot be read: the
- * exchanges are still written, with `captured: false`.
+ * A ledger that cannot be read gives null and the reason: exchanges are still written, with
+ * `captured: false`, and the command says so on stderr.
  */
-export async function loadCapturedIndex(paths: ErrataPaths): Promise<{ index: CapturedIndex | null; warning: string | null }> {
-  // A computed specifier: the store is another module's room, loaded only when present.
-  const spec = new URL("../store/index.js", import.meta.url).href;
-  let mod: { openLedger?: (p: ErrataPaths) => { readAll: () => unknown } };
+export function loadCapturedIndex(paths: ErrataPaths, warn?: (line: string) => void): { index: CapturedIndex | null; warning: string | null } {
   try {
-    mod = (await import(spec)) as typeof mod;
-  } catch {
-    return { index: null, warning: "ledger store not available; captured is false for every exchange" };
-  }
-  if (typeof mod.openLedger !== "function") return { index: null, warning: "ledger store has no openLedger; captured is false" };
-  try {
-    const all = await mod.openLedger(paths).readAll();
-    const errata = extractErrata(all);
-    return { index: new CapturedIndex(ledgerTurns(errata)), warning: null };
+    const read = openLedger(paths, warn === undefined ? {} : { warn }).readAll();
+    const warning = read.problems.length > 0 ? `${read.problems.length} ledger lines could not be read (see errata validate)` : null;
+    return { index: new CapturedIndex(ledgerTurns(read.errata.map((f) => f.erratum))), warning };
   } catch (err) {
     return { index: null, warning: `ledger not readable (${(err as Error).message}); captured is false` };
   }
-}
-
-function extractErrata(all: unknown): ErratumLike[] {
-  if (Array.isArray(all)) return all as ErratumLike[];
-  if (all !== null && typeof all === "object") {
-    for (const key of ["errata", "entries", "records", "items"]) {
-      const v = (all as Record<string, unknown>)[key];
-      if (Array.isArray(v)) return v as ErratumLike[];
-    }
-  }
-  return [];
 }

@@ -7,6 +7,8 @@ import { CapturedIndex } from "../../runtime/transcripts/captured.js";
 import { cursorPath } from "../../runtime/transcripts/cursor.js";
 import { exchangesPath, sweepExchanges } from "../../runtime/transcripts/sweep.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
+import { resolvePaths } from "../../runtime/paths.js";
+import { newErratum, openLedger } from "../../runtime/store/index.js";
 import { hasMClaude, indexOfUuid, mClaudeDir, readJsonl, spotterDir } from "./fixtures.js";
 
 const cleanups: (() => void)[] = [];
@@ -184,6 +186,30 @@ describe("captured", () => {
       "start phoeni": true,
       "scrolling ba": true,
     });
+  });
+
+  it("errata exchanges reads the ledger through the store", async () => {
+    const dir = tmp();
+    const root = join(dir, "projects");
+    copySpotter(root);
+    const env = { ERRATA_DIR: join(dir, "ledger"), HOME: dir };
+    const paths = resolvePaths(env, dir);
+    const ledger = openLedger(paths, { warn: () => undefined });
+    ledger.append(
+      newErratum({
+        nowMs: Date.parse("2026-02-10T22:59:25.000Z"),
+        ts: "2026-02-10T22:59:25.000Z",
+        complaint: "scrolling back in xterm.js still does not work",
+        reporter: { id: "rp-0123456789abcdef", role: "owner" },
+        source: "hook",
+        context: { session_id: "d6e0bada-1959-4eec-a9d2-0bfade768d8f" },
+      }),
+    );
+    const io = memoryIo({ env });
+    expect(await run(["exchanges", "--root", root, "--json"], io.io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ newExchanges: 4, captured: 1 });
+    const captured = rows(join(dir, "ledger", "v4", "exchanges.jsonl")).filter((e) => e.captured);
+    expect(captured.map((e) => e.source_ref)).toEqual(["-home-USER-projects-spotter/tool_heavy.jsonl:26"]);
   });
 
   it("the time rule stops at the next prompt and at 30 s", () => {
