@@ -11,9 +11,9 @@
  */
 export interface Budget {
   /** Most requests (HTTP attempts, retries included); undefined = no limit. */
-  requests?: number;
+  requests?: number | undefined;
   /** Most tokens (prompt + completion); undefined = no limit. */
-  tokens?: number;
+  tokens?: number | undefined;
 }
 
 export interface Usage {

@@ -4,7 +4,8 @@
  * Example: `const engine = createEngine(); await engine.ask(pairs, {caller: "errata-triage"})`
  * -> one `answer/1` per pair from the embedded lane with the shipped weights, offline.
  */
-export { createEngine, type EngineConfig } from "./core.js";
+export { createEngine, type EngineConfig, type EmbeddedConfig, type OpenAIConfig, type ReplayConfig } from "./core.js";
+export type { OpenAIEngine } from "./openai/engine.js";
 export type { AskOptions, AskPair, Engine } from "./types.js";
 export { BudgetBook, type Budget, type Usage } from "./budget.js";
 export { FairPool } from "./pool.js";

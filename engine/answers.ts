@@ -1,0 +1,78 @@
+import type { Answer, Lane } from "../schemas/answer.js";
+import type { AnswerCache } from "./cache.js";
+import type { AskOptions, AskPair } from "./types.js";
+
+/**
+ * Building answers, and the loop every lane shares: look each pair up in the cache, ask the
+ * rest, keep the order, report progress, cache what scored.
+ *
+ * Example: `unscored(base, "no weights for question mode.x@1")` -> `{status: "unscored", p_yes: null, …}`.
+ */
+export type AnswerBase = Omit<Answer, "status" | "p_yes" | "computed_from" | "reason" | "raw" | "latency_ms" | "cost_usd">;
+
+const RAW_MAX = 2000;
+
+export function baseAnswer(pair: AskPair, lane: Lane, model: string, promptHash: string, ts: string): AnswerBase {
+  return { schema: "answer/1", exchange_id: pair.exchange.id, question_id: pair.question.id, question_version: pair.question.version, lane, model, prompt_hash: promptHash, ts };
+}
+
+export function scored(base: AnswerBase, pYes: number, from: string, raw: string, latencyMs: number, costUsd: number): Answer {
+  return { ...base, status: "scored", p_yes: Math.min(1, Math.max(0, pYes)), computed_from: from, reason: null, raw: raw.slice(0, RAW_MAX), latency_ms: Math.max(0, latencyMs), cost_usd: costUsd };
+}
+
+export function unscored(base: AnswerBase, reason: string, raw = "", latencyMs = 0, costUsd = 0): Answer {
+  return { ...base, status: "unscored", p_yes: null, computed_from: null, reason, raw: raw.slice(0, RAW_MAX), latency_ms: Math.max(0, latencyMs), cost_usd: costUsd };
+}
+
+export interface EngineStats {
+  calls: number;
+  cacheHits: number;
+  refused: number;
+}
+
+/** Splits pairs into cache hits (filled into `out`) and the indices still to ask. */
+export function lookUp(pairs: readonly AskPair[], opts: AskOptions, cache: AnswerCache | null, keysOf: (pair: AskPair) => string[], stats: EngineStats, out: (Answer | undefined)[]): number[] {
+  const pending: number[] = [];
+  pairs.forEach((pair, i) => {
+    if (cache && !opts.noCache) {
+      for (const key of keysOf(pair)) {
+        const hit = cache.get(key);
+        if (hit) {
+          stats.cacheHits++;
+          out[i] = { ...hit, exchange_id: pair.exchange.id };
+          return;
+        }
+      }
+    }
+    pending.push(i);
+  });
+  return pending;
+}
+
+export async function runPairs(
+  pairs: readonly AskPair[],
+  opts: AskOptions,
+  cache: AnswerCache | null,
+  stats: EngineStats,
+  keysOf: (pair: AskPair) => string[],
+  ask: (pair: AskPair) => Promise<{ answer: Answer; key: string | null }>,
+): Promise<Answer[]> {
+  const out: (Answer | undefined)[] = new Array(pairs.length);
+  const pending = lookUp(pairs, opts, cache, keysOf, stats, out);
+  let done = pairs.length - pending.length;
+  if (done > 0) opts.onProgress?.(done, pairs.length);
+  try {
+    await Promise.all(
+      pending.map(async (i) => {
+        const { answer, key } = await ask(pairs[i] as AskPair);
+        out[i] = answer;
+        if (cache && key !== null) cache.put(key, answer);
+        done++;
+        opts.onProgress?.(done, pairs.length);
+      }),
+    );
+  } finally {
+    cache?.flush();
+  }
+  return out as Answer[];
+}
