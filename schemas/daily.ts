@@ -108,12 +108,11 @@ export const AuditLabelSchema = z.object({
   erratum_id: z.string(),
   ts: z.string(),
   label_version: z.number().int().positive(),
-  /** A v3 class name, or null when the judge could not answer (then `unscored_reason`). */
-  class: z.string().nullable(),
+  /** A v3 class name (a judge that could not answer writes no label). */
+  class: z.string().min(1),
   confidence: z.number().min(0).max(1).nullable(),
   /** Who labelled: "engine:<lane>/<model>", "class-head:<bank hash prefix>", "enrichment". */
   labeler: z.string(),
-  unscored_reason: z.string().nullable(),
 });
 export type AuditLabel = z.infer<typeof AuditLabelSchema>;
 

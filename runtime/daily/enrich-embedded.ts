@@ -2,7 +2,8 @@ import type { Engine } from "../../engine/types.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Erratum } from "../../schemas/erratum.js";
 import type { Exchange } from "../../schemas/exchange.js";
-import { classOfQuestion, questionById, questionsInGroup } from "../../questions/index.js";
+import { answerTable, v3Choice } from "../../composers/index.js";
+import { classOfQuestion, questionById, questionsInGroup, v3ClassQuestions } from "../../questions/index.js";
 import { erratumToExchange } from "./erratum-exchange.js";
 
 /**
@@ -65,6 +66,23 @@ export function modeArgmaxJudge(engine: Engine, caller: string): ClassJudge {
       if (best === null) return { class: null, confidence: null, labeler };
       const p = best.p_yes ?? 0;
       return { class: p >= 0.5 ? classOfQuestion(best.question_id) : null, confidence: p, labeler };
+    });
+  };
+}
+
+/**
+ * The v3 single-choice judge (helper G's 14 `class.<id>` yes/no questions, argmax by
+ * `v3Choice`): null when any of the 14 answers is missing or unscored, never a guess.
+ */
+export function v3Judge(engine: Engine, caller: string): ClassJudge {
+  return async (exchanges) => {
+    const pairs = exchanges.flatMap((exchange) => v3ClassQuestions.map((question) => ({ exchange, question })));
+    const answers = pairs.length > 0 ? await engine.ask(pairs, { caller }) : [];
+    const labeler = `v3:${engine.lane}/${engine.model}`;
+    const n = v3ClassQuestions.length;
+    return exchanges.map((_, i) => {
+      const choice = v3Choice(answerTable(answers.slice(i * n, (i + 1) * n), v3ClassQuestions));
+      return choice === null ? { class: null, confidence: null, labeler } : { class: choice.class_id, confidence: choice.p_yes, labeler };
     });
   };
 }

@@ -28,18 +28,23 @@ export async function runLabel(ctx: StageContext, judge: ClassJudge | null): Pro
   const ts = new Date(ctx.nowMs()).toISOString();
   const verdicts = judge ? await judge(batch.map(erratumToExchange)) : [];
   const labels: AuditLabel[] = [];
+  let unscored = 0;
   batch.forEach((e, i) => {
     const v = verdicts[i];
+    // A judge that could not answer writes no label: the entry waits for a run that can.
+    if (!v || v.class === null) {
+      unscored++;
+      return;
+    }
     labels.push(
       AuditLabelSchema.parse({
         schema: "audit-label/1",
         erratum_id: e.id,
         ts,
         label_version: version,
-        class: v?.class ?? null,
-        confidence: v?.confidence ?? null,
-        labeler: v?.labeler ?? "none",
-        unscored_reason: v === undefined ? "the judge gave no verdict" : v.class === null ? "the judge named no class" : null,
+        class: v.class,
+        confidence: v.confidence,
+        labeler: v.labeler,
       }),
     );
   });
@@ -68,13 +73,16 @@ export async function runLabel(ctx: StageContext, judge: ClassJudge | null): Pro
     {
       candidates: candidates.length,
       labelled: labels.length,
-      unscored: labels.filter((l) => l.class === null).length,
+      unscored,
       deferred: candidates.length - batch.length,
       proposals: proposals.length,
       already: done.size,
     },
-    judge ? [] : ["no class judge available: audit labels wait"],
-    { labels: ctx.files.auditLabels, proposals: ctx.files.auditProposals },
+    judge ? (unscored > 0 ? [`${unscored} unscored by the judge: they wait for the next run`] : []) : ["no class judge available: audit labels wait"],
+    {
+      ...(labels.length > 0 ? { labels: ctx.files.auditLabels } : {}),
+      ...(proposals.length > 0 ? { proposals: ctx.files.auditProposals } : {}),
+    },
   );
 }
 

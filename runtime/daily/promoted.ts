@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
+import { parseCuts, type Cuts } from "../../composers/index.js";
+import { bank, v3ClassQuestions } from "../../questions/index.js";
 
 /**
  * The promoted configuration (helper F's `<ledgerDir>/promoted.json`), the only
@@ -24,4 +26,12 @@ export function readPromoted(path: string): PromotedInfo | null {
   const r = raw as Record<string, unknown>;
   const bank = typeof r["bank_hash"] === "string" ? (r["bank_hash"] as string).slice(0, 8) : "?";
   return { describe: `bank ${bank}`, raw: r };
+}
+
+/** The cuts of the promoted configuration (`cuts: {question id: cut}`); none promoted: the composers' defaults. */
+export function promotedCuts(p: PromotedInfo | null): Cuts {
+  const raw = p?.raw["cuts"];
+  if (raw === undefined || raw === null) return {};
+  const parsed = parseCuts(raw, [...bank, ...v3ClassQuestions].map((q) => q.id));
+  return parsed.ok ? parsed.cuts : {};
 }

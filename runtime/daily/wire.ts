@@ -5,7 +5,13 @@ import type { DailyDeps } from "./daily.js";
 import { openAiProseLane, type ProseLane } from "./enrich-openai.js";
 import { dailyFiles } from "./files.js";
 import { ledgerPort } from "./ledger-port.js";
-import { readPromoted } from "./promoted.js";
+import { promotedCuts, readPromoted } from "./promoted.js";
+import { createEngine, type Engine } from "../../engine/index.js";
+import { engineEnricher, v3Judge } from "./enrich-embedded.js";
+import { runDailyV4 } from "./v4-pass.js";
+
+/** The engine caller the daily run's judgments are paid by. */
+export const CALLER = "errata-triage";
 
 /**
  * Builds the stage context and the real dependencies (the store, mining, the engine, the
@@ -53,12 +59,16 @@ export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDep
   const cfg = loadDailyConfig(input.paths, input.env, input.cwd);
   const ctx = stageContext(input, cfg);
   const promoted = readPromoted(ctx.files.promoted);
+  // One engine for the whole run, created on first use (the embedded lane, offline).
+  let engine: Promise<Engine> | null = null;
+  const getEngine = (): Promise<Engine> => (engine ??= Promise.resolve(createEngine({ lane: "embedded", now: input.now })));
+  const cuts = promotedCuts(promoted);
   const deps: DailyDeps = {
     mine: null,
-    embedded: async () => null,
-    classJudge: async () => null,
+    embedded: async () => engineEnricher(await getEngine(), { caller: CALLER, classJudge: v3Judge(await getEngine(), CALLER) }),
+    classJudge: async () => v3Judge(await getEngine(), CALLER),
     prose: proseLaneFor(cfg, input.fetch),
-    v4: null,
+    v4: (req) => runDailyV4(req, { paths: input.paths, ledger: ctx.ledger, engine: getEngine, cuts, home: input.env["HOME"], nowMs: input.now }),
     promoted: promoted?.describe ?? null,
   };
   return { ctx, deps };
