@@ -16,7 +16,8 @@ const ERRATUM_ID = /\ber-\d{8}-[0-9a-f]{6}\b/g;
 const EXCHANGE_ID = /\bex-[0-9a-f]{16}\b/g;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 // Any user's home under the usual roots, on Linux, macOS and Windows (either slash).
-const HOME_ROOTS = /(?:\/home\/|\/Users\/|[A-Za-z]:[\\/]+Users[\\/]+)[^\\/\s"'`]+/g;
+// Not preceded by a path character, so "/srv/x/home/ana" and an already written "~/home/a" stay.
+const HOME_ROOTS = /(?<![\w.~\\/-])(?:\/home\/|\/Users\/|[A-Za-z]:[\\/]+Users[\\/]+)[^\\/\s"'`]+/g;
 const ROOT_HOME = /(^|[\s"'`(=:])\/root(?=[\\/\s"'`)]|$)/g;
 
 function escapeRegExp(s: string): string {
