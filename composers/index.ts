@@ -51,4 +51,5 @@ export { composeClasses, MODE_NEEDS, type ClassVerdict } from "./classes.js";
 export { cutFor, DEFAULT_CUT, isYes, parseCuts, type Cuts, type ParsedCuts } from "./cuts.js";
 export { composeDetect, DETECT_NEEDS, type BlameKind, type DetectVerdict } from "./detect.js";
 export { composeSeverity, type Severity } from "./severity.js";
+export { and, not, or, tri, type Tri } from "./tri.js";
 export { v3Choice } from "./v3-choice.js";

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { type Cuts, parseCuts } from "../../composers/index.js";
+import { createEngine } from "../../engine/index.js";
 import type { Engine } from "../../engine/types.js";
 import { bank, bankHash, type ModeId, renderTaxonomyPage, v3ClassQuestions } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
@@ -31,19 +32,13 @@ import {
   type V4Stage,
 } from "../../runtime/v4/index.js";
 import type { CommandContext } from "../command.js";
-import { badInput, describeFound, ErrataError } from "../errors.js";
+import { badInput, describeFound } from "../errors.js";
 import { printJson, println, progress } from "../io.js";
 
 type EngineFactory = (ctx: CommandContext) => Promise<Engine>;
 
 /** The default engine: helper D's `createEngine` with the embedded lane (offline, shipped weights). */
-const defaultEngineFactory: EngineFactory = async () => {
-  const spec = "../../engine/index.js";
-  const mod = (await import(spec)) as { createEngine?: (config?: unknown) => Engine | Promise<Engine> };
-  if (typeof mod.createEngine !== "function")
-    throw new ErrataError("UNSUPPORTED", "the engine does not export createEngine", { expected: "engine/index.ts createEngine(config)", found: "no such export" });
-  return await mod.createEngine({ lane: "embedded" });
-};
+const defaultEngineFactory: EngineFactory = async (ctx) => createEngine({ lane: "embedded", now: ctx.io.now });
 let engineFactory: EngineFactory = defaultEngineFactory;
 
 /** For tests: run the v4 commands against another engine (null restores the default). */
@@ -57,6 +52,7 @@ interface PassFlags {
   limit?: string;
   dryRun?: boolean;
   json?: boolean;
+  retryUnscored?: boolean;
 }
 
 function parseLimit(s: string | undefined): number | undefined {
@@ -92,6 +88,7 @@ function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, descri
     .option("--exchanges <files...>", "exchange files to read (default <v4Dir>/exchanges.jsonl)")
     .option("--cuts <file>", "cuts file used to compose which exchanges are failures (diagnose, v3)")
     .option("--limit <n>", "ask about at most N exchanges that still need answers")
+    .option("--retry-unscored", "ask again where this judge's stored answer is unscored (default: a re-run asks nothing new)")
     .option("--dry-run", "plan only: ask nothing, write nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", `\nExample:\n  $ ${example}`)
@@ -112,6 +109,7 @@ function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, descri
         cuts,
         limit,
         dryRun: flags.dryRun === true,
+        retryUnscored: flags.retryUnscored === true,
         home: ctx.io.env["HOME"],
         onProgress: (done, total) => {
           bar ??= progress(ctx.io, `v4 ${stage}`, total);

@@ -17,6 +17,8 @@ export interface V4PassOptions {
   cuts?: Cuts | undefined;
   limit?: number | undefined;
   dryRun?: boolean | undefined;
+  /** Ask again where this judge's stored answer is unscored. */
+  retryUnscored?: boolean | undefined;
   /** The owner's home folder, scrubbed from everything a judge sees. */
   home?: string | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
@@ -63,7 +65,8 @@ export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V
       .filter((c) => c.detect?.is_failure === true)
       .map((c) => c.exchange);
   }
-  const plan = planAsk(eligible, stageQuestions(stage), existing.rows, judge, { limit: opts.limit, home: opts.home });
+  const done = opts.retryUnscored ? existing.rows.filter((a) => a.status === "scored") : existing.rows;
+  const plan = planAsk(eligible, stageQuestions(stage), done, judge, { limit: opts.limit, home: opts.home });
   const base = { stage, judge, eligible: eligible.length, exchangesRead: ex.rows.length, skippedLines: ex.skipped + existing.skipped };
   if (opts.dryRun) {
     return { ...base, exchanges: plan.exchanges, asked: 0, alreadyAnswered: plan.alreadyAnswered, scored: 0, unscored: 0, planned: plan.pairs.length, dryRun: true };

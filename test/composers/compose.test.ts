@@ -65,21 +65,45 @@ describe("composers: worked examples", () => {
 });
 
 describe("composers: properties", () => {
-  it("a missing or unscored needed answer gives null, never a guess", () => {
-    const needed = [...DETECT_NEEDS, ...MODE_NEEDS, ...COST_IDS];
+  it("a missing or unscored answer gives null whenever it is needed, never a guess", () => {
+    const core = (c: ReturnType<typeof compose>) =>
+      c === null ? null : { f: c.is_failure, d: c.defect, p: c.primary_class, s: c.secondary_classes, m: c.modes, b: c.class_basis, v: c.severity };
     fc.assert(
-      fc.property(fullTable, cutsArb, fc.constantFrom(...needed), fc.boolean(), (t, cuts, drop, unscored) => {
-        const d = composeDetect(t, cuts);
-        if (unscored) t.set(drop, null as unknown as number);
-        else t.delete(drop);
-        const isDetectNeed = DETECT_NEEDS.includes(drop);
-        const result = compose(t, cuts);
-        // Detect answers are always needed; mode and cost answers whenever the exchange is a failure.
-        if (isDetectNeed || d?.is_failure) expect(result).toBeNull();
-        else expect(result).not.toBeNull();
+      fc.property(fullTable, cutsArb, fc.subarray(allIds, { minLength: 1 }), fc.boolean(), (t, cuts, drop, unscored) => {
+        const partial = new Map<string, number | null>(t);
+        for (const id of drop) {
+          if (unscored) partial.set(id, null);
+          else partial.delete(id);
+        }
+        const result = core(compose(partial, cuts));
+        // Every completion of the missing answers: all no (p = 0) and all yes (p = 1), and the original.
+        const completions = [0, 1].map((p) => core(compose(new Map([...partial, ...drop.map((id) => [id, p] as const)]), cuts)));
+        completions.push(core(compose(t, cuts)));
+        if (result !== null) for (const c of completions) expect(c).toEqual(result);
+        if (completions.some((c) => JSON.stringify(c) !== JSON.stringify(completions[0]))) expect(result).toBeNull();
       }),
-      { numRuns: 400 },
+      { numRuns: 500 },
     );
+  });
+
+  it("any missing detect answer, with the others all no, gives null; a missing mode answer nulls a failure's class", () => {
+    for (const id of DETECT_NEEDS.filter((i) => i.startsWith("detect."))) {
+      const t = new Map<string, number>(DETECT_NEEDS.map((i) => [i, 0.1]));
+      t.delete(id);
+      expect(compose(t, {}), id).toBeNull();
+    }
+    for (const id of MODE_NEEDS) {
+      const t = table({ "detect.unhappy": 0.9, "blame.assistant": 0.9 });
+      t.delete(id);
+      expect(compose(t, {}), id).toBeNull();
+      expect(composeDetect(t, {})?.is_failure).toBe(true);
+    }
+  });
+
+  it("an answer the verdict does not need may be missing: unhappy + assistant is a defect whatever the rest say", () => {
+    const t = new Map([["detect.unhappy", 0.9], ["blame.assistant", 0.9]]);
+    expect(composeDetect(t, {})).toMatchObject({ is_failure: true, defect: true, blame: ["assistant"] });
+    expect(composeDetect(t, {})?.unanswered).toHaveLength(6);
   });
 
   it("severity is monotone in every cost answer", () => {

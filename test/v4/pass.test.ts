@@ -121,6 +121,16 @@ describe("v4 detect, diagnose, v3: idempotent re-runs", () => {
     expect(JSON.parse((await cli(["v4", "detect", "--json"])).out)).toMatchObject({ exchanges: 2, asked: 2 * detectN, alreadyAnswered: detectN });
   });
 
+  it("--retry-unscored asks again only where the stored answer is unscored, and the scored answer then counts", async () => {
+    setV4EngineFactory(async () => fakeEngine((p) => (p.question.id === "detect.unhappy" ? Number.NaN : failRule(p))));
+    writeExchanges([exchange({ prompt: "quiet" }), exchange({ prompt: "FAIL" })]);
+    await cli(["v4", "detect"]);
+    expect(JSON.parse((await cli(["v4", "detect", "--json"])).out)).toMatchObject({ asked: 0 });
+    setV4EngineFactory(async () => fakeEngine(failRule));
+    expect(JSON.parse((await cli(["v4", "detect", "--retry-unscored", "--json"])).out)).toMatchObject({ asked: 2, scored: 2 });
+    expect(JSON.parse((await cli(["v4", "report", "--json"])).out)).toMatchObject({ composed: 2, failures: 1 });
+  });
+
   it("bad input exits 2 and writes nothing", async () => {
     setV4EngineFactory(async () => fakeEngine());
     expect((await cli(["v4", "detect"])).code).toBe(2); // no exchanges file
@@ -174,11 +184,18 @@ describe("v4 report", () => {
     expect(text.out).toContain("reported (already in the ledger): 1; unreported: 1");
   });
 
-  it("an unscored answer leaves the exchange uncomposed, never a no", async () => {
+  it("an unscored answer that matters leaves the exchange uncomposed, never a no; one that does not, does not", async () => {
+    setV4EngineFactory(async () => fakeEngine((p) => (p.question.id === "detect.unhappy" ? Number.NaN : failRule(p))));
+    // Every other detect answer is no: without detect.unhappy nothing can be decided.
+    writeExchanges([exchange({ prompt: "quiet" })]);
+    await cli(["v4", "detect"]);
+    expect(JSON.parse((await cli(["v4", "report", "--json"])).out)).toMatchObject({ exchanges: 1, composed: 0, not_composed: 1, failures: 0 });
+  });
+
+  it("a missing blame.host does not matter when the owner is unhappy with the assistant", async () => {
     setV4EngineFactory(async () => fakeEngine((p) => (p.question.id === "blame.host" ? Number.NaN : failRule(p))));
     writeExchanges([exchange({ prompt: "FAIL" })]);
     await cli(["v4", "detect"]);
-    const rep = JSON.parse((await cli(["v4", "report", "--json"])).out);
-    expect(rep).toMatchObject({ exchanges: 1, composed: 0, not_composed: 1, failures: 0 });
+    expect(JSON.parse((await cli(["v4", "report", "--json"])).out)).toMatchObject({ composed: 1, failures: 1, defects: 1 });
   });
 });
