@@ -46,7 +46,7 @@ export function stageOutput(counts: Counts, notes: string[] = [], wrote: Record<
  * the five stages of one run read the ledger once. Another writer's lines in the meantime
  * are seen by the next run.
  */
-export function cachedLedger(port: LedgerPort): LedgerPort {
+export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum, set: PatchSet) => Promise<Erratum> }): LedgerPort {
   let view: LedgerView | null = null;
   let pos: Map<string, number> | null = null;
   return {
@@ -58,10 +58,17 @@ export function cachedLedger(port: LedgerPort): LedgerPort {
       return view;
     },
     async patch(id, set) {
-      await port.patch(id, set);
       const i = pos?.get(id);
       const e = i === undefined ? undefined : view?.errata[i];
-      if (i === undefined || !e || !view) return;
+      if (i === undefined || !e || !view) {
+        await port.patch(id, set);
+        return;
+      }
+      if (port.patchKnown) {
+        view.errata[i] = await port.patchKnown(e, set);
+        return;
+      }
+      await port.patch(id, set);
       const next: Erratum = { ...e };
       if (set.status !== undefined) next.status = set.status;
       if (set.enrichment !== undefined) next.enrichment = set.enrichment;
