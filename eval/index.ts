@@ -23,3 +23,5 @@ export * from "./detection-metrics.js";
 export * from "./ppi-mean.js";
 export * from "./check-gate.js";
 export * from "./score-report.js";
+export * from "./answer-spec.js";
+export * from "./sheet.js";

@@ -1,0 +1,149 @@
+import Papa from "papaparse";
+import { describeSpec, parseAnswer, type AnswerSpec } from "./answer-spec.js";
+import { fnv1a32, mulberry32, shuffleInPlace } from "./prng.js";
+
+/**
+ * Blind labelling sheets (CSV, for any spreadsheet). Export: one labeller's sheet holds the
+ * items' text and one empty column per question, items in an order shuffled per labeller
+ * (seeded by the labeller id, so re-exporting gives the same order and two labellers see
+ * different orders), and nothing else: no other labeller's answers, no judge's answers, no
+ * stratum. Import: a returned sheet is validated whole; any error (unknown item, missing or
+ * invalid answer, duplicate row, a row of another labeller, an unknown column) is reported
+ * with its spreadsheet row number (the header is row 1) and nothing is imported.
+ *
+ * A blank answer is allowed only when the row's `note` says why (the brief: "when you cannot
+ * read it at all, leave it empty and say why"); that answer is then not given.
+ *
+ * Example: `validateSheet(csv, {items: new Set(["ex-1"]), questions: [{id: "detect.unhappy", kind: "yesno"}]})`
+ * on a sheet whose row 3 says "maybe" → `{ok: false, errors: [{row: 3, column: "detect.unhappy",
+ * code: "invalid_answer", message: "row 3: detect.unhappy is \"maybe\"; expected yes or no"}]}`.
+ */
+export const SHEET_FIXED_COLUMNS = ["labeler", "item", "exchange_id", "previous_ask", "reply_end", "tool_calls", "prompt"] as const;
+export const SHEET_NOTE_COLUMN = "note";
+
+export interface SheetItem {
+  exchange_id: string;
+  previous_ask: string | null;
+  reply_end: string | null;
+  tool_calls: string;
+  prompt: string;
+}
+
+/** The per-labeller order: a shuffle seeded by the labeller id. */
+export function labellerOrder<T>(items: readonly T[], labeler: string): T[] {
+  return shuffleInPlace([...items], mulberry32(fnv1a32(`errata-sheet/1\u0000${labeler}`)));
+}
+
+export function buildSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[]): string {
+  const fields = [...SHEET_FIXED_COLUMNS, ...questions.map((q) => q.id), SHEET_NOTE_COLUMN];
+  const rows = labellerOrder(items, labeler).map((it, i) => [
+    labeler,
+    String(i + 1),
+    it.exchange_id,
+    it.previous_ask ?? "",
+    it.reply_end ?? "",
+    it.tool_calls,
+    it.prompt,
+    ...questions.map(() => ""),
+    "",
+  ]);
+  // escapeFormulae: a prompt starting with "=" must not run as a spreadsheet formula.
+  return Papa.unparse({ fields, data: rows }, { escapeFormulae: true, newline: "\n" });
+}
+
+export type SheetErrorCode =
+  | "csv"
+  | "no_rows"
+  | "missing_column"
+  | "unknown_column"
+  | "missing_item"
+  | "unknown_item"
+  | "duplicate_row"
+  | "labeler"
+  | "missing_answer"
+  | "invalid_answer";
+
+export interface SheetError {
+  /** Spreadsheet row (header = 1); 1 for header problems. */
+  row: number;
+  column: string | null;
+  code: SheetErrorCode;
+  message: string;
+}
+
+export interface SheetAnswer {
+  exchange_id: string;
+  question: string;
+  value: boolean | number | string;
+  row: number;
+}
+
+export type SheetResult =
+  | { ok: true; labeler: string; rows: number; answers: SheetAnswer[]; skipped: { row: number; question: string; note: string }[]; questions: string[] }
+  | { ok: false; errors: SheetError[] };
+
+export function validateSheet(
+  text: string,
+  opts: { items: ReadonlySet<string>; questions: readonly AnswerSpec[]; labeler?: string },
+): SheetResult {
+  const errors: SheetError[] = [];
+  const err = (row: number, column: string | null, code: SheetErrorCode, message: string): void => {
+    errors.push({ row, column, code, message: `row ${row}: ${message}` });
+  };
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: "greedy" });
+  for (const e of parsed.errors) err((e.row ?? 0) + 1, null, "csv", `CSV ${e.code}: ${e.message}`);
+  const [header, ...data] = parsed.data;
+  if (!header) return { ok: false, errors: [{ row: 1, column: null, code: "no_rows", message: "row 1: the sheet is empty; expected a header row" }] };
+  const cols = header.map((h) => h.trim());
+  const col = (name: string): number => cols.indexOf(name);
+  for (const name of ["labeler", "exchange_id"]) if (col(name) < 0) err(1, name, "missing_column", `no ${name} column; expected the header written by eval label export`);
+  const specs = new Map(opts.questions.map((q) => [q.id, q]));
+  const answerCols: { index: number; spec: AnswerSpec }[] = [];
+  cols.forEach((c, index) => {
+    if ((SHEET_FIXED_COLUMNS as readonly string[]).includes(c) || c === SHEET_NOTE_COLUMN) return;
+    const spec = specs.get(c);
+    if (spec) answerCols.push({ index, spec });
+    else err(1, c, "unknown_column", `column ${JSON.stringify(c)} is not a question of this sheet; expected one of ${[...specs.keys()].join(", ")}`);
+  });
+  if (answerCols.length === 0 && errors.length === 0) err(1, null, "missing_column", "no question columns");
+  if (data.length === 0) err(2, null, "no_rows", "no item rows");
+  if (errors.some((e) => e.row === 1)) return { ok: false, errors };
+
+  const iL = col("labeler");
+  const iX = col("exchange_id");
+  const iN = col(SHEET_NOTE_COLUMN);
+  const labeler = opts.labeler ?? (data[0]?.[iL] ?? "").trim();
+  if (labeler === "") err(2, "labeler", "labeler", "labeler is empty; expected the labeller id the sheet was exported for");
+  const seen = new Map<string, number>();
+  const answers: SheetAnswer[] = [];
+  const skipped: { row: number; question: string; note: string }[] = [];
+  data.forEach((cells, k) => {
+    const row = k + 2;
+    const cell = (i: number): string => (i >= 0 ? (cells[i] ?? "") : "").trim();
+    const who = cell(iL);
+    if (who !== labeler) err(row, "labeler", "labeler", `labeler is ${JSON.stringify(who)}; expected ${JSON.stringify(labeler)} (one labeller per sheet)`);
+    const id = cell(iX);
+    if (id === "") {
+      err(row, "exchange_id", "missing_item", "exchange_id is empty");
+      return;
+    }
+    if (!opts.items.has(id)) err(row, "exchange_id", "unknown_item", `exchange_id ${JSON.stringify(id)} is not in the gold set`);
+    const first = seen.get(id);
+    if (first !== undefined) err(row, "exchange_id", "duplicate_row", `exchange_id ${id} is also on row ${first}`);
+    else seen.set(id, row);
+    const note = cell(iN);
+    for (const { index, spec } of answerCols) {
+      const raw = cell(index);
+      if (raw === "") {
+        if (note !== "") skipped.push({ row, question: spec.id, note });
+        else err(row, spec.id, "missing_answer", `${spec.id} is empty; expected ${describeSpec(spec)} (or a note saying why it is left empty)`);
+        continue;
+      }
+      const a = parseAnswer(spec, raw);
+      if (a.ok) answers.push({ exchange_id: id, question: spec.id, value: a.value, row });
+      else err(row, spec.id, "invalid_answer", `${spec.id} is ${JSON.stringify(raw)}; expected ${describeSpec(spec)}`);
+    }
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, labeler, rows: data.length, answers, skipped, questions: answerCols.map((a) => a.spec.id) };
+}

@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { run } from "../../cli/main.js";
+import { memoryIo, tempDir } from "../helpers/io.js";
+import { abRedialFiles } from "./ab-redial-files.js";
+import { hasAbRedial, repoRoot } from "./datasets.js";
+
+interface Q {
+  question: string;
+  fleissFixed: { value: number; items: number; lower: number; upper: number };
+  fleissVariable: { value: number; items: number };
+  alpha: { nominal: { value: number }; interval: { value: number } | null };
+  cohen: { a: string; b: string; value: number }[];
+  majority: { majority: number; tie: number };
+}
+
+describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial reference figures", () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+  const files = abRedialFiles();
+  const labelsFile = join(tmp.dir, "labels.jsonl");
+  const exFile = join(tmp.dir, "exchanges.jsonl");
+  writeFileSync(labelsFile, files.labels.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  writeFileSync(exFile, files.exchanges.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  const agree = async (args: string[]): Promise<Q[]> => {
+    const io = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    const code = await run(["eval", "agreement", "--labels", labelsFile, "--exchanges", exFile, "--resamples", "500", "--json", ...args], io.io);
+    expect(code, io.err()).toBe(0);
+    return (JSON.parse(io.out()) as { questions: Q[] }).questions;
+  };
+
+  it("first three raters: binary 0.3449, 5-point 0.2191, alpha interval 0.4234 over 599 items", async () => {
+    const [detect, sat] = await agree(["--labelers", "r1,r2,r3", "--questions", "detect.unhappy,satisfaction"]);
+    expect(detect?.fleissFixed.items).toBe(599);
+    expect(detect?.fleissFixed.value).toBeCloseTo(0.3449, 4);
+    expect(sat?.fleissFixed.value).toBeCloseTo(0.2191, 4);
+    expect(sat?.fleissFixed.items).toBe(599);
+    // The interval alpha over all items with 2+ of these three raters (the 600th turn has 2).
+    expect(detect?.cohen.map((c) => `${c.a}/${c.b}`)).toEqual(["r1/r2", "r1/r3", "r2/r3"]);
+    expect((sat?.fleissFixed.lower ?? 1) <= (sat?.fleissFixed.value ?? 0) && (sat?.fleissFixed.value ?? 1) <= (sat?.fleissFixed.upper ?? 0)).toBe(true);
+    expect(detect?.alpha.interval).toBeNull();
+  });
+
+  it("all raters (variable n): binary 0.3763, 5-point 0.2321, alpha interval 0.4450 over 600 items", async () => {
+    const [detect, sat] = await agree(["--questions", "detect.unhappy,satisfaction"]);
+    expect(detect?.fleissVariable.items).toBe(600);
+    expect(detect?.fleissVariable.value).toBeCloseTo(0.3763, 4);
+    expect(sat?.fleissVariable.value).toBeCloseTo(0.2321, 4);
+    expect(sat?.alpha.interval?.value).toBeCloseTo(0.445, 4);
+  });
+
+  it("first three raters' alpha over the 599 complete turns: 0.4234", async () => {
+    const complete = new Set([...files.ratings].filter(([, rs]) => rs.slice(0, 3).every((v) => v !== null)).map(([id]) => id));
+    const sub = join(tmp.dir, "first3.jsonl");
+    writeFileSync(sub, files.labels.filter((l) => complete.has(l.exchange_id) && ["r1", "r2", "r3"].includes(l.labeler)).map((l) => JSON.stringify(l)).join("\n"));
+    const io = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run(["eval", "agreement", "--labels", sub, "--questions", "satisfaction", "--resamples", "200", "--json"], io.io)).toBe(0);
+    const [sat] = (JSON.parse(io.out()) as { questions: Q[] }).questions;
+    expect(sat?.alpha.interval?.value).toBeCloseTo(0.4234, 4);
+  });
+
+  it("prints a readable report with the bootstrap method, resamples, seed and blocks", async () => {
+    const io = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run(["eval", "agreement", "--labels", labelsFile, "--exchanges", exFile, "--labelers", "r1,r2,r3", "--resamples", "200", "--seed", "9"], io.io)).toBe(0);
+    expect(io.out()).toContain("Fleiss' kappa, fixed raters (599 items labelled by all): 0.345");
+    expect(io.out()).toMatch(/intervals: session-block percentile bootstrap, 200 resamples, seed 9, level 0.95, 200 blocks/);
+  });
+
+  const bundled = join(repoRoot, "datasets", "ab-redial", "labels.jsonl");
+  it.skipIf(!existsSync(bundled))("the bundled conversion gives the same all-rater figures", async () => {
+    const text = readFileSync(bundled, "utf8");
+    const questions = new Set(text.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { question: string }).question));
+    const io = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    const args = ["eval", "agreement", "--labels", bundled, "--resamples", "200", "--json", "--questions", ["satisfaction", "detect.unhappy"].filter((q) => questions.has(q)).join(",")];
+    expect(await run(args, io.io), io.err()).toBe(0);
+    const qs = (JSON.parse(io.out()) as { questions: Q[] }).questions;
+    const sat = qs.find((q) => q.question === "satisfaction");
+    if (sat) expect(sat.fleissVariable.value).toBeCloseTo(0.2321, 4);
+    const det = qs.find((q) => q.question === "detect.unhappy");
+    if (det) expect(det.fleissVariable.value).toBeCloseTo(0.3763, 4);
+  });
+});
