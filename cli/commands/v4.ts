@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { type Cuts, parseCuts } from "../../composers/index.js";
-import { createEngine } from "../../engine/index.js";
+import { EngineConfigError, engineFromConfig } from "../../engine/config.js";
 import type { Engine } from "../../engine/types.js";
 import { bank, bankHash, type ModeId, renderTaxonomyPage, v3ClassQuestions } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
@@ -32,13 +32,28 @@ import {
   type V4Stage,
 } from "../../runtime/v4/index.js";
 import type { CommandContext } from "../command.js";
-import { badInput, describeFound } from "../errors.js";
+import { badInput, describeFound, ErrataError } from "../errors.js";
 import { printJson, println, progress } from "../io.js";
 
-type EngineFactory = (ctx: CommandContext) => Promise<Engine>;
+type EngineFactory = (ctx: CommandContext, lane: string | undefined) => Promise<Engine>;
 
-/** The default engine: helper D's `createEngine` with the embedded lane (offline, shipped weights). */
-const defaultEngineFactory: EngineFactory = async (ctx) => createEngine({ lane: "embedded", now: ctx.io.now });
+/**
+ * The default engine: the lane the engine config names (`--lane` overrides), which is the
+ * embedded lane with the shipped weights (offline) unless configured otherwise.
+ */
+const defaultEngineFactory: EngineFactory = async (ctx, lane) => {
+  try {
+    return engineFromConfig({
+      paths: resolvePaths(ctx.io.env, ctx.io.cwd),
+      env: ctx.io.env,
+      now: ctx.io.now,
+      ...(lane !== undefined ? { lane } : {}),
+    }).engine;
+  } catch (err) {
+    if (err instanceof EngineConfigError) throw new ErrataError("BAD_CONFIG", err.message, { expected: err.expected, found: err.found });
+    throw err;
+  }
+};
 let engineFactory: EngineFactory = defaultEngineFactory;
 
 /** For tests: run the v4 commands against another engine (null restores the default). */
@@ -53,6 +68,7 @@ interface PassFlags {
   dryRun?: boolean;
   json?: boolean;
   retryUnscored?: boolean;
+  lane?: string;
 }
 
 function parseLimit(s: string | undefined): number | undefined {
@@ -88,6 +104,7 @@ function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, descri
     .option("--exchanges <files...>", "exchange files to read (default <v4Dir>/exchanges.jsonl)")
     .option("--cuts <file>", "cuts file used to compose which exchanges are failures (diagnose, v3)")
     .option("--limit <n>", "ask about at most N exchanges that still need answers")
+    .option("--lane <name>", "engine lane from the engine config (default: the config's lane, else embedded)")
     .option("--retry-unscored", "ask again where this judge's stored answer is unscored (default: a re-run asks nothing new)")
     .option("--dry-run", "plan only: ask nothing, write nothing")
     .option("--json", "print one JSON value")
@@ -99,7 +116,7 @@ function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, descri
       const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
       // Check the input before building an engine (bad input writes nothing and costs nothing).
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
-      const engine = await engineFactory(ctx);
+      const engine = await engineFactory(ctx, flags.lane);
       let bar: ReturnType<typeof progress> | null = null;
       let shown = 0;
       const result = await runV4Stage(stage, {
@@ -163,7 +180,7 @@ export function register(program: Command, ctx: CommandContext): void {
         planted = new Map();
         for (const f of labelFiles) for (const [k, v] of plantedFromLabels(readLabels(f).rows, syntheticIds)) planted.set(k, v);
       }
-      const report = buildReport(composed, { judge, bankHash, cuts, ...(planted ? { planted } : {}) });
+      const report = buildReport(composed, { judge, bankHash, cuts, answers: answers.rows, ...(planted ? { planted } : {}) });
       if (flags.json) printJson(ctx.io, report);
       else for (const line of renderReport(report)) println(ctx.io, line);
     });

@@ -1,5 +1,6 @@
 import type { Cuts } from "../../composers/index.js";
 import { CLASS_IDS, type ClassId, MODE_IDS, type ModeId } from "../../questions/index.js";
+import type { Answer } from "../../schemas/answer.js";
 import type { Label } from "../../schemas/label.js";
 import type { JudgeId } from "./ask.js";
 import type { Composed } from "./compose-all.js";
@@ -52,6 +53,8 @@ export interface V4Report {
   session_rates: { sessions_with_failure: number; mean_rate: number | null; median_rate: number | null; top: SessionRate[] };
   corpora: { corpus: string; exchanges: number; composed: number; failures: number; rate: number | null }[];
   v3: { chosen: number; compared: number; agree: number; classes: { class_id: ClassId; count: number }[] };
+  /** This judge's unscored answers, by reason (most frequent first, at most 5 reasons). */
+  unscored: { answers: number; reasons: { reason: string; count: number }[] };
   synthetic: {
     exchanges: number;
     failures: number;
@@ -89,7 +92,15 @@ function median(xs: number[]): number | null {
 
 export function buildReport(
   composed: readonly Composed[],
-  opts: { judge: JudgeId | null; bankHash: string; cuts: Cuts; planted?: ReadonlyMap<string, ModeId[]>; topSessions?: number },
+  opts: {
+    judge: JudgeId | null;
+    bankHash: string;
+    cuts: Cuts;
+    planted?: ReadonlyMap<string, ModeId[]>;
+    topSessions?: number;
+    /** The stored answers, to tally this judge's unscored ones by reason. */
+    answers?: readonly Answer[];
+  },
 ): V4Report {
   const real = composed.filter((c) => !c.exchange.synthetic);
   const synth = composed.filter((c) => c.exchange.synthetic);
@@ -171,6 +182,19 @@ export function buildReport(
     };
   }
 
+  const reasons = new Map<string, number>();
+  let unscoredN = 0;
+  for (const a of opts.answers ?? []) {
+    if (a.status !== "unscored" || opts.judge === null || a.lane !== opts.judge.lane || a.model !== opts.judge.model) continue;
+    unscoredN++;
+    const r = a.reason ?? "(no reason)";
+    reasons.set(r, (reasons.get(r) ?? 0) + 1);
+  }
+  const unscored = {
+    answers: unscoredN,
+    reasons: [...reasons.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([reason, count]) => ({ reason, count })),
+  };
+
   const composedReal = real.filter((c) => c.detect !== null).length;
   return {
     schema: "v4-report/1",
@@ -202,6 +226,7 @@ export function buildReport(
       agree,
       classes: CLASS_IDS.filter((id) => v3Count.has(id)).map((id) => ({ class_id: id, count: v3Count.get(id) as number })).sort((a, b) => b.count - a.count),
     },
+    unscored,
     synthetic,
   };
 }
@@ -226,6 +251,10 @@ export function renderReport(r: V4Report): string[] {
   for (const c of r.corpora) lines.push(`  ${c.corpus.padEnd(22)} exchanges ${c.exchanges}, failures ${c.failures} (${pct(c.failures, c.composed)})`);
   const sr = r.session_rates;
   lines.push(`sessions with a failure: ${sr.sessions_with_failure} of ${r.sessions}; failure rate per session: mean ${sr.mean_rate === null ? "n/a" : sr.mean_rate.toFixed(3)}, median ${sr.median_rate === null ? "n/a" : sr.median_rate.toFixed(3)}`);
+  if (r.unscored.answers > 0) {
+    lines.push(`unscored answers: ${r.unscored.answers} (never counted as no); top reasons:`);
+    for (const x of r.unscored.reasons) lines.push(`  ${String(x.count).padStart(6)}  ${x.reason}`);
+  }
   if (r.v3.chosen > 0) lines.push(`v3 single choice: ${r.v3.chosen} failures classed; agrees with v4's primary class on ${r.v3.agree} of ${r.v3.compared}`);
   if (r.synthetic) {
     const s = r.synthetic;

@@ -189,7 +189,9 @@ describe("v4 report", () => {
     // Every other detect answer is no: without detect.unhappy nothing can be decided.
     writeExchanges([exchange({ prompt: "quiet" })]);
     await cli(["v4", "detect"]);
-    expect(JSON.parse((await cli(["v4", "report", "--json"])).out)).toMatchObject({ exchanges: 1, composed: 0, not_composed: 1, failures: 0 });
+    const rep = JSON.parse((await cli(["v4", "report", "--json"])).out);
+    expect(rep).toMatchObject({ exchanges: 1, composed: 0, not_composed: 1, failures: 0 });
+    expect(rep.unscored).toEqual({ answers: 1, reasons: [{ reason: "fake: unscored", count: 1 }] });
   });
 
   it("a missing blame.host does not matter when the owner is unhappy with the assistant", async () => {
