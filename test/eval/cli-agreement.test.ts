@@ -79,5 +79,14 @@ describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial re
     if (sat) expect(sat.fleissVariable.value).toBeCloseTo(0.2321, 4);
     const det = qs.find((q) => q.question === "detect.unhappy");
     if (det) expect(det.fleissVariable.value).toBeCloseTo(0.3763, 4);
+    // Its first three raters as the three labellers.
+    const first3 = (det ?? sat)?.cohen.map((c) => [c.a, c.b]).flat().filter((v, i, a) => a.indexOf(v) === i).sort().slice(0, 3) ?? [];
+    const io3 = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run([...args, "--labelers", first3.join(",")], io3.io), io3.err()).toBe(0);
+    const q3 = (JSON.parse(io3.out()) as { questions: Q[] }).questions;
+    const sat3 = q3.find((q) => q.question === "satisfaction");
+    if (sat3) expect(sat3.fleissFixed.value).toBeCloseTo(0.2191, 4);
+    const det3 = q3.find((q) => q.question === "detect.unhappy");
+    if (det3) expect(det3.fleissFixed.value).toBeCloseTo(0.3449, 4);
   });
 });
