@@ -17,14 +17,14 @@ export const v3ClassQuestions: readonly Question[] = classes.map((c) => {
   // Every class has at least one mode (tested), whose example and counterexample are the second pair.
   const mode = modes.find((m) => m.class_id === c.id);
   return {
-  id: `class.${c.id}`,
-  version: 1,
-  group: "mode" as const,
-  text: `Assuming the assistant failed the person here, is this the best description of the failure: ${c.name.toLowerCase()} (${c.definition})`,
-  guidance: `${c.definition} Only one class is chosen per failure: the one that fits best.`,
-  positive: [c.example, mode?.example ?? c.example],
-  negative: [c.counterexample, mode?.counterexample ?? c.counterexample],
-  maps_to_class: c.id,
+    id: `class.${c.id}`,
+    version: 1,
+    group: "mode" as const,
+    text: `Assuming the assistant failed the person here, is this the best description of the failure: ${c.name.toLowerCase()} (${c.definition})`,
+    guidance: `${c.definition} Only one class is chosen per failure: the one that fits best.`,
+    positive: [c.example, mode?.example ?? c.example],
+    negative: [c.counterexample, mode?.counterexample ?? c.counterexample],
+    maps_to_class: c.id,
   };
 });
 

@@ -9,6 +9,7 @@ import {
   DETECT_NEEDS,
   MODE_NEEDS,
   parseCuts,
+  v3Choice,
 } from "../../composers/index.js";
 import { bank, CLASS_IDS, COST_IDS } from "../../questions/index.js";
 import type { Answer } from "../../schemas/answer.js";
@@ -177,5 +178,23 @@ describe("answer table and cuts", () => {
     expect(parseCuts({ "detect.nope": 0.4 }, allIds).ok).toBe(false);
     expect(parseCuts({ "detect.unhappy": 1.5 }, allIds).ok).toBe(false);
     expect(parseCuts([], allIds).ok).toBe(false);
+  });
+});
+
+describe("v3 single choice", () => {
+  const t = (over: Record<string, number>) => new Map(CLASS_IDS.map((c) => [`class.${c}`, over[c] ?? 0.1]));
+  it("takes the argmax over the 14 class questions, ties to the earlier class", () => {
+    expect(v3Choice(t({ fabrication: 0.7, off_topic: 0.4 }))).toEqual({ class_id: "fabrication", p_yes: 0.7 });
+    expect(v3Choice(t({ off_topic: 0.6, fabrication: 0.6 }))?.class_id).toBe("fabrication");
+  });
+  it("is null when any class answer is missing or unscored", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...CLASS_IDS), fc.boolean(), (c, unscored) => {
+        const m = new Map<string, number | null>(t({ [c]: 0.99 }));
+        if (unscored) m.set(`class.${c}`, null);
+        else m.delete(`class.${c}`);
+        expect(v3Choice(m)).toBeNull();
+      }),
+    );
   });
 });

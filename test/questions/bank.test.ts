@@ -146,3 +146,14 @@ describe.skipIf(!existsSync(ukp))("taxonomy evidence on the UKP free-text feedba
     for (const e of errors.keys()) expect(cited, e).toContain(`UKP ${e} `);
   });
 });
+
+describe("v3 single-choice questions", () => {
+  it("one yes/no question per class, outside the bank, with its own hash", async () => {
+    const { v3ClassQuestions, v3Hash, bank: b, bankHash: h } = await import("../../questions/index.js");
+    expect(v3ClassQuestions.map((q) => q.maps_to_class)).toEqual([...CLASS_IDS]);
+    expect(v3ClassQuestions.map((q) => q.id)).toEqual(CLASS_IDS.map((c) => `class.${c}`));
+    for (const q of v3ClassQuestions) expect(QuestionSchema.safeParse(q).success, q.id).toBe(true);
+    expect(b.some((q) => q.id.startsWith("class."))).toBe(false);
+    expect(v3Hash).not.toBe(h);
+  });
+});
