@@ -35,6 +35,8 @@ export interface ReportInput {
   nowMs: number;
   windowDays: number;
   stuckHours: number;
+  /** Kinds the enrich stage takes (new entries of other kinds are not stuck: nothing moves them). */
+  pipelineKinds: readonly string[];
   /** Days on each side of a landed fix for the impact comparison. */
   impactDays: number;
 }
@@ -77,11 +79,22 @@ export function countWindow(errata: readonly Erratum[], nowMs: number, windowDay
   };
 }
 
-/** Entries still new or enriched after `stuckHours`, oldest first. */
-export function stuckEntries(errata: readonly Erratum[], nowMs: number, stuckHours: number): Erratum[] {
+/**
+ * Entries the daily run should have moved and did not, oldest first: new entries of a kind
+ * it enriches, or enriched ones (triage closes every enriched entry), older than
+ * `stuckHours`; backfill, detected and tenant rows are not part of that pipeline.
+ */
+export function stuckEntries(errata: readonly Erratum[], nowMs: number, stuckHours: number, pipelineKinds: readonly string[]): Erratum[] {
   const cutoff = nowMs - stuckHours * 3_600_000;
+  const kinds = new Set(pipelineKinds);
   return errata
-    .filter((e) => (e.status === "new" || e.status === "enriched") && !NOT_IN_PIPELINE.has(e.source) && !isTenantRow(e) && Date.parse(e.ts) < cutoff)
+    .filter(
+      (e) =>
+        ((e.status === "new" && kinds.has(e.kind)) || e.status === "enriched") &&
+        !NOT_IN_PIPELINE.has(e.source) &&
+        !isTenantRow(e) &&
+        Date.parse(e.ts) < cutoff,
+    )
     .sort((a, b) => a.ts.localeCompare(b.ts) || a.id.localeCompare(b.id));
 }
 
@@ -89,7 +102,7 @@ export function computeReport(input: ReportInput): ReportResult {
   const { nowMs } = input;
   const ts = new Date(nowMs).toISOString();
   const counts = countWindow(input.errata, nowMs, input.windowDays);
-  const stuck = stuckEntries(input.errata, nowMs, input.stuckHours);
+  const stuck = stuckEntries(input.errata, nowMs, input.stuckHours, input.pipelineKinds);
   const missing = missingRunDays(input.receipts, nowMs, input.windowDays, "daily");
   const alerted = new Set(input.previous?.regressions_alerted ?? []);
   const regressions = landedImpacts(input.errata, input.host, input.upgrades, input.impactDays, nowMs).filter((r) => r.raised);
@@ -143,16 +156,20 @@ export function computeReport(input: ReportInput): ReportResult {
 
 export async function runReport(ctx: StageContext, opts: { windowDays?: number; impactDays?: number } = {}): Promise<StageOutput & { result: ReportResult }> {
   const view = await ctx.ledger.readAll();
+  const upgrades = readUpgrades(ctx.files.upgrades).upgrades;
+  // The host's files are only needed to judge landed fixes; a year of outputs is not read for nothing.
+  const anyLanded = upgrades.some((u) => (u.status === "applied" || u.status === "verified") && u.skill !== null && u.applied_at !== null);
   const result = computeReport({
     errata: view.errata,
     ledgerWarnings: view.warnings,
     receipts: readRunReceipts(ctx.files.runs).receipts,
-    upgrades: readUpgrades(ctx.files.upgrades).upgrades,
-    host: readHost(ctx.cfg.hostDir),
+    upgrades,
+    host: anyLanded ? readHost(ctx.cfg.hostDir) : readHost(null),
     previous: readReportState(ctx.files.state),
     nowMs: ctx.nowMs(),
     windowDays: opts.windowDays ?? ctx.cfg.config.report_days,
     stuckHours: ctx.cfg.config.stuck_hours,
+    pipelineKinds: ctx.cfg.config.enrich.kinds,
     impactDays: opts.impactDays ?? 14,
   });
   if (!ctx.dryRun) {

@@ -30,13 +30,14 @@ describe("report", () => {
       { complaint: "tenant", source: "customer", instance: "tenant:acme", ageHours: 60 },
       { complaint: "bug!", kind: "bug", system: "other", ageHours: 30 },
       { complaint: "ancient", ageHours: 10 * 24 },
+      { complaint: "old praise: nothing moves praise", kind: "praise", ageHours: 60 },
     ]);
     const ctx = stageCtx(t.dir);
     const out = await runReport(ctx);
     const s = out.result.state;
-    expect(s.counts.total).toBe(5);
+    expect(s.counts.total).toBe(6);
     expect(s.counts.detected_excluded).toBe(1);
-    expect(s.counts.by_system_kind).toEqual({ "assistant/complaint": 4, "other/bug": 1 });
+    expect(s.counts.by_system_kind).toEqual({ "assistant/complaint": 4, "assistant/praise": 1, "other/bug": 1 });
     // "ancient" is outside the window for counts but still stuck; "bug!" (30 h) is not yet.
     expect(s.stuck.count).toBe(2);
     expect(s.stuck.ids).toContain(oldNew!.id);
@@ -119,7 +120,7 @@ describe("report", () => {
   });
 
   it("computeReport output holds counts and ids only (schema-checked ids)", () => {
-    const r = computeReport({ errata: [], ledgerWarnings: 0, receipts: [], upgrades: [], host: { outputs: new Map(), receipts: new Map(), bad: 0, present: false }, previous: null, nowMs: NOW, windowDays: 7, stuckHours: 48, impactDays: 14 });
+    const r = computeReport({ errata: [], ledgerWarnings: 0, receipts: [], upgrades: [], host: { outputs: new Map(), receipts: new Map(), bad: 0, present: false }, previous: null, nowMs: NOW, windowDays: 7, stuckHours: 48, pipelineKinds: ["complaint"], impactDays: 14 });
     expect(r.events).toHaveLength(1);
     expect(JSON.stringify(r.state)).not.toMatch(/complaint|what_upset/);
   });
