@@ -41,11 +41,11 @@ export interface InputOptions {
   gold?: string;
 }
 
-export function loadInputs(cwd: string, opts: InputOptions): ResearchInputs {
-  if (!opts.answers) throw badInput("missing --answers", "an answers file (answer/1 JSONL)", "nothing");
+export function loadInputs(cwd: string, opts: InputOptions, requireAnswers = true): ResearchInputs {
+  if (!opts.answers && requireAnswers) throw badInput("missing --answers", "an answers file (answer/1 JSONL)", "nothing");
   if (!opts.labels) throw badInput("missing --labels", "a labels file (label/1 JSONL)", "nothing");
-  const files: Record<string, string> = { answers: opts.answers, labels: opts.labels };
-  const answers = readJsonl(resolve(cwd, opts.answers), AnswerSchema);
+  const files: Record<string, string> = { labels: opts.labels, ...(opts.answers ? { answers: opts.answers } : {}) };
+  const answers = opts.answers ? readJsonl(resolve(cwd, opts.answers), AnswerSchema) : [];
   const labels = readJsonl(resolve(cwd, opts.labels), LabelSchema);
   let sessionOf: Map<string, string> | undefined;
   if (opts.exchanges) {
