@@ -1,0 +1,33 @@
+/**
+ * Transpiles repository TypeScript files into a temp folder as ESM JavaScript (same relative
+ * layout, so `./x.js` imports resolve), for child processes that must run the real store
+ * code without a build step. Only for files whose imports are node built-ins or each other.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+export function compileForChild(outDir: string, files: string[]): void {
+  for (const rel of files) {
+    const src = readFileSync(join(repoRoot, rel), "utf8");
+    const out = ts.transpileModule(src, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      fileName: rel,
+    }).outputText;
+    const dest = join(outDir, rel.replace(/\.ts$/, ".js"));
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(dest, out);
+  }
+}
+
+/** The zod-free write path: append-line, ids, record, raw-append, redact. */
+export const RAW_WRITE_FILES = [
+  "runtime/store/append-line.ts",
+  "runtime/store/ids.ts",
+  "runtime/store/record.ts",
+  "runtime/store/raw-append.ts",
+  "runtime/privacy/redact.ts",
+];
