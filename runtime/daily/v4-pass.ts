@@ -66,6 +66,12 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   counts["detect_unscored"] = detect.unscored;
   counts["diagnose_eligible"] = diagnose.eligible;
   counts["diagnose_asked"] = diagnose.asked;
+  const out = join(paths.v4Dir, `report-${dayOf(deps.nowMs())}.md`);
+  // Nothing new since today's report: it still holds; do not read every answer a third time.
+  if (!req.dryRun && (counts["new_exchanges"] ?? 0) === 0 && detect.asked === 0 && diagnose.asked === 0 && existsSync(out)) {
+    notes.push("nothing new: today's v4 report stands");
+    return stageOutput(counts, notes, {});
+  }
   const ex = readExchanges([files.exchanges]);
   const answers = readAnswers(files.answers);
   const judge = dominantJudge(answers.rows);
@@ -76,7 +82,6 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   counts["reported"] = failures.filter((c) => c.exchange.captured).length;
   counts["unreported"] = failures.length - counts["reported"];
   counts["unscored_detect"] = composed.filter((c) => c.detect === null).length;
-  const out = join(paths.v4Dir, `report-${dayOf(deps.nowMs())}.md`);
   if (!req.dryRun) {
     mkdirSync(paths.v4Dir, { recursive: true });
     const head = `# v4 report ${dayOf(deps.nowMs())}${req.shadow ? " (shadow)" : ""}\n\n`;
