@@ -11,10 +11,13 @@ import { readdirSync } from "node:fs";
 import type { CommandContext } from "../command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
 import { printJson, println } from "../io.js";
+import { parseSince } from "../ledger-common.js";
+import { DAY_MS } from "../../runtime/daily/ids.js";
 import { runLoop } from "../../runtime/daily/run-loop.js";
 import { markReports, runTriage } from "../../runtime/daily/triage.js";
 
 interface TriageCliOptions {
+  since?: string;
   markReports?: boolean;
   includeBackfill?: boolean;
   json?: boolean;
@@ -26,10 +29,11 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("triage")
     .description("Triage enriched entries into a report and file upgrades for clusters")
     .option("--include-backfill", "also triage backfilled entries")
+    .option("--since <date>", "entries the daily run already triaged count from this date (default: 7 days ago)")
     .option("--mark-reports", "only add `references: historical` front matter to older reports")
     .option("--json", "print one JSON value")
     .option("--dry-run", "compute, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata triage\n  $ errata triage --mark-reports --dry-run")
+    .addHelpText("after", "\nExample:\n  $ errata triage --since 2026-11-01\n  $ errata triage --mark-reports --dry-run")
     .action(async (opts: TriageCliOptions) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       if (opts.markReports) {
@@ -41,8 +45,10 @@ export function register(program: Command, ctx: CommandContext): void {
         }
         return;
       }
+      const since = parseSince(opts.since);
+      const triagedSinceMs = since !== undefined ? Date.parse(since) : ctx.io.now() - 7 * DAY_MS;
       const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runLoop([{ name: "triage", run: async () => runTriage(stage, { file: true, includeBackfill: opts.includeBackfill === true }) }], {
+      const result = await runLoop([{ name: "triage", run: async () => runTriage(stage, { file: true, includeBackfill: opts.includeBackfill === true, triagedSinceMs }) }], {
         loop: "manual",
         nowMs: stage.nowMs,
         runsFile: stage.files.runs,

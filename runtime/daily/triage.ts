@@ -23,6 +23,12 @@ import { fileUpgrades, readUpgrades, type UpgradeDraft } from "./upgrades.js";
 export interface TriageOptions {
   file: boolean;
   includeBackfill?: boolean;
+  /**
+   * Manual triage only: entries already triaged count when captured at or after this time
+   * (default: all). Enriched entries always count. Keeps a manual triage on a year-old
+   * ledger from filing the whole history.
+   */
+  triagedSinceMs?: number;
 }
 
 export interface Cluster {
@@ -84,7 +90,14 @@ export function renderTriage(clusters: readonly Cluster[], nowMs: number, mode: 
 export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise<StageOutput> {
   const { errata } = await ctx.ledger.readAll();
   const statuses = opts.file ? new Set(["enriched", "triaged"]) : new Set(["enriched"]);
-  const entries = errata.filter((e) => e.enrichment !== null && statuses.has(e.status) && (opts.includeBackfill || e.source !== "backfill"));
+  const since = opts.triagedSinceMs ?? -Infinity;
+  const entries = errata.filter(
+    (e) =>
+      e.enrichment !== null &&
+      statuses.has(e.status) &&
+      (e.status !== "triaged" || Date.parse(e.ts) >= since) &&
+      (opts.includeBackfill || e.source !== "backfill"),
+  );
   const clusters = clusterEntries(entries);
   const now = ctx.nowMs();
   const reportPath = join(ctx.files.reportsDir, `triage-${dayOf(now)}.md`);

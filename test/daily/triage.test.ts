@@ -104,3 +104,24 @@ describe("triage", () => {
     expect(markReports(dir, false, (d) => readdirSync(d))).toEqual([]);
   });
 });
+
+describe("manual triage window", () => {
+  it("entries the daily run triaged count only from --since; enriched ones always", async () => {
+    const t = tempDir();
+    try {
+      seedLedger(t.dir, [
+        { complaint: "old [mode:risky_action_unasked]", ageHours: 24 * 30 },
+        { complaint: "old2 [mode:risky_action_unasked]", ageHours: 24 * 29 },
+        { complaint: "new [mode:invented_fact]", ageHours: 2 },
+      ]);
+      await enrichAll(t.dir);
+      await runTriage(stageCtx(t.dir), { file: false });
+      const out = await runTriage(stageCtx(t.dir), { file: true, triagedSinceMs: NOW - 7 * DAY });
+      expect(out.counts).toMatchObject({ entries: 1, filed: 0 });
+      const all = await runTriage(stageCtx(t.dir), { file: true });
+      expect(all.counts).toMatchObject({ entries: 3, filed: 1 });
+    } finally {
+      t.cleanup();
+    }
+  });
+});
