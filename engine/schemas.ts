@@ -26,6 +26,8 @@ export const QuestionWeightsSchema = z.object({
   positives: z.number().nonnegative(),
   converged: z.boolean(),
   iterations: z.number().int().nonnegative(),
+  /** The L2 strength this question was fitted with. */
+  l2: z.number().positive(),
   /** The cut on P(yes) that maximised kappa against the majority label on the training split. */
   cut: z.number().min(0).max(1),
 });
@@ -48,7 +50,10 @@ export type FeatureSpec = z.infer<typeof FeatureSpecSchema>;
 export const WeightsFileSchema = z.object({
   schema: z.literal("engine-weights/1"),
   features: FeatureSpecSchema,
-  l2: z.number().positive(),
+  /** A fixed strength, or "cv" (chosen per question; see each question's `l2`). */
+  l2: z.union([z.number().positive(), z.literal("cv")]),
+  /** Features seen in fewer training exchanges than this were dropped before fitting. */
+  minDf: z.number().int().positive(),
   /** How labels became targets, in words. */
   target: z.string(),
   /** How the holdout was split off (excluded from training unless stated). */

@@ -16,7 +16,7 @@ export const DEFAULT_FEATURES: FeatureSpec = {
   version: "features/1",
   bits: 18,
   wordNgrams: [1, 2],
-  charNgrams: [3, 4, 5],
+  charNgrams: [3, 4],
   replyEndChars: 300,
   captureSignals: true,
 };

@@ -34,3 +34,15 @@ export function loadShippedWeights(): WeightsFile | null {
   cached = path === null ? null : parseWeights(readFileSync(path, "utf8"));
   return cached;
 }
+
+/** The repository's `datasets/` folder (beside package.json), found from this module; null outside a checkout. */
+export function repoDatasetsDir(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "datasets"))) return join(dir, "datasets");
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}

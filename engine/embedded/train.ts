@@ -1,4 +1,4 @@
-import { fitLogistic, LogisticError, predictLogistic } from "../../learn/logistic.js";
+import { fitLogistic, LogisticError, predictLogistic, type Row } from "../../learn/logistic.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Label } from "../../schemas/label.js";
 import type { FeatureSpec, QuestionWeights, WeightsFile } from "../schemas.js";
@@ -6,7 +6,7 @@ import { DEFAULT_FEATURES, extractFeatures, type FeatureVector } from "./feature
 import { buildItems, type Item } from "./items.js";
 import { bestKappaCut } from "./metrics.js";
 import type { SignalSource } from "./signals.js";
-import { isHoldout, SPLIT_METHOD } from "./split.js";
+import { isHoldout, SPLIT_METHOD, splitBucket } from "./split.js";
 
 /**
  * Trains the embedded lane: one L2 logistic model per question over the hashed features of
@@ -31,12 +31,15 @@ export interface TrainingSet {
 export interface TrainOptions {
   /** Question id -> version (from the bank); labels on other ids are skipped with a reason. */
   versions: ReadonlyMap<string, number>;
-  l2?: number;
+  /** A fixed L2 strength, or "cv": chosen per question from L2_GRID by session-grouped 5-fold cross-validation on the training side (default). */
+  l2?: number | "cv";
   features?: FeatureSpec;
   signals?: SignalSource | null;
   includeHoldout?: boolean;
   /** Fewer majority positives or negatives than this leaves the question untrained. */
   minPerClass?: number;
+  /** Features seen in fewer training exchanges (of that question) than this are dropped before fitting. Default 2. */
+  minDf?: number;
   onProgress?: (done: number, total: number, questionId: string) => void;
 }
 
@@ -46,8 +49,9 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
   const signals = opts.signals ?? null;
   const base = opts.features ?? DEFAULT_FEATURES;
   const features: FeatureSpec = { ...base, captureSignals: base.captureSignals && signals !== null };
-  const l2 = opts.l2 ?? 1;
+  const l2Opt = opts.l2 ?? "cv";
   const minPerClass = opts.minPerClass ?? 5;
+  const minDf = opts.minDf ?? 2;
   const includeHoldout = opts.includeHoldout ?? false;
 
   const pooled = new Map<string, Item[]>();
@@ -87,11 +91,14 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
       skipped[key] = `too few labelled items: ${pos} majority-yes and ${neg} majority-no on the training side (need ${minPerClass} of each)`;
       return;
     }
-    const rows = items.map((it) => featuresOf(it.exchange));
+    const rows = dropRare(items.map((it) => featuresOf(it.exchange)), minDf);
     const y = items.map((it) => it.yes / it.total);
+    const dim = 1 << features.bits;
     let model;
+    let l2: number;
     try {
-      model = fitLogistic(rows, y, { l2, dim: 1 << features.bits });
+      l2 = l2Opt === "cv" ? chooseL2(rows, y, items.map((it) => splitBucket(it.exchange.corpus, it.exchange.session_id) % 5), dim) : l2Opt;
+      model = fitLogistic(rows, y, { l2, dim });
     } catch (e) {
       if (e instanceof LogisticError) {
         skipped[key] = e.message;
@@ -120,6 +127,7 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
       positives: y.reduce((a, b) => a + b, 0),
       converged: model.converged,
       iterations: model.iterations,
+      l2,
       cut,
     };
   });
@@ -127,11 +135,76 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
   return {
     schema: "engine-weights/1",
     features,
-    l2,
+    l2: l2Opt,
+    minDf,
     target: TARGET_DESCRIPTION,
     split: { method: SPLIT_METHOD, holdoutExcluded: !includeHoldout },
     trainedOn,
     questions,
     skipped,
   };
+}
+
+/** The rows without features seen in fewer than `minDf` rows (a feature seen once mostly memorises its row). */
+function dropRare(rows: readonly FeatureVector[], minDf: number): FeatureVector[] {
+  if (minDf <= 1) return [...rows];
+  const df = new Map<number, number>();
+  for (const r of rows) {
+    const seen = new Set<number>();
+    for (const j of r.idx) {
+      if (seen.has(j)) continue;
+      seen.add(j);
+      df.set(j, (df.get(j) ?? 0) + 1);
+    }
+  }
+  return rows.map((r) => {
+    const keep: number[] = [];
+    r.idx.forEach((j, k) => {
+      if ((df.get(j) ?? 0) >= minDf) keep.push(k);
+    });
+    return { idx: Int32Array.from(keep, (k) => r.idx[k] as number), val: Float64Array.from(keep, (k) => r.val[k] as number) };
+  });
+}
+
+/** The L2 strengths cross-validation chooses from. */
+export const L2_GRID = [0.1, 0.3, 1, 3, 10] as const;
+
+/**
+ * The L2 strength with the lowest cross-validated log loss (soft targets) over folds that
+ * keep sessions whole; ties go to the stronger penalty. A fold whose training part holds one
+ * class is skipped.
+ */
+export function chooseL2(rows: readonly Row[], y: readonly number[], fold: readonly number[], dim: number): number {
+  let best: number = L2_GRID[2];
+  let bestLoss = Infinity;
+  for (const l2 of L2_GRID) {
+    let loss = 0;
+    let counted = 0;
+    for (let f = 0; f < 5; f++) {
+      const tr: number[] = [];
+      const te: number[] = [];
+      fold.forEach((g, i) => (g === f ? te : tr).push(i));
+      if (te.length === 0) continue;
+      let m;
+      try {
+        m = fitLogistic(tr.map((i) => rows[i] as Row), tr.map((i) => y[i] as number), { l2, dim });
+      } catch (e) {
+        if (e instanceof LogisticError) continue;
+        throw e;
+      }
+      for (const i of te) {
+        const p = Math.min(1 - 1e-15, Math.max(1e-15, predictLogistic(m, rows[i] as Row)));
+        const yi = y[i] as number;
+        loss -= yi * Math.log(p) + (1 - yi) * Math.log(1 - p);
+        counted++;
+      }
+    }
+    if (counted === 0) continue;
+    const mean = loss / counted;
+    if (mean <= bestLoss + 1e-12) {
+      bestLoss = mean;
+      best = l2;
+    }
+  }
+  return best;
 }

@@ -9,9 +9,9 @@ import { WeightsFileSchema, type QuestionWeights, type WeightsFile } from "../sc
  * Example: `serialiseWeights(w) === serialiseWeights(parseWeights(serialiseWeights(w)))` -> true.
  */
 
-/** Numbers written with 9 significant digits, so re-serialising a parsed file is stable. */
+/** Numbers written with 7 significant digits (a margin moves by ~1e-7 relative), so re-serialising a parsed file is stable. */
 export function roundWeight(x: number): number {
-  const r = Number(x.toPrecision(9));
+  const r = Number(x.toPrecision(7));
   return Object.is(r, -0) ? 0 : r;
 }
 

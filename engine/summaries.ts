@@ -1,0 +1,65 @@
+import type { Answer } from "../schemas/answer.js";
+import type { EvalRow } from "./embedded/evaluate.js";
+import type { WeightsFile } from "./schemas.js";
+
+/**
+ * Plain-text and JSON summaries the engine's commands print. Pure.
+ *
+ * Example: `answersSummary(answers)` -> `{total: 52, scored: 2, unscored: 50, byQuestion:
+ * {"detect.unhappy@1": {scored: 2, unscored: 0, meanPYes: 0.31}, …}, unscoredReasons: {…}}`.
+ */
+export interface AnswersSummary {
+  total: number;
+  scored: number;
+  unscored: number;
+  byQuestion: Record<string, { scored: number; unscored: number; meanPYes: number | null }>;
+  /** Distinct reasons with counts (the most common ten). */
+  unscoredReasons: Record<string, number>;
+}
+
+export function answersSummary(answers: readonly Answer[]): AnswersSummary {
+  const byQ = new Map<string, { scored: number; unscored: number; sum: number }>();
+  const reasons = new Map<string, number>();
+  let scored = 0;
+  for (const a of answers) {
+    const k = `${a.question_id}@${a.question_version}`;
+    const q = byQ.get(k) ?? { scored: 0, unscored: 0, sum: 0 };
+    if (a.status === "scored") {
+      scored++;
+      q.scored++;
+      q.sum += a.p_yes ?? 0;
+    } else {
+      q.unscored++;
+      const r = a.reason ?? "(no reason)";
+      reasons.set(r, (reasons.get(r) ?? 0) + 1);
+    }
+    byQ.set(k, q);
+  }
+  const byQuestion: AnswersSummary["byQuestion"] = {};
+  for (const k of [...byQ.keys()].sort()) {
+    const q = byQ.get(k) as { scored: number; unscored: number; sum: number };
+    byQuestion[k] = { scored: q.scored, unscored: q.unscored, meanPYes: q.scored ? Number((q.sum / q.scored).toFixed(4)) : null };
+  }
+  const top = [...reasons.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+  return { total: answers.length, scored, unscored: answers.length - scored, byQuestion, unscoredReasons: Object.fromEntries(top) };
+}
+
+const f = (x: number | null, d = 3): string => (x === null ? "—" : x.toFixed(d));
+
+/** The eval table, one line per (set, question). */
+export function evalTable(rows: readonly EvalRow[]): string[] {
+  const head = ["set", "question", "holdout", "ties", "pos", "AUC", "Brier", "logloss", "kappa", "raters' Fleiss"];
+  const body = rows.map((r) => [r.set, r.question, String(r.items), String(r.ties), String(r.positives), f(r.auc), f(r.brier), f(r.logLoss), f(r.kappa), `${f(r.labellersFleiss)} (${r.fleissItems})`, r.note ?? ""]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i < head.length ? c.padEnd(widths[i] as number) : c)).join("  ").trimEnd();
+  return [line(head), ...body.map(line)];
+}
+
+export function weightsSummary(w: WeightsFile): { questions: Record<string, { n: number; positives: number; nonZero: number; converged: boolean; l2: number; cut: number }>; skipped: Record<string, string> } {
+  const questions: Record<string, { n: number; positives: number; nonZero: number; converged: boolean; l2: number; cut: number }> = {};
+  for (const k of Object.keys(w.questions).sort()) {
+    const q = w.questions[k] as WeightsFile["questions"][string];
+    questions[k] = { n: q.n, positives: Number(q.positives.toFixed(2)), nonZero: q.idx.length, converged: q.converged, l2: q.l2, cut: Number(q.cut.toFixed(4)) };
+  }
+  return { questions, skipped: w.skipped };
+}
