@@ -89,13 +89,17 @@ export function detectorMetricsStatistic(
       }
     },
     finish(s) {
-      const per: (number | null)[][] = [];
+      const M = METRICS.length;
+      const out = new Array<number | null>(names.length);
       for (let d = 0; d < D; d++) {
         const o = d * PER;
         const tp = s[o] as number;
         const fp = s[o + 1] as number;
         const fn = s[o + 2] as number;
-        const [a, b, c, e] = [s[o + 5] as number, s[o + 6] as number, s[o + 7] as number, s[o + 8] as number];
+        const a = s[o + 5] as number;
+        const b = s[o + 6] as number;
+        const c = s[o + 7] as number;
+        const e = s[o + 8] as number;
         const n = a + b + c + e;
         let kappa: number | null = null;
         if (n > 0) {
@@ -103,16 +107,21 @@ export function detectorMetricsStatistic(
           const pe = ((a + b) / n) * ((a + c) / n) + ((c + e) / n) * ((b + e) / n);
           kappa = 1 - pe > 1e-12 ? (po - pe) / (1 - pe) : null;
         }
-        per.push([ratio(tp, tp + fp), ratio(tp, tp + fn), ratio(2 * tp, 2 * tp + fp + fn), ratio(s[o + 3] as number, s[o + 4] as number), kappa]);
+        out[d * M] = ratio(tp, tp + fp);
+        out[d * M + 1] = ratio(tp, tp + fn);
+        out[d * M + 2] = ratio(2 * tp, 2 * tp + fp + fn);
+        out[d * M + 3] = ratio(s[o + 3] as number, s[o + 4] as number);
+        out[d * M + 4] = kappa;
       }
-      const diffs = pairs.flatMap(([a, b]) =>
-        METRICS.map((_, m) => {
-          const x = per[a]?.[m];
-          const y = per[b]?.[m];
-          return x === null || x === undefined || y === null || y === undefined ? null : x - y;
-        }),
-      );
-      return [...per.flat(), ...diffs];
+      let k = D * M;
+      for (const [a, b] of pairs) {
+        for (let m = 0; m < M; m++) {
+          const x = out[a * M + m] as number | null;
+          const y = out[b * M + m] as number | null;
+          out[k++] = x === null || y === null ? null : x - y;
+        }
+      }
+      return out;
     },
   };
 }

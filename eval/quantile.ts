@@ -19,3 +19,52 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
   const b = sorted[lo + 1] as number;
   return a + (h - lo) * (b - a);
 }
+
+/** Rearranges `xs` so that xs[k] is its k-th smallest value (Hoare's quickselect, median of 3). */
+function select(xs: Float64Array, k: number): void {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    const a = xs[lo] as number;
+    const b = xs[mid] as number;
+    const c = xs[hi] as number;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((xs[i] as number) < pivot) i++;
+      while ((xs[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = xs[i] as number;
+        xs[i] = xs[j] as number;
+        xs[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/**
+ * The same type-7 quantile as `quantileSorted`, in linear time without sorting: selects the
+ * two order statistics it interpolates between. Reorders `xs` in place.
+ *
+ * Example: `quantileSelect(Float64Array.from([4, 1, 3, 2]), 0.25)` → 1.75.
+ */
+export function quantileSelect(xs: Float64Array, p: number): number {
+  const n = xs.length;
+  if (n === 0) throw new EvalInputError("EMPTY", "quantile of an empty list", "at least one value", "0 values");
+  if (!(p >= 0 && p <= 1)) throw new EvalInputError("BAD_OPTION", "quantile level out of range", "p in [0, 1]", String(p));
+  const h = (n - 1) * p;
+  const k = Math.floor(h);
+  select(xs, k);
+  const a = xs[k] as number;
+  if (k + 1 >= n || h === k) return a;
+  let b = Number.POSITIVE_INFINITY;
+  for (let i = k + 1; i < n; i++) if ((xs[i] as number) < b) b = xs[i] as number;
+  return a + (h - k) * (b - a);
+}

@@ -1,6 +1,6 @@
 import { EvalInputError, requireInRange } from "./errors.js";
 import { mulberry32, randomIndex } from "./prng.js";
-import { quantileSorted } from "./quantile.js";
+import { quantileSelect } from "./quantile.js";
 
 /**
  * A statistic that is a function of sums over items: every agreement and scoring figure in
@@ -82,9 +82,10 @@ export interface BootstrapResult {
  */
 export function sessionBlockBootstrap(
   stat: BlockStatistic,
-  sessionOfItem: readonly (string | number)[],
+  sessionOf_: readonly (string | number)[],
   opts: BootstrapOptions,
 ): BootstrapResult {
+  const sessionOfItem = sessionOf_;
   if (sessionOfItem.length !== stat.items) {
     throw new EvalInputError("BAD_SHAPE", "one session per item", `${stat.items} sessions`, `${sessionOfItem.length}`);
   }
@@ -95,52 +96,70 @@ export function sessionBlockBootstrap(
   const level = opts.level ?? 0.95;
   requireInRange(level, 0.5, 0.9999, "level");
 
-  // Per-session sums, computed once: a replicate then costs O(sessions x width).
+  // Per-session sums, computed once, in one flat matrix (sessions x width): a replicate
+  // then costs O(sessions x width), whatever the number of items.
   const index = new Map<string | number, number>();
-  const rows: Float64Array[] = [];
+  const sessionOf = new Int32Array(stat.items);
   for (let i = 0; i < stat.items; i++) {
-    const key = sessionOfItem[i] as string | number;
+    const key = sessionOf_[i] as string | number;
     let s = index.get(key);
     if (s === undefined) {
-      s = rows.length;
+      s = index.size;
       index.set(key, s);
-      rows.push(new Float64Array(stat.width));
     }
-    stat.addItem(i, opts.itemWeights ? (opts.itemWeights[i] as number) : 1, rows[s] as Float64Array);
+    sessionOf[i] = s;
   }
-  const S = rows.length;
+  const S = index.size;
   const W = stat.width;
+  const rows = new Float64Array(S * W);
+  for (let i = 0; i < stat.items; i++) {
+    stat.addItem(i, opts.itemWeights ? (opts.itemWeights[i] as number) : 1, rows.subarray((sessionOf[i] as number) * W, ((sessionOf[i] as number) + 1) * W));
+  }
   const total = new Float64Array(W);
-  for (const row of rows) for (let j = 0; j < W; j++) total[j] = (total[j] as number) + (row[j] as number);
+  for (let s = 0; s < S; s++) for (let j = 0; j < W; j++) total[j] = (total[j] as number) + (rows[s * W + j] as number);
   const point = stat.finish(total);
 
   const names = stat.names;
-  const values: number[][] = names.map(() => []);
-  const empty = new Array<number>(names.length).fill(0);
+  const F = names.length;
+  // Replicate values in typed arrays (NaN = undefined), sorted numerically at the end.
+  const values: Float64Array[] = names.map(() => new Float64Array(opts.resamples));
+  const count = new Int32Array(F);
+  const empty = new Int32Array(F);
   const random = mulberry32(opts.seed);
   const acc = new Float64Array(W);
+  const drawn = new Int32Array(S);
   for (let r = 0; r < opts.resamples; r++) {
-    acc.fill(0);
+    drawn.fill(0);
     for (let k = 0; k < S; k++) {
-      const row = rows[randomIndex(random, S)] as Float64Array;
-      for (let j = 0; j < W; j++) acc[j] = (acc[j] as number) + (row[j] as number);
+      const s = randomIndex(random, S);
+      drawn[s] = (drawn[s] as number) + 1;
+    }
+    acc.fill(0);
+    for (let s = 0; s < S; s++) {
+      const c = drawn[s] as number;
+      if (c === 0) continue;
+      const o = s * W;
+      for (let j = 0; j < W; j++) acc[j] = (acc[j] as number) + c * (rows[o + j] as number);
     }
     const figs = stat.finish(acc);
-    for (let f = 0; f < names.length; f++) {
+    for (let f = 0; f < F; f++) {
       const v = figs[f];
       if (v === null || v === undefined || !Number.isFinite(v)) empty[f] = (empty[f] as number) + 1;
-      else (values[f] as number[]).push(v);
+      else {
+        (values[f] as Float64Array)[count[f] as number] = v;
+        count[f] = (count[f] as number) + 1;
+      }
     }
   }
   const lo = (1 - level) / 2;
   const figures: FigureInterval[] = names.map((name, f) => {
-    const vs = Float64Array.from(values[f] as number[]).sort();
+    const vs = (values[f] as Float64Array).subarray(0, count[f] as number);
     const p = point[f];
     return {
       name,
       point: p === undefined || p === null || !Number.isFinite(p) ? null : p,
-      lower: vs.length > 0 ? quantileSorted(vs, lo) : null,
-      upper: vs.length > 0 ? quantileSorted(vs, 1 - lo) : null,
+      lower: vs.length > 0 ? quantileSelect(vs, lo) : null,
+      upper: vs.length > 0 ? quantileSelect(vs, 1 - lo) : null,
       emptyReplicates: empty[f] as number,
     };
   });
