@@ -81,7 +81,7 @@ describe.skipIf(!hasAbRedial)("eval loop: sample -> export -> import -> agreemen
 
   it("rejects a bad sheet with row numbers and imports nothing", async () => {
     const data = Papa.parse<Record<string, string>>(sheets["r1"] as string, { header: true }).data;
-    const bad = data.map((x) => ({ ...x, "detect.unhappy": "no", satisfaction: "3", class: "none" }));
+    const bad: Record<string, string>[] = data.map((x) => ({ ...x, "detect.unhappy": "no", satisfaction: "3", class: "none" }));
     (bad[0] as Record<string, string>)["detect.unhappy"] = "maybe";
     (bad[1] as Record<string, string>)["satisfaction"] = "";
     (bad[2] as Record<string, string>)["exchange_id"] = "ex-0000000000000000";
