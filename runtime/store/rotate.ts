@@ -105,12 +105,18 @@ function rotateMonth(ledgerDir: string, month: string, livePath: string, archive
     const tmp = join(archiveDir, `.${archiveFileName(month)}.${process.pid}.tmp`);
     writeDurably(tmp, gz);
     step("temp-written");
-    const back = gunzipSync(readFileSync(tmp));
-    if (!back.equals(merged)) {
+    let back: Buffer | null = null;
+    let why = "";
+    try {
+      back = gunzipSync(readFileSync(tmp));
+    } catch (err) {
+      why = (err as Error).message;
+    }
+    if (back === null || !back.equals(merged)) {
       unlinkSync(tmp);
       throw new ErrataError("IO", `archive round trip differs for ${month}; live file kept`, {
         expected: `${merged.length} identical bytes`,
-        found: `${back.length} bytes`,
+        found: back === null ? `an unreadable archive (${why})` : `${back.length} bytes${back.length === merged.length ? " that differ" : ""}`,
       });
     }
     step("verified");
