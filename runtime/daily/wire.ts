@@ -5,9 +5,9 @@ import type { DailyDeps } from "./daily.js";
 import { openAiProseLane, type ProseLane } from "./enrich-openai.js";
 import { dailyFiles } from "./files.js";
 import { ledgerPort } from "./ledger-port.js";
-import { promotedCuts, readPromoted } from "./promoted.js";
+import { classHeadJudge, promotedCuts, readPromoted } from "./promoted.js";
 import { createEngine, type Engine } from "../../engine/index.js";
-import { engineEnricher, v3Judge } from "./enrich-embedded.js";
+import { engineEnricher, v3Judge, type ClassJudge } from "./enrich-embedded.js";
 import { runDailyV4 } from "./v4-pass.js";
 
 /** The engine caller the daily run's judgments are paid by. */
@@ -62,14 +62,17 @@ export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDep
   // One engine for the whole run, created on first use (the embedded lane, offline).
   let engine: Promise<Engine> | null = null;
   const getEngine = (): Promise<Engine> => (engine ??= Promise.resolve(createEngine({ lane: "embedded", now: input.now })));
-  const cuts = promotedCuts(promoted);
+  const cuts = promotedCuts(promoted.promoted);
+  if (promoted.problem !== null) input.log(`errata daily: ${promoted.problem}`);
+  const head = promoted.promoted?.class_level === "class_head" ? promoted.promoted.heads.class : null;
+  const judge = async (): Promise<ClassJudge> => (head ? classHeadJudge(await getEngine(), CALLER, head) : v3Judge(await getEngine(), CALLER));
   const deps: DailyDeps = {
     mine: null,
-    embedded: async () => engineEnricher(await getEngine(), { caller: CALLER, classJudge: v3Judge(await getEngine(), CALLER) }),
-    classJudge: async () => v3Judge(await getEngine(), CALLER),
+    embedded: async () => engineEnricher(await getEngine(), { caller: CALLER, classJudge: await judge() }),
+    classJudge: judge,
     prose: proseLaneFor(cfg, input.fetch),
     v4: (req) => runDailyV4(req, { paths: input.paths, ledger: ctx.ledger, engine: getEngine, cuts, home: input.env["HOME"], nowMs: input.now }),
-    promoted: promoted?.describe ?? null,
+    promoted: promoted.describe,
   };
   return { ctx, deps };
 }

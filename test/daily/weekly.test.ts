@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { run } from "../../cli/main.js";
+import { bankHash } from "../../questions/index.js";
 import { runDaily } from "../../runtime/daily/daily.js";
 import { stageOutput } from "../../runtime/daily/context.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
@@ -48,13 +49,32 @@ describe("weekly and the promoted configuration", () => {
     expect(seen).toEqual([true, false]);
   });
 
-  it("the CLI reads promoted.json and the v4 stage says it runs on it, not in shadow", async () => {
+  it("the CLI reads a valid promoted.json and the v4 stage runs on it; an invalid one is shadow, said on stderr", async () => {
     seedLedger(t.dir, [{ complaint: "x" }]);
-    writeFileSync(join(t.dir, "promoted.json"), JSON.stringify({ bank_hash: "abcdef0123456789", cuts: { "detect.unhappy": 0.7 } }));
+    const promoted = {
+      schema: "promoted/1",
+      promoted_at: "2026-11-29T00:00:00Z",
+      bank_hash: bankHash,
+      cuts: { "detect.unhappy": 0.7 },
+      heads: { detect: null, class: null },
+      class_level: "composer",
+      second_look: false,
+      prompt_hashes: {},
+      check: { pass: true, split: "holdout", bars_source: "defaults", bars: [], detectors: [], items: 0, gold_failures: 0, bootstrap: { method: "session-block", resamples: 2000, seed: 1, level: 0.95, sessions: 1 } },
+      sources: {},
+    };
+    writeFileSync(join(t.dir, "promoted.json"), JSON.stringify(promoted));
     const io = memoryIo({ env: { ERRATA_DIR: t.dir, HOME: t.dir }, now: NOW });
     await run(["daily", "--skip-mine", "--root", spotter, "--json"], io.io);
     const v4 = (JSON.parse(io.out()) as { stages: Array<{ name: string; notes: string[]; ok: boolean }> }).stages.find((s) => s.name === "v4")!;
     expect(v4.ok).toBe(true);
-    expect(v4.notes[0]).toBe("v4 on the promoted configuration (bank abcdef01)");
+    expect(v4.notes[0]).toBe(`v4 on the promoted configuration (bank ${bankHash.replace(/^sha256:/, "").slice(0, 8)}, class level composer)`);
+
+    writeFileSync(join(t.dir, "promoted.json"), JSON.stringify({ ...promoted, bank_hash: "sha256:0000" }));
+    const io2 = memoryIo({ env: { ERRATA_DIR: t.dir, HOME: t.dir }, now: NOW });
+    await run(["daily", "--skip-mine", "--root", spotter, "--json"], io2.io);
+    const v4b = (JSON.parse(io2.out()) as { stages: Array<{ name: string; notes: string[] }> }).stages.find((s) => s.name === "v4")!;
+    expect(v4b.notes[0]).toBe("v4 ran in shadow: no promoted configuration");
+    expect(io2.err()).toContain("promoted under another question bank");
   });
 });
