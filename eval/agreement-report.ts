@@ -20,8 +20,9 @@ import { sessionBlockBootstrap, sumItems, type BlockStatistic, type BootstrapRes
  * BAD_VALUE; a figure that is undefined (one labeller, no shared items, no variation) is
  * `null` with a reason, never 0.
  *
- * Example: AB-ReDial "satisfaction" with raters r1, r2, r3 → fleissFixed.kappa 0.2191 over
- * 599 items, alpha.interval 0.4234, 3 Cohen pairs.
+ * Example: AB-ReDial with its first three raters r1, r2, r3 → "satisfaction" fleissFixed
+ * 0.2191 over 599 items, "detect.unhappy" fleissFixed 0.3449, 3 Cohen pairs each; with all
+ * raters, fleissVariable 0.2321 and 0.3763 over 600 items, satisfaction alpha.interval 0.4450.
  */
 export interface AgreementLabel {
   exchange_id: string;

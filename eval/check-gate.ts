@@ -20,8 +20,9 @@ import type { FigureInterval } from "./session-block-bootstrap.js";
  * Policy: a bar naming a detector that was not scored throws BAD_VALUE (bad input, exit 2);
  * an undefined figure (empty denominator) fails its bar with that reason.
  *
- * Example: v4 recall 0.71 [0.62, 0.80] against ISC-56 → `{id: "ISC-56", pass: true,
- * figure: 0.71, lower: 0.62, upper: 0.80, threshold: 0.6, rule: "point"}`.
+ * Example (AB-ReDial holdout, synthetic detectors): v4 - v3 F1 +0.376 [+0.235, +0.513]
+ * against ISC-44-detection → `{id: "ISC-44-detection", pass: true, figure: 0.376,
+ * lower: 0.235, upper: 0.513, threshold: 0, rule: "lower", name: "v4-v3.f1"}`.
  */
 export const DEFAULT_RECALL_BAR = 0.6;
 export const DEFAULT_CLASS_BAR = 0.8;

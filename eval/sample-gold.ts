@@ -33,8 +33,9 @@ import { mulberry32, sampleIndices, type RandomSource } from "./prng.js";
  * so the weights of a stratum sum to that stratum's corpus count (Hajek), hence all weights
  * sum to the corpus size whenever every non-empty stratum has a drawn item.
  *
- * Example: 2,000 exchanges in 400 sessions, 150 failures, `sampleGold(c, {seed: 1})` →
- * 300 items, 150 failures (shortfall 30 reported), no session with more than 3.
+ * Example: AB-ReDial's 600 exchanges in 200 sessions with 148 composed failures (synthetic
+ * v4 verdicts), `sampleGold(c, {seed: 1, failures: 100})` → 300 items (100 failures, 200
+ * other), inclusion probabilities from 0.4425 to 0.6757, no session with more than 3.
  */
 export type Stratum = "failure" | "other" | "unscored";
 export const STRATA: readonly Stratum[] = ["failure", "other", "unscored"];

@@ -17,9 +17,10 @@ import type { SplitSide } from "./split.js";
  * leaves the item out. Gold class: the majority of its `classQuestion` labels among gold
  * failures ("none" or a tie means no gold class, so the item is out of class accuracy).
  *
- * Example: 150 holdout items in 60 sessions, detectors regex, v3, v4 → `detectors[2]`
- * `{name: "v4", figures: {recall: {point: 0.74, lower: 0.61, upper: 0.86, …}, …}}` and
- * `differences` v4 - v3 F1 `{point: 0.12, lower: 0.03, upper: 0.22}`.
+ * Example (AB-ReDial holdout: 145 items in 80 sessions, three real raters, synthetic
+ * detectors): v4 `figures.f1` `{point: 0.552, lower: 0.379, upper: 0.697}`, the v3 - v4 F1
+ * difference `{point: -0.376, lower: -0.513, upper: -0.235}`, PPI++ failure rate 0.0888
+ * [0.0611, 0.1164] at 90%.
  */
 export interface ScoreGold {
   id: string;

@@ -77,8 +77,9 @@ export interface BootstrapResult {
  * Sessions are numbered in order of first appearance, so the same items in the same order
  * with the same seed give the same interval. Throws on zero items or bad options.
  *
- * Example: 300 items in 100 sessions, `{resamples: 2000, seed: 7}` → for a detector's
- * recall `{point: 0.71, lower: 0.62, upper: 0.80, emptyReplicates: 0}`.
+ * Example: USS SGD binary Fleiss' kappa (first 3 raters), 12,833 turns in 1,000 dialogues,
+ * `{resamples: 1000, seed: 1}` → `{point: 0.2501, lower: 0.2268, upper: 0.2741,
+ * emptyReplicates: 0}` (the reference run with another generator: [0.226, 0.274]).
  */
 export function sessionBlockBootstrap(
   stat: BlockStatistic,
