@@ -83,7 +83,9 @@ export function splitQuestion(
   const opts: { sessionOf?: ReadonlyMap<string, string>; weightOf?: ReadonlyMap<string, number> } = {};
   if (inputs.sessionOf) opts.sessionOf = inputs.sessionOf;
   if (inputs.weightOf) opts.weightOf = inputs.weightOf;
-  const { items, excluded } = assembleQuestion(question, inputs.answers, inputs.labels, opts);
+  // An exchanges or gold file defines the scope: labelled items outside it are not used.
+  const labels = inputs.sessionOf ? inputs.labels.filter((l) => inputs.sessionOf!.has(l.exchange_id)) : inputs.labels;
+  const { items, excluded } = assembleQuestion(question, inputs.answers, labels, opts);
   if (!split) return { fit: items, holdout: [], excluded };
   const side = (i: LabelledItem): SplitSide => inputs.splitOf?.get(i.id) ?? splitOfSession(i.session, split);
   return { fit: items.filter((i) => side(i) === "fit"), holdout: items.filter((i) => side(i) === "holdout"), excluded };

@@ -43,6 +43,8 @@ export function goldRows(inputs: ResearchInputs, opts: { target: string; classQu
   }
   const rows: GoldRow[] = [];
   for (const id of [...votes.keys()].sort()) {
+    // An exchanges or gold file defines the scope: labelled exchanges outside it are not used.
+    if (inputs.sessionOf && !inputs.sessionOf.has(id)) continue;
     const v = votes.get(id)!;
     const d = majorityVote(v.d);
     const c = majorityVote(v.c);
