@@ -1,12 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Exchange } from "../../schemas/exchange.js";
+import { DETECT_UNHAPPY, type Label } from "../../schemas/label.js";
+import { MODE_IDS } from "../../questions/taxonomy.js";
 import type { ImportResult } from "../importers/types.js";
+import { label } from "../importers/types.js";
+import { scanTranscript } from "../transcripts/scan.js";
+import { rng } from "./prng.js";
+import { assignModes, generateSession, type GeneratedSession } from "./session.js";
 
 export interface SyntheticOptions {
   seed: number;
   sessions: number;
+  /** Where to write the Claude Code sessions (`<dir>/<project>/<session>.jsonl`); null: a temporary folder. */
   transcriptsDir: string | null;
 }
 
-/** Placeholder until the generator lands. */
-export async function importSynthetic(_opts: SyntheticOptions): Promise<ImportResult> {
-  throw new Error("synthetic generator not built yet");
+export const SYNTHETIC_CORPUS = "synthetic";
+export const SYNTHETIC_LABELER = "synthetic:plan";
+/** Generated sessions start here, one every three hours (fixed: the output depends on the seed only). */
+export const SYNTHETIC_EPOCH_MS = Date.parse("2026-03-02T09:00:00.000Z");
+
+/** The sessions of a seeded corpus, in memory. */
+export function generateCorpus(seed: number, sessions: number): GeneratedSession[] {
+  const r = rng(seed);
+  const modes = assignModes(r, sessions);
+  return modes.map((m, i) => generateSession(r, i, m, SYNTHETIC_EPOCH_MS + i * 3 * 3600_000));
+}
+
+/**
+ * `errata import synthetic`: a seeded corpus of coding-assistant sessions in Claude Code's
+ * JSONL format with planted failures of every v4 mode. The sessions are written (or put in a
+ * temporary folder) and read back with the same reader as real transcripts, so the exchanges
+ * are exactly what `errata exchanges` would make of them; every one is `synthetic: true`
+ * (corpus "synthetic"). Labels, from the generator's plan (labeller "synthetic:plan"):
+ * `detect.unhappy` for every exchange (true for the owner's reaction to a planted failure)
+ * and `mode.<id>` = true for the planted mode.
+ *
+ * Example: seed 7, 60 sessions → every one of the 15 modes planted at least once; the same
+ * seed gives byte-identical files.
+ */
+export async function importSynthetic(opts: SyntheticOptions): Promise<ImportResult> {
+  const corpus = generateCorpus(opts.seed, opts.sessions);
+  const dir = opts.transcriptsDir ?? mkdtempSync(join(tmpdir(), "errata-synthetic-"));
+  try {
+    const exchanges: Exchange[] = [];
+    const labels: Label[] = [];
+    const planted = new Map<string, number>();
+    let rewound = 0;
+    for (const s of corpus) {
+      const path = join(dir, s.rel);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, s.lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+      const scan = await scanTranscript(path, { sourceName: s.rel });
+      rewound += scan.stats.rewoundPrompts;
+      scan.exchanges.forEach((ex, i) => {
+        const uuid = scan.prompts[i]?.uuid ?? null;
+        const t = uuid === null ? undefined : s.truth.get(uuid);
+        if (t === undefined) throw new Error(`synthetic prompt ${ex.source_ref} has no plan`);
+        exchanges.push(ex);
+        labels.push(label(ex.id, SYNTHETIC_LABELER, DETECT_UNHAPPY, t.unhappy, "import:synthetic"));
+        if (t.mode !== null) {
+          labels.push(label(ex.id, SYNTHETIC_LABELER, `mode.${t.mode}`, true, "import:synthetic"));
+          planted.set(t.mode, (planted.get(t.mode) ?? 0) + 1);
+        }
+      });
+    }
+    const stats: Record<string, number> = {
+      seed: opts.seed,
+      sessions: corpus.length,
+      transcriptLines: corpus.reduce((n, s) => n + s.lines.length, 0),
+      exchanges: exchanges.length,
+      labels: labels.length,
+      plantedFailures: [...planted.values()].reduce((a, b) => a + b, 0),
+      modesPlanted: planted.size,
+      rewoundPrompts: rewound,
+      compactions: corpus.filter((s) => s.features.includes("compaction")).length,
+      rewinds: corpus.filter((s) => s.features.includes("rewind")).length,
+      queuedPrompts: corpus.filter((s) => s.features.includes("queued")).length,
+    };
+    for (const m of MODE_IDS) stats[`planted.${m}`] = planted.get(m) ?? 0;
+    return { corpus: SYNTHETIC_CORPUS, exchanges, labels, stats, notes: [] };
+  } finally {
+    if (opts.transcriptsDir === null) rmSync(dir, { recursive: true, force: true });
+  }
 }
