@@ -35,18 +35,20 @@ export interface BatchPaths {
 }
 
 export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDeps, pool: FairPool, budgets: BudgetBook, cache: AnswerCache | null, iso: () => string, home: string | undefined): OpenAIEngine {
-  const stats: EngineStats = { calls: 0, cacheHits: 0, refused: 0 };
   const lane = new OpenAILane(cfg, apiKey, deps);
+  // Every HTTP request the lane sent (probes, attempts, batch uploads and polls) is a call.
+  const stats: EngineStats = {
+    get calls() {
+      return lane.calls;
+    },
+    cacheHits: 0,
+    refused: 0,
+  };
   const modes: AnswerMode[] = cfg.mode === "auto" ? ["logprobs", "structured"] : [cfg.mode];
   const scrub = home === undefined ? {} : { home };
   const keyFor = (pair: AskPair, mode: AnswerMode): string =>
     cacheKey({ lane: "openai", model: cfg.model, promptHash: promptHashFor(pair.question, mode), questionId: pair.question.id, questionVersion: pair.question.version, exchangeHash: exchangeHash(pair.exchange), sampling: lane.sampling(mode) });
-  const probe = async (): Promise<ProbeResult> => {
-    const before = lane.calls;
-    const r = await lane.probe();
-    stats.calls += lane.calls - before;
-    return r;
-  };
+  const probe = (): Promise<ProbeResult> => lane.probe();
   const noMode = (pair: AskPair, r: ProbeResult): Answer =>
     unscored(baseAnswer(pair, "openai", cfg.model, promptHashFor(pair.question, modes[0] as AnswerMode), iso()), `the server supports neither logprobs nor structured replies (${r.detail.join("; ")})`);
 
@@ -70,7 +72,6 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
             const prompt = judgePrompt(pair.exchange, pair.question, mode, scrub);
             const outcome = await lane.call(prompt.messages, mode, opts.caller, budgets);
             if (outcome.refused) stats.refused++;
-            stats.calls += outcome.attempts;
             const base = baseAnswer(pair, "openai", cfg.model, prompt.promptHash, iso());
             const r = outcome.reading;
             return r.ok ? scored(base, r.pYes, r.from, r.raw, outcome.latencyMs, outcome.costUsd) : unscored(base, r.reason, r.raw, outcome.latencyMs, outcome.costUsd);
@@ -95,10 +96,7 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
         const pair = pairs[i] as AskPair;
         return { customId: keyFor(pair, mode), messages: judgePrompt(pair.exchange, pair.question, mode, scrub).messages };
       });
-      const before = lane.calls;
-      let result: BatchResult;
-      try {
-        result = await runBatch(lane, requests, {
+      const result: BatchResult = await runBatch(lane, requests, {
           mode,
           statePath: opts.statePath,
           requestsPath: opts.requestsPath,
@@ -110,9 +108,6 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
           ...(opts.maxPolls !== undefined ? { maxPolls: opts.maxPolls } : {}),
           onStatus: (_s, c) => opts.onProgress?.(pairs.length - pending.length + c.completed + c.failed, pairs.length),
         });
-      } finally {
-        stats.calls += lane.calls - before;
-      }
       stats.refused += result.refused.size;
       pending.forEach((i, k) => {
         const pair = pairs[i] as AskPair;

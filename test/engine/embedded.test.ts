@@ -61,8 +61,8 @@ describe("embedded training", () => {
     expect(w.questions["detect.unhappy@1"]!.converged).toBe(true);
   });
   it("skips questions with too few labels or not in the bank, with a reason", () => {
-    const set = syntheticSet(3, 10);
-    set.labels.push({ schema: "label/1", exchange_id: set.exchanges[0]!.id, labeler: "x", question: "detect.nonexistent", value: true, origin: "t" });
+    const base = syntheticSet(3, 10);
+    const set = { ...base, labels: [...base.labels, { schema: "label/1" as const, exchange_id: base.exchanges[0]!.id, labeler: "x", question: "detect.nonexistent", value: true, origin: "t" }] };
     const w = trainEmbedded([set], { versions, l2: 1, features: noSignals, minPerClass: 50 });
     expect(w.skipped["detect.unhappy@1"]).toMatch(/too few labelled items/);
     expect(w.skipped["detect.nonexistent"]).toMatch(/not in the bank/);
