@@ -37,7 +37,13 @@ const RULES: Rule[] = [
   },
   { kind: "jwt", re: new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${E}`, "g") },
   { kind: "anthropic-api-key", re: new RegExp(`${B}sk-ant-[a-z]+[0-9]{0,3}-[A-Za-z0-9_-]{20,}${E}`, "g") },
-  { kind: "openai-api-key", re: new RegExp(`${B}sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}${E}`, "g") },
+  {
+    kind: "openai-api-key",
+    // Also OpenAI-style keys of other providers (OpenRouter, DeepSeek). The body must look
+    // random, so "sk-this-is-a-task-description" stays.
+    re: new RegExp(`${B}(sk-(?:proj-|svcacct-|admin-|or-v1-)?)([A-Za-z0-9_-]{20,})${E}`, "g"),
+    replace: (m, prefix, body) => (looksRandom(body ?? "") ? m : `${prefix}${body}`),
+  },
   { kind: "google-api-key", re: new RegExp(`${B}AIza[0-9A-Za-z_-]{35}${E}`, "g") },
   { kind: "groq-api-key", re: new RegExp(`${B}gsk_[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "xai-api-key", re: new RegExp(`${B}xai-[A-Za-z0-9]{40,}${E}`, "g") },
@@ -58,7 +64,7 @@ const RULES: Rule[] = [
   {
     kind: "url-password",
     // scheme://user:password@host -> the password only.
-    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#]*:)([^\s@/?#]+)(@[^\s@]+)/gi,
+    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#]*:)(?!\[REDACTED)([^\s@/?#]+)(@[^\s@]+)/gi,
     replace: (m, pre, _pw, post) => `${pre}${m}${post}`,
   },
   {
@@ -74,14 +80,30 @@ const RULES: Rule[] = [
   {
     kind: "env-assignment",
     // NAME=value / NAME: value / "name": "value" where NAME's last part names a secret.
-    re: /(^|[\s{,;(]|\bexport\s)(["']?)((?:[A-Za-z][A-Za-z0-9]*[_.-])*(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key))\2(\s*[:=]\s*)(["']?)((?![$<{[]|\[REDACTED)[^\s"',;]{4,})\5/gim,
-    replace: (m, lead, q, name, sep, vq, value) => (looksLikeValueNotSecret(value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`),
+    re: /(^|[\s{,;(?&])(["']?)((?:[A-Za-z][A-Za-z0-9]*[_.-])*(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key))\2(\s*[:=]\s*)(["']?)((?![$<{[]|\[REDACTED)[^\s"',;]{4,})\5/gim,
+    replace: (m, lead, q, name, sep, vq, value) =>
+      looksLikeValueNotSecret(value ?? "") || (WEAK_NAMES.test(name ?? "") && !looksRandom(value ?? ""))
+        ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}`
+        : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`,
   },
   {
     kind: "email",
     re: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
   },
 ];
+
+/** Bare generic names ("key=value", "auth=basic"): only a random-looking value counts as a secret. */
+const WEAK_NAMES = /^(key|keys|auth|pass|pwd)$/i;
+
+/**
+ * Random-looking: at least 8 characters with letters and at least two digits, not words
+ * joined by hyphens. "aZ3kP9qLmX" yes; "this-is-a-task-2" no; "value" no.
+ */
+function looksRandom(s: string): boolean {
+  if (s.length < 8 || !/[A-Za-z]/.test(s)) return false;
+  if ((s.match(/\d/g) ?? []).length < 2) return false;
+  return !/^[a-z]+(?:-[a-z0-9]+)+$/.test(s);
+}
 
 /** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders. */
 function looksLikeValueNotSecret(value: string): boolean {

@@ -1,0 +1,178 @@
+/**
+ * Redaction corpus: secret shapes (every one redacted, with its typed marker, no part of the
+ * secret left) and look-alikes (none touched). Secrets are generated from a seeded PRNG at
+ * run time so no credential-shaped literal sits in the repository.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { redactSecrets } from "../../runtime/privacy/redact.js";
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = prng(42);
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const UPPERNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const HEX = "0123456789abcdef";
+const B64URL = `${ALNUM}-_`;
+const B64 = `${ALNUM}+/`;
+/** `n` random characters from `alphabet`, guaranteed to contain digits and both cases when the alphabet has them. */
+function r(n: number, alphabet = ALNUM): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
+  if (alphabet.includes("a") && alphabet.includes("A") && n >= 8) s = `aZ${s.slice(2, -2)}47`;
+  return s;
+}
+const join = (...parts: string[]) => parts.join("");
+const b64url = (s: string) => Buffer.from(s).toString("base64url");
+const jwt = join(b64url('{"alg":"HS256","typ":"JWT"}'), ".", b64url(`{"sub":"${r(8)}","iat":1732960000}`), ".", r(43, B64URL));
+const pem = (label: string, body: string) => join("-----BEGIN ", label, "-----\n", body, "\n-----END ", label, "-----");
+
+interface Case {
+  kind: string;
+  text: string;
+  secret: string;
+}
+const c = (kind: string, secret: string, template = "key: {S} here"): Case => ({ kind, secret, text: template.replace("{S}", secret) });
+
+const SECRETS: Case[] = [
+  c("openai-api-key", join("sk-proj-", r(48, B64URL), "T3BlbkFJ", r(48, B64URL)), "export OPENAI_API_KEY={S}"),
+  c("openai-api-key", join("sk-", r(20), "T3BlbkFJ", r(20)), "use {S} for now"),
+  c("openai-api-key", join("sk-svcacct-", r(60, B64URL)), "the service account key {S} leaked"),
+  c("openai-api-key", join("sk-or-v1-", r(64, HEX)), "openrouter {S}"),
+  c("openai-api-key", join("sk-", r(32, HEX)), "deepseek key: {S}"),
+  c("anthropic-api-key", join("sk-ant-api03-", r(93, B64URL), "AA"), "ANTHROPIC_API_KEY={S}"),
+  c("anthropic-api-key", join("sk-ant-admin01-", r(80, B64URL)), "admin {S}"),
+  c("google-api-key", join("AIza", r(35, B64URL)), "maps key {S}"),
+  c("groq-api-key", join("gsk_", r(52)), "groq: {S}"),
+  c("xai-api-key", join("xai-", r(80)), "grok {S}"),
+  c("huggingface-token", join("hf_", r(34)), "HF token {S}"),
+  c("replicate-token", join("r8_", r(37)), "replicate {S}"),
+  c("perplexity-api-key", join("pplx-", r(48)), "pplx {S}"),
+  c("stripe-key", join("sk_", "live_", r(24)), "stripe {S}"),
+  c("stripe-key", join("rk_", "test_", r(24)), "restricted {S}"),
+  c("slack-token", join("xox", "b-", r(11, "0123456789"), "-", r(13, "0123456789"), "-", r(24)), "slack bot {S}"),
+  c("slack-token", join("xox", "p-", r(11, "0123456789"), "-", r(11, "0123456789"), "-", r(32, HEX)), "{S}"),
+  c("github-token", join("ghp_", r(36)), "git push https with {S}"),
+  c("github-token", join("gho_", r(36)), "oauth {S}"),
+  c("github-token", join("ghs_", r(36)), "GITHUB_TOKEN={S}"),
+  c("github-token", join("ghu_", r(36)), "user-to-server {S}"),
+  c("github-token", join("ghr_", r(36)), "refresh {S}"),
+  c("github-token", join("github_pat_", r(22), "_", r(59)), "fine-grained {S}"),
+  c("gitlab-token", join("glpat-", r(20, B64URL)), "gitlab {S}"),
+  c("gitlab-token", join("gldt-", r(20, B64URL)), "deploy token {S}"),
+  c("gitlab-token", join("glrt-", r(24, B64URL)), "runner {S}"),
+  c("npm-token", join("npm_", r(36)), "//registry.npmjs.org/:_authToken={S}"),
+  c("aws-access-key", join("AKIA", r(16, UPPERNUM)), "aws_access_key_id = {S}"),
+  c("aws-access-key", join("ASIA", r(16, UPPERNUM)), "temporary {S} creds"),
+  c("aws-secret-key", r(40, B64), "aws_secret_access_key = {S}"),
+  c("aws-secret-key", r(40, B64), "AWS_SECRET_ACCESS_KEY: {S}"),
+  c("jwt", jwt, "cookie session={S}; Path=/"),
+  c("jwt", jwt, "https://app.example.org/cb?id_token={S}&state=1"),
+  c("private-key", pem("RSA PRIVATE KEY", r(64, B64)), "here is the key:\n{S}\nthanks"),
+  c("private-key", pem("OPENSSH PRIVATE KEY", r(70, B64)), "{S}"),
+  c("private-key", pem("EC PRIVATE KEY", r(64, B64)), "ec: {S}"),
+  c("private-key", pem("ENCRYPTED PRIVATE KEY", r(64, B64)), "{S}"),
+  c("private-key", join("-----BEGIN PRIVATE KEY-----\n", r(64, B64), "\n", r(64, B64)), "pasted half a key: {S}"),
+  c("private-key", pem("PGP PRIVATE KEY BLOCK", r(64, B64)), "gpg {S}"),
+  c("url-password", "hunter2pass", "DATABASE_URL=postgres://app:{S}@db.internal:5432/prod"),
+  c("url-password", "s3cr3t-Pw", "git clone https://octo:{S}@github.com/o/r.git"),
+  c("url-password", "r3disPass", "redis://:{S}@cache:6379/0"),
+  c("url-password", "MongoPw77", "mongodb+srv://admin:{S}@cluster0.abcde.mongodb.net/db"),
+  c("bearer-token", r(40, B64URL), "Authorization: Bearer {S}"),
+  c("bearer-token", `${r(30, B64)}==`, "curl -H 'Authorization: Bearer {S}' https://api.example.org"),
+  c("basic-auth", Buffer.from("admin:correct horse").toString("base64"), "Authorization: Basic {S}"),
+  c("env-assignment", "hunter22x", "DB_PASSWORD={S}"),
+  c("env-assignment", r(32), "export STRIPE_WEBHOOK_SECRET={S}"),
+  c("env-assignment", "a quoted-value".replace(" ", "_"), 'API_KEY="{S}"'),
+  c("env-assignment", "yamlSecret99", "  secret_key: '{S}'"),
+  c("env-assignment", "j50nPassw0rd!", '{"user": "ana", "password": "{S}"}'),
+  c("env-assignment", "cl1ent-s3cret-v4lue", "https://login.example.org/token?client_id=abc&client_secret={S}"),
+  c("env-assignment", r(24), "MY_APP_TOKEN = {S}"),
+  c("env-assignment", "pa55phrase-x", "passphrase={S}"),
+  c("email", "ana.silva+work@example.com", "ping {S} about it"),
+  c("email", "j.doe@mail.example.co.uk", "<{S}>"),
+];
+
+const LOOK_ALIKES: string[] = [
+  "MAX_TOKENS=4096",
+  "the token limit is 4096 and the key insight is caching",
+  "KEY_PATH=/etc/ssl/server.pem",
+  "install sk-learn? no, scikit-learn",
+  "sk-this-is-a-task-description-for-the-release",
+  "commit 3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a fixed it",
+  "request id 123e4567-e89b-12d3-a456-426614174000",
+  "the AKIAFAKE placeholder is not a key",
+  "header starts eyJhbGciOiJIUzI1NiJ9 but that is not a whole token",
+  "Bearer of bad news: the build failed",
+  "see https://example.com/packages/foo@2.1.0 and http://localhost:8080/api/v1",
+  "clone git@github.com:org/repo.git",
+  "npm i @types/node@20",
+  "the password reset flow is broken again",
+  "token=${GITHUB_TOKEN} in the workflow",
+  "OPENAI_API_KEY=<your-key-here>",
+  "api_key: process.env.OPENAI_API_KEY",
+  "ghp_ tokens are GitHub's classic personal tokens",
+  "glpat- tokens expire after a year",
+  "ssh user@localhost failed",
+  "digest sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+  "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
+  "REQUIRE_AUTH=true",
+  "timeout=30 retries=3 key=value pairs are parsed",
+  "version 2.0.31-beta, model claude-sonnet-4-5",
+  "the AWS region is us-east-1 and the bucket is my-bucket",
+  "price is 5 USD @ 2x speed",
+];
+
+describe("redactSecrets: secret corpus", () => {
+  it(`has at least 40 secret shapes (${SECRETS.length})`, () => expect(SECRETS.length).toBeGreaterThanOrEqual(40));
+  for (const [i, s] of SECRETS.entries()) {
+    it(`#${i + 1} ${s.kind}: ${s.text.slice(0, 36).replace(/\n/g, " ")}…`, () => {
+      const out = redactSecrets(s.text);
+      expect(out.text).toContain(`[REDACTED:${s.kind}]`);
+      expect(out.kinds).toContain(s.kind);
+      expect(out.text).not.toContain(s.secret);
+      // No long piece of the secret survives either.
+      for (let k = 0; k + 12 <= s.secret.length; k += 6) expect(out.text).not.toContain(s.secret.slice(k, k + 12));
+    });
+  }
+});
+
+describe("redactSecrets: look-alikes", () => {
+  it(`has at least 20 look-alikes (${LOOK_ALIKES.length})`, () => expect(LOOK_ALIKES.length).toBeGreaterThanOrEqual(20));
+  for (const text of LOOK_ALIKES) {
+    it(`leaves alone: ${text.slice(0, 50).replace(/\n/g, " ")}`, () => {
+      expect(redactSecrets(text)).toEqual({ text, kinds: [] });
+    });
+  }
+});
+
+describe("redactSecrets: properties", () => {
+  it("is idempotent", () => {
+    for (const s of SECRETS) {
+      const once = redactSecrets(s.text).text;
+      expect(redactSecrets(once)).toEqual({ text: once, kinds: [] });
+    }
+  });
+  it("never changes text without secrets (arbitrary words)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("the", "build", "failed", "again", "why", "did", "you", "push", "to", "main", "4096", "tokens", "key", "v2.1"), { maxLength: 20 }), (words) => {
+        const text = words.join(" ");
+        expect(redactSecrets(text).text).toBe(text);
+      }),
+    );
+  });
+  it("redacts several secrets in one text, each with its kind", () => {
+    const text = `${SECRETS[0]!.text}\n${SECRETS[17]!.text}\nmail ana@example.com`;
+    const out = redactSecrets(text);
+    expect(out.kinds).toEqual(expect.arrayContaining(["openai-api-key", "github-token", "email"]));
+  });
+});
