@@ -19,7 +19,6 @@ export function clopperPearsonUpper(falseAlarms: number, opportunities: number, 
   }
   checkConfidence(confidence);
   if (falseAlarms === opportunities) return 1;
-  if (falseAlarms === 0) return 1 - Math.pow(1 - confidence, 1 / opportunities);
   return jStat.beta.inv(confidence, falseAlarms + 1, opportunities - falseAlarms);
 }
 

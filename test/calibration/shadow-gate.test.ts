@@ -11,8 +11,8 @@ describe("shadow gate arithmetic", () => {
     expect(opportunitiesNeeded(0.01, 0.95)).toBe(299); // the 'rule of three' gives ≈ 300
     expect(opportunitiesNeeded(0.05, 0.99)).toBe(90);
     expect(opportunitiesNeeded(0.1, 0.95)).toBe(29);
-    // jstat's beta quantile agrees with the closed form for x = 0 ...
-    expect(clopperPearsonUpper(0, 20, 0.95)).toBeCloseTo(1 - Math.pow(0.05, 1 / 20), 12);
+    // jstat's beta quantile agrees with the closed form 1 − (1 − c)^(1/n) for x = 0 ...
+    for (const n of [1, 20, 59, 300]) expect(clopperPearsonUpper(0, n, 0.95)).toBeCloseTo(1 - Math.pow(0.05, 1 / n), 10);
     // ... and with a known value for x > 0: 1 false alarm in 100 at 95% one-sided is 0.04656.
     expect(clopperPearsonUpper(1, 100, 0.95)).toBeCloseTo(0.046559, 5);
     expect(opportunitiesNeeded(0.05, 0.95, 1)).toBe(93);
