@@ -51,7 +51,7 @@ export function readJsonlStrict<S extends z.ZodType>(file: string, schema: S, wh
       const p = schema.safeParse(value);
       if (!p.success) {
         const issue = p.error.issues[0];
-        throw badInput(`${file} line ${i + 1} is not a ${what} row`, `${issue?.path.join(".") || "row"}: ${issue?.message ?? "valid"}`, describeFound(line));
+        throw badInput(`${file} line ${i + 1} is not a valid ${what} row`, `${issue?.path.join(".") || "row"}: ${issue?.message ?? "valid"}`, describeFound(line));
       }
       rows.push(p.data);
     });

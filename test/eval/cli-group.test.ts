@@ -1,0 +1,48 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CommandContext } from "../../cli/command.js";
+import { register as registerBrief } from "../../cli/commands/eval-brief.js";
+import { register as registerEval } from "../../cli/commands/eval.js";
+import { buildProgram, run } from "../../cli/main.js";
+import { memoryIo, tempDir } from "../helpers/io.js";
+
+describe("the eval command group", () => {
+  it("holds brief and the eval commands whichever file registers first", () => {
+    for (const order of [[registerEval, registerBrief], [registerBrief, registerEval]]) {
+      const ctx: CommandContext = { io: memoryIo().io, exitCode: 0 };
+      const program = buildProgram(ctx, order);
+      const groups = program.commands.filter((c) => c.name() === "eval");
+      expect(groups).toHaveLength(1);
+      expect(groups[0]?.commands.map((c) => c.name()).sort()).toEqual(["agreement", "brief", "label", "sample", "score"]);
+    }
+  });
+
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+  const ex = (i: number) => ({
+    schema: "exchange/1", id: `ex-${i.toString(16).padStart(16, "0")}`, corpus: "synthetic", session_id: `s${i % 7}`, turn: i,
+    prompt: `p${i}`, prompt_ts: null, reply_end: null, reply_ts: null, previous_ask: null, tool_calls: [], cwd: null, version: null,
+    model: null, captured: false, synthetic: true, source_ref: null,
+  });
+  const exFile = join(tmp.dir, "ex.jsonl");
+  writeFileSync(exFile, Array.from({ length: 40 }, (_, i) => JSON.stringify(ex(i))).join("\n"));
+
+  it("sample without composed verdicts: bad input unless no failures are asked for", async () => {
+    const env = { ERRATA_DIR: join(tmp.dir, "ledger") };
+    const a = memoryIo({ env });
+    expect(await run(["eval", "sample", "--exchanges", exFile, "--items", "10"], a.io)).toBe(2);
+    expect(a.err()).toMatch(/no composed verdicts/);
+    const b = memoryIo({ env });
+    expect(await run(["eval", "sample", "--exchanges", exFile, "--items", "10", "--failure-items", "0", "--dry-run", "--json"], b.io), b.err()).toBe(0);
+    const m = JSON.parse(b.out()) as { written: boolean; drawn: { unscored: number } };
+    expect(m).toMatchObject({ written: false, drawn: { unscored: 10 } });
+  });
+
+  it("names the line of a bad input row", async () => {
+    writeFileSync(join(tmp.dir, "bad.jsonl"), `${JSON.stringify(ex(1))}\n{"schema":"exchange/1"}\n`);
+    const io = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run(["eval", "sample", "--exchanges", join(tmp.dir, "bad.jsonl"), "--failure-items", "0"], io.io)).toBe(2);
+    expect(io.err()).toMatch(/bad\.jsonl line 2 is not a valid exchange\/1 row/);
+  });
+});
