@@ -52,7 +52,7 @@ export function promotedCuts(p: Promoted | null): Cuts {
  * model judge, which needs the OpenAI lane and a matching prompt hash) the v3 single choice
  * stands in. Returns the judge and who it is.
  */
-export function classHeadJudge(engine: Engine, caller: string, head: NonNullable<Promoted["heads"]["class"]>): ClassJudge {
+export function classHeadJudge(engine: Engine, caller: string, head: Pick<NonNullable<Promoted["heads"]["class"]>, "questions" | "classes" | "standardiser" | "W" | "b">): ClassJudge {
   const questions = head.questions.map((id) => questionById.get(id) ?? v3ClassQuestions.find((q) => q.id === id)).filter((q): q is Question => q !== undefined);
   const labeler = `class-head:${engine.lane}/${engine.model}`;
   return async (exchanges) => {
