@@ -49,7 +49,9 @@ export async function importSynthetic(opts: SyntheticOptions): Promise<ImportRes
     const labels: Label[] = [];
     const planted = new Map<string, number>();
     let rewound = 0;
-    for (const s of corpus) {
+    // In path order, the order in which `errata exchanges` finds the files.
+    const byPath = [...corpus].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    for (const s of byPath) {
       const path = join(dir, s.rel);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, s.lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
