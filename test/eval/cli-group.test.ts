@@ -46,3 +46,38 @@ describe("the eval command group", () => {
     expect(io.err()).toMatch(/bad\.jsonl line 2 is not a valid exchange\/1 row/);
   });
 });
+
+describe("eval sample from the v4 folder (stored answers composed under the cuts)", () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+  it("strata come from composing the stored answers; exchanges without answers are unscored", async () => {
+    const { bank } = await import("../../questions/index.js");
+    const v4 = join(tmp.dir, "v4");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(v4, { recursive: true });
+    const exs = Array.from({ length: 30 }, (_, i) => ({
+      schema: "exchange/1", id: `ex-${(1000 + i).toString(16).padStart(16, "0")}`, corpus: "synthetic", session_id: `s${i % 10}`, turn: i,
+      prompt: `p${i}`, prompt_ts: null, reply_end: "r", reply_ts: null, previous_ask: null, tool_calls: [], cwd: null, version: null,
+      model: null, captured: false, synthetic: true, source_ref: null,
+    }));
+    writeFileSync(join(v4, "exchanges.jsonl"), exs.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    const answers: string[] = [];
+    exs.slice(0, 24).forEach((e, i) => {
+      for (const q of bank.filter((x) => x.group === "detect" || x.group === "blame")) {
+        const yes = (q.id === "detect.unhappy" && i % 3 === 0) || q.id === "blame.assistant";
+        answers.push(JSON.stringify({
+          schema: "answer/1", exchange_id: e.id, question_id: q.id, question_version: q.version, lane: "replay", model: "m",
+          prompt_hash: "h", status: "scored", p_yes: yes ? 0.9 : 0.1, computed_from: "replay", reason: null, raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-11-30T00:00:00Z",
+        }));
+      }
+    });
+    writeFileSync(join(v4, "answers.jsonl"), answers.join("\n") + "\n");
+    const io = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run(["eval", "sample", "--items", "15", "--failure-items", "5", "--seed", "2", "--json"], io.io), io.err()).toBe(0);
+    const m = JSON.parse(io.out()) as { corpus: { failure: number; other: number; unscored: number }; drawn: { failure: number; other: number; unscored: number } };
+    expect(m.corpus).toMatchObject({ failure: 8, other: 16, unscored: 6 });
+    expect(m.drawn.failure).toBe(5);
+    expect(m.drawn.other + m.drawn.unscored).toBe(10);
+    expect(m.drawn.unscored).toBeGreaterThan(0);
+  });
+});
