@@ -216,6 +216,12 @@ export const DailyConfigSchema = z.strictObject({
       service_tier: z.enum(["auto", "default", "flex"]).optional(),
     })
     .optional(),
+  /**
+   * Without an `openai` section: the lane of the engine config (`errata-engine.json`) whose
+   * prose fills enrichments. Default: the engine's default lane when it is an OpenAI lane,
+   * else a lane named "openai" (e.g. made from ERRATA_OPENAI_* variables), else none.
+   */
+  enrich_lane: z.string().nullable().default(null),
   authorized_tenants: z.array(z.string()).default([]),
   /** The host folder holding outputs.jsonl and receipts.jsonl (relative to the ledger folder). */
   host_dir: z.string().nullable().default(null),

@@ -24,7 +24,7 @@ export interface OpenAiLaneOptions {
   model: string;
   baseURL?: string;
   timeoutMs?: number;
-  serviceTier?: "auto" | "default" | "flex";
+  serviceTier?: "auto" | "default" | "flex" | "scale" | "priority";
   fetch?: typeof fetch;
   maxRetries?: number;
 }

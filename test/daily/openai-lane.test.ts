@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runEnrich } from "../../runtime/daily/enrich.js";
 import { loadDailyConfig } from "../../runtime/daily/config.js";
-import { proseLaneFor } from "../../runtime/daily/wire.js";
+import { proseLaneFor, proseLaneWithReason } from "../../runtime/daily/wire.js";
 import { tempDir } from "../helpers/io.js";
 import { GOOD_REPLY, pathsFor, seedLedger, stageCtx } from "./fixtures.js";
 
@@ -59,6 +59,26 @@ describe("enrich through the OpenAI lane (real SDK, loopback server)", () => {
         expect(b).not.toContain("/home/owner");
         expect(b).not.toMatch(/er-\d{8}-/);
       }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("without an openai section, the engine config's OpenAI lane fills the prose (loopback needs no key)", async () => {
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, "errata-engine.json"), JSON.stringify({ lane: "low", lanes: { low: { kind: "openai", baseURL: baseURL, model: "gpt-low" } } }));
+      const paths = pathsFor(t.dir);
+      const r = proseLaneWithReason(loadDailyConfig(paths, {}, t.dir), undefined, { paths, env: {} });
+      expect(r).toMatchObject({ problem: null, lane: { model: "gpt-low" } });
+      seedLedger(t.dir, [{ complaint: "you broke it" }]);
+      const out = await runEnrich(stageCtx(t.dir), { embedded: null, prose: r.lane });
+      expect(out.counts).toMatchObject({ enriched: 1, prose_filled: 1 });
+      // A remote server with no key: no lane, and the reason is given.
+      writeFileSync(join(t.dir, "errata-engine.json"), JSON.stringify({ lane: "low", lanes: { low: { kind: "openai", baseURL: "https://llm.example.invalid/v1", model: "gpt-low" } } }));
+      const none = proseLaneWithReason(loadDailyConfig(paths, {}, t.dir), undefined, { paths, env: {} });
+      expect(none.lane).toBeNull();
+      expect(none.problem).toMatch(/no API key/);
     } finally {
       t.cleanup();
     }
