@@ -1,0 +1,137 @@
+/**
+ * The capture classifier: deterministic, pure, no model. Reads one typed prompt (and, when
+ * known, the end of the reply it answers) and says whether it is an explicit rating, praise,
+ * correction or standing directive, how frustrated it sounds (0-3), and which signals fired.
+ * English, Finnish, German, Spanish, French, Portuguese and Russian; the words live in
+ * `lang/<code>.json`.
+ *
+ * Decision order: skip (not typed by a person) > rating > correction > directive >
+ * frustration >= 2 (a complaint without fixed words, counted as a correction) > praise >
+ * none. A weak "no" opener counts only after a reply that did not end in an offer or plain
+ * question ("want me to commit?" -> "No." is an answer; "is that right?" -> "No." is a
+ * correction), and never as a polite closing ("No, we are done here.").
+ *
+ * Example: `classify("No, that's wrong. I already told you to use pnpm!!")` ->
+ * `{ kind: "correction", rating: null, frustration: 1, language: "en", signals:
+ *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
+ *    "frustration.punctuation"] }`
+ */
+import { buildMatchers, candidateRules, matchAlternation, type CompiledRule } from "./compile.js";
+import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
+import { bareNumberPolicy, findRating } from "./rating.js";
+import { replyShape, type ReplyShape } from "./reply-shape.js";
+import { matchText, typedPart } from "./text.js";
+import type { CaptureVerdict, ClassifyContext } from "./verdict.js";
+
+export type { CaptureKind, CaptureVerdict, ClassifyContext, Frustration } from "./verdict.js";
+
+const M = buildMatchers();
+/** Whole-message rules only make sense for short messages. */
+const WHOLE_MAX_CHARS = 160;
+const NON_LETTERS = /[^\p{L}]+/gu;
+
+export function classify(text: string, context: ClassifyContext = {}): CaptureVerdict {
+  const typed = typedPart(text);
+  if (typed.skip !== null) return { kind: "skip", rating: null, frustration: null, language: null, signals: [typed.skip] };
+  const lower = matchText(typed.text);
+  const signals: string[] = [];
+  const fired: CompiledRule[] = [];
+  const fire = (r: CompiledRule): void => {
+    fired.push(r);
+    signals.push(r.signal);
+  };
+
+  // Anchored rules: a handful of regex tests that fail at the first character when absent.
+  const startCorrection = matchAlternation(M.start.correction, lower);
+  if (startCorrection && !startCorrection.weak) fire(startCorrection);
+  for (const category of ["praise", "directive"] as const) {
+    const r = matchAlternation(M.start[category], lower);
+    if (r) fire(r);
+  }
+  if (lower.length <= WHOLE_MAX_CHARS) {
+    for (const category of ["praise", "correction", "directive"] as const) {
+      const r = matchAlternation(M.whole[category], lower);
+      if (r) fire(r);
+    }
+  }
+
+  // Keyed rules: one scan for key words, then only the rules those words unlock.
+  for (const i of candidateRules(M, lower)) {
+    const rule = M.any[i];
+    if (rule && rule.re.test(lower)) fire(rule);
+  }
+
+  let shape: ReplyShape | null | undefined;
+  const getShape = (): ReplyShape | null =>
+    (shape ??= context.previousReply ? replyShape(context.previousReply) : null);
+  if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
+    // A weak opener ("no") is a correction only when nothing else explains it.
+    const closing = matchAlternation(M.start.closing, lower);
+    const s = closing || fired.some((r) => r.category === "praise") ? undefined : getShape();
+    if (closing) signals.push(closing.signal);
+    else if (s === undefined) signals.push("context.positive_words");
+    else if (s === null) signals.push("context.no_reply");
+    else if (s.endsWithQuestion && !s.checkQuestion) {
+      signals.push("context.answer_to_question");
+      // "No, just the phone number" to "want me to book it?": the offer missed. Not a
+      // correction (no row), but the person turned down what the reply proposed.
+      if (s.offerQuestion && lower.replace(NON_LETTERS, "").length > 5) signals.push(`unhappy.${startCorrection.lang}.declined_offer`);
+    }
+    else fire(startCorrection);
+  }
+
+  const found = findRating(lower);
+  let rating: number | null = null;
+  if (found && !found.bare) {
+    rating = found.value;
+    signals.push(found.signal);
+  } else if (found) {
+    const policy = bareNumberPolicy(getShape());
+    signals.push(policy.signal);
+    if (policy.counts) rating = found.value;
+  }
+
+  if (shouting(typed.text, lower)) signals.push("frustration.caps");
+  if (emphaticPunctuation(typed.text)) signals.push("frustration.punctuation");
+  const frustration = frustrationScore(signals);
+
+  const has = (category: string): CompiledRule | undefined => fired.find((r) => r.category === category);
+  const correction = has("correction");
+  const directive = has("directive");
+  const praise = has("praise");
+  let kind: CaptureVerdict["kind"] = "none";
+  let decider: CompiledRule | undefined;
+  if (rating !== null) kind = "rating";
+  else if (correction) [kind, decider] = ["correction", correction];
+  else if (directive) [kind, decider] = ["directive", directive];
+  else if (frustration >= 2 && !praise) {
+    kind = "correction";
+    signals.push("correction.frustration");
+  } else if (praise) [kind, decider] = ["praise", praise];
+  const language = decider?.lang ?? mostCommonLanguage(fired);
+  return { kind, rating, frustration, language, signals };
+}
+
+function mostCommonLanguage(fired: readonly CompiledRule[]): string | null {
+  if (fired.length === 0) return null;
+  const counts = new Map<string, number>();
+  for (const r of fired) counts.set(r.lang, (counts.get(r.lang) ?? 0) + 1);
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [lang, n] of counts) if (n > bestCount) [best, bestCount] = [lang, n];
+  return best;
+}
+
+/**
+ * The verdict read as a detector of "the person is unhappy with the previous reply": an
+ * explicit correction, a rating below 7, or dismay at what the reply brought ("that's too
+ * bad", an "unhappy.*" signal, which writes no ledger row). This is the regex baseline the
+ * judges are scored against.
+ *
+ * Example: `unhappyWithReply(classify("That's too bad. How about Chinese?"))` -> true.
+ */
+export function unhappyWithReply(v: CaptureVerdict): boolean {
+  if (v.kind === "correction") return true;
+  if (v.kind === "rating") return v.rating !== null && v.rating < 7;
+  return v.signals.some((s) => s.startsWith("unhappy."));
+}

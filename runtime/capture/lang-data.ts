@@ -1,0 +1,97 @@
+/**
+ * The capture classifier's language data: one JSON file per language in `lang/`, words and
+ * phrase patterns only (no code). This module imports them (tsc copies them into `dist/`
+ * with `resolveJsonModule`) and checks their shape once, at load, without zod (the hook
+ * path must not load zod).
+ *
+ * Pattern language (see `compile.ts`): lower-case text, straight apostrophes; a space is one
+ * or more whitespace characters; `{w}` is one word; no capturing groups.
+ *
+ * Example: `LANGUAGES.map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru"].
+ */
+import de from "./lang/de.json" with { type: "json" };
+import en from "./lang/en.json" with { type: "json" };
+import es from "./lang/es.json" with { type: "json" };
+import fi from "./lang/fi.json" with { type: "json" };
+import fr from "./lang/fr.json" with { type: "json" };
+import pt from "./lang/pt.json" with { type: "json" };
+import ru from "./lang/ru.json" with { type: "json" };
+
+export type RuleAt = "start" | "any" | "whole";
+
+export interface LangRule {
+  id: string;
+  at: RuleAt;
+  re: string;
+  /** Whole words that must occur for an "any" rule to be tried; a trailing `*` is a prefix. */
+  keys?: string[];
+  /** A weak opener ("no"): needs the reply context to count (see classify.ts). */
+  weak?: boolean;
+}
+
+export const RULE_CATEGORIES = ["correction", "closing", "unhappy", "praise", "directive", "profanity", "exasperation", "repeat"] as const;
+export type RuleCategory = (typeof RULE_CATEGORIES)[number];
+
+export interface LangData {
+  code: string;
+  name: string;
+  fillers: string[];
+  numbers: Record<string, number>;
+  rating: { scale: string[]; lead: string[]; lead_scaled: string[]; count_nouns: string[] };
+  correction: LangRule[];
+  closing: LangRule[];
+  /** Dismay at what the reply brought ("that's too bad"): counts for the unhappy detector, writes no row. */
+  unhappy: LangRule[];
+  praise: LangRule[];
+  directive: LangRule[];
+  profanity: LangRule[];
+  exasperation: LangRule[];
+  repeat: LangRule[];
+  reply: { check: string[]; offer: string[]; more: string[]; question_start: string[]; menu: string[]; rating_request: string[] };
+}
+
+/** Throws with the file's code and the offending path when the data has the wrong shape. */
+export function checkLangData(raw: unknown, where: string): LangData {
+  const fail = (path: string, expected: string, found: unknown): never => {
+    throw new Error(`language data ${where}: ${path} (expected ${expected}; found ${JSON.stringify(found)?.slice(0, 60)})`);
+  };
+  const isStrArr = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string" && s.length > 0);
+  if (typeof raw !== "object" || raw === null) return fail("root", "an object", raw);
+  const o = raw as Record<string, unknown>;
+  if (typeof o["code"] !== "string" || !/^[a-z]{2}$/.test(o["code"])) fail("code", "a two-letter code", o["code"]);
+  if (typeof o["name"] !== "string") fail("name", "a string", o["name"]);
+  if (!isStrArr(o["fillers"])) fail("fillers", "an array of strings", o["fillers"]);
+  const numbers = o["numbers"];
+  if (typeof numbers !== "object" || numbers === null) return fail("numbers", "an object", numbers);
+  for (const [w, n] of Object.entries(numbers)) {
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10) fail(`numbers.${w}`, "an integer 1-10", n);
+  }
+  const rating = o["rating"] as Record<string, unknown> | undefined;
+  if (!rating || !isStrArr(rating["scale"]) || !isStrArr(rating["lead"]) || !isStrArr(rating["lead_scaled"]) || !isStrArr(rating["count_nouns"])) {
+    fail("rating", "{scale, lead, lead_scaled, count_nouns} string arrays", rating);
+  }
+  const reply = o["reply"] as Record<string, unknown> | undefined;
+  const replyKeys = ["check", "offer", "more", "question_start", "menu", "rating_request"];
+  if (!reply || !replyKeys.every((k) => isStrArr(reply[k]))) {
+    fail("reply", `{${replyKeys.join(", ")}} string arrays`, reply);
+  }
+  for (const cat of RULE_CATEGORIES) {
+    const rules = o[cat];
+    if (!Array.isArray(rules)) fail(cat, "an array of rules", rules);
+    (rules as unknown[]).forEach((r, i) => {
+      const rule = r as Record<string, unknown>;
+      const path = `${cat}[${i}]`;
+      if (typeof rule["id"] !== "string" || !/^[a-z][a-z0-9_]*$/.test(rule["id"])) fail(`${path}.id`, "a snake_case id", rule["id"]);
+      if (rule["at"] !== "start" && rule["at"] !== "any" && rule["at"] !== "whole") fail(`${path}.at`, "start | any | whole", rule["at"]);
+      if (typeof rule["re"] !== "string" || rule["re"].length === 0) fail(`${path}.re`, "a pattern", rule["re"]);
+      if (rule["at"] === "any" && !isStrArr(rule["keys"])) fail(`${path}.keys`, "key words for an 'any' rule", rule["keys"]);
+      if (rule["weak"] !== undefined && typeof rule["weak"] !== "boolean") fail(`${path}.weak`, "a boolean", rule["weak"]);
+    });
+  }
+  return raw as LangData;
+}
+
+/** English first: where two languages share a word ("no"), the signal is named after the first. */
+export const LANGUAGES: readonly LangData[] = [en, fi, de, es, fr, pt, ru].map((d, i) =>
+  checkLangData(d, ["en", "fi", "de", "es", "fr", "pt", "ru"][i] ?? String(i)),
+);

@@ -1,0 +1,98 @@
+/**
+ * Explicit numeric ratings, built from every language's numbers, scale phrases ("out of
+ * ten", "von 10", "из 10"), rating words ("rating:", "arvosana") and count nouns.
+ *
+ * What counts (1-10, halves and tenths kept):
+ * - a number with a scale at the start of the message, optionally after a rating word:
+ *   "8/10", "Rating: 7/10 - nice", "seven out of ten", "acht von zehn";
+ * - a rating word or a give/rate verb and a number: "rating 3", "I'd give it a 9";
+ * - a number with a scale that ends the message: "works now, 9/10";
+ * - a bare number that is the whole message ("7", "Eight.") only when the reply it answers
+ *   is known, asked for a rating or asked nothing and offered no numbered choices (see
+ *   `bareNumberPolicy`).
+ * What does not: "1 go", "1 commit and push", "2 tickets for later today", "3 files
+ * changed", "1. Fix the bug", "10:30", "2.1.9", "step 3/10", "3/10 tests pass", "5/10/2024".
+ *
+ * Example: `findRating("Rating: 7/10, close")` -> `{ value: 7, signal: "rating.scale", bare: false }`.
+ */
+import { expandPattern, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile.js";
+import { LANGUAGES } from "./lang-data.js";
+
+const uniq = (xs: string[]): string[] => [...new Set(xs)].sort((a, b) => b.length - a.length);
+const NUMBER_WORDS = new Map<string, number>();
+for (const l of LANGUAGES) for (const [w, n] of Object.entries(l.numbers)) if (!NUMBER_WORDS.has(w)) NUMBER_WORDS.set(w, n);
+const TEN = uniq(["10", ...[...NUMBER_WORDS].filter(([, n]) => n === 10).map(([w]) => w)]).join("|");
+const WORDS = uniq([...NUMBER_WORDS.keys()]).join("|");
+const NUM = `(?:(10|[1-9](?:[.,][0-9])?)(?![.,]?[0-9])|(${WORDS})${WORD_AFTER})`;
+const SCALE = `(?:\\s*/\\s*(?:${TEN})|\\s+(?:${uniq(LANGUAGES.flatMap((l) => l.rating.scale.map(expandPattern))).join("|")}))`;
+const COUNT = uniq(LANGUAGES.flatMap((l) => l.rating.count_nouns.map(expandPattern))).join("|");
+const AFTER = `(?![.,]?[0-9]|\\s*/|\\s*%|[\\p{L}\\p{N}_]|\\s+(?:${COUNT})${WORD_AFTER})`;
+const LEAD = uniq(LANGUAGES.flatMap((l) => l.rating.lead.map(expandPattern))).join("|");
+const LEAD_SCALED = uniq(LANGUAGES.flatMap((l) => [...l.rating.lead, ...l.rating.lead_scaled].map(expandPattern))).join("|");
+const FILL = uniq(LANGUAGES.flatMap((l) => l.fillers.map(expandPattern))).join("|");
+const FILLERS = `(?:(?:${FILL})${WORD_AFTER}[\\s,.!;:…-]*)*`;
+
+const AT_START = new RegExp(`^${FILLERS}(?:(?:${LEAD_SCALED})\\s*[:=-]?\\s*)?${NUM}${SCALE}${AFTER}`, "u");
+const LEAD_ONLY = new RegExp(`(?:^${FILLERS}|[.!?;]\\s+)(?:${LEAD})\\s*[:=-]?\\s*${NUM}${AFTER}`, "u");
+const AT_END = new RegExp(`(?<![\\p{L}\\p{N}_/.,:#(\\[-])${NUM}${SCALE}${TRAIL}$`, "u");
+const BARE = new RegExp(`^${NUM}${TRAIL}$`, "u");
+const COUNT_BEFORE = new RegExp(`(?:${WORD_BEFORE}(?:${COUNT}|steps?|test|page|part|phase|round|item|task|file|chapter|batch|iteration|level|version|vol|no|nr|number)[\\s:#(\\[]*|[(\\[#/-]\\s*)$`, "u");
+
+export interface FoundRating {
+  value: number;
+  /** rating.scale, rating.lead, rating.end or rating.bare */
+  signal: string;
+  /** True for a bare number: it counts only under `bareNumberPolicy`. */
+  bare: boolean;
+}
+
+function valueOf(m: RegExpExecArray): number | null {
+  const digits = m[1];
+  const word = m[2];
+  const v = digits !== undefined ? Number(digits.replace(",", ".")) : word !== undefined ? (NUMBER_WORDS.get(word) ?? NaN) : NaN;
+  return Number.isFinite(v) && v >= 1 && v <= 10 ? v : null;
+}
+
+/** Finds an explicit rating in lower-cased text, or null. Cheap exits when no digit or number word can be present. */
+export function findRating(lower: string): FoundRating | null {
+  let m = AT_START.exec(lower);
+  if (m) {
+    const v = valueOf(m);
+    if (v !== null) return { value: v, signal: "rating.scale", bare: false };
+  }
+  m = LEAD_ONLY.exec(lower);
+  if (m) {
+    const v = valueOf(m);
+    if (v !== null) return { value: v, signal: "rating.lead", bare: false };
+  }
+  m = AT_END.exec(lower);
+  if (m && !COUNT_BEFORE.test(lower.slice(Math.max(0, m.index - 24), m.index))) {
+    const v = valueOf(m);
+    if (v !== null) return { value: v, signal: "rating.end", bare: false };
+  }
+  if (lower.length <= 24) {
+    m = BARE.exec(lower.trim());
+    if (m) {
+      const v = valueOf(m);
+      if (v !== null) return { value: v, signal: "rating.bare", bare: true };
+    }
+  }
+  return null;
+}
+
+/**
+ * The menu-pick policy for a bare number: it is a rating only when the reply it answers is
+ * known and either asked for a rating, or neither ended with a question nor offered numbered
+ * choices. With no reply known it is not a rating ("rating.bare_unverified"): menus are
+ * common and a misread pick would be a rating the person never gave.
+ */
+export function bareNumberPolicy(shape: { endsWithQuestion: boolean; numberedChoices: boolean; asksForRating: boolean } | null): {
+  counts: boolean;
+  signal: string;
+} {
+  if (shape === null) return { counts: false, signal: "rating.bare_unverified" };
+  if (shape.asksForRating) return { counts: true, signal: "rating.bare_after_request" };
+  if (shape.numberedChoices) return { counts: false, signal: "rating.menu_pick" };
+  if (shape.endsWithQuestion) return { counts: false, signal: "rating.answer_to_question" };
+  return { counts: true, signal: "rating.bare" };
+}
