@@ -2,14 +2,14 @@
  * Generates the daily benchmark's inputs into a folder, seeded (mulberry32), with no
  * network: a ledger of N errata spread over a year (most enriched and triaged through
  * patch lines, the newest still new), the host's outputs and receipts, and a year of
- * synthetic Claude Code transcripts (sessions of typed prompts, assistant text and tool
- * calls, in the transcript format).
+ * synthetic Claude Code sessions from helper C's generator (`runtime/synthetic`).
  *
- * Example: `generateDailyBench({dir, entries: 100_000, days: 365, sessionsPerDay: 3, promptsPerSession: 15, seed: 7, nowMs})`
- * -> `{ledgerLines: 260_000, ledgerBytes: ~120 MB, transcriptFiles: 1095, prompts: 16_425, outputs: 36_500}`.
+ * Example: `generateDailyBench({dir, entries: 100_000, days: 365, sessionsPerDay: 3, seed: 7, nowMs})`
+ * -> `{ledgerLines: 218_332, transcriptFiles: 1095, prompts: ~8,900 typed, outputs: 36_500}`.
  */
-import { mkdirSync, writeFileSync, createWriteStream } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { generateCorpus } from "../runtime/synthetic/index.js";
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -58,7 +58,7 @@ function pick<T>(rand: () => number, xs: readonly T[]): T {
   return xs[Math.floor(rand() * xs.length)] as T;
 }
 
-export async function generateDailyBench(opts: { dir: string; entries: number; days: number; sessionsPerDay: number; promptsPerSession: number; seed: number; nowMs: number; freshNew?: number }): Promise<BenchData> {
+export async function generateDailyBench(opts: { dir: string; entries: number; days: number; sessionsPerDay: number; seed: number; nowMs: number; freshNew?: number }): Promise<BenchData> {
   const rand = mulberry32(opts.seed);
   const ledgerDir = join(opts.dir, "ledger");
   const hostDir = join(opts.dir, "host");
@@ -135,35 +135,16 @@ export async function generateDailyBench(opts: { dir: string; entries: number; d
   }
   for (const [month, lines] of byMonth) writeFileSync(join(ledgerDir, `errata-${month}.jsonl`), `${lines.join("\n")}\n`);
 
-  // A year of transcripts: sessionsPerDay sessions a day, promptsPerSession typed prompts each.
-  let files = 0;
+  // A year of transcripts from helper C's seeded generator (Claude Code's format, planted
+  // failures of every mode, the noise real transcripts have): sessionsPerDay x days sessions.
+  const corpus = generateCorpus(opts.seed, opts.sessionsPerDay * opts.days);
   let prompts = 0;
-  const project = join(transcriptsDir, "-home-owner-project");
-  mkdirSync(project, { recursive: true });
-  for (let d = 0; d < opts.days; d++) {
-    for (let s = 0; s < opts.sessionsPerDay; s++) {
-      const sessionId = `${hex(rand, 8)}-${hex(rand, 4)}-${hex(rand, 4)}-${hex(rand, 4)}-${hex(rand, 12)}`;
-      const out = createWriteStream(join(project, `${sessionId}.jsonl`));
-      let parent: string | null = null;
-      let t = start + d * DAY + s * 3 * 3_600_000;
-      for (let p = 0; p < opts.promptsPerSession; p++) {
-        const uuid = `${hex(rand, 8)}-u${p}`;
-        const text = p > 0 && rand() < 0.15 ? pick(rand, COMPLAINTS) : `please change function f${p} in src/mod${p % 7}.ts to handle the empty case`;
-        out.write(JSON.stringify({ type: "user", uuid, parentUuid: parent, sessionId, timestamp: new Date(t).toISOString(), cwd: "/home/owner/project", version: "2.0.31", isSidechain: false, message: { role: "user", content: text } }) + "\n");
-        t += 20_000;
-        const tool = `${hex(rand, 8)}-t${p}`;
-        out.write(JSON.stringify({ type: "assistant", uuid: tool, parentUuid: uuid, sessionId, timestamp: new Date(t).toISOString(), cwd: "/home/owner/project", version: "2.0.31", isSidechain: false, message: { id: `msg_${hex(rand, 12)}`, role: "assistant", model: "model-a", content: [{ type: "tool_use", id: `toolu_${p}`, name: "Edit", input: { file_path: `src/mod${p % 7}.ts`, old_string: "a", new_string: "b" } }] } }) + "\n");
-        const result = `${hex(rand, 8)}-r${p}`;
-        out.write(JSON.stringify({ type: "user", uuid: result, parentUuid: tool, sessionId, timestamp: new Date(t + 1000).toISOString(), cwd: "/home/owner/project", version: "2.0.31", isSidechain: false, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${p}`, content: "ok" }] } }) + "\n");
-        const reply = `${hex(rand, 8)}-a${p}`;
-        out.write(JSON.stringify({ type: "assistant", uuid: reply, parentUuid: result, sessionId, timestamp: new Date(t + 5000).toISOString(), cwd: "/home/owner/project", version: "2.0.31", isSidechain: false, message: { id: `msg_${hex(rand, 12)}`, role: "assistant", model: "model-a", content: [{ type: "text", text: `Done: updated f${p}. All tests pass now.` }] } }) + "\n");
-        parent = reply;
-        t += 120_000;
-        prompts++;
-      }
-      await new Promise<void>((r) => out.end(r));
-      files++;
-    }
+  for (const sess of corpus) {
+    const path = join(transcriptsDir, sess.rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, sess.lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    prompts += sess.truth.size;
   }
+  const files = corpus.length;
   return { ledgerDir, hostDir, transcriptsDir, ledgerLines, transcriptFiles: files, prompts, outputs: outputIds.length };
 }

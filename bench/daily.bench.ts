@@ -1,8 +1,8 @@
 /**
  * The daily run on a large ledger: N errata over a year (default 100,000; DAILY_BENCH_ENTRIES
  * to change it), the host's outputs and receipts, and a year of synthetic transcripts
- * (DAILY_BENCH_SESSIONS_PER_DAY x DAILY_BENCH_PROMPTS per session; default 3 x 15), all
- * generated seeded into a temp folder. Each measurement runs in its own process, so peak
+ * (helper C's seeded generator, DAILY_BENCH_SESSIONS_PER_DAY sessions a day, default 3),
+ * all generated seeded into a temp folder. Each measurement runs in its own process, so peak
  * memory (maxRSS) is that run's own. Baselines measured in the same run: a plain
  * `JSON.parse` of every ledger line, and the store's `readAll` (parse, validate, fold).
  * Reported: wall time, peak memory, the share of each stage, and the ratio to the baselines;
@@ -47,13 +47,12 @@ function printDaily(label: string, r: ChildResult, plain: ChildResult, store: Ch
 export async function run(): Promise<void> {
   const entries = Number(process.env["DAILY_BENCH_ENTRIES"] ?? 100_000);
   const sessionsPerDay = Number(process.env["DAILY_BENCH_SESSIONS_PER_DAY"] ?? 3);
-  const prompts = Number(process.env["DAILY_BENCH_PROMPTS"] ?? 15);
   const dir = mkdtempSync(join(tmpdir(), "errata-daily-bench-"));
   try {
     const g0 = performance.now();
-    const data = await generateDailyBench({ dir, entries, days: 365, sessionsPerDay, promptsPerSession: prompts, seed: 7, nowMs: Date.now() });
+    const data = await generateDailyBench({ dir, entries, days: 365, sessionsPerDay, seed: 7, nowMs: Date.now() });
     process.stdout.write(
-      `data: ${entries} errata (${data.ledgerLines} ledger lines), ${data.outputs} host outputs, ${data.transcriptFiles} transcript files with ${data.prompts} typed prompts; generated in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`,
+      `data: ${entries} errata (${data.ledgerLines} ledger lines), ${data.outputs} host outputs, ${data.transcriptFiles} transcript files with ${data.prompts} typed prompts planned; generated in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`,
     );
     const args = [data.ledgerDir, data.hostDir, data.transcriptsDir, dir];
     const plain = child("plain", args);
