@@ -60,7 +60,7 @@ describe("sampleGold", () => {
     const opts = resolveSampleOptions({ seed: 1, n: 60, failures: 30 });
     const plan = planSample(c, opts);
     const pi = inclusionProbabilities(plan);
-    const mc = inclusionMonteCarlo(c.map((x) => x.id), (seed) => drawWithPlan(plan, mulberry32(seed)).map((d) => d.id), { replicates: 3000, seed: 42 });
+    const mc = inclusionMonteCarlo(c.map((x) => x.id), (seed) => drawWithPlan(plan, mulberry32(seed)).map((d) => d.id), { replicates: 2000, seed: 42 });
     let maxZ = 0;
     let sumSq = 0;
     let k = 0;
