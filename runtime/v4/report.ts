@@ -37,17 +37,20 @@ export interface V4Report {
   cuts: Cuts;
   exchanges: number;
   sessions: number;
-  /** Exchanges whose detect and blame answers are all scored. */
+  /** Exchanges whose detect.unhappy answer is scored (so is_failure is known). */
   composed: number;
   not_composed: number;
   failures: number;
   defects: number;
   reported: number;
   unreported: number;
-  /** Failures with every mode and cost answer scored. */
+  /** Defects (failures the assistant caused) and failures whose blame.assistant answer is missing. */
+  defect_unknown: number;
+  /** Failures with every mode answer scored (so a primary class). */
   diagnosed: number;
   undiagnosed: number;
   classes: { class_id: ClassId; count: number; reported: number; unreported: number }[];
+  /** Diagnosed failures by severity (a failure whose severity is undetermined is not counted). */
   severity: { "1": number; "2": number; "3": number };
   blame: Record<"assistant" | "world" | "change_of_mind" | "host", number>;
   session_rates: { sessions_with_failure: number; mean_rate: number | null; median_rate: number | null; top: SessionRate[] };
@@ -105,7 +108,7 @@ export function buildReport(
   const real = composed.filter((c) => !c.exchange.synthetic);
   const synth = composed.filter((c) => c.exchange.synthetic);
   const failures = real.filter((c) => c.detect?.is_failure === true);
-  const diagnosed = failures.filter((c) => c.composition !== null);
+  const diagnosed = failures.filter((c) => c.composition?.primary_class != null);
   const classCount = new Map<ClassId, { count: number; reported: number; unreported: number }>();
   const severity = { "1": 0, "2": 0, "3": 0 };
   for (const c of diagnosed) {
@@ -116,7 +119,7 @@ export function buildReport(
     if (c.exchange.captured) row.reported++;
     else row.unreported++;
     classCount.set(comp.primary_class, row);
-    if (comp.severity >= 1) severity[String(comp.severity) as "1" | "2" | "3"]++;
+    if (comp.severity !== null && comp.severity >= 1) severity[String(comp.severity) as "1" | "2" | "3"]++;
   }
   const blame = { assistant: 0, world: 0, change_of_mind: 0, host: 0 };
   for (const c of failures) for (const b of c.detect?.blame ?? []) blame[b]++;
@@ -206,7 +209,8 @@ export function buildReport(
     composed: composedReal,
     not_composed: real.length - composedReal,
     failures: failures.length,
-    defects: failures.filter((c) => c.detect?.defect).length,
+    defects: failures.filter((c) => c.detect?.defect === true).length,
+    defect_unknown: failures.filter((c) => c.detect?.defect === null).length,
     reported: failures.filter((c) => c.exchange.captured).length,
     unreported: failures.filter((c) => !c.exchange.captured).length,
     diagnosed: diagnosed.length,
@@ -238,9 +242,9 @@ export function renderReport(r: V4Report): string[] {
   const lines: string[] = [];
   lines.push(`v4 report (${r.judge ? `${r.judge.lane}/${r.judge.model}` : "no answers yet"}; bank ${r.bank_hash.slice(0, 19)}…)`);
   lines.push(`exchanges: ${r.exchanges} in ${r.sessions} sessions; composed ${r.composed}, missing answers ${r.not_composed}`);
-  lines.push(`failures: ${r.failures} (${pct(r.failures, r.composed)} of composed), defects of the assistant: ${r.defects}`);
+  lines.push(`failures: ${r.failures} (${pct(r.failures, r.composed)} of composed); defects of the assistant: ${r.defects}, blame unknown: ${r.defect_unknown}`);
   lines.push(`  reported (already in the ledger): ${r.reported}; unreported: ${r.unreported}`);
-  lines.push(`  diagnosed: ${r.diagnosed}; awaiting diagnosis: ${r.undiagnosed}`);
+  lines.push(`  diagnosed (a class): ${r.diagnosed}; no class (mode answers missing): ${r.undiagnosed}`);
   lines.push(`  blame: assistant ${r.blame.assistant}, world ${r.blame.world}, change of mind ${r.blame.change_of_mind}, host ${r.blame.host}`);
   lines.push(`  severity: 1: ${r.severity["1"]}, 2: ${r.severity["2"]}, 3: ${r.severity["3"]}`);
   if (r.classes.length > 0) {

@@ -32,6 +32,7 @@ describe("composers: worked examples", () => {
     expect(compose(t, {})).toEqual({
       is_failure: true,
       defect: true,
+      reaction: [],
       blame: ["assistant"],
       primary_class: "incomplete_work",
       secondary_classes: ["false_success"],
@@ -41,16 +42,22 @@ describe("composers: worked examples", () => {
     });
   });
 
-  it("a pure change of mind is not a failure; the world's fault is a failure but not a defect", () => {
-    expect(compose(table({ "detect.correction": 0.9, "blame.change_of_mind": 0.9 }), {})?.is_failure).toBe(false);
+  it("is_failure is detect.unhappy; the other detect answers describe the reaction; the world's fault is not a defect", () => {
+    const changed = compose(table({ "detect.correction": 0.9, "blame.change_of_mind": 0.9 }), {});
+    expect(changed).toMatchObject({ is_failure: false, defect: false, reaction: ["correction"], blame: ["change_of_mind"] });
     const world = compose(table({ "detect.unhappy": 0.9, "blame.world": 0.9 }), {});
     expect(world?.is_failure).toBe(true);
     expect(world?.defect).toBe(false);
   });
 
-  it("a non-failure needs no mode or cost answers and has severity 0", () => {
-    const t = new Map<string, number>(DETECT_NEEDS.map((id) => [id, 0.05]));
-    expect(compose(t, {})).toMatchObject({ is_failure: false, severity: 0, primary_class: null });
+  it("a non-failure needs no other answer and has severity 0", () => {
+    expect(compose(new Map([["detect.unhappy", 0.05]]), {})).toMatchObject({ is_failure: false, defect: false, severity: 0, primary_class: null, modes: [] });
+  });
+
+  it("a failure with only detect.unhappy answered: defect, class and severity unknown, never guessed", () => {
+    expect(compose(new Map([["detect.unhappy", 0.8]]), {})).toMatchObject({
+      is_failure: true, defect: null, primary_class: null, secondary_classes: null, modes: null, class_basis: null, severity: null,
+    });
   });
 
   it("cuts move the verdict: the same answers under a lower cut become a failure", () => {
@@ -66,9 +73,12 @@ describe("composers: worked examples", () => {
 });
 
 describe("composers: properties", () => {
-  it("a missing or unscored answer gives null whenever it is needed, never a guess", () => {
-    const core = (c: ReturnType<typeof compose>) =>
-      c === null ? null : { f: c.is_failure, d: c.defect, p: c.primary_class, s: c.secondary_classes, m: c.modes, b: c.class_basis, v: c.severity };
+  it("a missing or unscored answer gives null wherever it is needed, never a guess", () => {
+    // Field by field: a field known with answers missing equals that field under every completion of them.
+    const fields = (c: ReturnType<typeof compose>) =>
+      c === null
+        ? null
+        : { f: c.is_failure, d: c.defect, p: c.primary_class, s: c.secondary_classes, m: c.modes, b: c.class_basis, v: c.severity };
     fc.assert(
       fc.property(fullTable, cutsArb, fc.subarray(allIds, { minLength: 1 }), fc.boolean(), (t, cuts, drop, unscored) => {
         const partial = new Map<string, number | null>(t);
@@ -76,35 +86,34 @@ describe("composers: properties", () => {
           if (unscored) partial.set(id, null);
           else partial.delete(id);
         }
-        const result = core(compose(partial, cuts));
-        // Every completion of the missing answers: all no (p = 0) and all yes (p = 1), and the original.
-        const completions = [0, 1].map((p) => core(compose(new Map([...partial, ...drop.map((id) => [id, p] as const)]), cuts)));
-        completions.push(core(compose(t, cuts)));
-        if (result !== null) for (const c of completions) expect(c).toEqual(result);
-        if (completions.some((c) => JSON.stringify(c) !== JSON.stringify(completions[0]))) expect(result).toBeNull();
+        const result = fields(compose(partial, cuts));
+        const completions = [0, 1].map((p) => fields(compose(new Map([...partial, ...drop.map((id) => [id, p] as const)]), cuts)));
+        completions.push(fields(compose(t, cuts)));
+        if (drop.includes("detect.unhappy")) expect(result).toBeNull();
+        if (result === null) return;
+        for (const c of completions) {
+          expect(c).not.toBeNull();
+          for (const [k, v] of Object.entries(result)) if (v !== null) expect((c as Record<string, unknown>)[k], k).toEqual(v);
+        }
+        // A field whose completions differ must be unknown.
+        for (const k of Object.keys(result)) {
+          const vals = new Set(completions.map((c) => JSON.stringify((c as Record<string, unknown>)[k])));
+          if (vals.size > 1) expect((result as Record<string, unknown>)[k], k).toBeNull();
+        }
       }),
       { numRuns: 500 },
     );
   });
 
-  it("any missing detect answer, with the others all no, gives null; a missing mode answer nulls a failure's class", () => {
-    for (const id of DETECT_NEEDS.filter((i) => i.startsWith("detect."))) {
-      const t = new Map<string, number>(DETECT_NEEDS.map((i) => [i, 0.1]));
-      t.delete(id);
-      expect(compose(t, {}), id).toBeNull();
-    }
+  it("a missing detect.unhappy nulls the composition; a missing mode answer nulls a failure's class only", () => {
+    const t0 = table({});
+    t0.delete("detect.unhappy");
+    expect(compose(t0, {})).toBeNull();
     for (const id of MODE_NEEDS) {
-      const t = table({ "detect.unhappy": 0.9, "blame.assistant": 0.9 });
+      const t = table({ "detect.unhappy": 0.9, "blame.assistant": 0.9, "cost.blocked": 0.9 });
       t.delete(id);
-      expect(compose(t, {}), id).toBeNull();
-      expect(composeDetect(t, {})?.is_failure).toBe(true);
+      expect(compose(t, {}), id).toMatchObject({ is_failure: true, defect: true, primary_class: null, modes: null, severity: 2 });
     }
-  });
-
-  it("an answer the verdict does not need may be missing: unhappy + assistant is a defect whatever the rest say", () => {
-    const t = new Map([["detect.unhappy", 0.9], ["blame.assistant", 0.9]]);
-    expect(composeDetect(t, {})).toMatchObject({ is_failure: true, defect: true, blame: ["assistant"] });
-    expect(composeDetect(t, {})?.unanswered).toHaveLength(6);
   });
 
   it("severity is monotone in every cost answer", () => {
@@ -117,7 +126,7 @@ describe("composers: properties", () => {
         expect(before).not.toBeNull();
         expect(after as number).toBeGreaterThanOrEqual(before as number);
         const full = compose(raised, cuts);
-        if (full?.is_failure) expect(full.severity).toBeGreaterThanOrEqual(1);
+        if (full?.is_failure) expect(full.severity as number).toBeGreaterThanOrEqual(1);
       }),
       { numRuns: 400 },
     );
@@ -145,7 +154,7 @@ describe("composers: properties", () => {
         if (c.is_failure) {
           expect(CLASS_IDS).toContain(c.primary_class);
           expect(c.secondary_classes).not.toContain(c.primary_class);
-          expect(new Set(c.secondary_classes).size).toBe(c.secondary_classes.length);
+          expect(new Set(c.secondary_classes).size).toBe(c.secondary_classes?.length);
         } else expect(c.primary_class).toBeNull();
       }),
       { numRuns: 200 },
