@@ -13,8 +13,9 @@ export const REPLY_END_CHARS = 600;
 export const PROMPT_MAX_CHARS = 4000;
 /** Characters kept of the ask before the reply. */
 export const ASK_MAX_CHARS = 1000;
-/** Uuids of the current turn carried in a cursor, at most. */
-export const CARRY_UUIDS_MAX = 5000;
+/** Uuids carried in a cursor (the newest of the current turn), at most: a new line that attaches
+ * elsewhere makes the file be read again whole, which is correct, only slower. */
+export const CARRY_UUIDS_MAX = 64;
 
 /** A typed prompt on the live branch, with what the exchange builder needs of it. */
 export interface PromptEvent {
