@@ -25,7 +25,7 @@ import { appendLine } from "./append-line.js";
 import { applySet, foldLines, parseLine, patchRefusal, type FoldedErratum, type ParsedLine } from "./fold.js";
 import { monthFileName, monthOf } from "./ids.js";
 import { appendErratumRaw, redactErratum } from "./raw-append.js";
-import { listMonths, readAllText, readMonthText, type ReadProblem } from "./read-files.js";
+import { listMonths, readMonthText, visitMonth, type ReadProblem } from "./read-files.js";
 import { recordRowFor, writeRecordRow } from "./record.js";
 import { checkErratumRules, checkPatchRules, issuesToProblems } from "./rules.js";
 
@@ -94,11 +94,15 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
   };
 
   const readAll = (): LedgerRead => {
-    const { lines, problems } = readAllText(paths.ledgerDir);
+    // Month by month, so a month's text is dropped once parsed.
+    const problems: ReadProblem[] = [];
     const parsed: ParsedLine[] = [];
-    for (const l of lines) {
-      const p = parseLine(l, problems);
-      if (p) parsed.push(p);
+    for (const m of listMonths(paths.ledgerDir)) {
+      const fileProblems = visitMonth(paths.ledgerDir, m, (l) => {
+        const p = parseLine(l, problems);
+        if (p) parsed.push(p);
+      });
+      for (const p of fileProblems) problems.push(p);
     }
     const folded = foldLines(parsed, problems);
     return { errata: [...folded.values()], problems };

@@ -93,19 +93,23 @@ export function overlapBytes(archive: Buffer, live: Buffer): number {
   }
 }
 
-/** Splits a file's bytes into lines; the first line is numbered `firstLineNo`. */
-export function splitLines(buf: Buffer, file: string, firstLineNo = 1): TextLine[] {
-  const out: TextLine[] = [];
+/** Calls `visit` for each line of a file's bytes; the first line is numbered `firstLineNo`. */
+export function eachLine(buf: Buffer, file: string, visit: (l: TextLine) => void, firstLineNo = 1): void {
   let start = 0;
   let lineNo = firstLineNo;
   while (start < buf.length) {
     const nl = buf.indexOf(0x0a, start);
     const end = nl === -1 ? buf.length : nl;
-    const text = buf.toString("utf8", start, end);
-    out.push({ file, line: lineNo, text, unterminated: nl === -1 });
+    visit({ file, line: lineNo, text: buf.toString("utf8", start, end), unterminated: nl === -1 });
     lineNo += 1;
     start = end + 1;
   }
+}
+
+/** Splits a file's bytes into lines; the first line is numbered `firstLineNo`. */
+export function splitLines(buf: Buffer, file: string, firstLineNo = 1): TextLine[] {
+  const out: TextLine[] = [];
+  eachLine(buf, file, (l) => out.push(l), firstLineNo);
   return out;
 }
 
@@ -127,14 +131,22 @@ export interface MonthText {
 
 /** Reads one month (archive, then live minus any overlap) as text lines. */
 export function readMonthText(ledgerDir: string, files: MonthFiles): MonthText {
-  const problems: ReadProblem[] = [];
   const lines: TextLine[] = [];
+  const problems = visitMonth(ledgerDir, files, (l) => lines.push(l));
+  return { month: files.month, lines, problems };
+}
+
+/**
+ * Streams one month's lines (archive, then live minus any overlap) to `visit` without
+ * keeping them; returns the problems met reading the files.
+ */
+export function visitMonth(ledgerDir: string, files: MonthFiles, visit: (l: TextLine) => void): ReadProblem[] {
+  const problems: ReadProblem[] = [];
   let archiveBytes: Buffer | null = null;
   const archiveName = `${ARCHIVE_DIR}/${archiveFileName(files.month)}`;
   if (files.archive) {
     try {
       archiveBytes = gunzipSync(readFileSync(files.archive));
-      for (const l of splitLines(archiveBytes, archiveName)) lines.push(l);
     } catch (err) {
       problems.push({
         file: archiveName,
@@ -144,6 +156,7 @@ export function readMonthText(ledgerDir: string, files: MonthFiles): MonthText {
         message: `cannot decompress archive (expected gzip of JSONL; found ${(err as Error).message})`,
       });
     }
+    if (archiveBytes) eachLine(archiveBytes, archiveName, visit);
   }
   if (files.live) {
     const liveName = monthFileName(files.month);
@@ -158,10 +171,9 @@ export function readMonthText(ledgerDir: string, files: MonthFiles): MonthText {
         message: `the first ${skip} bytes repeat the end of ${archiveName} (an interrupted rotation); read once. Re-run \`errata rotate\` to finish it`,
       });
     }
-    const rest = live.subarray(skip);
-    for (const l of splitLines(rest, liveName, 1 + countNewlines(live.subarray(0, skip)))) lines.push(l);
+    eachLine(live.subarray(skip), liveName, visit, 1 + countNewlines(live.subarray(0, skip)));
   }
-  return { month: files.month, lines, problems };
+  return problems;
 }
 
 /** All months' lines in reading order. */
