@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { run } from "../../cli/main.js";
 import type { Erratum } from "../../schemas/erratum.js";
 import type { HostOutput, HostReceipt } from "../../schemas/host.js";
 import type { HostData } from "../../runtime/daily/host.js";
 import { findMisses, modelRates, skillRates } from "../../runtime/daily/joins.js";
 import { newErratum } from "../../runtime/store/new-erratum.js";
-import { readUpgrades } from "../../runtime/daily/upgrades.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
-import { DAY, HOUR, NOW, REPORTER, seedLedger } from "./fixtures.js";
+import { tempDir } from "../helpers/io.js";
+import { DAY, HOUR, NOW, REPORTER } from "./fixtures.js";
 
 function out(id: string, skill: string, ageHours = 5, model = "m-a"): HostOutput {
   return { schema: "output/1", id, ts: new Date(NOW - ageHours * HOUR).toISOString(), session_id: "s", skill, model };
@@ -74,38 +70,4 @@ describe("joins: skills, misses, by-model", () => {
     ]);
   });
 
-  it("CLI: misses --file-upgrades files one upgrade per false pass, once; skills/by-model/impact print one JSON value", async () => {
-    const hostDir = join(t.dir, "host");
-    mkdirSync(hostDir);
-    writeFileSync(join(hostDir, "outputs.jsonl"), [out("o1", "notes"), out("o2", "notes")].map((o) => JSON.stringify(o)).join("\n") + "\n");
-    writeFileSync(join(hostDir, "receipts.jsonl"), JSON.stringify(receipt("o1", true)) + "\n{torn");
-    seedLedger(t.dir, [{ complaint: "o1 is wrong", context: { output_ids: ["o1"] } }, { complaint: "o1 again", context: { output_ids: ["o1"] } }, { complaint: "both", context: { output_ids: ["o1", "o2"] } }]);
-    const env = { ERRATA_DIR: t.dir, HOME: t.dir, ERRATA_HOST_DIR: hostDir };
-    const io1 = memoryIo({ env, now: NOW });
-    expect(await run(["misses", "--file-upgrades", "--json"], io1.io)).toBe(0);
-    expect(JSON.parse(io1.out())).toMatchObject({ filed: 1, existing: 0, ambiguous: 1 });
-    expect(io1.err()).toContain("1 malformed line");
-    const io2 = memoryIo({ env, now: NOW + DAY });
-    await run(["misses", "--file-upgrades", "--json"], io2.io);
-    expect(JSON.parse(io2.out())).toMatchObject({ filed: 0, existing: 2 });
-    const q = readUpgrades(join(t.dir, "upgrades.jsonl"));
-    expect(q.upgrades).toHaveLength(1);
-    expect(q.upgrades[0]).toMatchObject({ kind: "false-pass", output_id: "o1", skill: "notes", source: "errata" });
-    expect(q.upgrades[0]?.erratum_ids).toHaveLength(2);
-
-    const s = memoryIo({ env, now: NOW });
-    await run(["skills", "--json"], s.io);
-    expect(JSON.parse(s.out()).skills[0]).toMatchObject({ skill: "notes", outputs: 2, complaints: 3 });
-    const m = memoryIo({ env, now: NOW });
-    await run(["by-model", "--json"], m.io);
-    expect(JSON.parse(m.out()).models).toBeInstanceOf(Array);
-    const i = memoryIo({ env, now: NOW });
-    await run(["impact", "--skill", "notes", "--since", "2026-11-30", "--days", "3", "--json"], i.io);
-    expect(JSON.parse(i.out())).toMatchObject({ skill: "notes", days: 3 });
-    const bad = memoryIo({ env, now: NOW });
-    expect(await run(["impact", "--skill", "notes"], bad.io)).toBe(2);
-    const landed = memoryIo({ env, now: NOW });
-    await run(["impact", "--landed", "--json"], landed.io);
-    expect(JSON.parse(landed.out())).toEqual({ days: 14, landed: [] });
-  });
 });

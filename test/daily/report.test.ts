@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../cli/main.js";
 import type { RunReceipt } from "../../schemas/daily.js";
 import { readEvents } from "../../runtime/daily/events.js";
-import { makeReceipt, missingRunDays, writeRunReceipt } from "../../runtime/daily/receipts.js";
+import { makeReceipt, missingRunDays } from "../../runtime/daily/receipts.js";
 import { computeReport, runReport } from "../../runtime/daily/report.js";
 import { readReportState } from "../../runtime/daily/state.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
+import { tempDir } from "../helpers/io.js";
 import { DAY, HOUR, NOW, seedLedger, stageCtx } from "./fixtures.js";
 
 function dailyReceipt(ms: number, stage: RunReceipt["stage"] = "run"): RunReceipt {
@@ -47,17 +46,6 @@ describe("report", () => {
     expect(readReportState(ctx.files.state)?.stuck.count).toBe(2);
   });
 
-  it("low severity when nothing is stuck; --dry-run computes and writes nothing", async () => {
-    seedLedger(t.dir, [{ complaint: "fresh", ageHours: 1 }]);
-    const io = memoryIo({ env: { ERRATA_DIR: t.dir, HOME: t.dir }, now: NOW });
-    expect(await run(["report", "--dry-run", "--json"], io.io)).toBe(0);
-    const v = JSON.parse(io.out()) as { events: Array<{ severity: string }>; dry_run: boolean };
-    expect(v.events.map((e) => e.severity)).toEqual(["low"]);
-    expect(existsSync(join(t.dir, ".state", "events.jsonl"))).toBe(false);
-    expect(existsSync(join(t.dir, ".state", "state.json"))).toBe(false);
-    expect(existsSync(join(t.dir, ".state", "runs.jsonl"))).toBe(false);
-  });
-
   it("missing-receipt alarm: a night that never ran is not a night that found nothing", () => {
     const receipts = [0, 1, 2, 3, 5].map((d) => dailyReceipt(NOW - (6 - d) * DAY));
     // Daily receipts on Nov 24, 25, 26, 27 and 29; nothing on Nov 28.
@@ -73,18 +61,6 @@ describe("report", () => {
     // Before the first receipt ever, nothing is missing (not installed yet).
     expect(missingRunDays([dailyReceipt(NOW - 1 * DAY)], NOW, 7)).toEqual([]);
     expect(missingRunDays([], NOW, 7)).toEqual([]);
-  });
-
-  it("the report raises the alarm as an event, in state, and exits 1", async () => {
-    seedLedger(t.dir, [{ complaint: "x", ageHours: 1 }]);
-    const runs = join(t.dir, ".state", "runs.jsonl");
-    for (const d of [5, 4, 3, 1]) writeRunReceipt(runs, dailyReceipt(NOW - d * DAY + HOUR));
-    const io = memoryIo({ env: { ERRATA_DIR: t.dir, HOME: t.dir }, now: NOW });
-    expect(await run(["report"], io.io)).toBe(1);
-    expect(io.out()).toContain("ALARM: no daily run receipt on 2026-11-28");
-    const events = readEvents(join(t.dir, ".state", "events.jsonl"));
-    expect(events.map((e) => [e.kind, e.severity, e.ids])).toContainEqual(["errata.run-missing", "medium", ["2026-11-28"]]);
-    expect(readReportState(join(t.dir, ".state", "state.json"))?.missing_run_days).toEqual(["2026-11-28"]);
   });
 
   it("one high event the first day a landed fix raised its skill's complaint rate, never again", async () => {
