@@ -20,6 +20,7 @@ import { buildMatchers, candidateRules, matchAlternation, type CompiledRule } fr
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
+import { LANGUAGES } from "./lang-data.js";
 import { matchText, typedPart } from "./text.js";
 import type { CaptureVerdict, ClassifyContext } from "./verdict.js";
 
@@ -108,18 +109,34 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     kind = "correction";
     signals.push("correction.frustration");
   } else if (praise) [kind, decider] = ["praise", praise];
-  const language = decider?.lang ?? mostCommonLanguage(fired);
+  const tied = decider ? fired.filter((r) => r.category === decider.category).map((r) => r.lang) : [];
+  const language = decider && new Set(tied).size === 1 ? decider.lang : mostCommonLanguage(decider ? fired.filter((r) => r.category === decider.category) : fired, lower);
   return { kind, rating, frustration, language, signals };
 }
 
-function mostCommonLanguage(fired: readonly CompiledRule[]): string | null {
+const LETTERS = new Map(LANGUAGES.map((l) => [l.code, l.letters]));
+
+/** The language with the most fired rules; ties go to the one whose typical letters occur most. */
+function mostCommonLanguage(fired: readonly CompiledRule[], lower: string): string | null {
   if (fired.length === 0) return null;
   const counts = new Map<string, number>();
   for (const r of fired) counts.set(r.lang, (counts.get(r.lang) ?? 0) + 1);
-  let best: string | null = null;
+  let best: string[] = [];
   let bestCount = 0;
-  for (const [lang, n] of counts) if (n > bestCount) [best, bestCount] = [lang, n];
-  return best;
+  for (const [lang, n] of counts) {
+    if (n > bestCount) [best, bestCount] = [[lang], n];
+    else if (n === bestCount) best.push(lang);
+  }
+  if (best.length === 1) return best[0] ?? null;
+  let winner = best[0] ?? null;
+  let winnerScore = -1;
+  for (const lang of best) {
+    const letters = LETTERS.get(lang) ?? "";
+    let score = 0;
+    for (const ch of lower) if (letters.includes(ch)) score++;
+    if (score > winnerScore) [winner, winnerScore] = [lang, score];
+  }
+  return winner;
 }
 
 /**

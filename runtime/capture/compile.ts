@@ -4,7 +4,7 @@
  * a capturing group per rule), and for "any" rules a single trigger regex over their key
  * words, so a prompt is scanned once and only the rules whose keys occur are tried.
  *
- * A space followed by `*` or `?` is optional whitespace.
+ * A space followed by `*` or `?` is optional whitespace; `{w}?` is an optional word tail.
  *
  * Example: `expandPattern("i told you {w}")` ->
  * `"i\\s+told\\s+you\\s+[\\p{L}\\p{N}'-]+"`.
@@ -17,6 +17,7 @@ export const WORD_AFTER = "(?![\\p{L}\\p{N}_])";
 /** What may trail a whole-message match: spaces, punctuation, symbols and emoji joiners. */
 export const TRAIL = "[\\s\\p{P}\\p{S}\\u200d\\ufe0f]*";
 const WORD = "[\\p{L}\\p{N}'-]+";
+const WORD_OPTIONAL = "[\\p{L}\\p{N}'-]*";
 
 /** Expands the data's pattern shorthand: a space outside a class is `\s+`, `{w}` one word. */
 export function expandPattern(src: string): string {
@@ -43,6 +44,9 @@ export function expandPattern(src: string): string {
         out += "\\s+";
         if (next === "+") i++;
       }
+    } else if (src.startsWith("{w}?", i)) {
+      out += WORD_OPTIONAL;
+      i += 3;
     } else if (src.startsWith("{w}", i)) {
       out += WORD;
       i += 2;

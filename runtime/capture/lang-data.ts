@@ -35,6 +35,8 @@ export type RuleCategory = (typeof RULE_CATEGORIES)[number];
 export interface LangData {
   code: string;
   name: string;
+  /** Letters typical of the language (breaks ties when two languages' rules fire). */
+  letters: string;
   fillers: string[];
   numbers: Record<string, number>;
   rating: { scale: string[]; lead: string[]; lead_scaled: string[]; count_nouns: string[] };
@@ -60,6 +62,7 @@ export function checkLangData(raw: unknown, where: string): LangData {
   const o = raw as Record<string, unknown>;
   if (typeof o["code"] !== "string" || !/^[a-z]{2}$/.test(o["code"])) fail("code", "a two-letter code", o["code"]);
   if (typeof o["name"] !== "string") fail("name", "a string", o["name"]);
+  if (typeof o["letters"] !== "string") fail("letters", "a string", o["letters"]);
   if (!isStrArr(o["fillers"])) fail("fillers", "an array of strings", o["fillers"]);
   const numbers = o["numbers"];
   if (typeof numbers !== "object" || numbers === null) return fail("numbers", "an object", numbers);
