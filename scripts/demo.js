@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // `npm run demo`: the main job end to end on bundled data, offline, no key.
-// For now: builds a sample ledger from datasets/errata-sample/ (synthetic) by running the
-// compiled CLI in process (one `errata add` per row), validates it and prints `errata stats`.
+// 1. Builds a sample ledger from datasets/errata-sample/ (synthetic) by running the compiled
+//    CLI in process (one `errata add` per row), validates it and prints `errata stats`.
+// 2. Runs the main job, `errata daily`, on it with the embedded engine: the bundled Claude
+//    Code sessions (datasets/claude-code/) and the synthetic ones (datasets/synthetic/
+//    transcripts/) copied into a transcripts folder as `--root`; prints where the triage
+//    report, the v4 report and the state file were written; then a manual `errata triage`
+//    files upgrades, and a second daily run and a second triage show nothing filed twice.
 // The ledger goes to a fresh temporary folder (or --dir DIR), never the owner's ledger.
 //
-// Usage: npm run demo [-- --dir DIR] [-- --json]
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+// Usage: npm run demo [-- --dir DIR] [-- --json [--daily]]
+// With --json, one JSON value: the sample ledger's summary, plus `daily` with --daily.
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +20,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const dirArg = args.indexOf("--dir");
 const json = args.includes("--json");
+// JSON mode reports the sample ledger (test/store/demo.test.ts reads it); --daily adds the daily run.
+const daily = !json || args.includes("--daily");
 const ledgerDir = dirArg >= 0 && args[dirArg + 1] ? resolve(args[dirArg + 1]) : mkdtempSync(join(tmpdir(), "errata-demo-"));
 
 const { run } = await import(new URL("../dist/cli/main.js", import.meta.url).href);
@@ -23,10 +31,15 @@ const { defaultIo } = await import(new URL("../dist/cli/io.js", import.meta.url)
 function io({ capture }) {
   let out = "";
   const base = defaultIo();
+  const env = { ...process.env, ERRATA_DIR: ledgerDir };
+  delete env.OPENAI_API_KEY; // offline: the embedded engine only
+  delete env.ERRATA_OPENAI_API_KEY;
+  delete env.ERRATA_OPENAI_BASE_URL;
+  delete env.ERRATA_ENGINE_LANE;
   return {
     io: {
       ...base,
-      env: { ...process.env, ERRATA_DIR: ledgerDir },
+      env,
       stdout: capture ? { write: (s) => ((out += String(s)), true) } : process.stdout,
     },
     out: () => out,
@@ -70,13 +83,72 @@ const validateCode = await run(["validate", "--json"], v.io);
 const validation = JSON.parse(v.out());
 if (!json) process.stdout.write(`${validation.errors} errors, ${validation.warnings} warnings in ${validation.lines} lines\n\n$ errata stats\n`);
 
+const summary = {};
 if (json) {
   const s = io({ capture: true });
   const code = await run(["stats", "--json"], s.io);
-  process.stdout.write(`${JSON.stringify({ ledger: ledgerDir, added, validation: { ok: validation.ok, errors: validation.errors }, stats: JSON.parse(s.out()) }, null, 2)}\n`);
+  Object.assign(summary, { ledger: ledgerDir, added, validation: { ok: validation.ok, errors: validation.errors }, stats: JSON.parse(s.out()) });
   process.exitCode = code || validateCode;
 } else {
   const code = await run(["stats"], io({ capture: false }).io);
-  process.stdout.write(`\nTry: ERRATA_DIR=${ledgerDir} node bin/errata.js list --kind bug\n`);
   process.exitCode = code || validateCode;
+}
+
+if (daily) {
+  const result = await dailyDemo();
+  if (json) summary.daily = result;
+  if (!result.ok) process.exitCode = 1;
+}
+if (json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+else process.stdout.write(`\nTry: ERRATA_DIR=${ledgerDir} node bin/errata.js list --kind bug\n`);
+
+/** Part 2: `errata daily` on the sample ledger and the bundled transcripts, twice. */
+async function dailyDemo() {
+  const transcripts = join(ledgerDir, "transcripts-demo");
+  for (const [from, name] of [[join(root, "datasets", "claude-code"), "claude-code"], [join(root, "datasets", "synthetic", "transcripts"), "synthetic"]]) {
+    if (existsSync(from)) cpSync(from, join(transcripts, name), { recursive: true, filter: (p) => !/(exchanges|labels)\.jsonl$/.test(p) });
+  }
+  const capture = async (argv) => {
+    const o = io({ capture: true });
+    const code = await run(argv, o.io);
+    return { code, value: JSON.parse(o.out()) };
+  };
+  const help = io({ capture: true });
+  await run(["--help"], help.io);
+  const mineBuilt = /^\s+mine\b/m.test(help.out());
+  const argv = ["daily", "--root", transcripts, "--json", ...(mineBuilt ? [] : ["--skip-mine"])];
+  const say = (line) => {
+    if (!json) process.stdout.write(`${line}\n`);
+  };
+  say(`\n$ errata daily --root ${transcripts}${mineBuilt ? "" : " --skip-mine   # (mine is not built yet)"}`);
+  const first = await capture(argv);
+  for (const st of first.value.stages) {
+    const counts = Object.entries(st.counts).map(([k, v]) => `${k}=${v}`).join(" ");
+    say(`  ${st.name.padEnd(7)} ${st.skipped ? "skip" : st.ok ? "ok  " : "FAIL"}  ${st.ok ? counts : `${st.error?.code}: ${st.error?.message}`}${st.notes.length ? `  [${st.notes.join("; ")}]` : ""}`);
+  }
+  const wrote = Object.fromEntries(first.value.stages.flatMap((st) => Object.entries(st.wrote).map(([k, v]) => [`${st.name}.${k}`, v])));
+  const files = { triage_report: wrote["triage.report"] ?? null, v4_report: wrote["v4.report"] ?? null, state: wrote["report.state"] ?? null };
+  say(`triage report: ${files.triage_report}`);
+  say(`v4 report:     ${files.v4_report}`);
+  say(`state file:    ${files.state}`);
+  const triage1 = await capture(["triage", "--since", "2000-01-01", "--json"]);
+  const second = await capture(argv);
+  const triage2 = await capture(["triage", "--since", "2000-01-01", "--json"]);
+  const count = (r, stage, key) => r.value.stages.find((st) => st.name === stage)?.counts[key] ?? 0;
+  const upgradesFile = join(ledgerDir, "upgrades.jsonl");
+  const upgrades = existsSync(upgradesFile) ? readFileSync(upgradesFile, "utf8").split("\n").filter((l) => l.trim() !== "").length : 0;
+  const again = {
+    enriched: count(second, "enrich", "enriched"),
+    triaged: count(second, "triage", "closed"),
+    new_exchanges: count(second, "v4", "new_exchanges"),
+    asked: count(second, "v4", "detect_asked") + count(second, "v4", "diagnose_asked"),
+    filed_by_second_triage: count(triage2, "triage", "filed"),
+  };
+  say(`\n$ errata triage   # manual: files one upgrade per cluster of two or more, or any how_upset 3`);
+  say(`  filed ${count(triage1, "triage", "filed")} upgrade(s); upgrades.jsonl holds ${upgrades}`);
+  say(`$ errata daily (again) && errata triage (again)`);
+  say(`  enriched ${again.enriched}, triaged ${again.triaged}, new exchanges ${again.new_exchanges}, asked ${again.asked}, filed ${again.filed_by_second_triage}: nothing twice`);
+  const ok = first.value.ok && second.value.ok && again.enriched === 0 && again.filed_by_second_triage === 0 && again.new_exchanges === 0;
+  if (!ok) process.stderr.write("demo: the daily run failed or a second run did something twice\n");
+  return { ok, first: { ok: first.value.ok, failed: first.value.failed, stages: first.value.stages.map((st) => ({ name: st.name, ok: st.ok, skipped: st.skipped, counts: st.counts })) }, files, filed: count(triage1, "triage", "filed"), upgrades, second_run: again };
 }
