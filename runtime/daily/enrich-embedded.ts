@@ -4,6 +4,7 @@ import type { Erratum } from "../../schemas/erratum.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import { answerTable, v3Choice } from "../../composers/index.js";
 import { classOfQuestion, questionById, questionsInGroup, v3ClassQuestions } from "../../questions/index.js";
+import { classify } from "../capture/classify.js";
 import { erratumToExchange } from "./erratum-exchange.js";
 
 /**
@@ -102,8 +103,10 @@ export function engineEnricher(engine: Engine, opts: { caller: string; classJudg
         const a = pAnswers[i];
         const p = a && a.status === "scored" ? a.p_yes : null;
         const c = classes[i] ?? { class: null, confidence: null, labeler: "none" };
+        // A door that did not count frustration (a typed /er, an import): count it now, the same way the hook does.
+        const counted = e.frustration ?? classify(e.complaint).frustration;
         out.set(e.id, {
-          how_upset: howUpsetRule(e, p),
+          how_upset: howUpsetRule({ ...e, frustration: counted }, p),
           class: c.class,
           confidence: c.confidence ?? 0,
           sources: {

@@ -118,3 +118,22 @@ describe("enrich", () => {
     expect(howUpsetRule({ frustration: 0, rating: null, kind: "bug" }, 0.92)).toBe(2);
   });
 });
+
+describe("how_upset from the capture classifier when the door did not count frustration", () => {
+  it("an owner's furious /er entry (frustration null at capture) is counted by the same classifier", async () => {
+    const t = tempDir();
+    try {
+      const [calm, loud] = seedLedger(t.dir, [
+        { complaint: "the summary misses the last section" },
+        { complaint: "WHY DID YOU DELETE MY FILES AGAIN?!!! STOP DOING THIS!!!" },
+      ]);
+      expect(loud!.frustration).toBeNull();
+      await runEnrich(stageCtx(t.dir), { embedded: engineEnricher(fakeEngine(), { caller: "x" }), prose: null });
+      const byId = new Map((await stageCtx(t.dir).ledger.readAll()).errata.map((e) => [e.id, e]));
+      expect(byId.get(calm!.id)?.enrichment?.how_upset).toBe(1);
+      expect(byId.get(loud!.id)?.enrichment?.how_upset).toBeGreaterThanOrEqual(2);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
