@@ -27,10 +27,9 @@ describe("DBDC3", () => {
     const byItem = valuesByItem(labels, "breakdown");
     expect([...byItem.values()].every((v) => v.length === 30)).toBe(true);
     expect(new Set(labels.map((l) => l.value))).toEqual(new Set(["O", "T", "X"]));
-    for (const item of new Set(labels.map((l) => l.exchange_id))) {
-      const raters = labels.filter((l) => l.exchange_id === item).map((l) => l.labeler);
-      expect(new Set(raters).size).toBe(30);
-    }
+    const raters = new Map<string, Set<string>>();
+    for (const l of labels) raters.set(l.exchange_id, (raters.get(l.exchange_id) ?? new Set()).add(l.labeler));
+    expect([...raters.values()].every((s) => s.size === 30)).toBe(true);
     // The labelled system utterance is the reply; the user's next utterance the reaction.
     const first = ex[0];
     expect(first?.reply_end).toBeTruthy();
