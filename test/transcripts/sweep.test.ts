@@ -9,7 +9,7 @@ import { exchangesPath, sweepExchanges } from "../../runtime/transcripts/sweep.j
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { newErratum, openLedger } from "../../runtime/store/index.js";
-import { hasMClaude, indexOfUuid, mClaudeDir, readJsonl, spotterDir } from "./fixtures.js";
+import { hasMClaude, indexOfUuid, mClaudeDir, readJsonl, spotterDir, subagentMessages, writeJsonl } from "./fixtures.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -40,11 +40,13 @@ describe("errata exchanges (CLI, in process)", () => {
     const dir = tmp();
     const root = join(dir, "projects");
     copySpotter(root);
+    const sub = subagentMessages();
+    writeJsonl(join(root, "-home-USER-projects-spotter", "subagent", "subagents", `agent-${sub.agentId}.jsonl`), sub.rows);
     const env = { ERRATA_DIR: join(dir, "ledger"), HOME: dir };
     const first = memoryIo({ env });
     expect(await run(["exchanges", "--root", root, "--json"], first.io)).toBe(0);
     const report = JSON.parse(first.out());
-    expect(report).toMatchObject({ files: 3, newExchanges: 4, typedPrompts: 4, brokenLines: 0, dryRun: false });
+    expect(report).toMatchObject({ files: 3, subagentFiles: 1, newExchanges: 4, typedPrompts: 4, brokenLines: 0, dryRun: false });
     const out = join(dir, "ledger", "v4", "exchanges.jsonl");
     expect(rows(out)).toHaveLength(4);
     expect(rows(out).map((r) => r.source_ref)).toEqual([
