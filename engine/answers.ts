@@ -16,12 +16,34 @@ export function baseAnswer(pair: AskPair, lane: Lane, model: string, promptHash:
   return { schema: "answer/1", exchange_id: pair.exchange.id, question_id: pair.question.id, question_version: pair.question.version, lane, model, prompt_hash: promptHash, ts };
 }
 
+// Answers are written as one literal in schema order (not a spread of the base): the embedded
+// lane makes hundreds of thousands of them, and a literal is several times cheaper.
+function answer(b: AnswerBase, status: Answer["status"], pYes: number | null, from: string | null, reason: string | null, raw: string, latencyMs: number, costUsd: number): Answer {
+  return {
+    schema: "answer/1",
+    exchange_id: b.exchange_id,
+    question_id: b.question_id,
+    question_version: b.question_version,
+    lane: b.lane,
+    model: b.model,
+    prompt_hash: b.prompt_hash,
+    status,
+    p_yes: pYes,
+    computed_from: from,
+    reason,
+    raw: raw.length > RAW_MAX ? raw.slice(0, RAW_MAX) : raw,
+    latency_ms: latencyMs > 0 ? latencyMs : 0,
+    cost_usd: costUsd,
+    ts: b.ts,
+  };
+}
+
 export function scored(base: AnswerBase, pYes: number, from: string, raw: string, latencyMs: number, costUsd: number): Answer {
-  return { ...base, status: "scored", p_yes: Math.min(1, Math.max(0, pYes)), computed_from: from, reason: null, raw: raw.slice(0, RAW_MAX), latency_ms: Math.max(0, latencyMs), cost_usd: costUsd };
+  return answer(base, "scored", Math.min(1, Math.max(0, pYes)), from, null, raw, latencyMs, costUsd);
 }
 
 export function unscored(base: AnswerBase, reason: string, raw = "", latencyMs = 0, costUsd = 0): Answer {
-  return { ...base, status: "unscored", p_yes: null, computed_from: null, reason, raw: raw.slice(0, RAW_MAX), latency_ms: Math.max(0, latencyMs), cost_usd: costUsd };
+  return answer(base, "unscored", null, null, reason, raw, latencyMs, costUsd);
 }
 
 export interface EngineStats {

@@ -43,8 +43,17 @@ export interface JudgePrompt {
 }
 
 /** The hash of everything in the prompt that is not the exchange. */
+const promptHashes = new Map<string, string>();
+
 export function promptHashFor(question: Pick<Question, "id" | "version" | "text">, mode: AnswerMode): string {
-  return sha256Hex(canonicalJson({ template: PROMPT_TEMPLATE, system: SYSTEM, instruction: MODE_INSTRUCTION[mode], question: { id: question.id, version: question.version, text: question.text } }), 16);
+  const memoKey = `${mode}\u0000${question.id}\u0000${question.version}\u0000${question.text}`;
+  let h = promptHashes.get(memoKey);
+  if (h === undefined) {
+    h = sha256Hex(canonicalJson({ template: PROMPT_TEMPLATE, system: SYSTEM, instruction: MODE_INSTRUCTION[mode], question: { id: question.id, version: question.version, text: question.text } }), 16);
+    if (promptHashes.size > 10_000) promptHashes.clear();
+    promptHashes.set(memoKey, h);
+  }
+  return h;
 }
 
 function section(title: string, body: string | null): string {

@@ -69,7 +69,7 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
         rows.push({ ...base, note: "no holdout items with a majority" });
         continue;
       }
-      const p = decided.map((it) => scorer.probabilities(it.exchange).get(key) as number);
+      const p = decided.map((it) => scorer.probabilityMap(it.exchange).get(key) as number);
       rows.push({
         ...base,
         auc: auc(p, y),

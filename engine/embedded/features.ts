@@ -49,19 +49,33 @@ function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
-/** A block of counts under one namespace. */
-class Block {
-  readonly counts = new Map<number, number>();
+/**
+ * Hashed features under namespaces, collected into one growing buffer; each block is a
+ * contiguous run of the buffer. Counting is a sort of the block's run (no Map, no per-feature
+ * allocation: the embedded lane makes these for thousands of exchanges a second).
+ */
+class Collector {
+  buf = new Int32Array(4096);
+  len = 0;
+  /** Start offsets of the blocks. */
+  readonly starts: number[] = [];
   constructor(private readonly mask: number) {}
+  begin(): void {
+    this.starts.push(this.len);
+  }
   add(h: number): void {
-    const j = fmix(h) & this.mask;
-    this.counts.set(j, (this.counts.get(j) ?? 0) + 1);
+    if (this.len === this.buf.length) {
+      const next = new Int32Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.len++] = fmix(h) & this.mask;
   }
   token(ns: string, token: string): void {
     this.add(feed(feed(FNV_OFFSET, ns), token));
   }
-  wordNgrams(ns: string, toks: readonly string[], ns_: readonly number[]): void {
-    for (const n of ns_) {
+  wordNgrams(ns: string, toks: readonly string[], sizes: readonly number[]): void {
+    for (const n of sizes) {
       const seed = feed(feed(FNV_OFFSET, ns), `w${n}:`);
       for (let i = 0; i + n <= toks.length; i++) {
         let h = seed;
@@ -73,12 +87,43 @@ class Block {
       }
     }
   }
-  charNgrams(ns: string, text: string, ns_: readonly number[]): void {
+  charNgrams(ns: string, text: string, sizes: readonly number[]): void {
     const t = ` ${text.toLowerCase().replace(/\s+/g, " ").trim()} `;
-    for (const n of ns_) {
+    for (const n of sizes) {
       const seed = feed(feed(FNV_OFFSET, ns), `c${n}:`);
       for (let i = 0; i + n <= t.length; i++) this.add(feed(seed, t, i, i + n));
     }
+  }
+  /** Counts per block, each block scaled to unit L2 norm; indices ascending within a block. */
+  finish(): FeatureVector {
+    const bounds = [...this.starts, this.len];
+    let distinct = 0;
+    for (let b = 0; b + 1 < bounds.length; b++) {
+      const run = this.buf.subarray(bounds[b] as number, bounds[b + 1] as number);
+      run.sort();
+      for (let i = 0; i < run.length; i++) if (i === 0 || run[i] !== run[i - 1]) distinct++;
+    }
+    const idx = new Int32Array(distinct);
+    const val = new Float64Array(distinct);
+    let k = 0;
+    for (let b = 0; b + 1 < bounds.length; b++) {
+      const from = bounds[b] as number;
+      const to = bounds[b + 1] as number;
+      const first = k;
+      let ss = 0;
+      for (let i = from; i < to; ) {
+        let j = i + 1;
+        while (j < to && this.buf[j] === this.buf[i]) j++;
+        const c = j - i;
+        idx[k] = this.buf[i] as number;
+        val[k++] = c;
+        ss += c * c;
+        i = j;
+      }
+      const scale = ss > 0 ? 1 / Math.sqrt(ss) : 0;
+      for (let q = first; q < k; q++) val[q] = (val[q] as number) * scale;
+    }
+    return { idx, val };
   }
 }
 
@@ -103,67 +148,46 @@ export function replyTail(ex: Exchange, spec: FeatureSpec): string {
 }
 
 export function extractFeatures(ex: Exchange, spec: FeatureSpec, signals: SignalSource | null): FeatureVector {
-  const mask = (1 << spec.bits) - 1;
-  const blocks: Block[] = [];
+  const f = new Collector((1 << spec.bits) - 1);
   const promptWords = words(ex.prompt);
 
-  const p = new Block(mask);
-  p.wordNgrams("p:", promptWords, spec.wordNgrams);
-  p.charNgrams("p:", ex.prompt, spec.charNgrams);
-  blocks.push(p);
+  f.begin();
+  f.wordNgrams("p:", promptWords, spec.wordNgrams);
+  f.charNgrams("p:", ex.prompt, spec.charNgrams);
 
   const tail = replyTail(ex, spec);
   if (tail !== "") {
-    const r = new Block(mask);
-    r.wordNgrams("r:", words(tail), spec.wordNgrams);
-    r.charNgrams("r:", tail, spec.charNgrams);
-    blocks.push(r);
+    f.begin();
+    f.wordNgrams("r:", words(tail), spec.wordNgrams);
+    f.charNgrams("r:", tail, spec.charNgrams);
   }
 
   if (ex.tool_calls.length > 0) {
-    const t = new Block(mask);
+    f.begin();
     for (const call of ex.tool_calls) {
-      t.token("t:name:", call.name);
-      t.wordNgrams("t:", words(call.summary), spec.wordNgrams);
+      f.token("t:name:", call.name);
+      f.wordNgrams("t:", words(call.summary), spec.wordNgrams);
     }
-    blocks.push(t);
   }
 
-  const m = new Block(mask);
+  f.begin();
   const trimmed = ex.prompt.trim();
   const letters = trimmed.replace(/[^\p{L}]/gu, "");
   const upper = letters.replace(/[^\p{Lu}]/gu, "");
-  m.token("m:", ex.reply_end === null ? "first_turn" : "has_reply");
-  m.token("m:len:", String(lengthBucket(trimmed.length)));
-  m.token("m:tools:", String(ex.tool_calls.length));
-  if (trimmed.endsWith("?")) m.token("m:", "ends_q");
-  if (trimmed.includes("!")) m.token("m:", "excl");
-  if (letters.length >= 4 && upper.length * 2 >= letters.length) m.token("m:", "caps");
-  m.token("m:repeat:", ex.previous_ask === null ? "no_prev" : overlapBucket(promptWords, words(ex.previous_ask)));
-  blocks.push(m);
+  f.token("m:", ex.reply_end === null ? "first_turn" : "has_reply");
+  f.token("m:len:", String(lengthBucket(trimmed.length)));
+  f.token("m:tools:", String(ex.tool_calls.length));
+  if (trimmed.endsWith("?")) f.token("m:", "ends_q");
+  if (trimmed.includes("!")) f.token("m:", "excl");
+  if (letters.length >= 4 && upper.length * 2 >= letters.length) f.token("m:", "caps");
+  f.token("m:repeat:", ex.previous_ask === null ? "no_prev" : overlapBucket(promptWords, words(ex.previous_ask)));
 
   if (spec.captureSignals && signals !== null) {
     const v = signals(ex.prompt);
-    const s = new Block(mask);
-    s.token("s:kind:", v.kind);
-    s.token("s:frustration:", v.frustration === null ? "null" : String(v.frustration));
-    for (const name of v.signals) s.token("s:", name);
-    blocks.push(s);
+    f.begin();
+    f.token("s:kind:", v.kind);
+    f.token("s:frustration:", v.frustration === null ? "null" : String(v.frustration));
+    for (const name of v.signals) f.token("s:", name);
   }
-
-  let nnz = 0;
-  for (const b of blocks) nnz += b.counts.size;
-  const idx = new Int32Array(nnz);
-  const val = new Float64Array(nnz);
-  let k = 0;
-  for (const b of blocks) {
-    let ss = 0;
-    for (const c of b.counts.values()) ss += c * c;
-    const scale = ss > 0 ? 1 / Math.sqrt(ss) : 0;
-    for (const [j, c] of b.counts) {
-      idx[k] = j;
-      val[k++] = c * scale;
-    }
-  }
-  return { idx, val };
+  return f.finish();
 }

@@ -22,7 +22,7 @@ export function embeddedPromptHash(features: FeatureSpec | null, q: Pick<Questio
 export class EmbeddedLane {
   readonly model: string;
   private readonly scorer: Scorer | null;
-  private readonly memo = new Map<string, Map<string, number>>();
+  private readonly memo = new Map<string, Float64Array>();
 
   constructor(
     readonly weights: WeightsFile | null,
@@ -39,8 +39,8 @@ export class EmbeddedLane {
   answer(ex: Exchange, q: Pick<Question, "id" | "version">): EmbeddedReading {
     if (this.scorer === null) return { ok: false, reason: "no embedded weights file is available" };
     if (this.scorer.unusable !== null) return { ok: false, reason: this.scorer.unusable };
-    const key = `${q.id}@${q.version}`;
-    if (!this.scorer.has(q.id, q.version)) return { ok: false, reason: `no weights for question ${key}` };
+    const column = this.scorer.column(q.id, q.version);
+    if (column === undefined) return { ok: false, reason: `no weights for question ${q.id}@${q.version}` };
     // One feature pass per exchange serves every question asked of it in this batch.
     let probs = this.memo.get(ex.id);
     if (!probs) {
@@ -48,7 +48,7 @@ export class EmbeddedLane {
       probs = this.scorer.probabilities(ex);
       this.memo.set(ex.id, probs);
     }
-    const p = probs.get(key) as number;
+    const p = probs[column] as number;
     return { ok: true, pYes: p, raw: `p_yes=${p.toFixed(6)}` };
   }
 

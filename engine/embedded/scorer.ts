@@ -17,8 +17,12 @@ export interface Scorer {
   /** Null when the weights can be used; else why not (e.g. they need the capture signals). */
   readonly unusable: string | null;
   has(questionId: string, version: number): boolean;
+  /** The column of "<id>@<version>" in `probabilities`, or undefined. */
+  column(id: string, version: number): number | undefined;
+  /** P(yes) of every question (by column) for one exchange. */
+  probabilities(ex: Exchange): Float64Array;
   /** P(yes) per "<id>@<version>" for one exchange. */
-  probabilities(ex: Exchange): Map<string, number>;
+  probabilityMap(ex: Exchange): Map<string, number>;
 }
 
 export function createScorer(weights: WeightsFile, signals: SignalSource | null): Scorer {
@@ -34,12 +38,17 @@ export function createScorer(weights: WeightsFile, signals: SignalSource | null)
     compiled,
     unusable,
     has: (id, version) => compiled.columns.has(`${id}@${version}`),
+    column: (id, version) => compiled.columns.get(`${id}@${version}`),
     probabilities(ex) {
       const f = extractFeatures(ex, weights.features, weights.features.captureSignals ? signals : null);
       scoreAll(compiled, f.idx, f.val, margins);
-      const out = new Map<string, number>();
-      keys.forEach((k, c) => out.set(k, sigmoid(margins[c] as number)));
+      const out = new Float64Array(margins.length);
+      for (let c = 0; c < margins.length; c++) out[c] = sigmoid(margins[c] as number);
       return out;
+    },
+    probabilityMap(ex) {
+      const p = this.probabilities(ex);
+      return new Map(keys.map((k, c) => [k, p[c] as number]));
     },
   };
 }

@@ -46,8 +46,19 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
   };
   const modes: AnswerMode[] = cfg.mode === "auto" ? ["logprobs", "structured"] : [cfg.mode];
   const scrub = home === undefined ? {} : { home };
-  const keyFor = (pair: AskPair, mode: AnswerMode): string =>
-    cacheKey({ lane: "openai", model: cfg.model, promptHash: promptHashFor(pair.question, mode), questionId: pair.question.id, questionVersion: pair.question.version, exchangeHash: exchangeHash(pair.exchange), sampling: lane.sampling(mode) });
+  // Keys are asked for several times per pair (a lookup per mode, then the send): memoise them
+  // per pair object for the life of one ask.
+  let keyMemo = new WeakMap<AskPair, Map<AnswerMode, string>>();
+  const keyFor = (pair: AskPair, mode: AnswerMode): string => {
+    let m = keyMemo.get(pair);
+    if (!m) keyMemo.set(pair, (m = new Map()));
+    let k = m.get(mode);
+    if (k === undefined) {
+      k = cacheKey({ lane: "openai", model: cfg.model, promptHash: promptHashFor(pair.question, mode), questionId: pair.question.id, questionVersion: pair.question.version, exchangeHash: exchangeHash(pair.exchange), sampling: lane.sampling(mode) });
+      m.set(mode, k);
+    }
+    return k;
+  };
   const probe = (): Promise<ProbeResult> => lane.probe();
   const noMode = (pair: AskPair, r: ProbeResult): Answer =>
     unscored(baseAnswer(pair, "openai", cfg.model, promptHashFor(pair.question, modes[0] as AnswerMode), iso()), `the server supports neither logprobs nor structured replies (${r.detail.join("; ")})`);
@@ -59,6 +70,7 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
     openaiLane: lane,
     probe,
     async ask(pairs, opts) {
+      keyMemo = new WeakMap();
       const inflight = new Map<string, Promise<Answer>>();
       return runPairs(pairs, opts, cache, stats, (pair) => modes.map((m) => keyFor(pair, m)), async (pair) => {
         const pr = await probe();

@@ -219,7 +219,8 @@ export async function startFakeOpenAI(opts: { chat?: ChatHandler; latencyMs?: nu
       if (!res.headersSent) send(res, 500, { error: { message: String(e), type: "server_error" } });
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Node's default keep-alive (5 s) lets undici reuse connections: it drops any socket whose
+  // server hint is under its 2 s threshold, so a shorter timeout here means a connect per request.
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
