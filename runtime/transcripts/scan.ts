@@ -181,8 +181,10 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
       if (tail !== null || tools.length > 0 || model !== null) {
         events.push({ k: "assistant", node, tail, ts: rec.timestamp, model, tools });
       }
-    } else if (rec.uuid !== null || graphParent(rec) !== null) {
-      const node = graph.addAlias(rec.uuid, graphParent(rec));
+    } else {
+      const linked = rec.uuid !== null || graphParent(rec) !== null;
+      const node = linked ? graph.addAlias(rec.uuid, graphParent(rec)) : -1;
+      if (rec.kind !== "attachment") continue;
       const verdict = typedPromptVerdict(rec);
       if (verdict !== null && verdict.typed) events.push(promptEvent(rec, node, verdict.text, verdict.source, ev.lineNo, fallbackSession));
       else if (verdict !== null) stats.notTyped[verdict.reason] = (stats.notTyped[verdict.reason] ?? 0) + 1;

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { classifyRecord } from "../../runtime/transcripts/records.js";
 import { scanTranscript } from "../../runtime/transcripts/scan.js";
 import { stripInjected, typedPromptVerdict } from "../../runtime/transcripts/typed.js";
-import { hasMClaude, mClaudeDir, spotterDir } from "./fixtures.js";
+import { tempDir } from "../helpers/io.js";
+import { hasMClaude, mClaudeDir, spotterDir, writeJsonl } from "./fixtures.js";
 
 function verdict(line: Record<string, unknown>) {
   const rec = classifyRecord({ uuid: "u", parentUuid: null, sessionId: "s", ...line });
@@ -102,5 +103,29 @@ describe("typed prompts per real file (checked by hand)", () => {
   });
   it.skipIf(!hasMClaude)("the counts match claude-transcripts/NOTE.md (23, 12, 13, 20)", () => {
     expect(mClaude.map(([, l]) => l.length)).toEqual([12, 23, 13, 20]);
+  });
+});
+
+describe("queued prompts in a transcript", () => {
+  it("a queued_command attachment counts as a typed prompt, with or without a uuid", async () => {
+    const t = tempDir();
+    try {
+      const path = `${t.dir}/q.jsonl`;
+      writeJsonl(path, [
+        { type: "user", uuid: "u1", parentUuid: null, sessionId: "s", timestamp: "2026-01-01T00:00:00Z", message: { role: "user", content: "add the price column" } },
+        { type: "assistant", uuid: "a1", parentUuid: "u1", sessionId: "s", message: { id: "m1", model: "claude-x", content: [{ type: "text", text: "Editing the exporter:" }] } },
+        { type: "attachment", attachment: { type: "queued_command", commandMode: "prompt", prompt: "and convert the prices to euros" } },
+        { type: "attachment", uuid: "q2", parentUuid: "a1", attachment: { type: "queued_command", commandMode: "task-notification", prompt: "<task-notification>x</task-notification>" } },
+      ]);
+      const r = await scanTranscript(path);
+      expect(r.exchanges.map((e) => [e.prompt, e.reply_end])).toEqual([
+        ["add the price column", null],
+        ["and convert the prices to euros", "Editing the exporter:"],
+      ]);
+      expect(r.prompts.map((p) => p.source)).toEqual(["user", "queued"]);
+      expect(r.stats.notTyped.task_notification).toBe(1);
+    } finally {
+      t.cleanup();
+    }
   });
 });
