@@ -142,14 +142,21 @@ export async function run(): Promise<void> {
     );
     const plain: number[] = [];
     const folded: number[] = [];
+    const plainCpu: number[] = [];
+    const foldedCpu: number[] = [];
+    const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
     for (let round = 0; round < 3; round++) {
       let s = performance.now();
+      let c = process.cpuUsage();
       const n = baseline(dir);
       plain.push(performance.now() - s);
+      plainCpu.push(cpuMs(process.cpuUsage(c)));
       if (n !== made.lines) throw new Error(`baseline read ${n} lines, expected ${made.lines}`);
       s = performance.now();
+      c = process.cpuUsage();
       const read = ledger.readAll();
       folded.push(performance.now() - s);
+      foldedCpu.push(cpuMs(process.cpuUsage(c)));
       if (read.errata.length !== made.errata || read.problems.length > 0) {
         throw new Error(`ledger read ${read.errata.length} errata with ${read.problems.length} problems`);
       }
@@ -158,7 +165,10 @@ export async function run(): Promise<void> {
     const f = median(folded);
     process.stdout.write(`plain JSON.parse of the same lines: ${(p / 1000).toFixed(2)} s (${((made.lines / p) * 1000).toLocaleString("en-US", { maximumFractionDigits: 0 })} lines/s)\n`);
     process.stdout.write(`ledger readAll (zod-validate + fold): ${(f / 1000).toFixed(2)} s (${((made.lines / f) * 1000).toLocaleString("en-US", { maximumFractionDigits: 0 })} lines/s)\n`);
-    process.stdout.write(`ratio ledger / JSON.parse: ${(f / p).toFixed(2)}x (median of 3 alternating rounds)\n`);
+    process.stdout.write(`ratio ledger / JSON.parse: ${(f / p).toFixed(2)}x wall (median of 3 alternating rounds)\n`);
+    const pc = median(plainCpu);
+    const fc = median(foldedCpu);
+    process.stdout.write(`CPU time (user+system, this process; includes GC threads): JSON.parse ${(pc / 1000).toFixed(2)} s, ledger ${(fc / 1000).toFixed(2)} s, ratio ${(fc / pc).toFixed(2)}x\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
