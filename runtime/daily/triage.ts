@@ -74,7 +74,7 @@ export function renderTriage(clusters: readonly Cluster[], nowMs: number, mode: 
   const lines: string[] = [];
   const total = clusters.reduce((n, c) => n + c.members.length, 0);
   lines.push(`## Triage ${new Date(nowMs).toISOString().slice(0, 16).replace("T", " ")} UTC (${mode})`, "");
-  lines.push(`${total} entries in ${clusters.length} clusters (system x class).`, "");
+  lines.push(`${total} entr${total === 1 ? "y" : "ies"} in ${clusters.length} cluster${clusters.length === 1 ? "" : "s"} (system x class).`, "");
   for (const c of clusters) {
     const upgrade = filedIds.get(clusterKey(c.system, c.class));
     lines.push(`### ${c.system} / ${c.class ?? "unclassified"}: ${c.members.length} entr${c.members.length === 1 ? "y" : "ies"}, max how_upset ${c.maxHowUpset}${upgrade ? ` -> ${upgrade}` : ""}`, "");
