@@ -73,7 +73,9 @@ export interface Ledger {
 export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger {
   const now = opts.now ?? (() => Date.now());
   const warn = opts.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const systems = opts.systems ?? loadSystems(paths.ledgerDir);
+  // Read lazily: reading the ledger never needs the systems config, writing does.
+  let systemsCache: ReadonlySet<string> | undefined = opts.systems;
+  const systems = (): ReadonlySet<string> => (systemsCache ??= loadSystems(paths.ledgerDir));
   const idsByMonth = new Map<string, Set<string>>();
 
   const monthIds = (month: string): Set<string> => {
@@ -110,7 +112,9 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
 
   return {
     paths,
-    systems,
+    get systems() {
+      return systems();
+    },
     readAll,
     get(id) {
       return readAll().errata.find((f) => f.erratum.id === id) ?? null;
@@ -118,7 +122,7 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
     append(input, aopts = {}) {
       const parsed = ErratumSchema.safeParse(input);
       if (!parsed.success) throw refused("erratum", issuesToProblems(parsed.error.issues, input));
-      const ruleProblems = checkErratumRules(parsed.data, systems);
+      const ruleProblems = checkErratumRules(parsed.data, systems());
       if (ruleProblems.length > 0) throw refused("erratum", ruleProblems);
       const e = parsed.data;
       const month = monthOf(e.ts);
@@ -140,7 +144,7 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
       const checked = PatchSchema.safeParse(candidate);
       if (!checked.success) throw refused("patch", issuesToProblems(checked.error.issues, candidate));
       const parsed = { data: { ...checked.data, set: redactSet(checked.data.set) } };
-      const ruleProblems = checkPatchRules(parsed.data.set, systems);
+      const ruleProblems = checkPatchRules(parsed.data.set, systems());
       if (ruleProblems.length > 0) throw refused("patch", ruleProblems);
       const current = readAll().errata.find((f) => f.erratum.id === id);
       if (!current) throw new ErrataError("NOT_FOUND", `no erratum with id ${id}`, { expected: "an id listed by `errata list`", found: id });
