@@ -76,8 +76,9 @@ export function chooseCuts(
       cut: probabilities[i]!,
       flagged,
       truePositives: tp,
-      precision: flagged > 0 ? tp / flagged : null,
-      recall: positives > 0 ? tp / positives : null,
+      // Weighted sums added in another order can leave tp a rounding error above its total.
+      precision: flagged > 0 ? Math.min(1, tp / flagged) : null,
+      recall: positives > 0 ? Math.min(1, tp / positives) : null,
       kappa: cohenKappaFromTable(tp, fp, fn, tn),
     });
   }
