@@ -48,8 +48,9 @@ const f = (x: number | null, d = 3): string => (x === null ? "—" : x.toFixed(d
 
 /** The eval table, one line per (set, question). */
 export function evalTable(rows: readonly EvalRow[]): string[] {
-  const head = ["set", "question", "holdout", "ties", "pos", "AUC", "Brier", "logloss", "kappa", "raters' Fleiss"];
-  const body = rows.map((r) => [r.set, r.question, String(r.items), String(r.ties), String(r.positives), f(r.auc), f(r.brier), f(r.logLoss), f(r.kappa), `${f(r.labellersFleiss)} (${r.fleissItems})`, r.note ?? ""]);
+  const iv = (x: number | null, i: { low: number | null; high: number | null } | null): string => (x === null ? "—" : i && i.low !== null && i.high !== null ? `${f(x, 2)} [${f(i.low, 2)}, ${f(i.high, 2)}]` : f(x));
+  const head = ["set", "question", "holdout", "ties", "pos", "AUC [95%]", "Brier", "logloss", "kappa [95%]", "capture kappa", "raters' Fleiss"];
+  const body = rows.map((r) => [r.set, r.question, String(r.items), String(r.ties), String(r.positives), iv(r.auc, r.aucInterval), f(r.brier), f(r.logLoss), iv(r.kappa, r.kappaInterval), f(r.captureKappa), `${f(r.labellersFleiss)} (${r.fleissItems})`, r.note ?? ""]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i < head.length ? c.padEnd(widths[i] as number) : c)).join("  ").trimEnd();
   return [line(head), ...body.map(line)];

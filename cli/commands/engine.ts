@@ -120,7 +120,7 @@ export function register(program: Command, ctx: CommandContext): void {
         const sets = loadSets(io, labelFiles, opts.exchanges);
         const scorer = createScorer(weights, weights.features.captureSignals ? await loadCaptureSignals() : null);
         const rows = evaluateEmbedded(sets, weights, scorer, { versions: versions() });
-        if (opts.json) return printJson(io, { model: scorer.model, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
+        if (opts.json) return printJson(io, { model: scorer.model, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
         println(io, `${scorer.model}: session-disjoint holdout (${weights.split.method})`);
         for (const line of evalTable(rows)) println(io, line);
       }),

@@ -1,4 +1,6 @@
+import { classify, unhappyWithReply } from "../../runtime/capture/classify.js";
 import type { WeightsFile } from "../schemas.js";
+import { sessionBootstrap, type Interval } from "./interval.js";
 import { buildItems } from "./items.js";
 import { auc, brier, cohenKappaBinary, fleissKappa, logLoss } from "./metrics.js";
 import type { Scorer } from "./scorer.js";
@@ -26,7 +28,15 @@ export interface EvalRow {
   brier: number | null;
   logLoss: number | null;
   kappa: number | null;
+  /** Session-block bootstrap 95% percentile intervals (2,000 resamples, seed 1). */
+  aucInterval: Interval | null;
+  kappaInterval: Interval | null;
   cut: number | null;
+  /**
+   * The deterministic capture classifier as a baseline on the same items (detect.* questions
+   * only): Cohen's kappa of `unhappyWithReply(classify(prompt, {previousReply}))` against the majority.
+   */
+  captureKappa: number | null;
   labellersFleiss: number | null;
   /** Items with >= 2 raters that the Fleiss figure uses. */
   fleissItems: number;
@@ -34,7 +44,7 @@ export interface EvalRow {
   note: string | null;
 }
 
-export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsFile, scorer: Scorer, opts: { versions: ReadonlyMap<string, number>; holdoutPercent?: number }): EvalRow[] {
+export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsFile, scorer: Scorer, opts: { versions: ReadonlyMap<string, number>; holdoutPercent?: number; resamples?: number }): EvalRow[] {
   const rows: EvalRow[] = [];
   for (const set of sets) {
     const { byQuestion } = buildItems(set.exchanges, set.labels);
@@ -55,7 +65,10 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
         brier: null,
         logLoss: null,
         kappa: null,
+        aucInterval: null,
+        kappaInterval: null,
         cut: null,
+        captureKappa: qid.startsWith("detect.") && decided.length > 0 ? cohenKappaBinary(decided.map((it) => (unhappyWithReply(classify(it.exchange.prompt, { previousReply: it.exchange.reply_end })) ? 1 : 0)), y) : null,
         labellersFleiss: fleiss.kappa,
         fleissItems: fleiss.items,
         note: null,
@@ -70,12 +83,16 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
         continue;
       }
       const p = decided.map((it) => scorer.probabilityMap(it.exchange).get(key) as number);
+      const scoredItems = decided.map((it, i) => ({ session: `${it.exchange.corpus}\u0000${it.exchange.session_id}`, p: p[i] as number, y: y[i] as 0 | 1 }));
+      const boot = (f: (xs: readonly { p: number; y: 0 | 1 }[]) => number | null): Interval => sessionBootstrap(scoredItems, (x) => x.session, f, { resamples: opts.resamples ?? 2000, seed: 1 });
       rows.push({
         ...base,
         auc: auc(p, y),
         brier: brier(p, y),
         logLoss: logLoss(p, y),
         kappa: cohenKappaBinary(p.map((v) => (v >= qw.cut ? 1 : 0)), y),
+        aucInterval: boot((xs) => auc(xs.map((x) => x.p), xs.map((x) => x.y))),
+        kappaInterval: boot((xs) => cohenKappaBinary(xs.map((x) => (x.p >= qw.cut ? 1 : 0)), xs.map((x) => x.y))),
         cut: qw.cut,
       });
     }

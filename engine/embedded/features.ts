@@ -183,7 +183,7 @@ export function extractFeatures(ex: Exchange, spec: FeatureSpec, signals: Signal
   f.token("m:repeat:", ex.previous_ask === null ? "no_prev" : overlapBucket(promptWords, words(ex.previous_ask)));
 
   if (spec.captureSignals && signals !== null) {
-    const v = signals(ex.prompt);
+    const v = signals(ex.prompt, ex.reply_end);
     f.begin();
     f.token("s:kind:", v.kind);
     f.token("s:frustration:", v.frustration === null ? "null" : String(v.frustration));

@@ -1,11 +1,13 @@
+import { classify } from "../../runtime/capture/classify.js";
+
 /**
  * The capture classifier's verdict as features: its stable signal names, its frustration
- * level and its kind. The classifier (`runtime/capture/classify.ts`, `classify(text)`) is
- * loaded when it is present; the weights file records whether signals were used in training,
- * and a model trained with them refuses to run without them (see `embeddedLane`).
+ * level and its kind, read with the reply the person answered (two of its rules need it).
+ * The weights file records whether signals were used in training, and a model trained with
+ * them refuses to run without them (see `createScorer`).
  *
- * Example: `(await loadCaptureSignals())?.("No, that's wrong!!")`
- * -> `{signals: ["correction.en.no_opener", …], frustration: 1, kind: "correction"}`.
+ * Example: `captureSignals("No, that is wrong!!", "Here is the file.")`
+ * -> `{signals: ["correction.en.thats_wrong", "frustration.punctuation"], frustration: 1, kind: "correction"}`.
  */
 export interface CaptureSignals {
   signals: readonly string[];
@@ -13,30 +15,14 @@ export interface CaptureSignals {
   kind: string;
 }
 
-export type SignalSource = (text: string) => CaptureSignals;
+export type SignalSource = (text: string, previousReply: string | null) => CaptureSignals;
 
-interface ClassifyModule {
-  classify?: (text: string) => { kind: string; frustration: number | null; signals: string[] };
-}
+export const captureSignals: SignalSource = (text, previousReply) => {
+  const v = classify(text, { previousReply });
+  return { signals: v.signals, frustration: v.frustration, kind: v.kind };
+};
 
-let loaded: Promise<SignalSource | null> | undefined;
-
-/** The capture classifier as a signal source, or null when it is not built. Memoised. */
+/** The capture classifier as a signal source (kept async for callers written before it landed). */
 export function loadCaptureSignals(): Promise<SignalSource | null> {
-  loaded ??= (async () => {
-    // A computed specifier, so the engine builds before the capture room lands.
-    const specifier = ["..", "..", "runtime", "capture", "classify.js"].join("/");
-    try {
-      const mod = (await import(specifier)) as ClassifyModule;
-      const classify = mod.classify;
-      if (typeof classify !== "function") return null;
-      return (text: string): CaptureSignals => {
-        const v = classify(text);
-        return { signals: v.signals, frustration: v.frustration, kind: v.kind };
-      };
-    } catch {
-      return null;
-    }
-  })();
-  return loaded;
+  return Promise.resolve(captureSignals);
 }
