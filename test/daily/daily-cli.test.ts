@@ -226,4 +226,19 @@ describe("report, weekly, joins and the promoted configuration through the CLI",
     expect(v4b.notes[0]).toBe("v4 ran in shadow: no promoted configuration");
     expect(io2.err()).toContain("promoted under another question bank");
   });
+
+  it("manual stage commands (enrich, label, triage) print one JSON value and write receipts of the manual loop", async () => {
+    seedLedger(t.dir, [{ complaint: "no, wrong", ageHours: 2 }, { complaint: "still wrong", ageHours: 1 }]);
+    const env = { ERRATA_DIR: t.dir, HOME: t.dir };
+    const stagesOf = async (argv: string[]) => {
+      const io = memoryIo({ env, now: NOW });
+      expect(await run(argv, io.io)).toBe(0);
+      return (JSON.parse(io.out()) as { stages: Array<{ name: string; counts: Record<string, number> }> }).stages;
+    };
+    expect((await stagesOf(["enrich", "--limit", "1", "--json"]))[0]?.counts).toMatchObject({ batch: 1, enriched: 1 });
+    expect((await stagesOf(["label", "--json"]))[0]?.name).toBe("label");
+    expect((await stagesOf(["triage", "--json"]))[0]?.counts).toMatchObject({ entries: 1 });
+    const runs = readFileSync(join(t.dir, ".state", "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { loop: string; stage: string });
+    expect(runs.map((r) => `${r.loop}/${r.stage}`)).toEqual(["manual/enrich", "manual/run", "manual/label", "manual/run", "manual/triage", "manual/run"]);
+  });
 });
