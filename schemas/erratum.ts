@@ -66,7 +66,7 @@ export type ErratumContext = z.infer<typeof ContextSchema>;
 
 /** Who reported: a stable keyed-hash pseudonym (never an e-mail) and a role. */
 export const ReporterSchema = z.strictObject({
-  id: z.string().regex(REPORTER_ID_PATTERN),
+  id: z.string().regex(REPORTER_ID_PATTERN).describe("rp- + 16 hex of a keyed hash; never an e-mail"),
   /** owner, team, customer, user, or the machine role (hook, agent, job, ...). */
   role: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
 });
@@ -94,7 +94,7 @@ export const EnrichmentSchema = z.strictObject({
   /** The model's confidence in [0, 1]. */
   confidence: z.number().min(0).max(1),
   /** The model that wrote this enrichment, e.g. "gpt-5-mini". Required. */
-  model: z.string().min(1),
+  model: z.string().min(1).describe("the model that wrote this enrichment; required"),
   /** Version of the enrichment prompt/procedure, e.g. "enrich/3". */
   enrichment_version: z.string().min(1),
 });
@@ -118,28 +118,28 @@ export type Links = z.infer<typeof LinksSchema>;
 export const ErratumSchema = z.strictObject({
   schema: z.literal("erratum/1"),
   /** "er-YYYYMMDD-" + 6 hex; the date is the UTC day of `ts`. */
-  id: z.string().regex(ERRATUM_ID_PATTERN),
+  id: z.string().regex(ERRATUM_ID_PATTERN).describe("er-YYYYMMDD- + 6 hex; the date is the UTC day of ts"),
   /** When it was captured, UTC ISO-8601. The month of `ts` names its file. */
-  ts: isoTs,
-  system: SystemNameSchema,
+  ts: isoTs.describe("capture time, UTC; its month names the file errata-YYYY-MM.jsonl"),
+  system: SystemNameSchema.describe("assistant, other, or a name listed in errata-systems.json"),
   /** Which install or tenant it came from (a hostname hash, a tenant id). */
-  instance: z.string().min(1),
+  instance: z.string().min(1).describe("which install or tenant it came from"),
   /** `instance`: about this install; `product`: feedback for the product itself. */
-  target: TargetSchema,
-  source: SourceSchema,
+  target: TargetSchema.describe("instance: about this install; product: feedback about the product itself"),
+  source: SourceSchema.describe("who reported; hook, agent, job, backfill and detected are machine sources"),
   /** The door it came through: terminal, hook, feedback-command, backfill, mine, api, ... */
-  channel: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
+  channel: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/).describe("the door it came through: terminal, hook, web-form, backfill, ..."),
   kind: KindSchema,
   /** A number the person gave (1-10), else null. Machine sources never carry one. */
-  rating: RatingSchema.nullable(),
+  rating: RatingSchema.nullable().describe("a number a person gave on the scale 1-10, else null; never on a machine source"),
   /** 0-3 from countable signals at capture; null when not computed. */
-  frustration: z.number().int().min(0).max(3).nullable(),
+  frustration: z.number().int().min(0).max(3).nullable().describe("0-3 from countable signals at capture; null when not computed"),
   /** The person's verbatim words, secrets redacted. */
-  complaint: z.string().min(1),
+  complaint: z.string().min(1).describe("the verbatim words, secrets replaced by [REDACTED:<kind>] markers"),
   context: ContextSchema,
   reporter: ReporterSchema,
-  enrichment: EnrichmentSchema.nullable(),
-  status: StatusSchema,
+  enrichment: EnrichmentSchema.nullable().describe("null until a model fills it"),
+  status: StatusSchema.describe("new -> enriched -> triaged | upgrade-filed -> fixed | wontfix | duplicate"),
   links: LinksSchema,
 });
 export type Erratum = z.infer<typeof ErratumSchema>;
@@ -190,7 +190,7 @@ export const RecordRowSchema = z.strictObject({
   kind: KindSchema,
   system: SystemNameSchema,
   /** The status after the change. */
-  status: StatusSchema,
+  status: StatusSchema.describe("the status after the change"),
   session_id: z.string().nullable(),
   output_ids: z.array(z.string()),
 });
