@@ -14,11 +14,14 @@ import type { CommandContext } from "../command.js";
 import { ErrataError, badInput } from "../errors.js";
 import { printJson, println } from "../io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../ledger-common.js";
-import { isPseudonym, loadOrCreateReporterKey, pseudonymize } from "../../runtime/privacy/pseudonym.js";
+import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 import { writeAttachment } from "../../runtime/store/attachments.js";
 import { parseErText } from "../../runtime/store/er-grammar.js";
 import { newErratum } from "../../runtime/store/new-erratum.js";
 import type { ErratumContext, Links } from "../../schemas/erratum.js";
+
+/** Shown by a dry run before any key exists: the real pseudonym needs the key, made on the first write. */
+const UNKEYED_PSEUDONYM = "rp-0000000000000000";
 
 interface AddOptions {
   complaint?: string;
@@ -95,7 +98,12 @@ export function register(program: Command, ctx: CommandContext): void {
       const ledger = ledgerFor(ctx, { fsync: true });
       const paths = ledger.paths;
       const rawReporter = opts.reporterId ?? "owner";
-      const reporterId = isPseudonym(rawReporter) ? rawReporter : pseudonymize(rawReporter, loadOrCreateReporterKey(paths.stateDir));
+      // The key is created only when something is written: a dry run or bad input leaves no key behind.
+      const pseudonymFor = (create: boolean): string => {
+        if (isPseudonym(rawReporter)) return rawReporter;
+        const key = create ? loadOrCreateReporterKey(paths.stateDir) : readReporterKey(paths.stateDir);
+        return key ? pseudonymize(rawReporter, key) : UNKEYED_PSEUDONYM;
+      };
       const role = opts.reporterRole ?? source;
 
       const context: Partial<ErratumContext> = {};
@@ -120,7 +128,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const erratum = newErratum({
         nowMs: ctx.io.now(),
         complaint: parsed.text,
-        reporter: { id: reporterId, role },
+        reporter: { id: pseudonymFor(false), role },
         ...(ts !== undefined ? { ts } : {}),
         system: opts.system ?? "assistant",
         target: opts.product ? "product" : "instance",
@@ -138,6 +146,7 @@ export function register(program: Command, ctx: CommandContext): void {
       // Validate fully before anything touches the disk (bad input writes nothing).
       const preview = ledger.append(erratum, { dryRun: true });
       if (!opts.dryRun) {
+        erratum.reporter = { ...erratum.reporter, id: pseudonymFor(true) };
         for (const a of attachments) writeAttachment(paths.attachmentsDir, erratum.id, a.name, a.content);
       }
       const outcome = opts.dryRun ? preview : ledger.append(erratum);

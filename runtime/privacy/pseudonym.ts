@@ -18,6 +18,17 @@ export function pseudonymize(rawId: string, key: Buffer): string {
   return `rp-${createHmac("sha256", key).update(normalised, "utf8").digest("hex").slice(0, 16)}`;
 }
 
+/** The key in `stateDir`, or null when none has been created yet (reads only). */
+export function readReporterKey(stateDir: string): Buffer | null {
+  const file = join(stateDir, REPORTER_KEY_FILE);
+  try {
+    return parseKey(readFileSync(file, "utf8"), file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
 /** Reads the key from `stateDir`, creating it (exclusively, so two processes agree) on first use. */
 export function loadOrCreateReporterKey(stateDir: string): Buffer {
   const file = join(stateDir, REPORTER_KEY_FILE);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
@@ -68,11 +68,12 @@ describe("errata add / list / show / stats", () => {
     expect(stats.total).toBe(0);
   });
 
-  it("--dry-run writes nothing", async () => {
+  it("--dry-run and bad input write nothing at all (no ledger file, no state, no key)", async () => {
     const r = await cli(["add", "x", "--dry-run", "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).written).toBe(false);
-    expect(JSON.parse((await cli(["stats", "--json"])).out).total).toBe(0);
+    expect((await cli(["add", "x", "--rating", "0"])).code).toBe(2);
+    expect(readdirSync(t.dir)).toEqual([]);
   });
 
   it("redacts secrets and pseudonymises the reporter", async () => {
