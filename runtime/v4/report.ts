@@ -66,6 +66,10 @@ export interface V4Report {
     missed: number;
     /** Found failures whose planted mode fired as well. */
     mode_found: number;
+    /** Synthetic exchanges flagged as failures with nothing planted: false alarms. */
+    unplanted_flagged: number;
+    /** Per planted mode: how many were planted and how many of those were found. */
+    by_mode: { mode: ModeId; planted: number; found: number }[];
     outcomes: PlantedOutcome[];
   } | null;
 }
@@ -174,6 +178,10 @@ export function buildReport(
       outcomes.push({ exchange_id: c.exchange.id, planted_modes: modes, found, modes_found: modes.filter((m) => fired.includes(m)) });
     }
     const found = outcomes.filter((o) => o.found);
+    const byMode = MODE_IDS.map((mode) => {
+      const with_ = outcomes.filter((o) => o.planted_modes.includes(mode));
+      return { mode, planted: with_.length, found: with_.filter((o) => o.found).length };
+    }).filter((m) => m.planted > 0);
     synthetic = {
       exchanges: synth.length,
       failures: synth.filter((c) => c.detect?.is_failure === true).length,
@@ -181,6 +189,8 @@ export function buildReport(
       found: found.length,
       missed: outcomes.length - found.length,
       mode_found: found.filter((o) => o.modes_found.length > 0).length,
+      unplanted_flagged: synth.filter((c) => c.detect?.is_failure === true && !planted.has(c.exchange.id)).length,
+      by_mode: byMode,
       outcomes,
     };
   }
@@ -264,6 +274,8 @@ export function renderReport(r: V4Report): string[] {
     const s = r.synthetic;
     lines.push(`SYNTHETIC (generated sessions, not real failures): ${s.exchanges} exchanges, ${s.failures} flagged`);
     lines.push(`  planted failures found ${s.found} of ${s.planted}, missed ${s.missed}; planted mode named for ${s.mode_found} of those found`);
+    lines.push(`  flagged with nothing planted (false alarms): ${s.unplanted_flagged}`);
+    if (s.by_mode.length > 0) lines.push(`  found/planted by mode: ${s.by_mode.map((m) => `${m.mode} ${m.found}/${m.planted}`).join(", ")}`);
   }
   return lines;
 }

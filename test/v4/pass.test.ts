@@ -172,7 +172,8 @@ describe("v4 report", () => {
     ]);
     expect(rep.session_rates.top[0]).toMatchObject({ session_id: "a", failures: 2, rate: 1 });
     expect(rep.v3).toMatchObject({ chosen: 2, compared: 2, agree: 1 });
-    expect(rep.synthetic).toMatchObject({ exchanges: 2, planted: 2, found: 1, missed: 1, mode_found: 1 });
+    expect(rep.synthetic).toMatchObject({ exchanges: 2, planted: 2, found: 1, missed: 1, mode_found: 1, unplanted_flagged: 0 });
+    expect(rep.synthetic.by_mode).toEqual([{ mode: "stopped_short", planted: 2, found: 1 }]);
 
     writeFileSync(join(tmp.dir, "cuts.json"), JSON.stringify({ cuts: { "detect.unhappy": 0.95 } }));
     const strict = JSON.parse((await cli(["v4", "report", "--exchanges", file, "--cuts", "cuts.json", "--json"])).out);
