@@ -16,7 +16,7 @@
  *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
  *    "frustration.punctuation"] }`
  */
-import { buildMatchers, candidateRules, matchAlternation, type CompiledRule } from "./compile.js";
+import { buildMatchers, ruleRegex, scan, testNear, type CompiledRule } from "./compile.js";
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
@@ -29,7 +29,7 @@ export type { CaptureKind, CaptureVerdict, ClassifyContext, Frustration } from "
 const M = buildMatchers();
 /** Whole-message rules only make sense for short messages. */
 const WHOLE_MAX_CHARS = 160;
-const NON_LETTERS = /[^\p{L}]+/gu;
+const NON_LETTERS = /[^a-z\u00df-\u024f\u0400-\u04ff]+/g;
 
 export function classify(text: string, context: ClassifyContext = {}): CaptureVerdict {
   const typed = typedPart(text);
@@ -42,24 +42,32 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     signals.push(r.signal);
   };
 
-  // Anchored rules: a handful of regex tests that fail at the first character when absent.
-  const startCorrection = matchAlternation(M.start.correction, lower);
-  if (startCorrection && !startCorrection.weak) fire(startCorrection);
-  for (const category of ["praise", "directive"] as const) {
-    const r = matchAlternation(M.start[category], lower);
-    if (r) fire(r);
-  }
-  if (lower.length <= WHOLE_MAX_CHARS) {
-    for (const category of ["praise", "correction", "directive"] as const) {
-      const r = matchAlternation(M.whole[category], lower);
-      if (r) fire(r);
+  const scanned = scan(M, lower);
+  const rest = scanned.restStart === 0 ? lower : lower.slice(scanned.restStart);
+
+  // Rules anchored at the first word (after fillers): tried only when that word is a key.
+  let startCorrection: CompiledRule | undefined;
+  let closing: CompiledRule | undefined;
+  const firedFirst = new Set<string>();
+  for (const i of scanned.firstRules) {
+    const rule = M.rules[i];
+    if (!rule || (rule.at === "whole" && rest.length > WHOLE_MAX_CHARS)) continue;
+    // One start rule per category: the first that fits (strong rules come first).
+    if (rule.at === "start" && firedFirst.has(rule.category)) continue;
+    if (!ruleRegex(rule).test(rest)) continue;
+    if (rule.at === "start") firedFirst.add(rule.category);
+    if (rule.category === "closing") closing ??= rule;
+    else if (rule.category === "correction" && rule.weak) startCorrection ??= rule;
+    else {
+      if (rule.category === "correction") startCorrection ??= rule;
+      fire(rule);
     }
   }
 
-  // Keyed rules: one scan for key words, then only the rules those words unlock.
-  for (const i of candidateRules(M, lower)) {
-    const rule = M.any[i];
-    if (rule && rule.re.test(lower)) fire(rule);
+  // Keyed rules: tried only near the words that unlock them.
+  for (const [i, positions] of scanned.anyHits) {
+    const rule = M.rules[i];
+    if (rule && testNear(rule, lower, positions)) fire(rule);
   }
 
   let shape: ReplyShape | null | undefined;
@@ -67,7 +75,6 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     (shape ??= context.previousReply ? replyShape(context.previousReply) : null);
   if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
     // A weak opener ("no") is a correction only when nothing else explains it.
-    const closing = matchAlternation(M.start.closing, lower);
     const s = closing || fired.some((r) => r.category === "praise") ? undefined : getShape();
     if (closing) signals.push(closing.signal);
     else if (s === undefined) signals.push("context.positive_words");
@@ -81,7 +88,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     else fire(startCorrection);
   }
 
-  const found = findRating(lower);
+  const found = findRating(lower, rest, scanned.hasNumberWord);
   let rating: number | null = null;
   if (found && !found.bare) {
     rating = found.value;

@@ -1,25 +1,32 @@
 /**
- * Turns the language data into matchers, once, at module load: one anchored regex per
- * category for "start" rules and one for "whole" rules (every language in one alternation,
- * a capturing group per rule), and for "any" rules a single trigger regex over their key
- * words, so a prompt is scanned once and only the rules whose keys occur are tried.
+ * Turns the language data into matchers. Nothing is compiled up front: every rule is a
+ * small regex built on first use, and a rule is tried only when one of its key words
+ * occurs (for "start" and "whole" rules: when the message's first word, after fillers, is a
+ * key). A hook process classifies one prompt, so it builds only the few rules that prompt
+ * can fire; a long prompt is scanned once by a hand-written tokenizer.
  *
- * A space followed by `*` or `?` is optional whitespace; `{w}?` is an optional word tail.
+ * Pattern shorthand: a space outside a character class is `\s+` (" *" and " ?" optional
+ * whitespace), `{w}` is one word and `{w}?` an optional word tail.
  *
  * Example: `expandPattern("i told you {w}")` ->
- * `"i\\s+told\\s+you\\s+[\\p{L}\\p{N}'-]+"`.
+ * `"i\\s+told\\s+you\\s+[a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff'-]+"`.
  */
-import { LANGUAGES, RULE_CATEGORIES, type LangData, type RuleCategory } from "./lang-data.js";
+import { LANGUAGES, RULE_CATEGORIES, type LangData, type RuleAt, type RuleCategory } from "./lang-data.js";
 
+/**
+ * Word characters of lower-cased text in the supported languages: Latin (with Latin-1 and
+ * Latin Extended letters) and Cyrillic, digits and "_". Explicit ranges instead of
+ * `\p{L}` and no `u` flag: property classes make each regex several times slower to build.
+ */
+export const LETTER = "a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff";
 /** Letters and digits on either side make a word continue. */
-export const WORD_BEFORE = "(?<![\\p{L}\\p{N}_'])";
-export const WORD_AFTER = "(?![\\p{L}\\p{N}_])";
-/** What may trail a whole-message match: spaces, punctuation, symbols and emoji joiners. */
-export const TRAIL = "[\\s\\p{P}\\p{S}\\u200d\\ufe0f]*";
-const WORD = "[\\p{L}\\p{N}'-]+";
-const WORD_OPTIONAL = "[\\p{L}\\p{N}'-]*";
+export const WORD_BEFORE = `(?<![${LETTER}'])`;
+export const WORD_AFTER = `(?![${LETTER}])`;
+/** What may trail a whole-message match: anything but letters and digits (punctuation, emoji). */
+export const TRAIL = `[^${LETTER}]*`;
+const WORD = `[${LETTER}'-]+`;
+const WORD_OPTIONAL = `[${LETTER}'-]*`;
 
-/** Expands the data's pattern shorthand: a space outside a class is `\s+`, `{w}` one word. */
 export function expandPattern(src: string): string {
   let out = "";
   let inClass = false;
@@ -35,7 +42,6 @@ export function expandPattern(src: string): string {
       inClass = true;
       out += c;
     } else if (c === " ") {
-      // " *" and " ?" make the space optional; " +" is the same as " ".
       const next = src[i + 1];
       if (next === "*" || next === "?") {
         out += "\\s*";
@@ -57,8 +63,9 @@ export function expandPattern(src: string): string {
   return out;
 }
 
-function capturingGroups(source: string): number {
-  return (new RegExp(`(?:${source})|`, "u").exec("")?.length ?? 1) - 1;
+/** Number of capturing groups in a pattern (rules must have none). Used by tests. */
+export function capturingGroups(source: string): number {
+  return (new RegExp(`(?:${source})|`).exec("")?.length ?? 1) - 1;
 }
 
 export interface CompiledRule {
@@ -66,116 +73,189 @@ export interface CompiledRule {
   signal: string;
   category: RuleCategory;
   lang: string;
+  at: RuleAt;
   weak: boolean;
+  /** The data's pattern; expanded and compiled on first use. */
+  pattern: string;
+  compiled: RegExp | null;
 }
 
-/** An anchored alternation: group k+1 matched means rules[k] fired. */
-export interface Alternation {
-  re: RegExp;
-  rules: CompiledRule[];
+/** The rule's regex: anchored at the first word for "start", covering the rest for "whole". */
+export function ruleRegex(rule: CompiledRule): RegExp {
+  if (rule.compiled) return rule.compiled;
+  const src = expandPattern(rule.pattern);
+  const source =
+    rule.at === "any" ? `${WORD_BEFORE}(?:${src})${WORD_AFTER}` : rule.at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
+  rule.compiled = new RegExp(source);
+  return rule.compiled;
 }
 
-export interface AnyRule extends CompiledRule {
-  re: RegExp;
+interface KeyIndex {
+  exact: Map<string, number[]>;
+  /** Prefix keys ("fuck*") grouped by their first two characters. */
+  prefix: Map<string, Array<{ prefix: string; rules: number[] }>>;
 }
 
 export interface Matchers {
-  fillers: string;
-  start: Partial<Record<RuleCategory, Alternation>>;
-  whole: Partial<Record<RuleCategory, Alternation>>;
-  any: AnyRule[];
-  /** Finds key words; `keyRules` maps a key to the indexes of `any` rules it unlocks. */
-  trigger: RegExp;
-  keyRules: Map<string, number[]>;
-  prefixKeys: Array<{ prefix: string; rules: number[] }>;
+  rules: CompiledRule[];
+  /** Keys of "any" rules: any word of the text. */
+  any: KeyIndex;
+  /** Keys of "start" and "whole" rules: the first word after fillers. */
+  first: KeyIndex;
+  /** Matches one filler word ("oh", "hmm", "ok", "niin", "ну"). */
+  filler: RegExp;
+  /** Number words of every language (a rating may be spelled out). */
+  numberWords: Set<string>;
 }
 
-function escapeLiteral(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function emptyIndex(): KeyIndex {
+  return { exact: new Map(), prefix: new Map() };
+}
+
+function addKey(index: KeyIndex, key: string, rule: number): void {
+  // The tokenizer splits at hyphens: a hyphenated key is looked up by its last part.
+  const k = key.toLowerCase().split("-").pop() ?? key;
+  if (k.endsWith("*")) {
+    const prefix = k.slice(0, -1);
+    const head = prefix.slice(0, 2);
+    const group = index.prefix.get(head) ?? [];
+    const entry = group.find((g) => g.prefix === prefix);
+    if (entry) {
+      if (!entry.rules.includes(rule)) entry.rules.push(rule);
+    } else group.push({ prefix, rules: [rule] });
+    index.prefix.set(head, group);
+  } else {
+    const list = index.exact.get(k) ?? [];
+    if (!list.includes(rule)) list.push(rule);
+    index.exact.set(k, list);
+  }
+}
+
+/** Rules of `word` in `index`, exact and prefix keys together (may repeat a rule). */
+export function lookup(index: KeyIndex, word: string): number[] | null {
+  const exact = index.exact.get(word);
+  const group = word.length >= 2 ? index.prefix.get(word.slice(0, 2)) : undefined;
+  if (!group) return exact ?? null;
+  let out: number[] | null = exact ? [...exact] : null;
+  for (const p of group) if (word.startsWith(p.prefix)) (out ??= []).push(...p.rules);
+  return out;
 }
 
 export function buildMatchers(langs: readonly LangData[] = LANGUAGES): Matchers {
-  const fillerAlt = [...new Set(langs.flatMap((l) => l.fillers.map(expandPattern)))].join("|");
-  const fillers = `(?:(?:${fillerAlt})${WORD_AFTER}[\\s,.!;:…-]*)*`;
-  const start: Matchers["start"] = {};
-  const whole: Matchers["whole"] = {};
-  const any: AnyRule[] = [];
-  const keyRules = new Map<string, number[]>();
-  const prefixMap = new Map<string, number[]>();
-
-  for (const category of RULE_CATEGORIES) {
-    for (const at of ["start", "whole"] as const) {
-      const parts: string[] = [];
-      const rules: CompiledRule[] = [];
-      // Strong rules of every language before any weak one: alternation order decides.
-      for (const weakPass of [false, true]) {
-        for (const lang of langs) {
-          for (const r of lang[category]) {
-            if (r.at !== at || Boolean(r.weak) !== weakPass) continue;
-            const src = expandPattern(r.re);
-            if (capturingGroups(src) !== 0) throw new Error(`${lang.code} ${category}.${r.id}: use (?:...) groups only`);
-            parts.push(`(${src})`);
-            rules.push({ signal: `${category}.${lang.code}.${r.id}`, category, lang: lang.code, weak: weakPass });
-          }
-        }
-      }
-      if (parts.length === 0) continue;
-      const tail = at === "start" ? WORD_AFTER : `${TRAIL}$`;
-      const re = new RegExp(`^${fillers}(?:${parts.join("|")})${tail}`, "u");
-      (at === "start" ? start : whole)[category] = { re, rules };
-    }
-    for (const lang of langs) {
-      for (const r of lang[category]) {
-        if (r.at !== "any") continue;
-        const src = expandPattern(r.re);
-        if (capturingGroups(src) !== 0) throw new Error(`${lang.code} ${category}.${r.id}: use (?:...) groups only`);
-        const index = any.length;
-        any.push({
-          signal: `${category}.${lang.code}.${r.id}`,
-          category,
-          lang: lang.code,
-          weak: Boolean(r.weak),
-          re: new RegExp(`${WORD_BEFORE}(?:${src})${WORD_AFTER}`, "u"),
-        });
-        for (const key of r.keys ?? []) {
-          const k = key.toLowerCase();
-          const map = k.endsWith("*") ? prefixMap : keyRules;
-          const name = k.endsWith("*") ? k.slice(0, -1) : k;
-          const list = map.get(name) ?? [];
-          if (!list.includes(index)) list.push(index);
-          map.set(name, list);
+  const rules: CompiledRule[] = [];
+  const any = emptyIndex();
+  const first = emptyIndex();
+  // Strong rules before weak ones, so the first rule that fits names the signal.
+  for (const weakPass of [false, true]) {
+    for (const category of RULE_CATEGORIES) {
+      for (const lang of langs) {
+        for (const r of lang[category]) {
+          if (Boolean(r.weak) !== weakPass) continue;
+          const index = rules.length;
+          rules.push({ signal: `${category}.${lang.code}.${r.id}`, category, lang: lang.code, at: r.at, weak: weakPass, pattern: r.re, compiled: null });
+          for (const key of r.keys ?? []) addKey(r.at === "any" ? any : first, key, index);
         }
       }
     }
   }
-  const exact = [...keyRules.keys()].sort((a, b) => b.length - a.length).map(escapeLiteral);
-  const prefixes = [...prefixMap.keys()].sort((a, b) => b.length - a.length).map((p) => `${escapeLiteral(p)}[\\p{L}]*`);
-  const trigger = new RegExp(`${WORD_BEFORE}(?:${[...prefixes, ...exact].join("|")})${WORD_AFTER}`, "gu");
-  const prefixKeys = [...prefixMap.entries()].map(([prefix, rules]) => ({ prefix, rules }));
-  return { fillers, start, whole, any, trigger, keyRules, prefixKeys };
+  const fillers = [...new Set(langs.flatMap((l) => l.fillers))].join("|");
+  const numberWords = new Set(langs.flatMap((l) => Object.keys(l.numbers)));
+  return { rules, any, first, filler: new RegExp(`^(?:${fillers})$`), numberWords };
 }
 
-/** The rules of `alt` that the text matches at its start (the first alternative that fits). */
-export function matchAlternation(alt: Alternation | undefined, text: string): CompiledRule | null {
-  if (!alt) return null;
-  const m = alt.re.exec(text);
-  if (!m) return null;
-  for (let g = 1; g < m.length; g++) if (m[g] !== undefined) return alt.rules[g - 1] ?? null;
-  return null;
+/** A word character for the key scan: letters, digits, "_" and "'" (not "-"). */
+function isWordChar(c: number): boolean {
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || c === 39;
+  // Latin-1 punctuation and symbols, general punctuation, CJK punctuation are separators.
+  if (c <= 0xbf || c === 0xd7 || c === 0xf7) return false;
+  if (c >= 0x2000 && c <= 0x2bff) return false;
+  if (c >= 0x3000 && c <= 0x303f) return false;
+  return c !== 0xfeff;
 }
 
-/** Indexes of the `any` rules whose keys occur in `lower`, in rule order. */
-export function candidateRules(m: Matchers, lower: string): number[] {
-  const found = new Set<number>();
-  m.trigger.lastIndex = 0;
-  let hit: RegExpExecArray | null;
-  while ((hit = m.trigger.exec(lower)) !== null) {
-    const word = hit[0];
-    const exact = m.keyRules.get(word);
-    if (exact) for (const i of exact) found.add(i);
-    if (m.prefixKeys.length > 0) {
-      for (const p of m.prefixKeys) if (word.startsWith(p.prefix)) for (const i of p.rules) found.add(i);
+export interface Scan {
+  /** Offset of the first word that is not a filler (the text's length when there is none). */
+  restStart: number;
+  /** "start"/"whole" rules keyed by that first word. */
+  firstRules: number[];
+  /** "any" rule index -> offsets of its key words, in rule order. */
+  anyHits: Map<number, number[]>;
+  /** A number word occurs (a rating may be spelled out). */
+  hasNumberWord: boolean;
+}
+
+/**
+ * One pass over the text: a hand-written tokenizer and a map lookup per word (a regex
+ * alternation of a thousand keys would try every key at every position).
+ */
+export function scan(m: Matchers, lower: string): Scan {
+  const anyHits = new Map<number, number[]>();
+  let restStart = -1;
+  let firstRules: number[] = [];
+  let hasNumberWord = false;
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && !isWordChar(lower.charCodeAt(i))) i++;
+    let start = i;
+    while (i < n && isWordChar(lower.charCodeAt(i))) i++;
+    let end = i;
+    while (start < end && lower.charCodeAt(start) === 39) start++;
+    while (end > start && lower.charCodeAt(end - 1) === 39) end--;
+    if (end <= start) continue;
+    const word = lower.slice(start, end);
+    if (restStart < 0 && !m.filler.test(word)) {
+      restStart = start;
+      firstRules = lookup(m.first, word) ?? [];
+    }
+    if (!hasNumberWord && m.numberWords.has(word)) hasNumberWord = true;
+    const rules = lookup(m.any, word);
+    if (rules) {
+      for (const r of rules) {
+        const list = anyHits.get(r);
+        if (list) {
+          if (list[list.length - 1] !== start) list.push(start);
+        } else anyHits.set(r, [start]);
+      }
     }
   }
-  return [...found].sort((a, b) => a - b);
+  return {
+    restStart: restStart < 0 ? n : restStart,
+    firstRules: [...new Set(firstRules)].sort((a, b) => a - b),
+    anyHits: new Map([...anyHits].sort((a, b) => a[0] - b[0])),
+    hasNumberWord,
+  };
+}
+
+/** How far around a key an "any" rule may reach, in characters (rules span a few words). */
+export const KEY_WINDOW_CHARS = 90;
+/** Stands in front of a window that does not start the message, so `^` cannot match there. */
+const NOT_START = "\u0001 ";
+
+/**
+ * Tests an "any" rule only near its key words: the window runs from a word start about
+ * KEY_WINDOW_CHARS before the key to a word end about as far after it, so long prompts
+ * cost no more per hit than short ones.
+ */
+export function testNear(rule: CompiledRule, lower: string, positions: readonly number[]): boolean {
+  const re = ruleRegex(rule);
+  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) return re.test(lower);
+  let coveredTo = -1;
+  for (const at of positions) {
+    if (at < coveredTo) continue;
+    let from = Math.max(0, at - KEY_WINDOW_CHARS);
+    if (from > 0) {
+      const space = lower.indexOf(" ", from);
+      from = space < 0 || space >= at ? at : space + 1;
+    }
+    let to = Math.min(lower.length, at + KEY_WINDOW_CHARS);
+    if (to < lower.length) {
+      const space = lower.indexOf(" ", to);
+      to = space < 0 ? lower.length : space;
+    }
+    coveredTo = to - KEY_WINDOW_CHARS;
+    const window = from === 0 ? lower.slice(0, to) : NOT_START + lower.slice(from, to);
+    if (re.test(window)) return true;
+  }
+  return false;
 }

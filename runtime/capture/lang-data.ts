@@ -23,8 +23,11 @@ export interface LangRule {
   id: string;
   at: RuleAt;
   re: string;
-  /** Whole words that must occur for an "any" rule to be tried; a trailing `*` is a prefix. */
-  keys?: string[];
+  /**
+   * Whole words that must occur for the rule to be tried (for "start" and "whole" rules: the
+   * message's first word after fillers); a trailing `*` makes a key a prefix.
+   */
+  keys: string[];
   /** A weak opener ("no"): needs the reply context to count (see classify.ts). */
   weak?: boolean;
 }
@@ -87,7 +90,7 @@ export function checkLangData(raw: unknown, where: string): LangData {
       if (typeof rule["id"] !== "string" || !/^[a-z][a-z0-9_]*$/.test(rule["id"])) fail(`${path}.id`, "a snake_case id", rule["id"]);
       if (rule["at"] !== "start" && rule["at"] !== "any" && rule["at"] !== "whole") fail(`${path}.at`, "start | any | whole", rule["at"]);
       if (typeof rule["re"] !== "string" || rule["re"].length === 0) fail(`${path}.re`, "a pattern", rule["re"]);
-      if (rule["at"] === "any" && !isStrArr(rule["keys"])) fail(`${path}.keys`, "key words for an 'any' rule", rule["keys"]);
+      if (!isStrArr(rule["keys"])) fail(`${path}.keys`, "key words (for 'start'/'whole': the first word)", rule["keys"]);
       if (rule["weak"] !== undefined && typeof rule["weak"] !== "boolean") fail(`${path}.weak`, "a boolean", rule["weak"]);
     });
   }

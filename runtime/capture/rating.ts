@@ -13,30 +13,46 @@
  * What does not: "1 go", "1 commit and push", "2 tickets for later today", "3 files
  * changed", "1. Fix the bug", "10:30", "2.1.9", "step 3/10", "3/10 tests pass", "5/10/2024".
  *
- * Example: `findRating("Rating: 7/10, close")` -> `{ value: 7, signal: "rating.scale", bare: false }`.
+ * Example: `findRating("rating: 7/10, close", "rating: 7/10, close", false)` -> `{ value: 7, signal: "rating.scale", bare: false }`.
  */
-import { expandPattern, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile.js";
+import { expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile.js";
 import { LANGUAGES } from "./lang-data.js";
 
 const uniq = (xs: string[]): string[] => [...new Set(xs)].sort((a, b) => b.length - a.length);
 const NUMBER_WORDS = new Map<string, number>();
 for (const l of LANGUAGES) for (const [w, n] of Object.entries(l.numbers)) if (!NUMBER_WORDS.has(w)) NUMBER_WORDS.set(w, n);
-const TEN = uniq(["10", ...[...NUMBER_WORDS].filter(([, n]) => n === 10).map(([w]) => w)]).join("|");
-const WORDS = uniq([...NUMBER_WORDS.keys()]).join("|");
-const NUM = `(?:(10|[1-9](?:[.,][0-9])?)(?![.,]?[0-9])|(${WORDS})${WORD_AFTER})`;
-const SCALE = `(?:\\s*/\\s*(?:${TEN})|\\s+(?:${uniq(LANGUAGES.flatMap((l) => l.rating.scale.map(expandPattern))).join("|")}))`;
-const COUNT = uniq(LANGUAGES.flatMap((l) => l.rating.count_nouns.map(expandPattern))).join("|");
-const AFTER = `(?![.,]?[0-9]|\\s*/|\\s*%|[\\p{L}\\p{N}_]|\\s+(?:${COUNT})${WORD_AFTER})`;
-const LEAD = uniq(LANGUAGES.flatMap((l) => l.rating.lead.map(expandPattern))).join("|");
-const LEAD_SCALED = uniq(LANGUAGES.flatMap((l) => [...l.rating.lead, ...l.rating.lead_scaled].map(expandPattern))).join("|");
-const FILL = uniq(LANGUAGES.flatMap((l) => l.fillers.map(expandPattern))).join("|");
-const FILLERS = `(?:(?:${FILL})${WORD_AFTER}[\\s,.!;:…-]*)*`;
 
-const AT_START = new RegExp(`^${FILLERS}(?:(?:${LEAD_SCALED})\\s*[:=-]?\\s*)?${NUM}${SCALE}${AFTER}`, "u");
-const LEAD_ONLY = new RegExp(`(?:^${FILLERS}|[.!?;]\\s+)(?:${LEAD})\\s*[:=-]?\\s*${NUM}${AFTER}`, "u");
-const AT_END = new RegExp(`(?<![\\p{L}\\p{N}_/.,:#(\\[-])${NUM}${SCALE}${TRAIL}$`, "u");
-const BARE = new RegExp(`^${NUM}${TRAIL}$`, "u");
-const COUNT_BEFORE = new RegExp(`(?:${WORD_BEFORE}(?:${COUNT}|steps?|test|page|part|phase|round|item|task|file|chapter|batch|iteration|level|version|vol|no|nr|number)[\\s:#(\\[]*|[(\\[#/-]\\s*)$`, "u");
+interface RatingPatterns {
+  AT_START: RegExp;
+  LEAD_ONLY: RegExp;
+  AT_END: RegExp;
+  BARE: RegExp;
+  COUNT_BEFORE: RegExp;
+}
+let built: RatingPatterns | null = null;
+
+/** Built on first use: a prompt with no digit and no number word never needs them. */
+function patterns(): RatingPatterns {
+  if (built) return built;
+  const TEN = uniq(["10", ...[...NUMBER_WORDS].filter(([, n]) => n === 10).map(([w]) => w)]).join("|");
+  const WORDS = uniq([...NUMBER_WORDS.keys()]).join("|");
+  const NUM = `(?:(10|[1-9](?:[.,][0-9])?)(?![.,]?[0-9])|(${WORDS})${WORD_AFTER})`;
+  const SCALE = `(?:\\s*/\\s*(?:${TEN})|\\s+(?:${uniq(LANGUAGES.flatMap((l) => l.rating.scale.map(expandPattern))).join("|")}))`;
+  const COUNT = uniq(LANGUAGES.flatMap((l) => l.rating.count_nouns.map(expandPattern))).join("|");
+  const AFTER = `(?![.,]?[0-9]|\\s*/|\\s*%|[${LETTER}]|\\s+(?:${COUNT})${WORD_AFTER})`;
+  const LEAD = uniq(LANGUAGES.flatMap((l) => l.rating.lead.map(expandPattern))).join("|");
+  const LEAD_SCALED = uniq(LANGUAGES.flatMap((l) => [...l.rating.lead, ...l.rating.lead_scaled].map(expandPattern))).join("|");
+  built = {
+    AT_START: new RegExp(`^(?:(?:${LEAD_SCALED})\\s*[:=-]?\\s*)?${NUM}${SCALE}${AFTER}`),
+    LEAD_ONLY: new RegExp(`(?:^|[.!?;]\\s+)(?:${LEAD})\\s*[:=-]?\\s*${NUM}${AFTER}`),
+    AT_END: new RegExp(`(?<![${LETTER}/.,:#(\\[-])${NUM}${SCALE}${TRAIL}$`),
+    BARE: new RegExp(`^${NUM}${TRAIL}$`),
+    COUNT_BEFORE: new RegExp(
+      `(?:${WORD_BEFORE}(?:${COUNT}|steps?|test|page|part|phase|round|item|task|file|chapter|batch|iteration|level|version|vol|no|nr|number)[\\s:#(\\[]*|[(\\[#/-]\\s*)$`,
+    ),
+  };
+  return built;
+}
 
 export interface FoundRating {
   value: number;
@@ -54,24 +70,34 @@ function valueOf(m: RegExpExecArray): number | null {
 }
 
 /** Finds an explicit rating in lower-cased text, or null. Cheap exits when no digit or number word can be present. */
-export function findRating(lower: string): FoundRating | null {
-  let m = AT_START.exec(lower);
+/** A rating opens the message or ends it: only its head and tail are read. */
+const HEAD_CHARS = 160;
+const DIGIT = /[0-9]/;
+const TAIL_CHARS = 60;
+
+export function findRating(lower: string, rest: string, hasNumberWord: boolean): FoundRating | null {
+  const head = rest.length > HEAD_CHARS ? rest.slice(0, HEAD_CHARS) : rest;
+  const tailStart = Math.max(0, lower.length - TAIL_CHARS);
+  const tail = lower.slice(tailStart);
+  if (!hasNumberWord && !DIGIT.test(head) && !DIGIT.test(tail)) return null;
+  const { AT_START, LEAD_ONLY, AT_END, BARE, COUNT_BEFORE } = patterns();
+  let m = AT_START.exec(head);
   if (m) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.scale", bare: false };
   }
-  m = LEAD_ONLY.exec(lower);
+  m = LEAD_ONLY.exec(head);
   if (m) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.lead", bare: false };
   }
-  m = AT_END.exec(lower);
-  if (m && !COUNT_BEFORE.test(lower.slice(Math.max(0, m.index - 24), m.index))) {
+  m = AT_END.exec(tail);
+  if (m && (tailStart === 0 || m.index > 0) && !COUNT_BEFORE.test(lower.slice(Math.max(0, tailStart + m.index - 24), tailStart + m.index))) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.end", bare: false };
   }
-  if (lower.length <= 24) {
-    m = BARE.exec(lower.trim());
+  if (rest.length <= 24) {
+    m = BARE.exec(rest.trim());
     if (m) {
       const v = valueOf(m);
       if (v !== null) return { value: v, signal: "rating.bare", bare: true };

@@ -8,7 +8,7 @@
  * `{ endsWithQuestion: true, checkQuestion: false, offerQuestion: false, numberedChoices: true,
  *    asksForRating: false }`.
  */
-import { expandPattern, WORD_AFTER, WORD_BEFORE } from "./compile.js";
+import { expandPattern, LETTER, WORD_AFTER, WORD_BEFORE } from "./compile.js";
 import { LANGUAGES } from "./lang-data.js";
 
 export interface ReplyShape {
@@ -28,16 +28,22 @@ export interface ReplyShape {
 }
 
 const alt = (key: "check" | "offer" | "more" | "question_start" | "menu" | "rating_request"): RegExp =>
-  new RegExp(`${WORD_BEFORE}(?:${[...new Set(LANGUAGES.flatMap((l) => l.reply[key].map(expandPattern)))].join("|")})${WORD_AFTER}`, "u");
-const CHECK = alt("check");
-const OFFER = alt("offer");
-const MORE = alt("more");
-const QUESTION_START = new RegExp(
-  `^[\\s"'(«„“]*(?:${[...new Set(LANGUAGES.flatMap((l) => l.reply.question_start.map(expandPattern)))].join("|")})`,
-  "u",
-);
-const MENU = alt("menu");
-const RATING_REQUEST = alt("rating_request");
+  new RegExp(`${WORD_BEFORE}(?:${[...new Set(LANGUAGES.flatMap((l) => l.reply[key].map(expandPattern)))].join("|")})${WORD_AFTER}`);
+/** Built on first use: most prompts never need the reply read. */
+let built: { CHECK: RegExp; OFFER: RegExp; MORE: RegExp; QUESTION_START: RegExp; MENU: RegExp; RATING_REQUEST: RegExp } | null = null;
+function patterns(): NonNullable<typeof built> {
+  return (built ??= {
+    CHECK: alt("check"),
+    OFFER: alt("offer"),
+    MORE: alt("more"),
+    QUESTION_START: new RegExp(
+      `^[\\s"'(«„“]*(?:${[...new Set(LANGUAGES.flatMap((l) => l.reply.question_start.map(expandPattern)))].join("|")})`,
+    ),
+    MENU: alt("menu"),
+    RATING_REQUEST: alt("rating_request"),
+  });
+}
+const TRAILING_NON_WORD = new RegExp(`[^${LETTER}]+$`);
 const LIST_LINE = /(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:\(?\d{1,2}[.)]|\(\d{1,2}\)|[a-e]\))(?:\*\*)?[ \t]+\S/g;
 const INLINE_CHOICE = /(?:^|\s)\(?(?:1|a)\)\s[\s\S]*\s\(?(?:2|b)\)\s/;
 
@@ -46,6 +52,7 @@ export const REPLY_TAIL_CHARS = 1500;
 const QUESTION_TAIL = 120;
 
 export function replyShape(reply: string): ReplyShape {
+  const { CHECK, OFFER, MORE, QUESTION_START, MENU, RATING_REQUEST } = patterns();
   const tail = reply.slice(-REPLY_TAIL_CHARS).toLowerCase().replace(/[\u2018\u2019]/g, "'").trimEnd();
   const q = tail.lastIndexOf("?");
   let question: string | null = null;
@@ -54,7 +61,7 @@ export function replyShape(reply: string): ReplyShape {
     question = before.slice(lastBoundary(before) + 1);
   } else {
     // Chat replies often drop the "?": "have you seen Dunkirk" still asks.
-    const body = tail.replace(/[\s\p{P}\p{S}]+$/u, "");
+    const body = tail.replace(TRAILING_NON_WORD, "");
     const last = body.slice(lastBoundary(body) + 1);
     if (QUESTION_START.test(last)) question = last;
   }

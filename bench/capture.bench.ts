@@ -1,0 +1,89 @@
+/**
+ * The capture classifier's latency per prompt, in one process after warm-up, over the real
+ * typed prompts of the bundled corpora (`datasets/<set>/exchanges.jsonl`, each with the reply
+ * it answered) and over 1,000-character prompts built by joining a session's prompts. The
+ * baseline, measured in the same run on the same prompts, is a single case-insensitive regex
+ * test of frustration words (the shape of the Claude Code regex in ANCHORS.md section 1).
+ * Each call is timed on its own (hrtime); the figures are the mean and the 99th percentile
+ * over 5 rounds of every prompt. Target: p99 under 20 us.
+ *
+ * Run: `npx tsc -p tsconfig.json && node dist/bench/run.js capture`
+ */
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { classify } from "../runtime/capture/classify.js";
+
+interface Prompt {
+  text: string;
+  reply: string | null;
+}
+
+const BASELINE = /\b(?:wtf|ffs|fuck(?:ing)?|shit|damn|this sucks|so frustrating|horrible|awful|terrible|useless)\b/i;
+const ROUNDS = 5;
+
+function loadPrompts(repoRoot: string): { short: Prompt[]; long: Prompt[] } {
+  const dir = join(repoRoot, "datasets");
+  const short: Prompt[] = [];
+  const bySession = new Map<string, string[]>();
+  for (const set of readdirSync(dir)) {
+    const file = join(dir, set, "exchanges.jsonl");
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      const e = JSON.parse(line) as { prompt: string; reply_end: string | null; session_id: string };
+      short.push({ text: e.prompt, reply: e.reply_end });
+      const list = bySession.get(e.session_id) ?? [];
+      list.push(e.prompt);
+      bySession.set(e.session_id, list);
+    }
+  }
+  const long: Prompt[] = [];
+  let pool = "";
+  for (const prompts of bySession.values()) {
+    pool += ` ${prompts.join(" ")}`;
+    while (pool.length >= 1000) {
+      long.push({ text: pool.slice(0, 1000), reply: short[long.length % short.length]?.reply ?? null });
+      pool = pool.slice(1000);
+    }
+  }
+  return { short, long };
+}
+
+function timeEach(prompts: Prompt[], fn: (p: Prompt) => unknown): { meanUs: number; p99Us: number; n: number } {
+  for (let i = 0; i < 3; i++) for (const p of prompts) fn(p); // warm-up
+  const times = new Float64Array(prompts.length * ROUNDS);
+  let k = 0;
+  let sink = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const p of prompts) {
+      const t0 = process.hrtime.bigint();
+      const out = fn(p);
+      times[k++] = Number(process.hrtime.bigint() - t0) / 1000;
+      if (out) sink++;
+    }
+  }
+  if (sink < 0) process.stdout.write(""); // keep results alive
+  times.sort();
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  return { meanUs: mean, p99Us: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] ?? NaN, n: prompts.length };
+}
+
+export async function run(): Promise<void> {
+  const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+  const { short, long } = loadPrompts(repoRoot);
+  const fmt = (x: number): string => x.toFixed(2);
+  // An empty-timer pass measures what hrtime itself adds to every figure.
+  const timer = timeEach(short, () => 0);
+  process.stdout.write(`timer overhead per call: mean ${fmt(timer.meanUs)} us (included in every figure below)\n`);
+  for (const [name, prompts] of [
+    ["bundled typed prompts", short],
+    ["1,000-character prompts", long],
+  ] as const) {
+    const c = timeEach(prompts, (p) => classify(p.text, { previousReply: p.reply }));
+    const b = timeEach(prompts, (p) => BASELINE.test(p.text));
+    process.stdout.write(
+      `${name} (${c.n}): classify mean ${fmt(c.meanUs)} us, p99 ${fmt(c.p99Us)} us | single regex mean ${fmt(b.meanUs)} us, p99 ${fmt(b.p99Us)} us | ratio mean ${fmt(c.meanUs / b.meanUs)}x, p99 ${fmt(c.p99Us / b.p99Us)}x\n`,
+    );
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Turns a capture verdict into the erratum row a door writes (the hook, and `errata mine`
+ * for transcripts), following the seed's "The doors": a numeric rating is one row, kind
+ * praise at >= 7 (rating null: praise never carries a number) and complaint below (the
+ * rating kept); an explicit correction or a standing directive is kind correction; praise
+ * is kind praise. Anything else is no row. The person typed it, so the source is "owner"
+ * (a machine source may not carry a rating) and the channel names the door. zod-free.
+ *
+ * Example: verdict `{kind: "rating", rating: 3, ...}` -> `{kind: "complaint", rating: 3,
+ * deepContext: true}`; `{kind: "rating", rating: 8}` -> `{kind: "praise", rating: null,
+ * deepContext: false}`; `{kind: "none"}` -> null.
+ */
+import { createHash } from "node:crypto";
+import type { Erratum } from "../../schemas/erratum.js";
+import { newErratum, type NewErratumInput } from "../store/new-erratum.js";
+import type { CaptureVerdict } from "./verdict.js";
+
+/** A complaint longer than this keeps its head and says how much was cut (a ledger line stays small). */
+export const MAX_COMPLAINT_CHARS = 20_000;
+export const RESPONSE_PREVIEW_CHARS = 2_000;
+export const REQUESTED_CHARS = 2_000;
+
+export interface RowKind {
+  kind: "praise" | "complaint" | "correction";
+  rating: number | null;
+  /** A rating <= 3 or an explicit correction: worth a deep-context attachment. */
+  deepContext: boolean;
+}
+
+export function rowKind(v: CaptureVerdict): RowKind | null {
+  switch (v.kind) {
+    case "rating":
+      if (v.rating === null) return null;
+      return v.rating >= 7 ? { kind: "praise", rating: null, deepContext: false } : { kind: "complaint", rating: v.rating, deepContext: v.rating <= 3 };
+    case "correction":
+      return { kind: "correction", rating: null, deepContext: true };
+    case "directive":
+      return { kind: "correction", rating: null, deepContext: false };
+    case "praise":
+      return { kind: "praise", rating: null, deepContext: false };
+    default:
+      return null;
+  }
+}
+
+export function clipComplaint(text: string): string {
+  if (text.length <= MAX_COMPLAINT_CHARS) return text;
+  return `${text.slice(0, MAX_COMPLAINT_CHARS)} […${text.length - MAX_COMPLAINT_CHARS} more characters not kept]`;
+}
+
+export function responseHash(reply: string): string {
+  return `sha256:${createHash("sha256").update(reply, "utf8").digest("hex")}`;
+}
+
+export interface CaptureContext {
+  sessionId: string | null;
+  cwd: string | null;
+  reply: string | null;
+  requested: string | null;
+  toolCalls: ReadonlyArray<{ name: string; summary: string }>;
+  outputIds: string[];
+  version: string | null;
+  model: string | null;
+}
+
+export interface BuiltRow {
+  erratum: Erratum;
+  deepContext: boolean;
+}
+
+export function captureRow(
+  v: CaptureVerdict,
+  typedText: string,
+  ctx: CaptureContext,
+  base: Pick<NewErratumInput, "nowMs" | "reporter" | "ts" | "instance" | "random"> & { channel: string },
+): BuiltRow | null {
+  const k = rowKind(v);
+  if (k === null || typedText.trim() === "") return null;
+  const doing = ctx.toolCalls.slice(-3).map((t) => `${t.name}: ${t.summary}`);
+  const input: NewErratumInput = {
+    nowMs: base.nowMs,
+    reporter: base.reporter,
+    source: "owner",
+    channel: base.channel,
+    kind: k.kind,
+    rating: k.rating,
+    frustration: v.frustration,
+    complaint: clipComplaint(typedText),
+    context: {
+      requested: ctx.requested === null ? null : ctx.requested.slice(0, REQUESTED_CHARS),
+      doing: doing.length > 0 ? doing.join("\n") : null,
+      response_preview: ctx.reply === null ? null : ctx.reply.slice(-RESPONSE_PREVIEW_CHARS),
+      response_hash: ctx.reply === null ? null : responseHash(ctx.reply),
+      session_id: ctx.sessionId,
+      output_ids: ctx.outputIds,
+      cwd: ctx.cwd,
+      version: ctx.version,
+      model: ctx.model,
+    },
+  };
+  if (base.ts !== undefined) input.ts = base.ts;
+  if (base.instance !== undefined) input.instance = base.instance;
+  if (base.random !== undefined) input.random = base.random;
+  return { erratum: newErratum(input), deepContext: k.deepContext };
+}

@@ -1,0 +1,119 @@
+/**
+ * The end of a Claude Code transcript, read backwards from its last bytes (never the whole
+ * file): the reply the person is reacting to, the tool calls of that turn, the typed prompt
+ * before it (the ask) and its time, the model and the host version. zod-free: it runs in
+ * the hook. Uses the transcript reader's zod-free line classifier and typed-prompt filter
+ * (`runtime/transcripts/records.ts`, `typed.ts`).
+ *
+ * The hook may run after the current prompt was written to the transcript: the first typed
+ * prompt met from the end whose text equals the current prompt is skipped once.
+ *
+ * Example: for a transcript ending "fix the test" -> assistant "Done, tests pass." ->
+ * "that's wrong", `readTranscriptTail(path, "that's wrong")` ->
+ * `{ reply: "Done, tests pass.", toolCalls: [{name: "Bash", summary: "npm test"}],
+ *    previousPrompt: "fix the test", previousPromptTs: "2026-11-30T11:59:00.000Z",
+ *    model: "claude-sonnet-4-5", version: "2.1.9" }`
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { assistantPart, classifyRecord } from "../transcripts/records.js";
+import { summarizeToolCall } from "../transcripts/tool-summary.js";
+import { typedPromptVerdict } from "../transcripts/typed.js";
+
+export interface ToolCallSummary {
+  name: string;
+  summary: string;
+}
+
+export interface TranscriptTail {
+  /** Text of the last assistant message that had text, or null. */
+  reply: string | null;
+  /** Tool calls since the previous typed prompt, oldest first (at most `maxToolCalls`). */
+  toolCalls: ToolCallSummary[];
+  previousPrompt: string | null;
+  previousPromptTs: string | null;
+  model: string | null;
+  version: string | null;
+}
+
+export const TAIL_BYTES = 512 * 1024;
+
+export function emptyTail(): TranscriptTail {
+  return { reply: null, toolCalls: [], previousPrompt: null, previousPromptTs: null, model: null, version: null };
+}
+
+/** Reads the last `maxBytes` of a file as text, dropping a first line that may be cut. */
+export function readTailText(path: string, maxBytes = TAIL_BYTES): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.alloc(size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const text = buf.subarray(0, got).toString("utf8");
+    if (start === 0) return text;
+    const nl = text.indexOf("\n");
+    return nl < 0 ? "" : text.slice(nl + 1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
+
+export function parseTranscriptTail(text: string, currentPrompt: string | null, maxToolCalls = 10): TranscriptTail {
+  const out = emptyTail();
+  const lines = text.split("\n");
+  const current = currentPrompt === null ? null : norm(currentPrompt);
+  let skippedCurrent = false;
+  let replyMessageId: string | null | undefined;
+  const replyTexts: string[] = [];
+  const tools: ToolCallSummary[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (!line || line.charCodeAt(0) !== 123 /* { */) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      continue; // a torn or broken line
+    }
+    const rec = classifyRecord(raw);
+    if (!rec || rec.isSidechain) continue;
+    if (out.version === null && rec.version) out.version = rec.version;
+    const verdict = typedPromptVerdict(rec);
+    if (verdict?.typed) {
+      if (!skippedCurrent && current !== null && norm(verdict.text) === current && replyTexts.length === 0 && tools.length === 0) {
+        skippedCurrent = true;
+        continue;
+      }
+      out.previousPrompt = verdict.text;
+      out.previousPromptTs = rec.timestamp;
+      break;
+    }
+    const part = assistantPart(rec);
+    if (!part) continue;
+    if (out.model === null && part.model) out.model = part.model;
+    for (let t = part.toolUses.length - 1; t >= 0; t--) {
+      const u = part.toolUses[t];
+      if (u && tools.length < maxToolCalls) tools.push(summarizeToolCall(u.name, u.input));
+    }
+    if (part.texts.length > 0) {
+      // One API message is written as one line per block: gather the blocks that share
+      // the id of the last message with text.
+      if (replyMessageId === undefined) replyMessageId = part.messageId;
+      if (part.messageId === replyMessageId) replyTexts.unshift(part.texts.join("\n"));
+    }
+  }
+  out.reply = replyTexts.length > 0 ? replyTexts.join("\n") : null;
+  out.toolCalls = tools.reverse();
+  return out;
+}
+
+export function readTranscriptTail(path: string, currentPrompt: string | null, maxBytes = TAIL_BYTES): TranscriptTail {
+  return parseTranscriptTail(readTailText(path, maxBytes), currentPrompt);
+}
