@@ -64,7 +64,8 @@ const RULES: Rule[] = [
   {
     kind: "url-password",
     // scheme://user:password@host -> the password only.
-    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#]*:)(?!\[REDACTED)([^\s@/?#]+)(@[^\s@]+)/gi,
+    // Bounded repeats: an unbounded scheme or user part makes long dotted text quadratic.
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@?#]{0,256}:)(?!\[REDACTED)([^\s@/?#]{1,256})(@[^\s@]+)/gi,
     replace: (m, pre, _pw, post) => `${pre}${m}${post}`,
   },
   {
@@ -80,7 +81,7 @@ const RULES: Rule[] = [
   {
     kind: "env-assignment",
     // NAME=value / NAME: value / "name": "value" where NAME's last part names a secret.
-    re: /(^|[\s{,;(?&])(["']?)((?:[A-Za-z][A-Za-z0-9]*[_.-])*(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key))\2(\s*[:=]\s*)(["']?)((?![$<{[]|\[REDACTED)[^\s"',;]{4,})\5/gim,
+    re: /(^|[\s{,;(?&])(["']?)((?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key))\2(\s*[:=]\s*)(["']?)((?![$<{[]|\[REDACTED)[^\s"',;]{4,})\5/gim,
     replace: (m, lead, q, name, sep, vq, value) =>
       looksLikeValueNotSecret(value ?? "") || (WEAK_NAMES.test(name ?? "") && !looksRandom(value ?? ""))
         ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}`
