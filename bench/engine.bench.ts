@@ -67,9 +67,22 @@ async function embeddedThroughput(): Promise<void> {
     rates.push(perSec);
     out(`  ${task.name.padEnd(32)} ${meanMs.toFixed(1).padStart(8)} ms per pass  ${Math.round(perSec).toLocaleString("en-US").padStart(9)} exchanges/s`);
   }
-  const lane = rates[1] as number;
+  // Wall time on a shared machine moves with the load; CPU time of this process is the
+  // one-core figure the target speaks of.
+  const cpuRate = async (f: () => unknown, passes: number): Promise<number> => {
+    const c0 = process.cpuUsage();
+    for (let k = 0; k < passes; k++) await f();
+    const c = process.cpuUsage(c0);
+    return (exchanges.length * passes) / ((c.user + c.system) / 1e6);
+  };
+  const featCpu = await cpuRate(() => exchanges.forEach((e) => extractFeatures(e, weights.features, signals)), 10);
+  const laneCpu = await cpuRate(() => engine.ask(pairs, { caller: "bench" }), 10);
+  out(`  per CPU second (10 passes each): features only ${Math.round(featCpu).toLocaleString("en-US")} exchanges/s; embedded lane, 25 questions ${Math.round(laneCpu).toLocaleString("en-US")} exchanges/s`);
+  const lane = Math.max(rates[1] as number, laneCpu);
   out(`  load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores (a shared machine: absolute rates move with it; the ratio less)`);
-  out(`  lane / features-only: ${(lane / (rates[0] as number)).toFixed(2)}; target 5,000 exchanges/s: ${lane >= 5000 ? "met" : "NOT met"} (${(lane / 5000).toFixed(2)}x)`);
+  out(`  lane / features-only (wall): ${((rates[1] as number) / (rates[0] as number)).toFixed(2)}; (CPU): ${(laneCpu / featCpu).toFixed(2)}`);
+  out(`  target 5,000 exchanges/s on one core: ${laneCpu >= 5000 ? "met" : "NOT met"} by CPU time (${(laneCpu / 5000).toFixed(2)}x); by wall time ${(rates[1] as number) >= 5000 ? "met" : "not met"} (${((rates[1] as number) / 5000).toFixed(2)}x)`);
+  void lane;
   void DEFAULT_FEATURES;
 }
 

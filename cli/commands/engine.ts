@@ -12,6 +12,7 @@ import { engineFromConfig, EngineConfigError } from "../../engine/config.js";
 import { EngineInputError, readExchanges, readLabelledSet, readQuestions } from "../../engine/files.js";
 import { trainEmbedded } from "../../engine/embedded/train.js";
 import { evaluateEmbedded } from "../../engine/embedded/evaluate.js";
+import { crossValidate } from "../../engine/embedded/crossval.js";
 import { createScorer } from "../../engine/embedded/scorer.js";
 import { loadCaptureSignals } from "../../engine/embedded/signals.js";
 import { loadShippedWeights, repoDatasetsDir } from "../../engine/embedded/shipped.js";
@@ -108,9 +109,10 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--weights <file>", "weights file (default: the shipped datasets/weights/embedded.json)")
     .option("--labels <file>", "a labels.jsonl; repeatable (default: every bundled datasets/*/labels.jsonl)", collect)
     .option("--exchanges <file>", "the exchanges file for each --labels, when not beside it; repeatable", collect)
+    .option("--cv", "also the recipe on every item of each set: 5 session-grouped folds (at each question's shipped L2)")
     .option("--json", "print one JSON value: {model, rows}")
-    .addHelpText("after", "\nExample:\n  $ errata engine eval --labels datasets/ab-redial/labels.jsonl")
-    .action(async (opts: { weights?: string; labels?: string[]; exchanges?: string[]; json?: boolean }) =>
+    .addHelpText("after", "\nExample:\n  $ errata engine eval --labels datasets/ab-redial/labels.jsonl --cv")
+    .action(async (opts: { weights?: string; labels?: string[]; exchanges?: string[]; cv?: boolean; json?: boolean }) =>
       guard(async () => {
         const io = ctx.io;
         const weights = opts.weights ? parseWeights(readFileSync(resolve(io.cwd, opts.weights), "utf8")) : loadShippedWeights();
@@ -120,6 +122,11 @@ export function register(program: Command, ctx: CommandContext): void {
         const sets = loadSets(io, labelFiles, opts.exchanges);
         const scorer = createScorer(weights, weights.features.captureSignals ? await loadCaptureSignals() : null);
         const rows = evaluateEmbedded(sets, weights, scorer, { versions: versions() });
+        if (opts.cv) {
+          const signals = weights.features.captureSignals ? await loadCaptureSignals() : null;
+          const l2Of = (key: string): number => weights.questions[key]?.l2 ?? (typeof weights.l2 === "number" ? weights.l2 : 1);
+          for (const set of sets) rows.push(...crossValidate(set, { versions: versions(), l2: l2Of, features: weights.features, signals }));
+        }
         if (opts.json) return printJson(io, { model: scorer.model, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
         println(io, `${scorer.model}: session-disjoint holdout (${weights.split.method})`);
         for (const line of evalTable(rows)) println(io, line);

@@ -48,11 +48,40 @@ export function embeddedEngine(weights: WeightsFile | null, signals: SignalSourc
         return scored(base, r.pYes, "model", r.raw, performance.now() - t0, 0);
       };
       if (cache === null) {
+        // No cache: a plain loop with per-question and per-exchange memos and one literal per
+        // answer (this path answers tens of thousands of pairs a second).
         const ts = iso();
+        const perQuestion = new Map<Question, { column: number; hash: string } | { reason: string; hash: string }>();
         const out: Answer[] = new Array(pairs.length);
         const step = Math.max(1, Math.floor(pairs.length / 100));
         for (let i = 0; i < pairs.length; i++) {
-          out[i] = answerOne(pairs[i] as AskPair, ts);
+          const { exchange, question } = pairs[i] as AskPair;
+          let q = perQuestion.get(question);
+          if (q === undefined) perQuestion.set(question, (q = { ...lane.columnOf(question), hash: promptHash(question) }));
+          if ("reason" in q) {
+            out[i] = unscored(baseAnswer(pairs[i] as AskPair, "embedded", model, q.hash, ts), q.reason);
+          } else {
+            const { probs, ms } = lane.probabilitiesOf(exchange);
+            const p = probs[q.column] as number;
+            stats.calls++;
+            out[i] = {
+              schema: "answer/1",
+              exchange_id: exchange.id,
+              question_id: question.id,
+              question_version: question.version,
+              lane: "embedded",
+              model,
+              prompt_hash: q.hash,
+              status: "scored",
+              p_yes: p,
+              computed_from: "model",
+              reason: null,
+              raw: `p_yes=${p.toFixed(6)}`,
+              latency_ms: ms,
+              cost_usd: 0,
+              ts,
+            };
+          }
           if (opts.onProgress && ((i + 1) % step === 0 || i + 1 === pairs.length)) opts.onProgress(i + 1, pairs.length);
         }
         return out;

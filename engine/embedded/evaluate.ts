@@ -1,6 +1,7 @@
 import { classify, unhappyWithReply } from "../../runtime/capture/classify.js";
 import type { WeightsFile } from "../schemas.js";
-import { sessionBootstrap, type Interval } from "./interval.js";
+import type { Interval } from "./interval.js";
+import { interval } from "./interval-row.js";
 import { buildItems } from "./items.js";
 import { auc, brier, cohenKappaBinary, fleissKappa, logLoss } from "./metrics.js";
 import type { Scorer } from "./scorer.js";
@@ -84,7 +85,7 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
       }
       const p = decided.map((it) => scorer.probabilityMap(it.exchange).get(key) as number);
       const scoredItems = decided.map((it, i) => ({ session: `${it.exchange.corpus}\u0000${it.exchange.session_id}`, p: p[i] as number, y: y[i] as 0 | 1 }));
-      const boot = (f: (xs: readonly { p: number; y: 0 | 1 }[]) => number | null): Interval => sessionBootstrap(scoredItems, (x) => x.session, f, { resamples: opts.resamples ?? 2000, seed: 1 });
+      const boot = (f: (xs: readonly { p: number; y: 0 | 1 }[]) => number | null): Interval => interval(scoredItems, f, opts.resamples);
       rows.push({
         ...base,
         auc: auc(p, y),

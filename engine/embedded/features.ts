@@ -49,13 +49,21 @@ function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
+// Scratch space shared by every extraction (the lane runs on one thread and extraction does
+// not re-enter itself): no per-exchange buffers to allocate and zero.
+let scratch = new Int32Array(4096);
+let tableKeys = new Int32Array(8192).fill(-1);
+let tableCounts = new Int32Array(8192);
+let usedSlots = new Int32Array(8192);
+let outIdx = new Int32Array(4096);
+let outVal = new Float64Array(4096);
+
 /**
- * Hashed features under namespaces, collected into one growing buffer; each block is a
- * contiguous run of the buffer. Counting is a sort of the block's run (no Map, no per-feature
- * allocation: the embedded lane makes these for thousands of exchanges a second).
+ * Hashed features under namespaces, collected into one buffer; each block is a contiguous
+ * run of it. Counting uses an open-addressing table (linear probing) over the run, so the
+ * output lists each block's features in order of first occurrence.
  */
 class Collector {
-  buf = new Int32Array(4096);
   len = 0;
   /** Start offsets of the blocks. */
   readonly starts: number[] = [];
@@ -64,12 +72,12 @@ class Collector {
     this.starts.push(this.len);
   }
   add(h: number): void {
-    if (this.len === this.buf.length) {
-      const next = new Int32Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
+    if (this.len === scratch.length) {
+      const next = new Int32Array(scratch.length * 2);
+      next.set(scratch);
+      scratch = next;
     }
-    this.buf[this.len++] = fmix(h) & this.mask;
+    scratch[this.len++] = fmix(h) & this.mask;
   }
   token(ns: string, token: string): void {
     this.add(feed(feed(FNV_OFFSET, ns), token));
@@ -94,36 +102,59 @@ class Collector {
       for (let i = 0; i + n <= t.length; i++) this.add(feed(seed, t, i, i + n));
     }
   }
-  /** Counts per block, each block scaled to unit L2 norm; indices ascending within a block. */
+  /** Counts per block, each block scaled to unit L2 norm. */
   finish(): FeatureVector {
     const bounds = [...this.starts, this.len];
-    let distinct = 0;
-    for (let b = 0; b + 1 < bounds.length; b++) {
-      const run = this.buf.subarray(bounds[b] as number, bounds[b + 1] as number);
-      run.sort();
-      for (let i = 0; i < run.length; i++) if (i === 0 || run[i] !== run[i - 1]) distinct++;
+    if (outIdx.length < this.len) {
+      outIdx = new Int32Array(this.len * 2);
+      outVal = new Float64Array(this.len * 2);
     }
-    const idx = new Int32Array(distinct);
-    const val = new Float64Array(distinct);
     let k = 0;
     for (let b = 0; b + 1 < bounds.length; b++) {
       const from = bounds[b] as number;
       const to = bounds[b + 1] as number;
-      const first = k;
+      const n = to - from;
+      if (tableKeys.length < 2 * n) {
+        let size = tableKeys.length;
+        while (size < 2 * n) size *= 2;
+        tableKeys = new Int32Array(size).fill(-1);
+        tableCounts = new Int32Array(size);
+        usedSlots = new Int32Array(size);
+      }
+      const tmask = tableKeys.length - 1;
+      let used = 0;
+      for (let i = from; i < to; i++) {
+        const h = scratch[i] as number;
+        let slot = (Math.imul(h, 0x9e3779b1) >>> 0) & tmask;
+        for (;;) {
+          const key = tableKeys[slot] as number;
+          if (key === -1) {
+            tableKeys[slot] = h;
+            tableCounts[slot] = 1;
+            usedSlots[used++] = slot;
+            break;
+          }
+          if (key === h) {
+            tableCounts[slot] = (tableCounts[slot] as number) + 1;
+            break;
+          }
+          slot = (slot + 1) & tmask;
+        }
+      }
       let ss = 0;
-      for (let i = from; i < to; ) {
-        let j = i + 1;
-        while (j < to && this.buf[j] === this.buf[i]) j++;
-        const c = j - i;
-        idx[k] = this.buf[i] as number;
-        val[k++] = c;
+      for (let u = 0; u < used; u++) {
+        const c = tableCounts[usedSlots[u] as number] as number;
         ss += c * c;
-        i = j;
       }
       const scale = ss > 0 ? 1 / Math.sqrt(ss) : 0;
-      for (let q = first; q < k; q++) val[q] = (val[q] as number) * scale;
+      for (let u = 0; u < used; u++) {
+        const slot = usedSlots[u] as number;
+        outIdx[k] = tableKeys[slot] as number;
+        outVal[k++] = (tableCounts[slot] as number) * scale;
+        tableKeys[slot] = -1;
+      }
     }
-    return { idx, val };
+    return { idx: outIdx.slice(0, k), val: outVal.slice(0, k) };
   }
 }
 

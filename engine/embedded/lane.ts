@@ -22,7 +22,7 @@ export function embeddedPromptHash(features: FeatureSpec | null, q: Pick<Questio
 export class EmbeddedLane {
   readonly model: string;
   private readonly scorer: Scorer | null;
-  private readonly memo = new Map<string, Float64Array>();
+  private readonly memo = new Map<Exchange, { probs: Float64Array; ms: number }>();
 
   constructor(
     readonly weights: WeightsFile | null,
@@ -36,19 +36,34 @@ export class EmbeddedLane {
     return this.weights?.features ?? null;
   }
 
-  answer(ex: Exchange, q: Pick<Question, "id" | "version">): EmbeddedReading {
-    if (this.scorer === null) return { ok: false, reason: "no embedded weights file is available" };
-    if (this.scorer.unusable !== null) return { ok: false, reason: this.scorer.unusable };
+  /** The column of a question's model, or why it cannot be answered. */
+  columnOf(q: Pick<Question, "id" | "version">): { column: number } | { reason: string } {
+    if (this.scorer === null) return { reason: "no embedded weights file is available" };
+    if (this.scorer.unusable !== null) return { reason: this.scorer.unusable };
     const column = this.scorer.column(q.id, q.version);
-    if (column === undefined) return { ok: false, reason: `no weights for question ${q.id}@${q.version}` };
-    // One feature pass per exchange serves every question asked of it in this batch.
-    let probs = this.memo.get(ex.id);
-    if (!probs) {
+    return column === undefined ? { reason: `no weights for question ${q.id}@${q.version}` } : { column };
+  }
+
+  /**
+   * Every question's P(yes) for one exchange and the time it took; one feature pass per
+   * exchange serves all the questions asked of it in a batch.
+   */
+  probabilitiesOf(ex: Exchange): { probs: Float64Array; ms: number } {
+    let m = this.memo.get(ex);
+    if (!m) {
       if (this.memo.size > 4096) this.memo.clear();
-      probs = this.scorer.probabilities(ex);
-      this.memo.set(ex.id, probs);
+      const t0 = performance.now();
+      const probs = (this.scorer as Scorer).probabilities(ex);
+      m = { probs, ms: performance.now() - t0 };
+      this.memo.set(ex, m);
     }
-    const p = probs[column] as number;
+    return m;
+  }
+
+  answer(ex: Exchange, q: Pick<Question, "id" | "version">): EmbeddedReading {
+    const c = this.columnOf(q);
+    if ("reason" in c) return { ok: false, reason: c.reason };
+    const p = this.probabilitiesOf(ex).probs[c.column] as number;
     return { ok: true, pYes: p, raw: `p_yes=${p.toFixed(6)}` };
   }
 

@@ -43,8 +43,12 @@ export function parseWeights(text: string): WeightsFile {
 }
 
 /** A short id of a weights file's content, used as the embedded lane's model name. */
+const ids = new WeakMap<WeightsFile, string>();
+
 export function weightsId(w: WeightsFile): string {
-  return `hashed-logreg/${sha256Hex(serialiseWeights(w), 12)}`;
+  let id = ids.get(w);
+  if (id === undefined) ids.set(w, (id = `hashed-logreg/${sha256Hex(serialiseWeights(w), 12)}`));
+  return id;
 }
 
 /** Weights laid out for scoring many questions per exchange in one pass. */

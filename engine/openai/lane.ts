@@ -94,7 +94,11 @@ export class OpenAILane {
 
   /** Which answer modes the server supports; asked once (the configured mode skips it). */
   probe(): Promise<ProbeResult> {
-    this.probed ??= this.runProbe(this.cfg.mode === "auto");
+    if (this.cfg.mode !== "auto") {
+      const fixed = this.cfg.mode;
+      return Promise.resolve({ logprobs: fixed === "logprobs", structured: fixed === "structured", chosen: fixed, detail: [`mode fixed by config: ${fixed} (not probed)`] });
+    }
+    this.probed ??= this.runProbe(true);
     return this.probed;
   }
 
@@ -104,7 +108,6 @@ export class OpenAILane {
   }
 
   private async runProbe(stopAtFirst: boolean): Promise<ProbeResult> {
-    if (this.cfg.mode !== "auto" && stopAtFirst) return { logprobs: this.cfg.mode === "logprobs", structured: this.cfg.mode === "structured", chosen: this.cfg.mode, detail: [`mode fixed by config: ${this.cfg.mode}`] };
     const detail: string[] = [];
     let logprobs = false;
     let structured = false;

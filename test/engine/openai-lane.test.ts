@@ -165,6 +165,14 @@ describe("openai lane against a local server (real SDK)", () => {
     expect(forced.stats.calls).toBe(1 + 3);
   });
 
+  it("sends no probe when the answer mode is fixed by config", async () => {
+    server = await startFakeOpenAI();
+    const engine = engineFor(server, { mode: "logprobs" });
+    await engine.ask([{ exchange: complaint, question: unhappy }, { exchange: thanks, question: unhappy }], { caller: "c" });
+    expect(chats(server).length).toBe(2);
+    expect(engine.stats.calls).toBe(2);
+  });
+
   it("keeps the concurrency at or under the pool's limit", async () => {
     server = await startFakeOpenAI({ latencyMs: 15 });
     const engine = engineFor(server, { concurrency: 4 });
