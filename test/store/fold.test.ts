@@ -9,7 +9,7 @@ import type { Enrichment, Erratum, PatchSet } from "../../schemas/erratum.js";
 import { NEXT_STATUSES, type Status } from "../../schemas/erratum-constants.js";
 import { tempDir } from "../helpers/io.js";
 import { enrichmentArb, erratumArb, linksArb } from "./arbitraries.js";
-import { assertRecordHasNoText } from "./record-guard.js";
+import { assertAllRecordsUnder, assertRecordHasNoText } from "./record-guard.js";
 
 const SYSTEMS = new Set(["assistant", "other", "billing-bot"]);
 let t: { dir: string; cleanup: () => void };
@@ -19,7 +19,10 @@ beforeEach(() => {
   t = tempDir("errata-fold-");
   warnings = [];
 });
-afterEach(() => t.cleanup());
+afterEach(() => {
+  assertAllRecordsUnder(t.dir);
+  t.cleanup();
+});
 
 function freshPaths(): ErrataPaths {
   const ledgerDir = join(t.dir, `l${n++}`);

@@ -1,15 +1,18 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
-import { assertRecordHasNoText } from "./record-guard.js";
+import { assertAllRecordsUnder, assertRecordHasNoText } from "./record-guard.js";
 
 let t: { dir: string; cleanup: () => void };
 beforeEach(() => {
   t = tempDir("errata-paths-");
 });
-afterEach(() => t.cleanup());
+afterEach(() => {
+  assertAllRecordsUnder(t.dir);
+  t.cleanup();
+});
 
 async function cli(env: Record<string, string>, argv: string[]) {
   const m = memoryIo({ env: { HOME: t.dir, ...env } });
@@ -37,6 +40,8 @@ describe("systems config", () => {
   it("accepts names from errata-systems.json and refuses others", async () => {
     const dir = join(t.dir, "l");
     expect((await cli({ ERRATA_DIR: dir }, ["add", "x", "--system", "billing-bot"])).code).toBe(2);
+    expect(existsSync(dir)).toBe(false); // bad input wrote nothing
+    mkdirSync(dir);
     writeFileSync(join(dir, "errata-systems.json"), JSON.stringify({ schema: "errata-systems/1", systems: ["billing-bot"] }));
     expect((await cli({ ERRATA_DIR: dir }, ["add", "x", "--system", "billing-bot"])).code).toBe(0);
     expect((await cli({ ERRATA_DIR: dir }, ["add", "x", "--system", "other"])).code).toBe(0);

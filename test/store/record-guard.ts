@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { RecordRowSchema } from "../../schemas/erratum.js";
@@ -9,7 +9,7 @@ import { RecordRowSchema } from "../../schemas/erratum.js";
  * Returns the number of rows checked.
  */
 export function assertRecordHasNoText(recordFile: string, ledgerDir: string): number {
-  if (!existsSync(recordFile)) return 0;
+  if (!existsSync(recordFile) || !statSync(recordFile).isFile()) return 0;
   const texts = ledgerTexts(ledgerDir).sort((a, b) => a.length - b.length);
   let n = 0;
   for (const line of readFileSync(recordFile, "utf8").split("\n")) {
@@ -55,4 +55,23 @@ function ledgerTexts(ledgerDir: string): string[] {
     }
   }
   return [...out];
+}
+
+/**
+ * Finds every `.state/record.jsonl` under `root` and asserts it against its ledger (the
+ * folder holding `.state`). Returns the number of rows checked.
+ */
+export function assertAllRecordsUnder(root: string): number {
+  let rows = 0;
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const sub = join(dir, entry.name);
+      if (entry.name === ".state") rows += assertRecordHasNoText(join(sub, "record.jsonl"), dir);
+      else walk(sub);
+    }
+  };
+  walk(root);
+  return rows;
 }

@@ -8,12 +8,16 @@ import { rotateLedger, type RotateStep } from "../../runtime/store/rotate.js";
 import type { ErrataPaths } from "../../runtime/paths.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { compileForChild } from "./compile-for-child.js";
+import { assertAllRecordsUnder } from "./record-guard.js";
 
 let t: { dir: string; cleanup: () => void };
 beforeEach(() => {
   t = tempDir("errata-rotate-");
 });
-afterEach(() => t.cleanup());
+afterEach(() => {
+  assertAllRecordsUnder(t.dir);
+  t.cleanup();
+});
 
 const reporter = { id: "rp-0123456789abcdef", role: "owner" };
 const NOW = Date.parse("2026-11-30T12:00:00Z");
