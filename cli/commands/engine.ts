@@ -143,7 +143,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--config <file>", "engine config (default: <ledger>/errata-engine.json)")
     .option("--answers <file>", "the replay lane's stored answers (answer/1 JSONL)")
     .option("--caller <name>", "the named caller whose budget pays", "errata-cli")
-    .option("--out <file>", "append the answers (answer/1 JSONL) to this file")
+    .option("--out <file>", "append the answers (answer/1 JSONL) to this file; '-' writes them to stdout (the summary then goes to stderr)")
     .option("--no-cache", "ask again even when the cache holds an answer")
     .option("--batch", "send through the Batch API (OpenAI lane), resumable")
     .option("--limit <n>", "only the first n exchanges")
@@ -154,6 +154,7 @@ export function register(program: Command, ctx: CommandContext): void {
       guard(async () => {
         const io = ctx.io;
         const paths = resolvePaths(io.env, io.cwd);
+        if (opts.out === "-" && opts.json) throw badInput("--out - and --json both want stdout", "one of them", "both");
         let exchanges = readExchanges(resolve(io.cwd, opts.exchanges));
         if (opts.limit !== undefined) {
           const n = Number(opts.limit);
@@ -198,13 +199,20 @@ export function register(program: Command, ctx: CommandContext): void {
           answers = await eng.ask(pairs, { caller: opts.caller, noCache: !opts.cache, onProgress });
         }
         bar?.done();
-        const out = opts.out ? resolve(io.cwd, opts.out) : null;
+        const toStdout = opts.out === "-";
+        const out = opts.out && !toStdout ? resolve(io.cwd, opts.out) : null;
+        const lines = answers.map((a) => `${JSON.stringify(a)}\n`).join("");
         if (out) {
           mkdirSync(dirname(out), { recursive: true });
-          appendFileSync(out, answers.map((a) => `${JSON.stringify(a)}\n`).join(""));
+          appendFileSync(out, lines);
         }
-        const summary = { lane: made.laneName, kind: eng.lane, model: eng.model, exchanges: exchanges.length, questions: questions.length, ...answersSummary(answers), stats: { ...eng.stats }, cache: made.cachePath, out };
+        const summary = { lane: made.laneName, kind: eng.lane, model: eng.model, exchanges: exchanges.length, questions: questions.length, ...answersSummary(answers), stats: { calls: eng.stats.calls, cacheHits: eng.stats.cacheHits, refused: eng.stats.refused }, cache: made.cachePath, out };
         if (opts.json) return printJson(io, summary);
+        if (toStdout) {
+          io.stdout.write(lines);
+          warn(io, `${summary.scored} scored, ${summary.unscored} unscored of ${summary.total} (lane ${made.laneName}: ${eng.lane} ${eng.model})`);
+          return;
+        }
         println(io, `${summary.scored} scored, ${summary.unscored} unscored of ${summary.total} (lane ${made.laneName}: ${eng.lane} ${eng.model}; ${eng.stats.calls} calls, ${eng.stats.cacheHits} from cache, ${eng.stats.refused} refused)`);
         for (const [k, q] of Object.entries(summary.byQuestion)) println(io, `  ${k}: ${q.scored} scored (mean P(yes) ${q.meanPYes ?? "—"}), ${q.unscored} unscored`);
         for (const [r, n] of Object.entries(summary.unscoredReasons)) println(io, `  unscored x${n}: ${r}`);

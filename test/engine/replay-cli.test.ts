@@ -96,6 +96,13 @@ describe("errata engine (CLI, in process)", () => {
     expect(summary).toMatchObject({ kind: "embedded", total: 20, scored: 10, unscored: 10 });
     expect(summary.unscoredReasons).toEqual({ "no weights for question detect.repeat@1": 10 });
     expect(readFileSync(out, "utf8").trim().split("\n")).toHaveLength(20);
+
+    const piped = memoryIo({ env, cwd: t.dir });
+    expect(await run(["engine", "ask", "--config", cfg, "--exchanges", join(t.dir, "synth", "exchanges.jsonl"), "--question", "detect.unhappy", "--limit", "3", "--out", "-"], piped.io)).toBe(0);
+    const rows = piped.out().trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatchObject({ schema: "answer/1", status: "scored", lane: "embedded" });
+    expect(piped.err()).toMatch(/3 scored, 0 unscored of 3/);
   });
 
   it("bad input exits 2 and writes nothing", async () => {
