@@ -54,7 +54,10 @@ function defaultLabelFiles(): string[] {
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 export function register(program: Command, ctx: CommandContext): void {
-  const engine = program.command("engine").description("The judgment layer: train and evaluate the embedded lane, ask questions, probe a server");
+  const engine = program
+    .command("engine")
+    .description("The judgment layer: train and evaluate the embedded lane, ask questions, probe a server")
+    .addHelpText("after", "\nExample:\n  $ errata engine eval --cv\n  $ errata engine ask --exchanges datasets/spotter/exchanges.jsonl --question detect.unhappy");
 
   engine
     .command("train")
