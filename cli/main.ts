@@ -7,11 +7,28 @@ import { defaultIo, type Io } from "./io.js";
 
 const commandsDir = new URL("./commands/", import.meta.url);
 
-/** The command modules, found by listing `cli/commands/` (each file registers its commands). */
-async function loadRegisters(): Promise<Register[]> {
-  const files = readdirSync(fileURLToPath(commandsDir))
+/** Command module files: every `.js`/`.ts` file in `cli/commands/` (tests excluded). */
+export function commandFiles(): string[] {
+  return readdirSync(fileURLToPath(commandsDir))
     .filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith(".d.ts") && !f.includes(".test."))
     .sort();
+}
+
+/**
+ * The files that can register top-level command `name`: a file is named after the command it
+ * registers (`eval.ts`, `eval-brief.ts` for `eval`; a test holds every file to that rule), so
+ * a run loads only the modules its command needs. With no known command (help, a typo) every
+ * module is loaded, so help lists everything and a typo gets its suggestion.
+ */
+export function filesFor(name: string | undefined, files: string[]): string[] {
+  if (name === undefined || name.startsWith("-")) return files;
+  const stem = (f: string) => f.replace(/\.(js|ts)$/, "");
+  const matched = files.filter((f) => stem(f) === name || stem(f).startsWith(`${name}-`));
+  return matched.length > 0 ? matched : files;
+}
+
+/** Imports the command modules a run needs and returns their `register` functions. */
+export async function loadRegisters(files: string[]): Promise<Register[]> {
   const registers: Register[] = [];
   for (const file of files) {
     const mod = (await import(new URL(file, commandsDir).href)) as { register?: Register };
@@ -53,7 +70,7 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
  */
 export async function run(argv: string[], io: Io = defaultIo()): Promise<number> {
   const ctx: CommandContext = { io, exitCode: 0 };
-  const program = buildProgram(ctx, await loadRegisters());
+  const program = buildProgram(ctx, await loadRegisters(filesFor(argv[0], commandFiles())));
   try {
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode;

@@ -14,3 +14,26 @@ describe("cli core", () => {
     expect(io.err()).toMatch(/unknown command|too many arguments/);
   });
 });
+
+describe("lazy command loading", () => {
+  it("every command module registers only top-level commands named by its file", async () => {
+    const { commandFiles, loadRegisters, buildProgram } = await import("../cli/main.js");
+    for (const file of commandFiles()) {
+      const io = memoryIo();
+      const program = buildProgram({ io: io.io, exitCode: 0 }, await loadRegisters([file]));
+      const stem = file.replace(/\.(js|ts)$/, "");
+      for (const cmd of program.commands) {
+        expect(stem === cmd.name() || stem.startsWith(`${cmd.name()}-`), `${file} registers "${cmd.name()}"`).toBe(true);
+      }
+    }
+  });
+  it("loads only the named command's modules, and everything for help or a typo", async () => {
+    const { filesFor } = await import("../cli/main.js");
+    const files = ["add.ts", "eval-brief.ts", "eval.ts", "list.ts"];
+    expect(filesFor("eval", files)).toEqual(["eval-brief.ts", "eval.ts"]);
+    expect(filesFor("list", files)).toEqual(["list.ts"]);
+    expect(filesFor("--help", files)).toEqual(files);
+    expect(filesFor("lsit", files)).toEqual(files);
+    expect(filesFor(undefined, files)).toEqual(files);
+  });
+});
