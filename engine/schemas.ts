@@ -62,6 +62,11 @@ export const WeightsFileSchema = z.object({
   trainedOn: z.array(z.object({ set: z.string(), exchangesSha256: z.string(), labelsSha256: z.string(), items: z.number().int().nonnegative() })),
   /** Keyed "<question id>@<version>". */
   questions: z.record(z.string().regex(/^[a-z]+\.[a-z0-9_]+@\d+$/), QuestionWeightsSchema),
+  /**
+   * SHA-256 of the capture classifier's verdicts on the training exchanges (null when trained
+   * without signals): a different value today means the classifier changed since training.
+   */
+  signalsFingerprint: z.string().nullable().optional(),
   /** Questions that had labels but could not be fitted, with the reason. */
   skipped: z.record(z.string(), z.string()),
 });

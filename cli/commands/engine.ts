@@ -10,16 +10,17 @@ import type { Question } from "../../schemas/question.js";
 import type { Answer } from "../../schemas/answer.js";
 import { engineFromConfig, EngineConfigError } from "../../engine/config.js";
 import { EngineInputError, readExchanges, readLabelledSet, readQuestions } from "../../engine/files.js";
-import { trainEmbedded } from "../../engine/embedded/train.js";
+import { signalsFingerprint, trainEmbedded, trainingExchanges } from "../../engine/embedded/train.js";
 import { evaluateEmbedded } from "../../engine/embedded/evaluate.js";
 import { crossValidate } from "../../engine/embedded/crossval.js";
 import { createScorer } from "../../engine/embedded/scorer.js";
-import { loadCaptureSignals } from "../../engine/embedded/signals.js";
+import { captureSignals, loadCaptureSignals } from "../../engine/embedded/signals.js";
 import { loadShippedWeights, repoDatasetsDir } from "../../engine/embedded/shipped.js";
 import { parseWeights, serialiseWeights, weightsId } from "../../engine/embedded/weights.js";
 import { answersSummary, evalTable, weightsSummary } from "../../engine/summaries.js";
 import type { OpenAIEngine } from "../../engine/openai/engine.js";
 import type { TrainingSet } from "../../engine/embedded/train.js";
+import type { WeightsFile } from "../../engine/schemas.js";
 
 /**
  * `errata engine train | eval | ask | probe`: the judgment layer from the command line.
@@ -52,6 +53,15 @@ function defaultLabelFiles(): string[] {
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+/** Why the weights' capture signals look stale (the classifier changed since training), or null. */
+function staleSignals(weights: WeightsFile, sets: readonly TrainingSet[]): string | null {
+  if (!weights.features.captureSignals || !weights.signalsFingerprint) return null;
+  const same = weights.trainedOn.every((t) => sets.some((s) => s.name === t.set && s.exchangesSha256 === t.exchangesSha256 && s.labelsSha256 === t.labelsSha256));
+  if (!same) return null;
+  const now = signalsFingerprint(trainingExchanges(sets.filter((s) => weights.trainedOn.some((t) => t.set === s.name)), !weights.split.holdoutExcluded), captureSignals);
+  return now === weights.signalsFingerprint ? null : "the capture classifier's verdicts on the training data differ from when these weights were trained: retrain (see datasets/weights/NOTICE.md)";
+}
 
 export function register(program: Command, ctx: CommandContext): void {
   const engine = program
@@ -125,12 +135,14 @@ export function register(program: Command, ctx: CommandContext): void {
         const sets = loadSets(io, labelFiles, opts.exchanges);
         const scorer = createScorer(weights, weights.features.captureSignals ? await loadCaptureSignals() : null);
         const rows = evaluateEmbedded(sets, weights, scorer, { versions: versions() });
+        const stale = staleSignals(weights, sets);
+        if (stale) warn(io, `errata engine eval: ${stale}`);
         if (opts.cv) {
           const signals = weights.features.captureSignals ? await loadCaptureSignals() : null;
           const l2Of = (key: string): number => weights.questions[key]?.l2 ?? (typeof weights.l2 === "number" ? weights.l2 : 1);
           for (const set of sets) rows.push(...crossValidate(set, { versions: versions(), l2: l2Of, features: weights.features, signals }));
         }
-        if (opts.json) return printJson(io, { model: scorer.model, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
+        if (opts.json) return printJson(io, { model: scorer.model, staleSignals: stale, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
         println(io, `${scorer.model}: session-disjoint holdout (${weights.split.method})`);
         for (const line of evalTable(rows)) println(io, line);
       }),

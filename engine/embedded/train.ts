@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { fitLogistic, LogisticError, predictLogistic, type Row } from "../../learn/logistic.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Label } from "../../schemas/label.js";
@@ -141,8 +142,33 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
     split: { method: SPLIT_METHOD, holdoutExcluded: !includeHoldout },
     trainedOn,
     questions,
+    signalsFingerprint: features.captureSignals && signals !== null ? signalsFingerprint(trainingExchanges(sets, includeHoldout), signals) : null,
     skipped,
   };
+}
+
+/** The exchanges training reads: every labelled item of a bank-style question, training side. */
+export function trainingExchanges(sets: readonly TrainingSet[], includeHoldout = false): Exchange[] {
+  const byId = new Map<string, Exchange>();
+  for (const set of sets) {
+    for (const list of buildItems(set.exchanges, set.labels).byQuestion.values()) {
+      for (const it of list) if (includeHoldout || !isHoldout(it.exchange.corpus, it.exchange.session_id)) byId.set(it.exchange.id, it.exchange);
+    }
+  }
+  return [...byId.values()];
+}
+
+/**
+ * SHA-256 over the capture classifier's verdicts on the exchanges (sorted by id): the same
+ * classifier on the same exchanges always gives the same value.
+ */
+export function signalsFingerprint(exchanges: readonly Exchange[], signals: SignalSource): string {
+  const h = createHash("sha256");
+  for (const ex of [...exchanges].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const v = signals(ex.prompt, ex.reply_end);
+    h.update(`${ex.id}\u0000${v.kind}\u0000${v.frustration}\u0000${v.signals.join(",")}\n`);
+  }
+  return h.digest("hex");
 }
 
 /** The rows without features seen in fewer than `minDf` rows (a feature seen once mostly memorises its row). */
