@@ -140,6 +140,27 @@ describe("errata engine (CLI, in process)", () => {
     expect(server.chatCount()).toBe(chatsBefore);
   });
 
+  it("ask --batch goes through the Batch API with its state under the state folder; --lane replay reads the answers back", async () => {
+    server = await startFakeOpenAI({ batchPollsToComplete: 2 });
+    const ledger = join(t.dir, "ledger");
+    mkdirSync(ledger, { recursive: true });
+    writeFileSync(join(ledger, "errata-engine.json"), JSON.stringify({ schema: "engine-config/1", lanes: { low: { kind: "openai", baseURL: server.url, model: "fake-judge", batchPollMs: 1, mode: "logprobs" } } }));
+    const env = { ERRATA_DIR: ledger, HOME: t.dir };
+    const exFile = join(t.dir, "ex.jsonl");
+    const exs = [makeExchange("b1", { prompt: "No, that's wrong." }), makeExchange("b2")];
+    writeFileSync(exFile, exs.map((e) => JSON.stringify(e)).join("\n"));
+    const out = join(t.dir, "answers.jsonl");
+    const io = memoryIo({ env, cwd: t.dir });
+    expect(await run(["engine", "ask", "--lane", "low", "--batch", "--exchanges", exFile, "--question", "detect.unhappy", "--out", out, "--json"], io.io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ scored: 2, kind: "openai" });
+    expect(JSON.parse(readFileSync(join(ledger, ".state", "engine-batch", "low.state.json"), "utf8"))).toMatchObject({ status: "completed" });
+    expect(existsSync(join(ledger, ".state", "engine-batch", "low.requests.jsonl"))).toBe(true);
+
+    const replay = memoryIo({ env, cwd: t.dir });
+    expect(await run(["engine", "ask", "--lane", "replay", "--answers", out, "--exchanges", exFile, "--question", "detect.unhappy", "--question", "detect.repeat", "--json"], replay.io)).toBe(0);
+    expect(JSON.parse(replay.out())).toMatchObject({ kind: "replay", scored: 2, unscored: 2, model: "fake-judge" });
+  });
+
   it("probe exits 1 when the server supports neither mode, and 2 for a missing lane", async () => {
     server = await startFakeOpenAI({ chat: () => ({ json: { choices: [{ message: { content: "hm" } }] } }) });
     const env = { ERRATA_DIR: join(t.dir, "ledger"), ERRATA_OPENAI_BASE_URL: server.url, ERRATA_OPENAI_MODEL: "m" };
