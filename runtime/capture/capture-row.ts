@@ -13,35 +13,15 @@
 import { createHash } from "node:crypto";
 import type { Erratum } from "../../schemas/erratum.js";
 import { newErratum, type NewErratumInput } from "../store/new-erratum.js";
+import { rowKind } from "./row-kind.js";
 import type { CaptureVerdict } from "./verdict.js";
+
+export { rowKind, type RowKind } from "./row-kind.js";
 
 /** A complaint longer than this keeps its head and says how much was cut (a ledger line stays small). */
 export const MAX_COMPLAINT_CHARS = 20_000;
 export const RESPONSE_PREVIEW_CHARS = 2_000;
 export const REQUESTED_CHARS = 2_000;
-
-export interface RowKind {
-  kind: "praise" | "complaint" | "correction";
-  rating: number | null;
-  /** A rating <= 3 or an explicit correction: worth a deep-context attachment. */
-  deepContext: boolean;
-}
-
-export function rowKind(v: CaptureVerdict): RowKind | null {
-  switch (v.kind) {
-    case "rating":
-      if (v.rating === null) return null;
-      return v.rating >= 7 ? { kind: "praise", rating: null, deepContext: false } : { kind: "complaint", rating: v.rating, deepContext: v.rating <= 3 };
-    case "correction":
-      return { kind: "correction", rating: null, deepContext: true };
-    case "directive":
-      return { kind: "correction", rating: null, deepContext: false };
-    case "praise":
-      return { kind: "praise", rating: null, deepContext: false };
-    default:
-      return null;
-  }
-}
 
 export function clipComplaint(text: string): string {
   if (text.length <= MAX_COMPLAINT_CHARS) return text;

@@ -71,8 +71,13 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   }
 
   let shape: ReplyShape | null | undefined;
-  const getShape = (): ReplyShape | null =>
-    (shape ??= context.previousReply ? replyShape(context.previousReply) : null);
+  const getShape = (): ReplyShape | null => {
+    if (shape !== undefined) return shape;
+    const given = context.previousReply;
+    const reply = typeof given === "function" ? given() : given;
+    shape = reply ? replyShape(reply) : null;
+    return shape;
+  };
   if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
     // A weak opener ("no") is a correction only when nothing else explains it.
     const s = closing || fired.some((r) => r.category === "praise") ? undefined : getShape();

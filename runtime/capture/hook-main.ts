@@ -21,20 +21,9 @@
  * Example: stdin `{"session_id":"s1","prompt":"no, that's wrong","transcript_path":"…"}` ->
  * stdout `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
  */
-import { existsSync, rmSync } from "node:fs";
-import { userInfo } from "node:os";
-import { join } from "node:path";
-import { resolvePaths } from "../paths.js";
-import { loadOrCreateReporterKey, pseudonymize } from "../privacy/pseudonym.js";
-import { redactSecrets } from "../privacy/redact.js";
-import { writeAttachment } from "../store/attachments.js";
-import { appendErratumRaw } from "../store/raw-append.js";
-import { captureRow, rowKind } from "./capture-row.js";
+import { fstatSync, readFileSync } from "node:fs";
 import { classify } from "./classify.js";
-import { loadLastReply, saveLastReply } from "./hook-state.js";
-import { hostOutputsFile, readOutputIds } from "./outputs.js";
-import { typedPart } from "./text.js";
-import { emptyTail, readTranscriptTail, type TranscriptTail } from "./transcript-tail.js";
+import { rowKind } from "./row-kind.js";
 
 export interface HookIo {
   readStdin: () => Promise<string>;
@@ -45,14 +34,12 @@ export interface HookIo {
   now: () => number;
 }
 
-/** Stdin beyond this is not read (a prompt that large is kept by its head anyway). */
+/** Stdin beyond this is ignored (a prompt that large is kept by its head anyway). */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
-/** A host that never closes stdin does not hold the prompt up longer than this. */
-export const STDIN_TIMEOUT_MS = 3_000;
 
 export function processHookIo(): HookIo {
   return {
-    readStdin: () => readStdin(process.stdin),
+    readStdin: async () => readStdin(),
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
@@ -61,29 +48,22 @@ export function processHookIo(): HookIo {
   };
 }
 
-function readStdin(stream: NodeJS.ReadStream): Promise<string> {
-  if (stream.isTTY) return Promise.resolve("");
-  return new Promise((resolvePromise) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      stream.pause();
-      resolvePromise(Buffer.concat(chunks).toString("utf8"));
-    };
-    const timer = setTimeout(finish, STDIN_TIMEOUT_MS);
-    timer.unref();
-    stream.on("data", (c: Buffer | string) => {
-      const b = typeof c === "string" ? Buffer.from(c) : c;
-      if (size < MAX_STDIN_BYTES) chunks.push(b.subarray(0, MAX_STDIN_BYTES - size));
-      size += b.length;
-    });
-    stream.on("end", finish);
-    stream.on("error", finish);
-  });
+/**
+ * Reads the whole of stdin synchronously (a stream costs more to set up than the rest of
+ * the hook). A terminal gives "": nothing was piped. The host closes stdin after writing;
+ * Claude Code's own hook time-out bounds a host that would not.
+ */
+function readStdin(): string {
+  try {
+    const st = fstatSync(0);
+    if (st.isCharacterDevice()) return "";
+    const buf = readFileSync(0);
+    return buf.subarray(0, MAX_STDIN_BYTES).toString("utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EAGAIN" || code === "EOF" || code === "EBADF") return "";
+    throw err;
+  }
 }
 
 const USAGE = "usage: errata hook user-prompt-submit|stop  (reads the Claude Code hook JSON on stdin; always exits 0)";
@@ -121,105 +101,63 @@ export async function runHook(args: string[], io: HookIo = processHookIo()): Pro
       say(parsed.problem);
       return 0;
     }
-    if (event === "stop") onStop(parsed.fields, io, say);
-    else onPrompt(parsed.fields, io, say);
+    if (event === "stop") await onStop(parsed.fields, io, say);
+    else await onPrompt(parsed.fields, io, say);
   } catch (err) {
     say(`internal fault (${err instanceof Error ? err.message : String(err)}); nothing captured`);
   }
   return 0;
 }
 
-function tailOf(transcriptPath: string | null, prompt: string | null, say: (l: string) => void): TranscriptTail {
-  if (transcriptPath === null || !existsSync(transcriptPath)) return emptyTail();
-  try {
-    return readTranscriptTail(transcriptPath, prompt);
-  } catch (err) {
-    say(`transcript unreadable (${err instanceof Error ? err.message : String(err)}); capturing without it`);
-    return emptyTail();
-  }
-}
-
-function onStop(f: Fields, io: HookIo, say: (l: string) => void): void {
+function onStop(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> | void {
   const sessionId = str(f["session_id"]);
   if (sessionId === null) {
     say("no session_id in the Stop JSON; last reply not kept");
     return;
   }
-  const given = str(f["last_assistant_message"]);
-  const tail = given === null ? tailOf(str(f["transcript_path"]), null, say) : emptyTail();
-  const reply = given ?? tail.reply;
-  if (reply === null) return;
-  const paths = resolvePaths(io.env, io.cwd);
-  saveLastReply(paths.stateDir, { session_id: sessionId, ts: new Date(io.now()).toISOString(), reply, model: tail.model }, io.now());
+  return import("./hook-reply.js").then((m) =>
+    m.keepLastReply(io.env, io.cwd, io.now(), sessionId, str(f["last_assistant_message"]), str(f["transcript_path"]), say),
+  );
 }
 
-function onPrompt(f: Fields, io: HookIo, say: (l: string) => void): void {
+async function onPrompt(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> {
   const prompt = typeof f["prompt"] === "string" ? f["prompt"] : null;
   if (prompt === null) {
     say("no prompt in the UserPromptSubmit JSON; nothing captured");
     return;
   }
   const sessionId = str(f["session_id"]);
-  const paths = resolvePaths(io.env, io.cwd);
-  const nowMs = io.now();
-  const tail = tailOf(str(f["transcript_path"]), prompt, say);
-  const saved = sessionId === null ? null : loadLastReply(paths.stateDir, sessionId);
-  // The Stop hook's copy is the reply as the host delivered it; it is stale when it was
-  // kept before the previous prompt (that turn was interrupted and never stopped).
-  const savedFresh = saved !== null && (tail.previousPromptTs === null || Date.parse(saved.ts) >= Date.parse(tail.previousPromptTs));
-  const reply = savedFresh ? saved.reply : (tail.reply ?? saved?.reply ?? null);
-
-  const verdict = classify(prompt, { previousReply: reply });
-  if (rowKind(verdict) === null) return; // an ordinary prompt: nothing written, nothing said
-  const typed = typedPart(prompt).text;
-  const since = tail.previousPromptTs === null ? null : Date.parse(tail.previousPromptTs);
-  const outputIds = readOutputIds(hostOutputsFile(io.env, paths.ledgerDir), sessionId, since, nowMs);
-  const reporter = { id: pseudonymize(io.env["USER"] ?? safeUserName(), loadOrCreateReporterKey(paths.stateDir)), role: "owner" };
-  const built = captureRow(
-    verdict,
-    typed,
-    {
-      sessionId,
-      cwd: str(f["cwd"]) ?? null,
-      reply,
-      requested: tail.previousPrompt,
-      toolCalls: tail.toolCalls,
-      outputIds,
-      version: tail.version,
-      model: tail.model ?? saved?.model ?? null,
+  const transcriptPath = str(f["transcript_path"]);
+  // Most prompts never need the reply: classify first, and read the transcript and the
+  // kept reply (and load the code that does) only when a rule asks for the reply or a row
+  // will be written.
+  let wantsReply = false;
+  let verdict = classify(prompt, {
+    previousReply: () => {
+      wantsReply = true;
+      return null;
     },
-    { nowMs, reporter, channel: "hook" },
-  );
-  if (built === null) return;
-  const { erratum } = built;
-  let attachmentDir: string | null = null;
-  if (built.deepContext && (reply !== null || tail.toolCalls.length > 0)) {
-    const ctx = {
-      schema: "hook-context/1",
-      captured_ts: erratum.ts,
-      verdict: { kind: verdict.kind, rating: verdict.rating, frustration: verdict.frustration, language: verdict.language, signals: verdict.signals },
-      requested: tail.previousPrompt === null ? null : redactSecrets(tail.previousPrompt).text,
-      reply: reply === null ? null : redactSecrets(reply).text,
-      tool_calls: tail.toolCalls.map((t) => ({ name: t.name, summary: redactSecrets(t.summary).text })),
-      transcript_path: str(f["transcript_path"]),
-    };
-    erratum.links = { attachments: [writeAttachment(paths.attachmentsDir, erratum.id, "context.json", `${JSON.stringify(ctx, null, 2)}\n`)] };
-    attachmentDir = join(paths.attachmentsDir, erratum.id);
+  });
+  let reply: import("./hook-reply.js").ReplyContext | null = null;
+  const loadReply = async () => (await import("./hook-reply.js")).replyContext(io.env, io.cwd, sessionId, transcriptPath, prompt, say);
+  if (wantsReply) {
+    reply = await loadReply();
+    verdict = classify(prompt, { previousReply: reply.reply });
   }
-  try {
-    appendErratumRaw(paths, erratum, (line) => void io.stderr.write(`${line}\n`));
-  } catch (err) {
-    if (attachmentDir !== null) rmSync(attachmentDir, { recursive: true, force: true });
-    throw err;
-  }
-  const what = erratum.kind === "correction" && verdict.kind === "directive" ? "a standing directive" : `a ${erratum.kind}`;
-  io.stdout.write(`Errata captured this prompt as ${what} (${erratum.id}); acceptance pending.\n`);
-}
-
-function safeUserName(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return "owner";
-  }
+  if (rowKind(verdict) === null) return; // an ordinary prompt: nothing written, nothing said
+  reply ??= await loadReply();
+  const { captureToLedger } = await import("./hook-capture.js");
+  const line = captureToLedger({
+    env: io.env,
+    cwd: io.cwd,
+    nowMs: io.now(),
+    prompt,
+    sessionId,
+    hostCwd: str(f["cwd"]),
+    transcriptPath,
+    verdict,
+    reply,
+    stderr: (l) => void io.stderr.write(`${l}\n`),
+  });
+  if (line !== null) io.stdout.write(`${line}\n`);
 }

@@ -1,21 +1,16 @@
 /**
  * The capture classifier's language data: one JSON file per language in `lang/`, words and
- * phrase patterns only (no code). This module imports them (tsc copies them into `dist/`
- * with `resolveJsonModule`) and checks their shape once, at load, without zod (the hook
- * path must not load zod).
+ * phrase patterns only (no code). Read here with `readFileSync` next to this module (seven
+ * JSON modules would cost the hook about twice as much to load); `lang-files.ts` imports
+ * the same files as modules so that tsc copies them into `dist/`. The shape is checked
+ * without zod (the hook path must not load zod).
  *
  * Pattern language (see `compile.ts`): lower-case text, straight apostrophes; a space is one
  * or more whitespace characters; `{w}` is one word; no capturing groups.
  *
  * Example: `LANGUAGES.map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru"].
  */
-import de from "./lang/de.json" with { type: "json" };
-import en from "./lang/en.json" with { type: "json" };
-import es from "./lang/es.json" with { type: "json" };
-import fi from "./lang/fi.json" with { type: "json" };
-import fr from "./lang/fr.json" with { type: "json" };
-import pt from "./lang/pt.json" with { type: "json" };
-import ru from "./lang/ru.json" with { type: "json" };
+import { readFileSync } from "node:fs";
 
 export type RuleAt = "start" | "any" | "whole";
 
@@ -97,7 +92,11 @@ export function checkLangData(raw: unknown, where: string): LangData {
   return raw as LangData;
 }
 
+export const LANGUAGE_CODES = ["en", "fi", "de", "es", "fr", "pt", "ru"] as const;
+
+export function readLangFile(code: string): unknown {
+  return JSON.parse(readFileSync(new URL(`./lang/${code}.json`, import.meta.url), "utf8"));
+}
+
 /** English first: where two languages share a word ("no"), the signal is named after the first. */
-export const LANGUAGES: readonly LangData[] = [en, fi, de, es, fr, pt, ru].map((d, i) =>
-  checkLangData(d, ["en", "fi", "de", "es", "fr", "pt", "ru"][i] ?? String(i)),
-);
+export const LANGUAGES: readonly LangData[] = LANGUAGE_CODES.map((code) => checkLangData(readLangFile(code), `lang/${code}.json`));

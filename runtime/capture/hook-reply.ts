@@ -1,0 +1,61 @@
+/**
+ * The reply a prompt answers, for the hook: the Stop hook's kept copy when it is fresh, else
+ * the transcript's last reply; plus what the transcript's end says about the turn (the ask,
+ * the tool calls, the model, the version). Loaded by the hook only when a rule needs the
+ * reply or a row will be written.
+ *
+ * Example: kept reply "Done." (kept after the previous prompt) -> `{reply: "Done.", tail}`.
+ */
+import { existsSync } from "node:fs";
+import { resolvePaths } from "../paths.js";
+import { loadLastReply, saveLastReply } from "./hook-state.js";
+import { emptyTail, readTranscriptTail, type TranscriptTail } from "./transcript-tail.js";
+
+export interface ReplyContext {
+  reply: string | null;
+  tail: TranscriptTail;
+  keptModel: string | null;
+}
+
+export function tailOf(transcriptPath: string | null, prompt: string | null, say: (l: string) => void): TranscriptTail {
+  if (transcriptPath === null || !existsSync(transcriptPath)) return emptyTail();
+  try {
+    return readTranscriptTail(transcriptPath, prompt);
+  } catch (err) {
+    say(`transcript unreadable (${err instanceof Error ? err.message : String(err)}); capturing without it`);
+    return emptyTail();
+  }
+}
+
+export function replyContext(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  sessionId: string | null,
+  transcriptPath: string | null,
+  prompt: string,
+  say: (l: string) => void,
+): ReplyContext {
+  const tail = tailOf(transcriptPath, prompt, say);
+  const saved = sessionId === null ? null : loadLastReply(resolvePaths(env, cwd).stateDir, sessionId);
+  // The Stop hook's copy is the reply as the host delivered it; it is stale when it was
+  // kept before the previous prompt (that turn was interrupted and never stopped).
+  const fresh = saved !== null && (tail.previousPromptTs === null || Date.parse(saved.ts) >= Date.parse(tail.previousPromptTs));
+  const reply = fresh ? saved.reply : (tail.reply ?? saved?.reply ?? null);
+  return { reply, tail, keptModel: saved?.model ?? null };
+}
+
+/** The Stop hook: keep the last reply (given, or the transcript's) for the next capture. */
+export function keepLastReply(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  nowMs: number,
+  sessionId: string,
+  given: string | null,
+  transcriptPath: string | null,
+  say: (l: string) => void,
+): void {
+  const tail = given === null ? tailOf(transcriptPath, null, say) : emptyTail();
+  const reply = given ?? tail.reply;
+  if (reply === null) return;
+  saveLastReply(resolvePaths(env, cwd).stateDir, { session_id: sessionId, ts: new Date(nowMs).toISOString(), reply, model: tail.model }, nowMs);
+}
