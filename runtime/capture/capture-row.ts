@@ -36,6 +36,8 @@ export interface CaptureContext {
   sessionId: string | null;
   cwd: string | null;
   reply: string | null;
+  /** False when `reply` is only the end of the reply: then no hash is written (it would not match the whole reply's). */
+  replyComplete?: boolean;
   requested: string | null;
   toolCalls: ReadonlyArray<{ name: string; summary: string }>;
   outputIds: string[];
@@ -70,7 +72,7 @@ export function captureRow(
       requested: ctx.requested === null ? null : ctx.requested.slice(0, REQUESTED_CHARS),
       doing: doing.length > 0 ? doing.join("\n") : null,
       response_preview: ctx.reply === null ? null : ctx.reply.slice(-RESPONSE_PREVIEW_CHARS),
-      response_hash: ctx.reply === null ? null : responseHash(ctx.reply),
+      response_hash: ctx.reply === null || ctx.replyComplete === false ? null : responseHash(ctx.reply),
       session_id: ctx.sessionId,
       output_ids: ctx.outputIds,
       cwd: ctx.cwd,

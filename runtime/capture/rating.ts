@@ -8,8 +8,7 @@
  * - a rating word or a give/rate verb and a number: "rating 3", "I'd give it a 9";
  * - a number with a scale that ends the message: "works now, 9/10";
  * - a bare number that is the whole message ("7", "Eight.") only when the reply it answers
- *   is known, asked for a rating or asked nothing and offered no numbered choices (see
- *   `bareNumberPolicy`).
+ *   asked for a rating (see `bareNumberPolicy`).
  * What does not: "1 go", "1 commit and push", "2 tickets for later today", "3 files
  * changed", "1. Fix the bug", "10:30", "2.1.9", "step 3/10", "3/10 tests pass", "5/10/2024".
  *
@@ -107,10 +106,13 @@ export function findRating(lower: string, rest: string, hasNumberWord: boolean):
 }
 
 /**
- * The menu-pick policy for a bare number: it is a rating only when the reply it answers is
- * known and either asked for a rating, or neither ended with a question nor offered numbered
- * choices. With no reply known it is not a rating ("rating.bare_unverified"): menus are
- * common and a misread pick would be a rating the person never gave.
+ * The policy for a bare number ("7", "Eight."): it is a rating only when the reply it
+ * answers asked for one ("rate this 1-10", "how would you score it?"). Anything else is not
+ * read as a rating: after numbered choices it is a pick ("rating.menu_pick"), after a
+ * question an answer ("rating.answer_to_question"), otherwise it lacks rating context
+ * ("rating.bare_no_context"), and with no reply known it cannot be checked
+ * ("rating.bare_unverified"). On real sessions bare numbers were menu picks (the ancestor's
+ * tracker: "menu picks read as ratings"), so precision wins: "8/10" always counts.
  */
 export function bareNumberPolicy(shape: { endsWithQuestion: boolean; numberedChoices: boolean; asksForRating: boolean } | null): {
   counts: boolean;
@@ -120,5 +122,5 @@ export function bareNumberPolicy(shape: { endsWithQuestion: boolean; numberedCho
   if (shape.asksForRating) return { counts: true, signal: "rating.bare_after_request" };
   if (shape.numberedChoices) return { counts: false, signal: "rating.menu_pick" };
   if (shape.endsWithQuestion) return { counts: false, signal: "rating.answer_to_question" };
-  return { counts: true, signal: "rating.bare" };
+  return { counts: false, signal: "rating.bare_no_context" };
 }

@@ -39,7 +39,7 @@ export interface ClassifyContext {
    * The previous assistant reply (its end is enough), or null/undefined when unknown.
    * Two rules need it: a weak "no" opener is a correction only after a reply that did not
    * end in a question (other than a check such as "is that right?"), and a bare number is
-   * a rating only after a reply that offered no numbered choices and asked nothing.
+   * a rating only after a reply that asked for a rating.
    * A function is called only when one of those rules needs the reply (the hook reads the
    * transcript only then).
    */

@@ -47,13 +47,17 @@ describe("ratings", () => {
     expect(r.rating).toBeNull();
   });
 
-  it("a bare number is a rating after a statement, a menu pick after numbered choices, unverified with no reply", () => {
-    expect(v("7")).toMatchObject({ kind: "rating", rating: 7 });
-    expect(v("Eight.")).toMatchObject({ kind: "rating", rating: 8 });
+  it("a bare number is a rating only after a reply that asked for one", () => {
+    const ASK = "Done. How would you rate this answer from 1 to 10?";
+    expect(v("7", ASK)).toMatchObject({ kind: "rating", rating: 7, signals: ["rating.bare_after_request"] });
+    expect(v("Eight.", ASK)).toMatchObject({ kind: "rating", rating: 8 });
+    expect(v("7")).toMatchObject({ kind: "none", rating: null, signals: ["rating.bare_no_context"] });
     expect(v("2", MENU)).toMatchObject({ kind: "none", rating: null, signals: ["rating.menu_pick"] });
     expect(v("2", "How many retries should I allow?")).toMatchObject({ kind: "none", signals: ["rating.answer_to_question"] });
     expect(v("2", null)).toMatchObject({ kind: "none", signals: ["rating.bare_unverified"] });
-    expect(v("9", "Done. How would you rate this answer from 1 to 10?")).toMatchObject({ kind: "rating", rating: 9 });
+    // A real reply that listed choices and ended on a statement (m-claude session).
+    const listed = "**Would you like to:**\n1. **Push to GitHub**\n2. **Clean up temp files**\n3. **Review the commit**\n\nThe repo is now cycled with a signed commit!";
+    expect(v("1", listed).kind).toBe("none");
   });
 });
 

@@ -1,0 +1,34 @@
+/**
+ * `errata hook user-prompt-submit|stop`: the capture door for Claude Code. `bin/errata.js`
+ * runs it on a fast lane that loads only `runtime/capture/hook-main.js`; this registration
+ * makes the same hook reachable through the CLI (in-process tests, `errata hook --help`).
+ * Always exits 0: a hook must never block or break the host.
+ *
+ * Example: `echo '{"session_id":"s1","prompt":"no, that is wrong"}' | errata hook user-prompt-submit`
+ * -> `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../command.js";
+import { runHook } from "../../runtime/capture/hook-main.js";
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("hook")
+    .description("Claude Code hooks: user-prompt-submit captures explicit ratings, corrections, directives and praise; stop keeps the last reply")
+    .argument("<event>", "user-prompt-submit or stop")
+    .addHelpText(
+      "after",
+      '\nExample:\n  $ echo \'{"session_id":"s1","prompt":"no, that is wrong"}\' | errata hook user-prompt-submit\n\nInstall: see docs/capture.md for the settings.json lines.',
+    )
+    .action(async (event: string) => {
+      const io = ctx.io;
+      ctx.exitCode = await runHook([event], {
+        readStdin: () => io.readStdin(),
+        stdout: io.stdout,
+        stderr: io.stderr,
+        env: io.env,
+        cwd: io.cwd,
+        now: io.now,
+      });
+    });
+}

@@ -1,0 +1,92 @@
+/**
+ * `errata mine`: sweeps Claude Code transcripts with the hook's classifier and appends the
+ * explicit ratings, corrections, directives and praise the hook did not already capture.
+ *
+ * Example: `errata mine --root ~/.claude/projects --limit-files 50 --json`
+ * -> `{"root_files": 412, "files_read": 50, "files_left": 362, "prompts": 1890, "written": 37, ...}`
+ */
+import type { Command } from "commander";
+import { existsSync, statSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { join, resolve } from "node:path";
+import type { CommandContext } from "../command.js";
+import { ErrataError, badInput } from "../errors.js";
+import { printJson, println, progress, warn } from "../io.js";
+import { ledgerFor, parseNumber } from "../ledger-common.js";
+import { mineTranscripts } from "../../runtime/capture/mine.js";
+import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
+import { CapturedIndex } from "../../runtime/transcripts/captured.js";
+import { ledgerTurns } from "../../runtime/transcripts/ledger-turns.js";
+
+interface MineOpts {
+  root?: string;
+  limitFiles?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("mine")
+    .description("Sweep Claude Code transcripts with the capture classifier; append what the hook did not capture (resumable)")
+    .option("--root <dir>", "transcripts folder (default: ~/.claude/projects)")
+    .option("--limit-files <n>", "read at most N new or changed files in this run")
+    .option("--dry-run", "classify and count, write nothing (no ledger rows, no cursor)")
+    .option("--json", "print one JSON summary")
+    .addHelpText("after", "\nExample:\n  $ errata mine --root ~/.claude/projects --limit-files 50 --json\n  $ errata mine --root datasets/claude-code/spotter --dry-run")
+    .action(async (opts: MineOpts) => {
+      const io = ctx.io;
+      const limit = parseNumber("limit-files", opts.limitFiles, { integer: true });
+      if (limit !== undefined && limit < 1) throw badInput("bad --limit-files", "a whole number of at least 1", String(limit));
+      const root = opts.root !== undefined ? resolve(io.cwd, opts.root) : join(io.env["HOME"] ?? homedir(), ".claude", "projects");
+      if (!existsSync(root) || !statSync(root).isDirectory()) {
+        throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
+      }
+      const ledger = ledgerFor(ctx);
+      const read = ledger.readAll();
+      if (read.problems.length > 0) warn(io, `errata mine: ${read.problems.length} ledger lines could not be read (see errata validate)`);
+      const captured = new CapturedIndex(ledgerTurns(read.errata.map((f) => f.erratum)));
+      const owner = io.env["USER"] ?? safeUser();
+      const key = opts.dryRun ? (readReporterKey(ledger.paths.stateDir) ?? Buffer.alloc(32)) : loadOrCreateReporterKey(ledger.paths.stateDir);
+      let bar: ReturnType<typeof progress> | null = null;
+      let report;
+      try {
+        report = await mineTranscripts({
+          root,
+          stateDir: ledger.paths.stateDir,
+          nowMs: io.now(),
+          reporter: { id: pseudonymize(owner, key), role: "owner" },
+          ...(limit !== undefined ? { limitFiles: limit } : {}),
+          dryRun: opts.dryRun === true,
+          captured,
+          append: (e) => void ledger.append(e),
+          onFile: (done, total) => {
+            if (total < 20) return;
+            bar ??= progress(io, "mine", total);
+            bar.tick();
+          },
+        });
+      } catch (err) {
+        if (err instanceof ErrataError) throw err;
+        throw new ErrataError("IO", `errata mine stopped: ${(err as Error).message}`, { cause: err });
+      }
+      (bar as ReturnType<typeof progress> | null)?.done();
+      if (opts.json) {
+        printJson(io, report);
+        return;
+      }
+      println(
+        io,
+        `${opts.dryRun ? "would write" : "wrote"} ${report.written} errata from ${report.prompts} typed prompts in ${report.files_read} files` +
+          ` (${report.already_captured} already captured, ${report.files_unchanged} files unchanged, ${report.files_left} left for the next run)`,
+      );
+    });
+}
+
+function safeUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return "owner";
+  }
+}
