@@ -1,0 +1,25 @@
+// The compiled modules the loop reads beside the CLI (all from dist/, built by `npx tsc`).
+// The capture classifier is optional: without it the regex detector (and v3, which detects
+// what the regex caught) cannot run, and the loop says so.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+export async function loadDist(repoRoot) {
+  const dist = join(repoRoot, "dist");
+  if (!existsSync(join(dist, "cli", "main.js"))) throw new Error("dist/ is not built: run `npx tsc -p tsconfig.json` first");
+  const load = (p) => import(pathToFileURL(join(dist, p)).href);
+  const captureFile = join(dist, "runtime", "capture", "classify.js");
+  return {
+    questions: await load("questions/index.js"),
+    classtier: await load("classtier/index.js"),
+    v4: await load("runtime/v4/index.js"),
+    split: await load("eval/split.js"),
+    train: await load("engine/embedded/train.js"),
+    weights: await load("engine/embedded/weights.js"),
+    signals: await load("engine/embedded/signals.js"),
+    shipped: await load("engine/embedded/shipped.js"),
+    engineSplit: await load("engine/embedded/split.js"),
+    capture: existsSync(captureFile) ? await load("runtime/capture/classify.js") : null,
+  };
+}
