@@ -113,14 +113,11 @@ async function dailyDemo() {
     const code = await run(argv, o.io);
     return { code, value: JSON.parse(o.out()) };
   };
-  const help = io({ capture: true });
-  await run(["--help"], help.io);
-  const mineBuilt = /^\s+mine\b/m.test(help.out());
-  const argv = ["daily", "--root", transcripts, "--json", ...(mineBuilt ? [] : ["--skip-mine"])];
+  const argv = ["daily", "--root", transcripts, "--json"];
   const say = (line) => {
     if (!json) process.stdout.write(`${line}\n`);
   };
-  say(`\n$ errata daily --root ${transcripts}${mineBuilt ? "" : " --skip-mine   # (mine is not built yet)"}`);
+  say(`\n$ errata daily --root ${transcripts}`);
   const first = await capture(argv);
   for (const st of first.value.stages) {
     const counts = Object.entries(st.counts).map(([k, v]) => `${k}=${v}`).join(" ");

@@ -17,6 +17,8 @@ export interface LedgerView {
 export interface LedgerPort {
   readAll(): Promise<LedgerView>;
   patch(id: string, set: PatchSet): Promise<void>;
+  /** Appends a new erratum through the store (validation, redaction, record row); returns it as written. */
+  append(e: Erratum): Erratum;
 }
 
 export interface StageContext {
@@ -56,6 +58,15 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
         pos = new Map(view.errata.map((e, i) => [e.id, i]));
       }
       return view;
+    },
+    append(e) {
+      const written = port.append(e);
+      // Mining appends before anything reads; if the view is already held, keep it whole.
+      if (view && pos) {
+        pos.set(written.id, view.errata.length);
+        view.errata.push(written);
+      }
+      return written;
     },
     async patch(id, set) {
       const i = pos?.get(id);

@@ -40,6 +40,9 @@ export function ledgerPort(paths: ErrataPaths, opts: { now: () => number; warn: 
     async patch(id, set) {
       ledger.patch(id, set);
     },
+    append(e) {
+      return ledger.append(e).erratum;
+    },
     async patchKnown(current, set) {
       const ts = new Date(opts.now()).toISOString();
       const candidate = { schema: "erratum-patch/1", id: current.id, ts, set };

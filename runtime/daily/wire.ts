@@ -10,6 +10,7 @@ import { createEngine, type Engine } from "../../engine/index.js";
 import { apiKeyFor, engineFromConfig, loadEngineSettings } from "../../engine/config.js";
 import { engineEnricher, v3Judge, type ClassJudge } from "./enrich-embedded.js";
 import { runDailyV4 } from "./v4-pass.js";
+import { runMine } from "./mine-stage.js";
 
 /** The engine caller the daily run's judgments are paid by. */
 export const CALLER = "errata-triage";
@@ -114,7 +115,7 @@ export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDep
   const head = promoted.promoted?.class_level === "class_head" ? promoted.promoted.heads.class : null;
   const judge = async (): Promise<ClassJudge> => (head ? classHeadJudge(await getEngine(), CALLER, head) : v3Judge(await getEngine(), CALLER));
   const deps: DailyDeps = {
-    mine: null,
+    mine: (req) => runMine(req, { paths: input.paths, ledger: ctx.ledger, env: input.env, nowMs: input.now }),
     embedded: async () => engineEnricher(await getEngine(), { caller: CALLER, classJudge: await judge() }),
     classJudge: judge,
     prose: prose.lane,

@@ -241,4 +241,23 @@ describe("report, weekly, joins and the promoted configuration through the CLI",
     const runs = readFileSync(join(t.dir, ".state", "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { loop: string; stage: string });
     expect(runs.map((r) => `${r.loop}/${r.stage}`)).toEqual(["manual/enrich", "manual/run", "manual/label", "manual/run", "manual/triage", "manual/run"]);
   });
+
+  it("mine runs first, in process: its rows are enriched in the same run; a second run mines nothing twice; a missing folder fails mine only", async () => {
+    const env = { ERRATA_DIR: t.dir, HOME: t.dir, USER: "owner" };
+    const first = memoryIo({ env, now: NOW });
+    await run(["daily", "--root", spotter, "--json"], first.io);
+    const a = JSON.parse(first.out()) as { ok: boolean; stages: Array<{ name: string; ok: boolean; counts: Record<string, number> }> };
+    const mined = a.stages.find((s) => s.name === "mine")!;
+    expect(mined.ok).toBe(true);
+    expect(mined.counts["written"]).toBeGreaterThanOrEqual(1);
+    expect(a.stages.find((s) => s.name === "enrich")?.counts["enriched"]).toBeGreaterThanOrEqual(1);
+    const second = memoryIo({ env, now: NOW + 60_000 });
+    await run(["daily", "--root", spotter, "--json"], second.io);
+    const b = JSON.parse(second.out()) as typeof a;
+    expect(b.stages.find((s) => s.name === "mine")?.counts["written"]).toBe(0);
+    const missing = memoryIo({ env, now: NOW + 120_000 });
+    expect(await run(["daily", "--root", join(t.dir, "nope"), "--json"], missing.io)).toBe(1);
+    const c = JSON.parse(missing.out()) as { failed: string[] };
+    expect(c.failed).toEqual(["mine"]);
+  });
 });
