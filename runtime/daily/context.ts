@@ -92,3 +92,19 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
     },
   };
 }
+
+/**
+ * Patches one entry; a refusal (the store found the entry changed under us, an illegal
+ * transition) is logged by id and counted by the caller, never fatal to the other entries.
+ * Returns true when the patch was written.
+ */
+export async function patchOne(ctx: Pick<StageContext, "ledger" | "log">, stage: string, id: string, set: PatchSet): Promise<boolean> {
+  try {
+    await ctx.ledger.patch(id, set);
+    return true;
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown };
+    ctx.log(`${stage}: ${id}: patch refused (${typeof e.code === "string" ? e.code : "Error"}: ${String(e.message ?? err).slice(0, 160)})`);
+    return false;
+  }
+}

@@ -3,7 +3,7 @@ import { EnrichmentSchema, type Enrichment, type Erratum } from "../../schemas/e
 import { appendJsonl } from "./jsonl.js";
 import { isAuthorizedTenant } from "./config.js";
 import type { StageContext, StageOutput } from "./context.js";
-import { stageOutput } from "./context.js";
+import { patchOne, stageOutput } from "./context.js";
 import type { EmbeddedEnricher, EmbeddedFill } from "./enrich-embedded.js";
 import type { ProseLane } from "./enrich-openai.js";
 import type { ProseReply } from "./enrich-reply.js";
@@ -114,7 +114,7 @@ export async function runEnrich(ctx: StageContext, opts: EnrichOptions): Promise
   }
   eligible.sort(newestFirst);
   const batch = eligible.slice(0, max);
-  const counts = { eligible: eligible.length, batch: batch.length, enriched: 0, malformed: 0, deferred: 0, excluded_tenant: excludedTenant, prose_filled: 0, failed: 0 };
+  const counts = { eligible: eligible.length, batch: batch.length, enriched: 0, malformed: 0, deferred: 0, excluded_tenant: excludedTenant, prose_filled: 0, failed: 0, refused: 0 };
   const sourcesById = new Map<string, Record<string, string>>();
   if (!opts.embedded && !opts.prose) {
     return { ...stageOutput({ ...counts, deferred: batch.length }, ["no enrichment lane available: nothing enriched"]), sources: sourcesById };
@@ -160,7 +160,10 @@ export async function runEnrich(ctx: StageContext, opts: EnrichOptions): Promise
       sourcesById.set(e.id, composed.sources);
       if (prose) counts.prose_filled++;
       if (!ctx.dryRun) {
-        await ctx.ledger.patch(e.id, { enrichment: valid.data, status: "enriched" });
+        if (!(await patchOne(ctx, "enrich", e.id, { enrichment: valid.data, status: "enriched" }))) {
+          counts.refused++;
+          continue;
+        }
         appendJsonl(ctx.files.enrichmentSources, [
           { schema: "enrichment-sources/1", erratum_id: e.id, ts: new Date(ctx.nowMs()).toISOString(), enrichment_version: cfg.enrichment_version, sources: composed.sources } satisfies EnrichmentSources,
         ]);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Erratum } from "../../schemas/erratum.js";
 import type { StageContext, StageOutput } from "./context.js";
-import { stageOutput } from "./context.js";
+import { patchOne, stageOutput } from "./context.js";
 import { claimHash, dayOf } from "./ids.js";
 import { fileUpgrades, readUpgrades, type UpgradeDraft } from "./upgrades.js";
 
@@ -101,7 +101,7 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
   const clusters = clusterEntries(entries);
   const now = ctx.nowMs();
   const reportPath = join(ctx.files.reportsDir, `triage-${dayOf(now)}.md`);
-  const counts = { entries: entries.length, clusters: clusters.length, filed: 0, linked_existing: 0, closed: 0, upgrade_filed: 0 };
+  const counts = { entries: entries.length, clusters: clusters.length, filed: 0, linked_existing: 0, closed: 0, upgrade_filed: 0, refused: 0 };
   const filedIds = new Map<string, string>();
   if (opts.file) {
     const queue = readUpgrades(ctx.files.upgrades);
@@ -125,7 +125,10 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
       if (id === undefined) continue;
       filedIds.set(clusterKey(c.system, c.class), id);
       for (const e of c.members) {
-        if (!ctx.dryRun) await ctx.ledger.patch(e.id, { status: "upgrade-filed", links: { upgrade_id: id } });
+        if (!ctx.dryRun && !(await patchOne(ctx, "triage", e.id, { status: "upgrade-filed", links: { upgrade_id: id } }))) {
+          counts.refused++;
+          continue;
+        }
         counts.upgrade_filed++;
       }
     }
@@ -134,7 +137,10 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
     if (filedIds.has(clusterKey(c.system, c.class))) continue;
     for (const e of c.members) {
       if (e.status !== "enriched") continue;
-      if (!ctx.dryRun) await ctx.ledger.patch(e.id, { status: "triaged" });
+      if (!ctx.dryRun && !(await patchOne(ctx, "triage", e.id, { status: "triaged" }))) {
+        counts.refused++;
+        continue;
+      }
       counts.closed++;
     }
   }

@@ -4,6 +4,8 @@ import { runDaily, type DailyDeps } from "../../runtime/daily/daily.js";
 import { stageOutput } from "../../runtime/daily/context.js";
 import { engineEnricher, v3Judge } from "../../runtime/daily/enrich-embedded.js";
 import { readRunReceipts } from "../../runtime/daily/receipts.js";
+import { runEnrich } from "../../runtime/daily/enrich.js";
+import { runTriage } from "../../runtime/daily/triage.js";
 import { tempDir } from "../helpers/io.js";
 import { fakeEngine, fakeProse, seedLedger, stageCtx } from "./fixtures.js";
 
@@ -63,5 +65,26 @@ describe("runDaily: fault isolation across the real stages", () => {
   it("v4 throwing never fails the job", async () => {
     const r = await runDaily(stageCtx(t.dir), deps({ v4: async () => { throw new Error("no exchanges"); } }), { skipMine: true });
     expect(r).toMatchObject({ ok: true, failed: ["v4"] });
+  });
+
+  it("one entry's patch refused: the others are still closed, and the refusal is counted and logged", async () => {
+    const [a, b, c] = seedLedger(t.dir, [{ complaint: "no, wrong" }, { complaint: "wrong again" }, { complaint: "still wrong" }]);
+    await runEnrich(stageCtx(t.dir), { embedded: engineEnricher(fakeEngine(), { caller: "t" }), prose: null });
+    const ctx = stageCtx(t.dir);
+    const inner = ctx.ledger;
+    ctx.ledger = {
+      ...inner,
+      readAll: () => inner.readAll(),
+      append: (e) => inner.append(e),
+      patch: async (id, set) => {
+        if (id === b!.id) throw Object.assign(new Error(`illegal status transition for ${id}`), { code: "BAD_INPUT" });
+        return inner.patch(id, set);
+      },
+    };
+    const out = await runTriage(ctx, { file: false });
+    expect(out.counts).toMatchObject({ entries: 3, closed: 2, refused: 1 });
+    expect(ctx.logs.some((l) => l.includes(b!.id) && l.includes("patch refused"))).toBe(true);
+    const byId = new Map((await stageCtx(t.dir).ledger.readAll()).errata.map((e) => [e.id, e.status]));
+    expect([byId.get(a!.id), byId.get(b!.id), byId.get(c!.id)]).toEqual(["triaged", "enriched", "triaged"]);
   });
 });
