@@ -84,16 +84,17 @@ export interface CompiledRule {
 export function ruleRegex(rule: CompiledRule): RegExp {
   if (rule.compiled) return rule.compiled;
   const src = expandPattern(rule.pattern);
-  const source =
-    rule.at === "any" ? `${WORD_BEFORE}(?:${src})${WORD_AFTER}` : rule.at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
-  rule.compiled = new RegExp(source);
+  // An "any" rule has no leading lookbehind (it would stop the engine from skipping ahead to
+  // the rule's first word); `testNear` checks the word boundary before a match instead.
+  const source = rule.at === "any" ? `(?:${src})${WORD_AFTER}` : rule.at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
+  rule.compiled = new RegExp(source, rule.at === "any" ? "g" : "");
   return rule.compiled;
 }
 
 interface KeyIndex {
   exact: Map<string, number[]>;
-  /** Prefix keys ("fuck*") grouped by their first two characters. */
-  prefix: Map<string, Array<{ prefix: string; rules: number[] }>>;
+  /** Prefix keys ("fuck*") grouped by their first two characters (as one number). */
+  prefix: Map<number, Array<{ prefix: string; rules: number[] }>>;
 }
 
 export interface Matchers {
@@ -106,6 +107,8 @@ export interface Matchers {
   filler: RegExp;
   /** Number words of every language (a rating may be spelled out). */
   numberWords: Set<string>;
+  /** Hashes of every exact "any" key and number word: the scan's first, string-free check. */
+  wordHashes: Set<number>;
 }
 
 function emptyIndex(): KeyIndex {
@@ -117,7 +120,7 @@ function addKey(index: KeyIndex, key: string, rule: number): void {
   const k = key.toLowerCase().split("-").pop() ?? key;
   if (k.endsWith("*")) {
     const prefix = k.slice(0, -1);
-    const head = prefix.slice(0, 2);
+    const head = headOf(prefix);
     const group = index.prefix.get(head) ?? [];
     const entry = group.find((g) => g.prefix === prefix);
     if (entry) {
@@ -131,14 +134,18 @@ function addKey(index: KeyIndex, key: string, rule: number): void {
   }
 }
 
-/** Rules of `word` in `index`, exact and prefix keys together (may repeat a rule). */
-export function lookup(index: KeyIndex, word: string): number[] | null {
+/** The first two characters of a word as one number (no string is made per word). */
+function headOf(word: string): number {
+  return word.charCodeAt(0) * 65536 + word.charCodeAt(1);
+}
+
+/** Calls `visit` for every rule keyed by `word` in `index`, exact and prefix keys (may repeat). */
+export function forEachRule(index: KeyIndex, word: string, visit: (rule: number) => void): void {
   const exact = index.exact.get(word);
-  const group = word.length >= 2 ? index.prefix.get(word.slice(0, 2)) : undefined;
-  if (!group) return exact ?? null;
-  let out: number[] | null = exact ? [...exact] : null;
-  for (const p of group) if (word.startsWith(p.prefix)) (out ??= []).push(...p.rules);
-  return out;
+  if (exact) for (const r of exact) visit(r);
+  if (word.length < 2) return;
+  const group = index.prefix.get(headOf(word));
+  if (group) for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) visit(r);
 }
 
 export function buildMatchers(langs: readonly LangData[] = LANGUAGES): Matchers {
@@ -160,7 +167,9 @@ export function buildMatchers(langs: readonly LangData[] = LANGUAGES): Matchers 
   }
   const fillers = [...new Set(langs.flatMap((l) => l.fillers))].join("|");
   const numberWords = new Set(langs.flatMap((l) => Object.keys(l.numbers)));
-  return { rules, any, first, filler: new RegExp(`^(?:${fillers})$`), numberWords };
+  const wordHashes = new Set<number>();
+  for (const w of [...any.exact.keys(), ...numberWords]) wordHashes.add(hashRange(w, 0, w.length));
+  return { rules, any, first, filler: new RegExp(`^(?:${fillers})$`), numberWords, wordHashes };
 }
 
 /** A word character for the key scan: letters, digits, "_" and "'" (not "-"). */
@@ -190,45 +199,72 @@ export interface Scan {
  */
 export function scan(m: Matchers, lower: string): Scan {
   const anyHits = new Map<number, number[]>();
+  const hit = (r: number, at: number): void => {
+    const list = anyHits.get(r);
+    if (list === undefined) anyHits.set(r, [at]);
+    else if (list[list.length - 1] !== at) list.push(at);
+  };
   let restStart = -1;
-  let firstRules: number[] = [];
+  const firstRules: number[] = [];
   let hasNumberWord = false;
   const n = lower.length;
   let i = 0;
   while (i < n) {
     while (i < n && !isWordChar(lower.charCodeAt(i))) i++;
     let start = i;
-    while (i < n && isWordChar(lower.charCodeAt(i))) i++;
-    let end = i;
-    while (start < end && lower.charCodeAt(start) === 39) start++;
-    while (end > start && lower.charCodeAt(end - 1) === 39) end--;
-    if (end <= start) continue;
-    const word = lower.slice(start, end);
-    if (restStart < 0 && !m.filler.test(word)) {
-      restStart = start;
-      firstRules = lookup(m.first, word) ?? [];
+    // Hash the word while reading it: most words are no key, and the hash says so
+    // without making a string.
+    let h = 0x811c9dc5;
+    while (i < n) {
+      const c = lower.charCodeAt(i);
+      if (!isWordChar(c)) break;
+      h = Math.imul(h ^ c, 0x01000193);
+      i++;
     }
-    if (!hasNumberWord && m.numberWords.has(word)) hasNumberWord = true;
-    const rules = lookup(m.any, word);
-    if (rules) {
-      for (const r of rules) {
-        const list = anyHits.get(r);
-        if (list) {
-          if (list[list.length - 1] !== start) list.push(start);
-        } else anyHits.set(r, [start]);
+    let end = i;
+    if (lower.charCodeAt(start) === 39 || lower.charCodeAt(end - 1) === 39) {
+      while (start < end && lower.charCodeAt(start) === 39) start++;
+      while (end > start && lower.charCodeAt(end - 1) === 39) end--;
+      h = hashRange(lower, start, end);
+    }
+    if (end <= start) continue;
+    if (restStart < 0) {
+      const first = lower.slice(start, end);
+      if (!m.filler.test(first)) {
+        restStart = start;
+        forEachRule(m.first, first, (r) => firstRules.push(r));
       }
+    }
+    const exactMaybe = m.wordHashes.has(h >>> 0);
+    const group = end - start >= 2 ? m.any.prefix.get(lower.charCodeAt(start) * 65536 + lower.charCodeAt(start + 1)) : undefined;
+    if (!exactMaybe && group === undefined) continue;
+    const word = lower.slice(start, end);
+    if (exactMaybe) {
+      if (!hasNumberWord && m.numberWords.has(word)) hasNumberWord = true;
+      const exact = m.any.exact.get(word);
+      if (exact !== undefined) for (let k = 0; k < exact.length; k++) hit(exact[k] as number, start);
+    }
+    if (group !== undefined) {
+      for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) hit(r, start);
     }
   }
   return {
     restStart: restStart < 0 ? n : restStart,
-    firstRules: [...new Set(firstRules)].sort((a, b) => a - b),
-    anyHits: new Map([...anyHits].sort((a, b) => a[0] - b[0])),
+    firstRules: firstRules.length > 1 ? [...new Set(firstRules)].sort((a, b) => a - b) : firstRules,
+    anyHits: anyHits.size > 1 ? new Map([...anyHits].sort((a, b) => a[0] - b[0])) : anyHits,
     hasNumberWord,
   };
 }
 
+/** FNV-1a over the UTF-16 code units of `text[start, end)`. */
+export function hashRange(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  return h >>> 0;
+}
+
 /** How far around a key an "any" rule may reach, in characters (rules span a few words). */
-export const KEY_WINDOW_CHARS = 90;
+export const KEY_WINDOW_CHARS = 64;
 /** Stands in front of a window that does not start the message, so `^` cannot match there. */
 const NOT_START = "\u0001 ";
 
@@ -239,7 +275,7 @@ const NOT_START = "\u0001 ";
  */
 export function testNear(rule: CompiledRule, lower: string, positions: readonly number[]): boolean {
   const re = ruleRegex(rule);
-  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) return re.test(lower);
+  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) return matchesAtWordStart(re, lower);
   let coveredTo = -1;
   for (const at of positions) {
     if (at < coveredTo) continue;
@@ -255,7 +291,19 @@ export function testNear(rule: CompiledRule, lower: string, positions: readonly 
     }
     coveredTo = to - KEY_WINDOW_CHARS;
     const window = from === 0 ? lower.slice(0, to) : NOT_START + lower.slice(from, to);
-    if (re.test(window)) return true;
+    if (matchesAtWordStart(re, window)) return true;
+  }
+  return false;
+}
+
+/** A match of a global regex that starts a word (the character before is not a letter, digit or "'"). */
+function matchesAtWordStart(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const i = m.index;
+    if (i === 0 || !isWordChar(text.charCodeAt(i - 1))) return true;
+    re.lastIndex = i + 1;
   }
   return false;
 }

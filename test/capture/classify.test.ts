@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classify, unhappyWithReply } from "../../runtime/capture/classify.js";
 import { expandPattern } from "../../runtime/capture/compile.js";
-import { checkLangData, LANGUAGES } from "../../runtime/capture/lang-data.js";
+import { checkLangData, LANGUAGE_CODES, LANGUAGES, readLangFile } from "../../runtime/capture/lang-data.js";
+import { LANG_FILES } from "../../runtime/capture/lang-files.js";
+import { capturingGroups, expandPattern as expand } from "../../runtime/capture/compile.js";
 import { replyShape } from "../../runtime/capture/reply-shape.js";
 
 const STATEMENT = "I've updated the config loader and the tests pass now.";
@@ -203,6 +205,19 @@ describe("language data", () => {
       expect(l.directive.length, l.code).toBeGreaterThan(0);
       expect(l.profanity.length, l.code).toBeGreaterThan(0);
       expect(Object.keys(l.numbers), l.code).toHaveLength(10);
+    }
+  });
+  it("the files read with fs are the files tsc copies as modules", () => {
+    for (const code of LANGUAGE_CODES) expect(readLangFile(code)).toEqual(LANG_FILES[code]);
+  });
+  it("every rule compiles, has no capturing group and has keys", () => {
+    for (const l of LANGUAGES) {
+      for (const cat of ["correction", "closing", "unhappy", "praise", "directive", "profanity", "exasperation", "repeat"] as const) {
+        for (const r of l[cat]) {
+          expect(capturingGroups(expand(r.re)), `${l.code}.${cat}.${r.id}`).toBe(0);
+          expect(r.keys.length, `${l.code}.${cat}.${r.id}`).toBeGreaterThan(0);
+        }
+      }
     }
   });
   it("refuses malformed data with the path and what was expected", () => {
