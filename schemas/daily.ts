@@ -203,8 +203,10 @@ export const DailyConfigSchema = z.strictObject({
       /** Kinds worth enriching (praise and questions are not complaints). */
       kinds: z.array(z.string()).default(["complaint", "bug", "correction", "incident"]),
       enrichment_version: z.string().default("enrich-daily/1"),
+      /** Model calls in flight at once on the OpenAI lane. */
+      concurrency: z.number().int().positive().max(64).default(4),
     })
-    .default({ max_entries: 150, max_minutes: 10, kinds: ["complaint", "bug", "correction", "incident"], enrichment_version: "enrich-daily/1" }),
+    .default({ max_entries: 150, max_minutes: 10, kinds: ["complaint", "bug", "correction", "incident"], enrichment_version: "enrich-daily/1", concurrency: 4 }),
   /** The OpenAI-compatible lane for prose fields; absent or without a key: offline only. */
   openai: z
     .strictObject({

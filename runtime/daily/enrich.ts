@@ -96,6 +96,22 @@ export function composeEnrichment(
   return { enrichment, sources };
 }
 
+type ProseOutcome = { kind: "none" } | { kind: "deferred" } | { kind: "ok"; reply: ProseReply } | { kind: "malformed"; reason: string } | { kind: "failed"; reason: string };
+
+/** Runs `fn` over `items` with at most `n` in flight; results in input order. */
+async function inPool<T, R>(items: readonly T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
+  return out;
+}
+
 export async function runEnrich(ctx: StageContext, opts: EnrichOptions): Promise<StageOutput & { sources: Map<string, Record<string, string>> }> {
   const started = ctx.nowMs();
   const cfg = ctx.cfg.config.enrich;
@@ -127,29 +143,35 @@ export async function runEnrich(ctx: StageContext, opts: EnrichOptions): Promise
     }
     const chunk = batch.slice(start, start + CHUNK);
     const fills = opts.embedded ? await opts.embedded.fill(chunk) : new Map<string, EmbeddedFill>();
-    for (const e of chunk) {
-      if (ctx.nowMs() >= deadline) {
+    // Model calls run a few at a time; none starts after the deadline. Results apply in order.
+    const replies = await inPool(chunk, cfg.concurrency, async (e): Promise<ProseOutcome> => {
+      if (ctx.nowMs() >= deadline) return { kind: "deferred" };
+      if (!opts.prose) return { kind: "none" };
+      try {
+        const reply = await opts.prose.enrich(e);
+        return reply.ok ? { kind: "ok", reply: reply.reply } : { kind: "malformed", reason: reply.reason };
+      } catch (err) {
+        return { kind: "failed", reason: (err as Error).message.slice(0, 120) };
+      }
+    });
+    for (const [i, e] of chunk.entries()) {
+      const r = replies[i]!;
+      if (r.kind === "deferred") {
         counts.deferred++;
         continue;
       }
-      let prose: ProseReply | null = null;
-      if (opts.prose) {
-        let reply: Awaited<ReturnType<ProseLane["enrich"]>>;
-        try {
-          reply = await opts.prose.enrich(e);
-        } catch (err) {
-          // A transport failure (after the SDK's retries) is not a malformed reply: counted apart.
-          counts.failed++;
-          ctx.log(`enrich: ${e.id}: model call failed (${(err as Error).message.slice(0, 120)})`);
-          continue;
-        }
-        if (!reply.ok) {
-          counts.malformed++;
-          ctx.log(`enrich: ${e.id}: malformed reply left unenriched (${reply.reason})`);
-          continue;
-        }
-        prose = reply.reply;
+      if (r.kind === "failed") {
+        // A transport failure (after the SDK's retries) is not a malformed reply: counted apart.
+        counts.failed++;
+        ctx.log(`enrich: ${e.id}: model call failed (${r.reason})`);
+        continue;
       }
+      if (r.kind === "malformed") {
+        counts.malformed++;
+        ctx.log(`enrich: ${e.id}: malformed reply left unenriched (${r.reason})`);
+        continue;
+      }
+      const prose: ProseReply | null = r.kind === "ok" ? r.reply : null;
       const composed = composeEnrichment(fills.get(e.id) ?? null, opts.embedded?.model ?? null, prose, opts.prose?.model ?? null, cfg.enrichment_version);
       if (composed === null) continue;
       const valid = EnrichmentSchema.safeParse(composed.enrichment);

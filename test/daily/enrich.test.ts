@@ -137,3 +137,38 @@ describe("how_upset from the capture classifier when the door did not count frus
     }
   });
 });
+
+describe("enrich concurrency", () => {
+  it("keeps at most enrich.concurrency model calls in flight, and applies results in newest-first order", async () => {
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, "daily.json"), JSON.stringify({ enrich: { concurrency: 3 } }));
+      seedLedger(t.dir, Array.from({ length: 10 }, (_, i) => ({ complaint: `c${i}`, ageHours: i + 1 })));
+      let inFlight = 0;
+      let most = 0;
+      const order: string[] = [];
+      const prose = {
+        model: "gpt-test",
+        async enrich(e: { complaint: string }) {
+          inFlight++;
+          most = Math.max(most, inFlight);
+          // Replies come back out of order.
+          await new Promise((r) => setTimeout(r, e.complaint === "c0" ? 15 : 1));
+          inFlight--;
+          return { ok: true as const, reply: GOOD_REPLY };
+        },
+      };
+      const ctx = stageCtx(t.dir);
+      const inner = ctx.ledger;
+      ctx.ledger = { ...inner, readAll: () => inner.readAll(), append: (e) => inner.append(e), patch: async (id, set) => { order.push(id); return inner.patch(id, set); } };
+      const out = await runEnrich(ctx, { embedded: null, prose: prose as never });
+      expect(out.counts.enriched).toBe(10);
+      expect(most).toBe(3);
+      const { errata } = await stageCtx(t.dir).ledger.readAll();
+      const newestFirst = [...errata].sort((a, b) => b.ts.localeCompare(a.ts)).map((e) => e.id);
+      expect(order).toEqual(newestFirst);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
