@@ -2,13 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Exchange } from "../../schemas/exchange.js";
-import { DETECT_UNHAPPY, type Label } from "../../schemas/label.js";
+import type { Label } from "../../schemas/label.js";
 import { MODE_IDS } from "../../questions/taxonomy.js";
 import type { ImportResult } from "../importers/types.js";
 import { label } from "../importers/types.js";
 import { scanTranscript } from "../transcripts/scan.js";
 import { rng } from "./prng.js";
-import { assignModes, generateSession, type GeneratedSession } from "./session.js";
+import { assignModes, generateSession, plantedMode, type GeneratedSession } from "./session.js";
+import { plannedLabels } from "./truth.js";
 
 export interface SyntheticOptions {
   seed: number;
@@ -34,12 +35,16 @@ export function generateCorpus(seed: number, sessions: number): GeneratedSession
  * JSONL format with planted failures of every v4 mode. The sessions are written (or put in a
  * temporary folder) and read back with the same reader as real transcripts, so the exchanges
  * are exactly what `errata exchanges` would make of them; every one is `synthetic: true`
- * (corpus "synthetic"). Labels, from the generator's plan (labeller "synthetic:plan"):
- * `detect.unhappy` for every exchange (true for the owner's reaction to a planted failure)
- * and `mode.<id>` = true for the planted mode.
+ * (corpus "synthetic"). Labels, from the generator's plan (labeller "synthetic:plan"),
+ * complete so that models can be trained and measured on them: every exchange gets a yes or
+ * a no for each of the 26 bank questions (`detect.unhappy` true for the owner's reaction to a
+ * planted failure; `mode.<id>` true for the planted mode and false for the other 14, all
+ * false on an exchange with nothing planted; detect, blame and cost per the planted scenario)
+ * and every planted failure gets the 14 v3 `class.<id>` questions (true for the planted
+ * mode's class). See `truth.ts`.
  *
- * Example: seed 7, 60 sessions → every one of the 15 modes planted at least once; the same
- * seed gives byte-identical files.
+ * Example: seed 7, 60 sessions → every one of the 15 modes planted at least once, 26 labels
+ * per exchange plus 14 per planted failure; the same seed gives byte-identical files.
  */
 export async function importSynthetic(opts: SyntheticOptions): Promise<ImportResult> {
   const corpus = generateCorpus(opts.seed, opts.sessions);
@@ -48,6 +53,7 @@ export async function importSynthetic(opts: SyntheticOptions): Promise<ImportRes
     const exchanges: Exchange[] = [];
     const labels: Label[] = [];
     const planted = new Map<string, number>();
+    const outside = new Map<string, number>();
     let rewound = 0;
     // In path order, the order in which `errata exchanges` finds the files.
     const byPath = [...corpus].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
@@ -62,11 +68,10 @@ export async function importSynthetic(opts: SyntheticOptions): Promise<ImportRes
         const t = uuid === null ? undefined : s.truth.get(uuid);
         if (t === undefined) throw new Error(`synthetic prompt ${ex.source_ref} has no plan`);
         exchanges.push(ex);
-        labels.push(label(ex.id, SYNTHETIC_LABELER, DETECT_UNHAPPY, t.unhappy, "import:synthetic"));
-        if (t.mode !== null) {
-          labels.push(label(ex.id, SYNTHETIC_LABELER, `mode.${t.mode}`, true, "import:synthetic"));
-          planted.set(t.mode, (planted.get(t.mode) ?? 0) + 1);
-        }
+        for (const [q, v] of plannedLabels(t)) labels.push(label(ex.id, SYNTHETIC_LABELER, q, v, "import:synthetic"));
+        const mode = plantedMode(t);
+        if (mode !== null) planted.set(mode, (planted.get(mode) ?? 0) + 1);
+        if (t.kind === "world" || t.kind === "host" || t.kind === "change_of_mind") outside.set(t.kind, (outside.get(t.kind) ?? 0) + 1);
       });
     }
     const stats: Record<string, number> = {
@@ -77,6 +82,9 @@ export async function importSynthetic(opts: SyntheticOptions): Promise<ImportRes
       labels: labels.length,
       plantedFailures: [...planted.values()].reduce((a, b) => a + b, 0),
       modesPlanted: planted.size,
+      worldTrouble: outside.get("world") ?? 0,
+      hostTrouble: outside.get("host") ?? 0,
+      changesOfMind: outside.get("change_of_mind") ?? 0,
       rewoundPrompts: rewound,
       compactions: corpus.filter((s) => s.features.includes("compaction")).length,
       rewinds: corpus.filter((s) => s.features.includes("rewind")).length,

@@ -1,14 +1,21 @@
 import { MODE_IDS, type ModeId } from "../../questions/taxonomy.js";
-import { CLEAN, CLOSINGS, FAILURES, type Exchange0 } from "./episodes.js";
+import { CLEAN, CLOSINGS, FAILURES, type Episode, type Exchange0 } from "./episodes.js";
+import { OUTSIDE, type OutsideKind } from "./episodes-outside.js";
 import { uuidFrom, type Rng } from "./prng.js";
 import { PROJECTS } from "./projects.js";
+import type { Scenario } from "./truth.js";
 import { SessionWriter } from "./writer.js";
 
-/** What the generator planted at one typed prompt: the truth its labels are written from. */
-export interface PromptTruth {
-  unhappy: boolean;
-  /** The failure mode of the reply this prompt reacts to (null when the reply was fine). */
-  mode: ModeId | null;
+/**
+ * What the generator planted at one typed prompt, the truth its labels are written from
+ * (`plannedLabels` in truth.ts): what happened in the reply this prompt reacts to.
+ */
+export type PromptTruth = Scenario;
+const CLEAN_TRUTH: PromptTruth = { kind: "clean" };
+
+/** The failure mode planted in the reply a prompt reacts to, or null. */
+export function plantedMode(t: PromptTruth): ModeId | null {
+  return t.kind === "failure" ? t.mode : null;
 }
 
 export interface GeneratedSession {
@@ -31,8 +38,11 @@ const REMINDER = "<system-reminder>\nThe user opened the file in the IDE. This m
  * have (command echoes, interruptions, a compaction, a queued prompt, a rewind, system
  * reminders inside typed text), each drawn from the seeded stream.
  *
+ * Also, in about one session in four, trouble the assistant did not cause (a service down or
+ * a hook in the way: `episodes-outside.ts`).
+ *
  * Example: `generateSession(rng(1), 0, ["claimed_false_success"])` → a session whose prompt
- * after the "Fixed — all tests pass now." reply carries `{unhappy: true, mode: "claimed_false_success"}`.
+ * after the "Fixed — all tests pass now." reply carries `{kind: "failure", mode: "claimed_false_success", reaction: {correction: true, …}}`.
  */
 export function generateSession(r: Rng, index: number, modes: readonly ModeId[], startMs: number): GeneratedSession {
   const p = r.pick(PROJECTS);
@@ -40,7 +50,7 @@ export function generateSession(r: Rng, index: number, modes: readonly ModeId[],
   const w = new SessionWriter(r, sessionId, `/home/dev/projects/${p.name}`, r.pick(["main", p.branch]), startMs);
   const truth = new Map<string, PromptTruth>();
   const features: string[] = [];
-  let nextTruth: PromptTruth = { unhappy: false, mode: null };
+  let nextTruth: PromptTruth = CLEAN_TRUTH;
   const hooks = r.chance(0.3);
 
   const typed = (text: string, t: PromptTruth, parent?: string | null): string => {
@@ -50,16 +60,26 @@ export function generateSession(r: Rng, index: number, modes: readonly ModeId[],
     return uuid;
   };
   const clean = (ex: Exchange0): void => {
-    typed(ex.prompt, nextTruth);
+    typed(ex.prompt, ex.changeOfMind === true && nextTruth.kind === "clean" ? { kind: "change_of_mind" } : nextTruth);
     w.reply(ex.reply, { hooks });
-    nextTruth = { unhappy: false, mode: null };
+    nextTruth = CLEAN_TRUTH;
+  };
+  const episode = (ep: Episode, reaction: PromptTruth): void => {
+    for (const s of ep.setup) clean(s);
+    typed(ep.request, nextTruth);
+    w.reply(ep.bad, { hooks });
+    typed(ep.reaction.text, reaction);
+    w.reply(ep.fix, { hooks });
+    nextTruth = CLEAN_TRUTH;
   };
   const cleanOne = (): Exchange0 => r.pick(CLEAN)(p, r);
 
   // The plan: clean requests around the planted episodes, in a random order.
-  const items: ({ k: "clean" } | { k: "fail"; mode: ModeId })[] = modes.map((mode) => ({ k: "fail" as const, mode }));
+  const items: ({ k: "clean" } | { k: "fail"; mode: ModeId } | { k: "outside"; kind: OutsideKind })[] = modes.map((mode) => ({ k: "fail" as const, mode }));
   const cleanCount = r.int(1, 3);
   for (let i = 0; i < cleanCount; i++) items.push({ k: "clean" });
+  // World and host trouble alternate by session, so that both sides of blame are planted evenly.
+  if (r.chance(0.25)) items.push({ k: "outside", kind: index % 2 === 0 ? "world" : "host" });
   const plan = [{ k: "clean" as const }, ...r.shuffle(items)];
   const extras = { compact: r.chance(0.12), rewind: r.chance(0.12), queued: r.chance(0.12), command: r.chance(0.25), interrupt: r.chance(0.15) };
 
@@ -71,9 +91,9 @@ export function generateSession(r: Rng, index: number, modes: readonly ModeId[],
         const ex = cleanOne();
         typed(ex.prompt, nextTruth);
         w.reply(ex.reply, { interruptAfterTools: true, hooks });
-        typed(r.pick(["continue", "go on, sorry", "carry on"]), { unhappy: false, mode: null });
+        typed(r.pick(["continue", "go on, sorry", "carry on"]), CLEAN_TRUTH);
         w.reply({ steps: [], text: "Continuing where I stopped." });
-        nextTruth = { unhappy: false, mode: null };
+        nextTruth = CLEAN_TRUTH;
         return;
       }
       if (extras.queued && i > 0) {
@@ -84,22 +104,23 @@ export function generateSession(r: Rng, index: number, modes: readonly ModeId[],
         const q = r.pick(["also add a changelog entry", "and update the docs too", "while you're at it, bump the version"]);
         w.reply({ pre: "Working on it.", steps: ex.reply.steps, text: ex.reply.text });
         const qUuid = w.queued(q);
-        truth.set(qUuid, { unhappy: false, mode: null });
+        truth.set(qUuid, CLEAN_TRUTH);
         w.reply({ steps: [], text: `Done: ${q}.` });
-        nextTruth = { unhappy: false, mode: null };
+        nextTruth = CLEAN_TRUTH;
         return;
       }
       clean(cleanOne());
       return;
     }
+    if (item.k === "outside") {
+      const ep = OUTSIDE[item.kind](p, r);
+      episode(ep, { kind: item.kind, reaction: ep.reaction });
+      features.push(item.kind);
+      return;
+    }
     const ep = FAILURES[item.mode]?.(p, r);
     if (ep === undefined) throw new Error(`no template for mode ${item.mode}`);
-    for (const s of ep.setup) clean(s);
-    typed(ep.request, nextTruth);
-    w.reply(ep.bad, { hooks });
-    typed(ep.reaction, { unhappy: true, mode: item.mode });
-    w.reply(ep.fix, { hooks });
-    nextTruth = { unhappy: false, mode: null };
+    episode(ep, { kind: "failure", mode: item.mode, reaction: ep.reaction });
     if (extras.command && r.chance(0.5)) {
       extras.command = false;
       features.push("command");
@@ -118,9 +139,9 @@ export function generateSession(r: Rng, index: number, modes: readonly ModeId[],
     const parent = w.tip;
     typed(`Rename ${p.fn} to ${p.fn}V2 everywhere.`, nextTruth);
     w.reply({ steps: [], text: `Renamed ${p.fn} in 6 files.` });
-    typed(`Actually, keep the name ${p.fn}; just add a comment above it.`, nextTruth, parent);
+    typed(`Actually, keep the name ${p.fn}; just add a comment above it.`, nextTruth.kind === "clean" ? { kind: "change_of_mind" } : nextTruth, parent);
     w.reply({ steps: [], text: `Added a comment above ${p.fn}.` });
-    nextTruth = { unhappy: false, mode: null };
+    nextTruth = CLEAN_TRUTH;
   }
   if (r.chance(0.6)) {
     typed(r.pick(CLOSINGS), nextTruth);

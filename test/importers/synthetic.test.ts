@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExchangeSchema } from "../../schemas/exchange.js";
-import { MODE_IDS } from "../../questions/taxonomy.js";
+import { bank, modeById, MODE_IDS, v3ClassQuestions } from "../../questions/index.js";
 import { importSynthetic } from "../../runtime/synthetic/index.js";
 import { generateCorpus } from "../../runtime/synthetic/index.js";
 import { exchangesPath, sweepExchanges } from "../../runtime/transcripts/sweep.js";
@@ -65,17 +65,69 @@ describe("synthetic generator", () => {
       expect(ex).toMatchObject({ corpus: "synthetic", synthetic: true });
       expect(ex.turn === 0 ? ex.model : "synthetic-claude").toBe(ex.turn === 0 ? null : ex.model);
     }
-    for (const l of r.labels.filter((x) => x.question.startsWith("mode."))) {
-      expect(l.value).toBe(true);
-      expect(truth.get(l.exchange_id)).toBe(true);
-    }
+    for (const l of r.labels.filter((x) => x.question.startsWith("mode.") && x.value === true)) expect(truth.get(l.exchange_id)).toBe(true);
     // Every unhappy exchange names exactly one planted mode, and its reply is the failing one.
     const byId = new Map(r.exchanges.map((e) => [e.id, e]));
-    const false_success = r.labels.filter((l) => l.question === "mode.claimed_false_success");
+    const false_success = r.labels.filter((l) => l.question === "mode.claimed_false_success" && l.value === true);
     expect(false_success.length).toBeGreaterThan(0);
     for (const l of false_success) expect(byId.get(l.exchange_id)?.reply_end).toBe("Fixed — all tests pass now.");
     // The first prompt of a session never reacts to anything.
     for (const ex of r.exchanges.filter((e) => e.turn === 0)) expect(truth.get(ex.id)).toBe(false);
+  });
+
+  it("labels are complete: every exchange answers all 26 bank questions, mode questions have negatives, classes only on failures", async () => {
+    const r = await importSynthetic({ seed: 5, sessions: 30, transcriptsDir: null });
+    const byEx = new Map<string, Map<string, boolean>>();
+    for (const l of r.labels) {
+      expect(typeof l.value).toBe("boolean");
+      expect(l.labeler).toBe("synthetic:plan");
+      const m = byEx.get(l.exchange_id) ?? new Map<string, boolean>();
+      expect(m.has(l.question)).toBe(false); // one label per question and exchange
+      m.set(l.question, l.value as boolean);
+      byEx.set(l.exchange_id, m);
+    }
+    expect(byEx.size).toBe(r.exchanges.length);
+    const bankIds = bank.map((q) => q.id);
+    const classIds = v3ClassQuestions.map((q) => q.id);
+    let clean = 0;
+    for (const [id, m] of byEx) {
+      for (const q of bankIds) expect(m.has(q), `${id} ${q}`).toBe(true);
+      const modesYes = MODE_IDS.filter((mo) => m.get(`mode.${mo}`) === true);
+      const unhappy = m.get("detect.unhappy") === true;
+      // A planted failure: exactly one mode yes, the assistant to blame, its class yes and the 13 others no.
+      expect(modesYes.length).toBe(unhappy ? 1 : 0);
+      expect(m.get("blame.assistant")).toBe(unhappy);
+      if (unhappy) {
+        const cls = modeById.get(modesYes[0]!)!.class_id;
+        for (const c of classIds) expect(m.get(c)).toBe(c === `class.${cls}`);
+      } else {
+        for (const c of classIds) expect(m.has(c)).toBe(false);
+        for (const q of ["cost.lost_time", "cost.risky"]) expect(m.get(q)).toBe(false);
+        clean++;
+      }
+    }
+    expect(clean).toBeGreaterThan(r.exchanges.length / 2);
+    // Both sides of every bank question are planted (models can be trained), in the training-sized corpus.
+    const big = await importSynthetic({ seed: 101, sessions: 120, transcriptsDir: null });
+    for (const q of bankIds) {
+      const vals = big.labels.filter((l) => l.question === q).map((l) => l.value);
+      expect(vals.filter((v) => v === true).length, q).toBeGreaterThanOrEqual(5);
+      expect(vals.filter((v) => v === false).length, q).toBeGreaterThanOrEqual(5);
+    }
+    for (const c of classIds) expect(big.labels.filter((l) => l.question === c && l.value === true).length, c).toBeGreaterThanOrEqual(5);
+  });
+
+  it("outside trouble and changes of mind are not the assistant's doing", async () => {
+    const r = await importSynthetic({ seed: 5, sessions: 30, transcriptsDir: null });
+    const byId = new Map(r.exchanges.map((e) => [e.id, e]));
+    const yes = (q: string) => r.labels.filter((l) => l.question === q && l.value === true).map((l) => l.exchange_id);
+    const unhappy = new Set(yes("detect.unhappy"));
+    for (const q of ["blame.world", "blame.host", "blame.change_of_mind"]) {
+      expect(yes(q).length, q).toBeGreaterThan(0);
+      for (const id of yes(q)) expect(unhappy.has(id)).toBe(false);
+    }
+    for (const id of yes("blame.host")) expect(byId.get(id)?.reply_end).toMatch(/hook|rate limit/i);
+    for (const id of yes("blame.change_of_mind")) expect(byId.get(id)?.prompt).toMatch(/actually|change of plan/i);
   });
 
   it("sessions carry what real transcripts have: compactions, rewinds, queued prompts, command echoes", () => {
