@@ -20,7 +20,7 @@ import { buildMatchers, ruleRegex, scan, testNear, type CompiledRule } from "./c
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
-import { LANGUAGES } from "./lang-data.js";
+import { loadIndex } from "./index-file.js";
 import { matchText, typedPart } from "./text.js";
 import type { CaptureVerdict, ClassifyContext } from "./verdict.js";
 
@@ -126,7 +126,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   return { kind, rating, frustration, language, signals };
 }
 
-const LETTERS = new Map(LANGUAGES.map((l) => [l.code, l.letters]));
+const LETTERS = new Map(Object.entries(loadIndex().letters));
 
 /** The language with the most fired rules; ties go to the one whose typical letters occur most. */
 function mostCommonLanguage(fired: readonly CompiledRule[], lower: string): string | null {

@@ -11,62 +11,13 @@
  * Example: `expandPattern("i told you {w}")` ->
  * `"i\\s+told\\s+you\\s+[a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff'-]+"`.
  */
-import { LANGUAGES, RULE_CATEGORIES, type LangData, type RuleAt, type RuleCategory } from "./lang-data.js";
+import type { CaptureIndex } from "./index-build.js";
+import { loadIndex } from "./index-file.js";
+import { language, type RuleAt, type RuleCategory } from "./lang-data.js";
 
-/**
- * Word characters of lower-cased text in the supported languages: Latin (with Latin-1 and
- * Latin Extended letters) and Cyrillic, digits and "_". Explicit ranges instead of
- * `\p{L}` and no `u` flag: property classes make each regex several times slower to build.
- */
-export const LETTER = "a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff";
-/** Letters and digits on either side make a word continue. */
-export const WORD_BEFORE = `(?<![${LETTER}'])`;
-export const WORD_AFTER = `(?![${LETTER}])`;
-/** What may trail a whole-message match: anything but letters and digits (punctuation, emoji). */
-export const TRAIL = `[^${LETTER}]*`;
-const WORD = `[${LETTER}'-]+`;
-const WORD_OPTIONAL = `[${LETTER}'-]*`;
+import { capturingGroups, expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
 
-export function expandPattern(src: string): string {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i] as string;
-    if (c === "\\") {
-      out += c + (src[i + 1] ?? "");
-      i++;
-    } else if (inClass) {
-      if (c === "]") inClass = false;
-      out += c === " " ? "\\s" : c;
-    } else if (c === "[") {
-      inClass = true;
-      out += c;
-    } else if (c === " ") {
-      const next = src[i + 1];
-      if (next === "*" || next === "?") {
-        out += "\\s*";
-        i++;
-      } else {
-        out += "\\s+";
-        if (next === "+") i++;
-      }
-    } else if (src.startsWith("{w}?", i)) {
-      out += WORD_OPTIONAL;
-      i += 3;
-    } else if (src.startsWith("{w}", i)) {
-      out += WORD;
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/** Number of capturing groups in a pattern (rules must have none). Used by tests. */
-export function capturingGroups(source: string): number {
-  return (new RegExp(`(?:${source})|`).exec("")?.length ?? 1) - 1;
-}
+export { capturingGroups, expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE };
 
 export interface CompiledRule {
   /** Stable signal name: "<category>.<lang>.<id>". */
@@ -75,15 +26,25 @@ export interface CompiledRule {
   lang: string;
   at: RuleAt;
   weak: boolean;
-  /** The data's pattern; expanded and compiled on first use. */
-  pattern: string;
+  /** The data's pattern, read from its language file on first use, then compiled. */
+  pattern: string | null;
   compiled: RegExp | null;
+}
+
+/** The rule's pattern from its language file ("correction.en.no_strong" -> en.json correction[id=no_strong]). */
+export function rulePattern(rule: CompiledRule): string {
+  if (rule.pattern !== null) return rule.pattern;
+  const id = rule.signal.slice(rule.category.length + rule.lang.length + 2);
+  const found = language(rule.lang)[rule.category].find((r) => r.id === id);
+  if (!found) throw new Error(`lang/${rule.lang}.json has no ${rule.category} rule ${id} (lang/index.json is stale?)`);
+  rule.pattern = found.re;
+  return found.re;
 }
 
 /** The rule's regex: anchored at the first word for "start", covering the rest for "whole". */
 export function ruleRegex(rule: CompiledRule): RegExp {
   if (rule.compiled) return rule.compiled;
-  const src = expandPattern(rule.pattern);
+  const src = expandPattern(rulePattern(rule));
   // An "any" rule has no leading lookbehind (it would stop the engine from skipping ahead to
   // the rule's first word); `testNear` checks the word boundary before a match instead.
   const source = rule.at === "any" ? `(?:${src})${WORD_AFTER}` : rule.at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
@@ -92,7 +53,8 @@ export function ruleRegex(rule: CompiledRule): RegExp {
 }
 
 interface KeyIndex {
-  exact: Map<string, number[]>;
+  /** word -> rule indexes; a null-prototype object straight from the index file. */
+  exact: Record<string, number[] | undefined>;
   /** Prefix keys ("fuck*") grouped by their first two characters (as one number). */
   prefix: Map<number, Array<{ prefix: string; rules: number[] }>>;
 }
@@ -106,32 +68,21 @@ export interface Matchers {
   /** Matches one filler word ("oh", "hmm", "ok", "niin", "ну"). */
   filler: RegExp;
   /** Number words of every language (a rating may be spelled out). */
-  numberWords: Set<string>;
-  /** Hashes of every exact "any" key and number word: the scan's first, string-free check. */
-  wordHashes: Set<number>;
+  numberWords: Record<string, number | undefined>;
+  /** Hashes of every exact "any" key and number word (built on the first long text). */
+  wordHashes: Set<number> | null;
 }
 
-function emptyIndex(): KeyIndex {
-  return { exact: new Map(), prefix: new Map() };
-}
-
-function addKey(index: KeyIndex, key: string, rule: number): void {
-  // The tokenizer splits at hyphens: a hyphenated key is looked up by its last part.
-  const k = key.toLowerCase().split("-").pop() ?? key;
-  if (k.endsWith("*")) {
-    const prefix = k.slice(0, -1);
-    const head = headOf(prefix);
-    const group = index.prefix.get(head) ?? [];
-    const entry = group.find((g) => g.prefix === prefix);
-    if (entry) {
-      if (!entry.rules.includes(rule)) entry.rules.push(rule);
-    } else group.push({ prefix, rules: [rule] });
-    index.prefix.set(head, group);
-  } else {
-    const list = index.exact.get(k) ?? [];
-    if (!list.includes(rule)) list.push(rule);
-    index.exact.set(k, list);
+function keyIndex(exact: Record<string, number[]>, prefixes: Record<string, number[]>): KeyIndex {
+  const prefix = new Map<number, Array<{ prefix: string; rules: number[] }>>();
+  for (const [p, rules] of Object.entries(prefixes)) {
+    const head = headOf(p);
+    const group = prefix.get(head) ?? [];
+    group.push({ prefix: p, rules });
+    prefix.set(head, group);
   }
+  if (Object.getPrototypeOf(exact) !== null) Object.setPrototypeOf(exact, null);
+  return { exact: exact as KeyIndex["exact"], prefix };
 }
 
 /** The first two characters of a word as one number (no string is made per word). */
@@ -141,36 +92,45 @@ function headOf(word: string): number {
 
 /** Calls `visit` for every rule keyed by `word` in `index`, exact and prefix keys (may repeat). */
 export function forEachRule(index: KeyIndex, word: string, visit: (rule: number) => void): void {
-  const exact = index.exact.get(word);
+  const exact = index.exact[word];
   if (exact) for (const r of exact) visit(r);
   if (word.length < 2) return;
   const group = index.prefix.get(headOf(word));
   if (group) for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) visit(r);
 }
 
-export function buildMatchers(langs: readonly LangData[] = LANGUAGES): Matchers {
-  const rules: CompiledRule[] = [];
-  const any = emptyIndex();
-  const first = emptyIndex();
-  // Strong rules before weak ones, so the first rule that fits names the signal.
-  for (const weakPass of [false, true]) {
-    for (const category of RULE_CATEGORIES) {
-      for (const lang of langs) {
-        for (const r of lang[category]) {
-          if (Boolean(r.weak) !== weakPass) continue;
-          const index = rules.length;
-          rules.push({ signal: `${category}.${lang.code}.${r.id}`, category, lang: lang.code, at: r.at, weak: weakPass, pattern: r.re, compiled: null });
-          for (const key of r.keys ?? []) addKey(r.at === "any" ? any : first, key, index);
-        }
-      }
-    }
-  }
-  const fillers = [...new Set(langs.flatMap((l) => l.fillers))].join("|");
-  const numberWords = new Set(langs.flatMap((l) => Object.keys(l.numbers)));
-  const wordHashes = new Set<number>();
-  for (const w of [...any.exact.keys(), ...numberWords]) wordHashes.add(hashRange(w, 0, w.length));
-  return { rules, any, first, filler: new RegExp(`^(?:${fillers})$`), numberWords, wordHashes };
+/** The matchers of an index (by default the committed `lang/index.json`). */
+export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
+  const rules: CompiledRule[] = ix.rules.map(([signal, category, lang, at, weak]) => ({
+    signal,
+    category,
+    lang,
+    at,
+    weak: weak === 1,
+    pattern: null,
+    compiled: null,
+  }));
+  return {
+    rules,
+    // The index's own objects, made prototype-free ("constructor" is no key).
+    any: keyIndex(ix.any, ix.any_prefix),
+    first: keyIndex(ix.first, ix.first_prefix),
+    filler: new RegExp(`^(?:${ix.fillers})$`),
+    numberWords: Object.setPrototypeOf(ix.numbers, null) as Matchers["numberWords"],
+    wordHashes: null,
+  };
 }
+
+function wordHashesOf(m: Matchers): Set<number> {
+  if (m.wordHashes) return m.wordHashes;
+  const set = new Set<number>();
+  for (const w of [...Object.keys(m.any.exact), ...Object.keys(m.numberWords)]) set.add(hashRange(w, 0, w.length));
+  m.wordHashes = set;
+  return set;
+}
+
+/** Below this length a text is scanned without the hash filter (building the filter costs more). */
+const HASH_FILTER_MIN_CHARS = 400;
 
 /** A word character for the key scan: letters, digits, "_" and "'" (not "-"). */
 function isWordChar(c: number): boolean {
@@ -208,6 +168,7 @@ export function scan(m: Matchers, lower: string): Scan {
   const firstRules: number[] = [];
   let hasNumberWord = false;
   const n = lower.length;
+  const hashes = n >= HASH_FILTER_MIN_CHARS ? wordHashesOf(m) : null;
   let i = 0;
   while (i < n) {
     while (i < n && !isWordChar(lower.charCodeAt(i))) i++;
@@ -235,13 +196,13 @@ export function scan(m: Matchers, lower: string): Scan {
         forEachRule(m.first, first, (r) => firstRules.push(r));
       }
     }
-    const exactMaybe = m.wordHashes.has(h >>> 0);
+    const exactMaybe = hashes === null || hashes.has(h >>> 0);
     const group = end - start >= 2 ? m.any.prefix.get(lower.charCodeAt(start) * 65536 + lower.charCodeAt(start + 1)) : undefined;
     if (!exactMaybe && group === undefined) continue;
     const word = lower.slice(start, end);
     if (exactMaybe) {
-      if (!hasNumberWord && m.numberWords.has(word)) hasNumberWord = true;
-      const exact = m.any.exact.get(word);
+      if (!hasNumberWord && m.numberWords[word] !== undefined) hasNumberWord = true;
+      const exact = m.any.exact[word];
       if (exact !== undefined) for (let k = 0; k < exact.length; k++) hit(exact[k] as number, start);
     }
     if (group !== undefined) {

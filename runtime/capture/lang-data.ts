@@ -98,5 +98,23 @@ export function readLangFile(code: string): unknown {
   return JSON.parse(readFileSync(new URL(`./lang/${code}.json`, import.meta.url), "utf8"));
 }
 
-/** English first: where two languages share a word ("no"), the signal is named after the first. */
-export const LANGUAGES: readonly LangData[] = LANGUAGE_CODES.map((code) => checkLangData(readLangFile(code), `lang/${code}.json`));
+const loaded = new Map<string, LangData>();
+
+/** One language's data, read and checked on first use. */
+export function language(code: string): LangData {
+  let l = loaded.get(code);
+  if (l === undefined) {
+    l = checkLangData(readLangFile(code), `lang/${code}.json`);
+    loaded.set(code, l);
+  }
+  return l;
+}
+
+/**
+ * Every language, English first (where two share a word, "no", the signal is named after the
+ * first). Read on first use: the hook classifies from `lang/index.json` and reads a language
+ * file only when one of its rules must be compiled.
+ */
+export function languages(): readonly LangData[] {
+  return LANGUAGE_CODES.map(language);
+}

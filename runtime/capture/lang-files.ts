@@ -1,5 +1,5 @@
 /**
- * The language files as JSON modules. Nothing on the hook path imports this: it exists so
+ * The language files (and the generated `lang/index.json`) as JSON modules. Nothing on the hook path imports this: it exists so
  * that tsc (with `resolveJsonModule`) copies `lang/*.json` into `dist/`, where
  * `lang-data.ts` reads them with `readFileSync`; a test checks both views agree.
  *
@@ -11,6 +11,10 @@ import es from "./lang/es.json" with { type: "json" };
 import fi from "./lang/fi.json" with { type: "json" };
 import fr from "./lang/fr.json" with { type: "json" };
 import pt from "./lang/pt.json" with { type: "json" };
+import index from "./lang/index.json" with { type: "json" };
 import ru from "./lang/ru.json" with { type: "json" };
 
 export const LANG_FILES: Readonly<Record<string, unknown>> = { en, fi, de, es, fr, pt, ru };
+
+/** The generated index (`index-file.ts`), also copied into dist/ this way. */
+export const INDEX_FILE: unknown = index;

@@ -1,6 +1,7 @@
 /**
- * Explicit numeric ratings, built from every language's numbers, scale phrases ("out of
- * ten", "von 10", "из 10"), rating words ("rating:", "arvosana") and count nouns.
+ * Explicit numeric ratings, from every language's numbers, scale phrases ("out of ten",
+ * "von 10", "из 10"), rating words ("rating:", "arvosana") and count nouns (the regex
+ * sources are built into `lang/index.json` by `index-build.ts`).
  *
  * What counts (1-10, halves and tenths kept):
  * - a number with a scale at the start of the message, optionally after a rating word:
@@ -14,12 +15,7 @@
  *
  * Example: `findRating("rating: 7/10, close", "rating: 7/10, close", false)` -> `{ value: 7, signal: "rating.scale", bare: false }`.
  */
-import { expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile.js";
-import { LANGUAGES } from "./lang-data.js";
-
-const uniq = (xs: string[]): string[] => [...new Set(xs)].sort((a, b) => b.length - a.length);
-const NUMBER_WORDS = new Map<string, number>();
-for (const l of LANGUAGES) for (const [w, n] of Object.entries(l.numbers)) if (!NUMBER_WORDS.has(w)) NUMBER_WORDS.set(w, n);
+import { loadIndex } from "./index-file.js";
 
 interface RatingPatterns {
   AT_START: RegExp;
@@ -30,26 +26,11 @@ interface RatingPatterns {
 }
 let built: RatingPatterns | null = null;
 
-/** Built on first use: a prompt with no digit and no number word never needs them. */
+/** Built on first use from the index's finished sources: a prompt with no digit and no number word never needs them. */
 function patterns(): RatingPatterns {
   if (built) return built;
-  const TEN = uniq(["10", ...[...NUMBER_WORDS].filter(([, n]) => n === 10).map(([w]) => w)]).join("|");
-  const WORDS = uniq([...NUMBER_WORDS.keys()]).join("|");
-  const NUM = `(?:(10|[1-9](?:[.,][0-9])?)(?![.,]?[0-9])|(${WORDS})${WORD_AFTER})`;
-  const SCALE = `(?:\\s*/\\s*(?:${TEN})|\\s+(?:${uniq(LANGUAGES.flatMap((l) => l.rating.scale.map(expandPattern))).join("|")}))`;
-  const COUNT = uniq(LANGUAGES.flatMap((l) => l.rating.count_nouns.map(expandPattern))).join("|");
-  const AFTER = `(?![.,]?[0-9]|\\s*/|\\s*%|[${LETTER}]|\\s+(?:${COUNT})${WORD_AFTER})`;
-  const LEAD = uniq(LANGUAGES.flatMap((l) => l.rating.lead.map(expandPattern))).join("|");
-  const LEAD_SCALED = uniq(LANGUAGES.flatMap((l) => [...l.rating.lead, ...l.rating.lead_scaled].map(expandPattern))).join("|");
-  built = {
-    AT_START: new RegExp(`^(?:(?:${LEAD_SCALED})\\s*[:=-]?\\s*)?${NUM}${SCALE}${AFTER}`),
-    LEAD_ONLY: new RegExp(`(?:^|[.!?;]\\s+)(?:${LEAD})\\s*[:=-]?\\s*${NUM}${AFTER}`),
-    AT_END: new RegExp(`(?<![${LETTER}/.,:#(\\[-])${NUM}${SCALE}${TRAIL}$`),
-    BARE: new RegExp(`^${NUM}${TRAIL}$`),
-    COUNT_BEFORE: new RegExp(
-      `(?:${WORD_BEFORE}(?:${COUNT}|steps?|test|page|part|phase|round|item|task|file|chapter|batch|iteration|level|version|vol|no|nr|number)[\\s:#(\\[]*|[(\\[#/-]\\s*)$`,
-    ),
-  };
+  const r = loadIndex().rating;
+  built = { AT_START: new RegExp(r.at_start), LEAD_ONLY: new RegExp(r.lead_only), AT_END: new RegExp(r.at_end), BARE: new RegExp(r.bare), COUNT_BEFORE: new RegExp(r.count_before) };
   return built;
 }
 
@@ -64,7 +45,7 @@ export interface FoundRating {
 function valueOf(m: RegExpExecArray): number | null {
   const digits = m[1];
   const word = m[2];
-  const v = digits !== undefined ? Number(digits.replace(",", ".")) : word !== undefined ? (NUMBER_WORDS.get(word) ?? NaN) : NaN;
+  const v = digits !== undefined ? Number(digits.replace(",", ".")) : word !== undefined ? (loadIndex().numbers[word] ?? NaN) : NaN;
   return Number.isFinite(v) && v >= 1 && v <= 10 ? v : null;
 }
 

@@ -8,8 +8,8 @@
  * `{ endsWithQuestion: true, checkQuestion: false, offerQuestion: false, numberedChoices: true,
  *    asksForRating: false }`.
  */
-import { expandPattern, LETTER, WORD_AFTER, WORD_BEFORE } from "./compile.js";
-import { LANGUAGES } from "./lang-data.js";
+import { LETTER } from "./compile-core.js";
+import { loadIndex } from "./index-file.js";
 
 export interface ReplyShape {
   /** The reply's last sentence is a question (a "?" with at most a short sign-off after it). */
@@ -27,21 +27,20 @@ export interface ReplyShape {
   asksForRating: boolean;
 }
 
-const alt = (key: "check" | "offer" | "more" | "question_start" | "menu" | "rating_request"): RegExp =>
-  new RegExp(`${WORD_BEFORE}(?:${[...new Set(LANGUAGES.flatMap((l) => l.reply[key].map(expandPattern)))].join("|")})${WORD_AFTER}`);
-/** Built on first use: most prompts never need the reply read. */
+/** Built on first use from the index's finished sources: most prompts never need the reply read. */
 let built: { CHECK: RegExp; OFFER: RegExp; MORE: RegExp; QUESTION_START: RegExp; MENU: RegExp; RATING_REQUEST: RegExp } | null = null;
 function patterns(): NonNullable<typeof built> {
-  return (built ??= {
-    CHECK: alt("check"),
-    OFFER: alt("offer"),
-    MORE: alt("more"),
-    QUESTION_START: new RegExp(
-      `^[\\s"'(«„“]*(?:${[...new Set(LANGUAGES.flatMap((l) => l.reply.question_start.map(expandPattern)))].join("|")})`,
-    ),
-    MENU: alt("menu"),
-    RATING_REQUEST: alt("rating_request"),
-  });
+  if (built) return built;
+  const r = loadIndex().reply;
+  built = {
+    CHECK: new RegExp(r.check),
+    OFFER: new RegExp(r.offer),
+    MORE: new RegExp(r.more),
+    QUESTION_START: new RegExp(r.question_start),
+    MENU: new RegExp(r.menu),
+    RATING_REQUEST: new RegExp(r.rating_request),
+  };
+  return built;
 }
 const TRAILING_NON_WORD = new RegExp(`[^${LETTER}]+$`);
 const LIST_LINE = /(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:\(?\d{1,2}[.)]|\(\d{1,2}\)|[a-e]\))(?:\*\*)?[ \t]+\S/g;

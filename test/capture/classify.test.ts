@@ -2,11 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classify, unhappyWithReply } from "../../runtime/capture/classify.js";
 import { expandPattern } from "../../runtime/capture/compile.js";
-import { checkLangData, LANGUAGE_CODES, LANGUAGES, readLangFile } from "../../runtime/capture/lang-data.js";
+import { checkLangData, LANGUAGE_CODES, languages, readLangFile } from "../../runtime/capture/lang-data.js";
 import { LANG_FILES } from "../../runtime/capture/lang-files.js";
+import { loadIndex } from "../../runtime/capture/index-file.js";
+import { freshIndex } from "../../runtime/capture/index-write.js";
 import { capturingGroups, expandPattern as expand } from "../../runtime/capture/compile.js";
 import { replyShape } from "../../runtime/capture/reply-shape.js";
 
+const LANGUAGES = languages();
 const STATEMENT = "I've updated the config loader and the tests pass now.";
 const OFFER = "Done. Want me to commit these changes?";
 const MENU = "Two ways to fix it:\n1. Patch the parser\n2. Rewrite the tokenizer\nWhich do you prefer?";
@@ -206,6 +209,9 @@ describe("language data", () => {
       expect(l.profanity.length, l.code).toBeGreaterThan(0);
       expect(Object.keys(l.numbers), l.code).toHaveLength(10);
     }
+  });
+  it("the committed lang/index.json matches the language files (regenerate: see index-file.ts)", () => {
+    expect(loadIndex()).toEqual(freshIndex());
   });
   it("the files read with fs are the files tsc copies as modules", () => {
     for (const code of LANGUAGE_CODES) expect(readLangFile(code)).toEqual(LANG_FILES[code]);

@@ -19,7 +19,8 @@ function importGraph(entry: string): { files: string[]; bare: string[] } {
   const visit = (file: string): void => {
     if (files.has(file)) return;
     files.add(file);
-    const src = readFileSync(file, "utf8");
+    // Comments may quote imports (usage examples): only code counts.
+    const src = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g)) {
       const spec = m[1] ?? m[2] ?? m[3];
       if (!spec) continue;

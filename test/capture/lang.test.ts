@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { classify } from "../../runtime/capture/classify.js";
-import { LANGUAGES } from "../../runtime/capture/lang-data.js";
+import { languages } from "../../runtime/capture/lang-data.js";
+
+const LANGUAGES = languages();
 
 interface LabelledPrompt {
   text: string;

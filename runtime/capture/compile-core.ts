@@ -1,0 +1,62 @@
+/**
+ * The classifier's pattern shorthand and word boundaries, shared by the index builder and
+ * the matchers. A space outside a character class is `\s+` (" *" and " ?" optional
+ * whitespace), `{w}` is one word and `{w}?` an optional word tail.
+ *
+ * Example: `expandPattern("i told you {w}")` ->
+ * `"i\\s+told\\s+you\\s+[a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff'-]+"`.
+ */
+/**
+ * Word characters of lower-cased text in the supported languages: Latin (with Latin-1 and
+ * Latin Extended letters) and Cyrillic, digits and "_". Explicit ranges instead of
+ * `\p{L}` and no `u` flag: property classes make each regex several times slower to build.
+ */
+export const LETTER = "a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff";
+/** Letters and digits on either side make a word continue. */
+export const WORD_BEFORE = `(?<![${LETTER}'])`;
+export const WORD_AFTER = `(?![${LETTER}])`;
+/** What may trail a whole-message match: anything but letters and digits (punctuation, emoji). */
+export const TRAIL = `[^${LETTER}]*`;
+const WORD = `[${LETTER}'-]+`;
+const WORD_OPTIONAL = `[${LETTER}'-]*`;
+
+export function expandPattern(src: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i] as string;
+    if (c === "\\") {
+      out += c + (src[i + 1] ?? "");
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+      out += c === " " ? "\\s" : c;
+    } else if (c === "[") {
+      inClass = true;
+      out += c;
+    } else if (c === " ") {
+      const next = src[i + 1];
+      if (next === "*" || next === "?") {
+        out += "\\s*";
+        i++;
+      } else {
+        out += "\\s+";
+        if (next === "+") i++;
+      }
+    } else if (src.startsWith("{w}?", i)) {
+      out += WORD_OPTIONAL;
+      i += 3;
+    } else if (src.startsWith("{w}", i)) {
+      out += WORD;
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** Number of capturing groups in a pattern (rules must have none). Used by tests. */
+export function capturingGroups(source: string): number {
+  return (new RegExp(`(?:${source})|`).exec("")?.length ?? 1) - 1;
+}
