@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { run } from "../../cli/main.js";
 import { runHook } from "../../runtime/capture/hook-main.js";
 import { ErratumSchema } from "../../schemas/erratum.js";
-import { tempDir } from "../helpers/io.js";
+import { memoryIo, tempDir } from "../helpers/io.js";
 import { hookIo, ledgerLines, transcriptLines } from "./hook-helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
@@ -206,5 +207,14 @@ describe("errata hook user-prompt-submit", () => {
     const u = hookIo("{}", env);
     expect(await runHook(["pre-tool-use"], u.io)).toBe(0);
     expect(u.err()).toMatch(/unknown hook "pre-tool-use"/);
+  });
+
+  it("is reachable through the CLI too (errata hook user-prompt-submit), exit 0", async () => {
+    const m = memoryIo({ env, stdin: prompt({ prompt: "ei toimi" }) });
+    expect(await run(["hook", "user-prompt-submit"], m.io)).toBe(0);
+    const rows = ledgerLines(ledger).map((l) => ErratumSchema.parse(l));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: "correction", complaint: "ei toimi" });
+    expect(m.out()).toMatch(/acceptance pending/);
   });
 });
