@@ -1,5 +1,5 @@
 /**
- * The whole hook as a process: `node bin/errata.js hook user-prompt-submit` (compiled
+ * The whole hook as a process: `node bin/errata.cjs hook user-prompt-submit` (compiled
  * JavaScript) reading a prompt on stdin and appending to a scratch ledger, against a bare
  * `node -e 0` started the same way (spawnSync, same stdin) in the same run. Runs alternate
  * so that machine load hits both alike; the figures are medians of HOOK_BENCH_RUNS (30) runs
@@ -25,7 +25,7 @@ const median = (xs: number[]): number => {
 
 export async function run(): Promise<void> {
   const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-  const bin = join(repoRoot, "bin", "errata.js");
+  const bin = join(repoRoot, "bin", "errata.cjs");
   const runs = Number(process.env["HOOK_BENCH_RUNS"] ?? 30);
   const dir = mkdtempSync(join(tmpdir(), "errata-hook-bench-"));
   try {
