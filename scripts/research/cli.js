@@ -4,7 +4,8 @@
 //
 // Example: `await cli.json(["eval", "sample", "--exchanges", f, "--json"])`
 // -> { code: 0, value: { drawn: { failure: 180, ... }, ... }, out: "...", err: "..." }
-import { relative, sep } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** Environment for every command: ours, minus any ERRATA_* setting, plus the loop's ledger. */
 export function loopEnv(ledgerDir) {
@@ -23,18 +24,18 @@ export class StepError extends Error {
 }
 
 /**
- * A runner bound to one loop folder. `allowed` lists the exit codes a call may return
+ * A runner bound to one ledger folder (ERRATA_DIR) and working folder. `allowed` lists the exit codes a call may return
  * without failing the loop (default [0]): `eval score --check` and `promote` pass [0, 1].
  */
 export async function cliRunner({ repoRoot, dir, ledgerDir, log, cwd = dir, commands = [] }) {
-  const { run } = await import(new URL("dist/cli/main.js", `file://${repoRoot}${sep}`).href);
+  const { run } = await import(pathToFileURL(join(repoRoot, "dist", "cli", "main.js")).href);
   const env = loopEnv(ledgerDir);
   const shown = (a) => {
-    if (!a.startsWith(sep)) return a;
+    if (!isAbsolute(a)) return a;
     const r = relative(dir, a);
     if (!r.startsWith("..")) return `$DIR/${r}`;
-    const q = relative(repoRoot, a);
-    return q.startsWith("..") ? a : q;
+    // Repository-relative (also outside it, e.g. ../shared/datasets/...): no machine paths in the docs.
+    return relative(repoRoot, a);
   };
   async function call(args, { allowed = [0], quiet = false } = {}) {
     const words = args.map((a) => shown(a)).map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a));

@@ -89,7 +89,7 @@ export async function trainFitEngine({ dist, exchanges, labels, work, log }) {
   if (noLabels.length > 0) log(`  no labels at all (answers will be unscored): ${noLabels.join(", ")}`);
   if (skipped.length > 0) log(`  skipped for too few labels (fewer than 5 majority-yes or majority-no items): ${skipped.map(([k]) => k).join(", ")}`);
   const config = { schema: "engine-config/1", lane: "research", lanes: { research: { kind: "embedded", weights: file } } };
-  return { mode: "train", config, file, model, trained, skipped: Object.fromEntries(skipped), noLabels, captureSignals: weights.features.captureSignals, trainingExchanges: exchanges.length, trainingLabels: trainingLabels.length, detectFromHumans: human };
+  return { mode: "train", config, file, model, cuts: trainedCuts(weights, [...bank, ...v3ClassQuestions]), trained, skipped: Object.fromEntries(skipped), noLabels, captureSignals: weights.features.captureSignals, trainingExchanges: exchanges.length, trainingLabels: trainingLabels.length, detectFromHumans: human };
 }
 
 /** The salt of the engine/research partition of sessions (see the header). */
@@ -107,5 +107,22 @@ export function shippedEngine({ dist, log }) {
   if (w.split?.holdoutExcluded !== true) throw new Error(`--engine shipped: ${path} was trained on every session (--include-holdout): no session is left to score it on honestly`);
   const keep = (e) => dist.engineSplit.isHoldout(e.corpus, e.session_id);
   log(`  shipped weights ${path}: trained on ${sets.join(", ") || "nothing listed"}; keeping only the sessions their training held out (${dist.engineSplit.SPLIT_METHOD})`);
-  return { mode: "shipped", file: path, model: dist.weights.weightsId(w), keep, trainedOn: sets, trained: Object.keys(w.questions).sort(), skipped: w.skipped ?? {} };
+  return { mode: "shipped", file: path, model: dist.weights.weightsId(w), cuts: trainedCuts(w, [...dist.questions.bank, ...dist.questions.v3ClassQuestions]), keep, trainedOn: sets, trained: Object.keys(w.questions).sort(), skipped: w.skipped ?? {} };
+}
+
+/**
+ * The cut each trained question carries (the kappa cut on its own training items), for the
+ * bank and v3 questions: what the v4 pass composes with before any blind label exists, so
+ * diagnose reaches the engine's failures and the gold draw's strata mean something. The
+ * calibrated cuts replace them once the labels are in.
+ *
+ * Example: trainedCuts({questions: {"detect.unhappy@1": {cut: 0.21, ...}}}, bank) -> {"detect.unhappy": 0.21}
+ */
+export function trainedCuts(weights, questions) {
+  const out = {};
+  for (const q of questions) {
+    const w = weights.questions?.[`${q.id}@${q.version}`];
+    if (w && typeof w.cut === "number" && w.cut >= 0 && w.cut <= 1) out[q.id] = w.cut;
+  }
+  return out;
 }

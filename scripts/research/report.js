@@ -113,12 +113,16 @@ export function renderDoc(S) {
   P();
   P("## Limits of these figures (read before quoting one)");
   P();
-  P("- **Human figures are AB-ReDial's only, and few.** Its holdout holds a few dozen gold items and a handful of gold failures, so");
-  P("  its intervals are wide. AB-ReDial's raters rated overall satisfaction: it has no class labels, so every class figure");
-  P("  there is undefined and the two class bars fail as undefined, which is what the gate must do with an empty denominator.");
+  const human = S.tracks["ab-redial"]?.score.value;
+  if (human) {
+    P(`- **Human figures are AB-ReDial's only, and few.** Its holdout holds ${human.items} gold items with ${human.goldFailures} gold failures in`);
+    P(`  ${human.bootstrap.sessions} sessions, so its intervals are wide. Its raters rated overall satisfaction only: there are no class`);
+    P("  labels, so every class figure there is undefined and the two class bars fail as undefined, which is what the gate");
+    P("  must do with an empty denominator.");
+  }
   P("- **Class figures are synthetic only.** The synthetic sessions come from one seeded generator whose phrasing repeats");
-  P("  across sessions, so a judge trained on some of its sessions recognises the others: near-perfect synthetic figures");
-  P("  show the machinery works end to end, not that a judge would find these failures in real sessions.");
+  P("  across sessions; a judge trained on some of them is scored on others from the same generator, so high synthetic");
+  P("  figures say the machinery works end to end, not that a judge would find these failures in real sessions.");
   P("- **The synthetic sheets are one source.** The generator's plan fills all three sheets, so their agreement is 1 by");
   P("  construction. The human agreement is AB-ReDial's.");
   P("- **AB-ReDial rater ids are positional** within an item (`ab-redial:r1..r3` are the first three raters of that turn,");
@@ -132,9 +136,8 @@ export function renderDoc(S) {
     P("  (as the shipped weights do); the mode, v3 class and ClassTier questions learn from the synthetic plan's statements (the");
     P("  planted mode and its class yes, the others no), the only such labels there are.");
   }
-  P("- **Questions without any labels** (the blame and cost questions, detect questions other than detect.unhappy) have no");
-  P("  weights, so their answers are unscored (never read as no): the Combiner's detect head then reads one informative input,");
-  P("  detect.unhappy's probability, and flags what v4's cut flags.");
+  if (e.noLabels?.length) P(`- **Questions without any labels** (${e.noLabels.join(", ")}) have no weights, so their answers are unscored (never read as no); the Combiner sees them as missing.`);
+  if (Object.keys(e.skipped ?? {}).length) P(`- **${Object.keys(e.skipped).length} questions had too few labels to train** (fewer than 5 majority-yes or majority-no items; listed under Corpora): their answers are unscored too, and a composition that needs them (v4's class needs all 15 modes, v3's choice all 14 classes) is undefined.`);
   P("- The v4 report and the cuts' fit-side figures are in-sample for the cuts: quote the holdout tables.");
   P();
   P("<details><summary>Every errata command the loop ran ($DIR is the loop's folder)</summary>");

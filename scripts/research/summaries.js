@@ -13,7 +13,7 @@ export function summariseReport(r, log) {
     unscoredReasons: (r.unscored?.reasons ?? []).map((x) => x.reason),
     synthetic: r.synthetic ? { exchanges: r.synthetic.exchanges, planted: r.synthetic.planted, found: r.synthetic.found, missed: r.synthetic.missed, unplanted_flagged: r.synthetic.unplanted_flagged } : null,
   };
-  log(`  v4 report (default cuts, every exchange, fit sessions included): ${out.exchanges} real exchanges, ${out.failures} failures${out.classes.length ? ` (top classes ${out.classes.map((c) => `${c.class_id} ${c.count}`).join(", ")})` : ""}${out.synthetic ? `; SYNTHETIC: ${out.synthetic.found} of ${out.synthetic.planted} planted failures found, ${out.synthetic.missed} missed, ${out.synthetic.unplanted_flagged} unplanted flagged` : ""}; ${out.unscoredAnswers} answers unscored (no weights: ${out.unscoredReasons.length} questions)`);
+  log(`  v4 report (the engine's trained cuts, every exchange of the track): ${out.exchanges} real exchanges, ${out.failures} failures${out.classes.length ? ` (top classes ${out.classes.map((c) => `${c.class_id} ${c.count}`).join(", ")})` : ""}${out.synthetic ? `; SYNTHETIC: ${out.synthetic.found} of ${out.synthetic.planted} planted failures found, ${out.synthetic.missed} missed, ${out.synthetic.unplanted_flagged} unplanted flagged` : ""}; ${out.unscoredAnswers} answers unscored (no weights: ${out.unscoredReasons.length} questions)`);
   return out;
 }
 

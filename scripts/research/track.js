@@ -29,18 +29,21 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
   const labelsFile = join(evalDir, "labels.jsonl");
   const answersFile = join(v4Dir, "answers.jsonl");
   const predDir = join(work, "predictions");
+  // Before any blind label: compose with the cuts the engine learnt in training.
+  const engineCuts = writeJson(join(work, "engine-cuts.json"), { cuts: engine.cuts });
 
   const pass = await step(`${name}: v4 pass (shadow): detect, diagnose, v3, report`, async () => {
     const out = {};
+    log(`  composing with the engine's trained cuts (${Object.entries(engine.cuts).filter(([k]) => k.startsWith("detect.")).map(([k, v]) => `${k} ${fmt(v)}`).join(", ") || "none"}) until the calibrated ones exist`);
     for (const stage of ["detect", "diagnose", "v3"]) {
-      const r = await cli.json(["v4", stage, "--exchanges", exchangesFile, "--json"]);
+      const r = await cli.json(["v4", stage, "--exchanges", exchangesFile, "--cuts", engineCuts, "--json"]);
       out[stage] = { eligible: r.value.eligible, asked: r.value.asked, scored: r.value.scored, unscored: r.value.unscored, judge: r.value.judge };
       log(`    ${stage}: ${r.value.eligible} eligible exchanges, asked ${r.value.asked}, scored ${r.value.scored}, unscored ${r.value.unscored} (${r.value.judge.lane}/${r.value.judge.model})`);
     }
     const again = await cli.json(["v4", "detect", "--exchanges", exchangesFile, "--json"], { quiet: true });
     if (again.value.asked !== 0) throw new Error(`a second v4 detect asked ${again.value.asked} questions: it must ask nothing new`);
     log(`    a second v4 detect asked nothing new (${again.value.alreadyAnswered} already answered)`);
-    const rep = await cli.json(["v4", "report", "--exchanges", exchangesFile, "--labels", labelsFile0, "--json"]);
+    const rep = await cli.json(["v4", "report", "--exchanges", exchangesFile, "--labels", labelsFile0, "--cuts", engineCuts, "--json"]);
     return { ...out, report: summariseReport(rep.value, log) };
   });
   T.v4pass = pass;
@@ -64,7 +67,7 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
   const regexFile = writeJsonl(join(predDir, "regex.jsonl"), regex.rows);
 
   const sample = await step(`${name}: eval sample: the gold set`, async () =>
-    (await cli.json(["eval", "sample", "--exchanges", exchangesFile, "--items", String(opts.items), "--failure-items", String(opts.failureItems), "--per-session", String(opts.perSession), "--seed", String(opts.seed), "--holdout-share", String(opts.holdoutShare), "--monte-carlo", String(opts.monteCarlo), "--json"])).value,
+    (await cli.json(["eval", "sample", "--exchanges", exchangesFile, "--cuts", engineCuts, "--items", String(opts.items), "--failure-items", String(opts.failureItems), "--per-session", String(opts.perSession), "--seed", String(opts.seed), "--holdout-share", String(opts.holdoutShare), "--monte-carlo", String(opts.monteCarlo), "--json"])).value,
   );
   const gold = readJsonl(goldFile);
   T.sample = summariseSample(sample, gold, log);
@@ -103,16 +106,23 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
     return r.value;
   });
 
-  const cuts = await step(`${name}: calibrate cuts (fit side), then v4 diagnose and v3 under the calibrated cuts`, async () => {
-    const file = join(work, "candidates", "cuts.json");
-    const r = await cli.json(["calibrate", "cuts", "--answers", answersFile, "--labels", labelsFile, "--gold", goldFile, "--out", file, "--json"]);
-    for (const q of r.value.candidate.questions.filter((x) => x.kappa_cut && x.question.startsWith("detect."))) log(`  ${q.question}: kappa cut ${fmt(q.kappa_cut.cut)} (fit kappa ${fmt(q.kappa_cut.kappa)}, precision ${fmt(q.kappa_cut.precision)}, recall ${fmt(q.kappa_cut.recall)})`);
-    log(`  ${Object.keys(r.value.candidate.cuts).length} cuts chosen (rule ${r.value.candidate.rule})`);
-    for (const stage of ["diagnose", "v3"]) {
-      const a = await cli.json(["v4", stage, "--exchanges", exchangesFile, "--cuts", file, "--json"]);
-      log(`    ${stage} under the cuts: ${a.value.eligible} eligible, asked ${a.value.asked} new`);
+  const cuts = await step(`${name}: calibrate cuts (fit side), diagnose under them, calibrate again`, async () => {
+    // Two passes: the mode cuts can only be learnt once diagnose has asked the modes of the
+    // exchanges the calibrated detect cut makes failures; detect's answers do not change, so
+    // the second pass keeps its cut and adds the modes'.
+    let candidate = null;
+    let file = null;
+    for (const pass of [1, 2]) {
+      file = join(work, "candidates", pass === 1 ? "cuts-pass1.json" : "cuts.json");
+      candidate = (await cli.json(["calibrate", "cuts", "--answers", answersFile, "--labels", labelsFile, "--gold", goldFile, "--out", file, "--json"])).value.candidate;
+      const chosen = candidate.questions.filter((x) => x.kappa_cut);
+      log(`  pass ${pass}: ${Object.keys(candidate.cuts).length} cuts (rule ${candidate.rule}): ${chosen.filter((q) => q.question.startsWith("detect.")).map((q) => `${q.question} ${fmt(q.kappa_cut.cut)} (fit kappa ${fmt(q.kappa_cut.kappa)})`).join(", ")}${chosen.some((q) => q.question.startsWith("mode.")) ? `; ${chosen.filter((q) => q.question.startsWith("mode.")).length} mode cuts` : ""}`);
+      for (const stage of ["diagnose", "v3"]) {
+        const a = await cli.json(["v4", stage, "--exchanges", exchangesFile, "--cuts", file, "--json"]);
+        log(`    ${stage} under these cuts: ${a.value.eligible} eligible, asked ${a.value.asked} new`);
+      }
     }
-    return { file, candidate: r.value.candidate };
+    return { file, candidate };
   });
   T.cuts = cuts.candidate;
   const answers = [...readJsonl(answersFile), ...(regex.answersFile ? readJsonl(regex.answersFile) : [])];
