@@ -30,6 +30,13 @@ export const QuestionWeightsSchema = z.object({
   l2: z.number().positive(),
   /** The cut on P(yes) that maximised kappa against the majority label on the training split. */
   cut: z.number().min(0).max(1),
+  /**
+   * What trained this question, per set: items and (vote-share) positives on the training side,
+   * whether the set is synthetic (and its seed). Absent in weights written before it existed.
+   */
+  trainedBy: z.array(z.object({ set: z.string(), synthetic: z.boolean(), seed: z.number().int().nullable(), items: z.number().int().nonnegative(), positives: z.number().nonnegative() })).optional(),
+  /** Non-zero weights before the cap on features per question (when the cap applied and the model was refitted on the kept features). */
+  cappedFrom: z.number().int().nonnegative().optional(),
 });
 export type QuestionWeights = z.infer<typeof QuestionWeightsSchema>;
 
@@ -59,7 +66,24 @@ export const WeightsFileSchema = z.object({
   /** How the holdout was split off (excluded from training unless stated). */
   split: z.object({ method: z.string(), holdoutExcluded: z.boolean() }),
   /** The data it was trained on: set name and SHA-256 of the files read. */
-  trainedOn: z.array(z.object({ set: z.string(), exchangesSha256: z.string(), labelsSha256: z.string(), items: z.number().int().nonnegative() })),
+  trainedOn: z.array(
+    z.object({
+      set: z.string(),
+      exchangesSha256: z.string(),
+      labelsSha256: z.string(),
+      items: z.number().int().nonnegative(),
+      /** A synthetic set generated at train time: the generator's seed and session count (regenerate to check the hashes). */
+      synthetic: z.object({ seed: z.number().int(), sessions: z.number().int().positive() }).optional(),
+      /** How corpus-native labels became bank labels (e.g. "ukp-taxonomy/1"). */
+      labelMap: z.string().optional(),
+      /** "every-turn": labels on every turn of the set; "flagged-turns": only on turns selected for a failure. */
+      population: z.enum(["every-turn", "flagged-turns"]).optional(),
+    }),
+  ),
+  /** Which sets may train a question (in words), when a policy chose among them. */
+  sourcePolicy: z.string().optional(),
+  /** The most non-zero weights a question keeps (larger models refitted on their top features by |weight|). */
+  maxFeatures: z.number().int().positive().optional(),
   /** Keyed "<question id>@<version>". */
   questions: z.record(z.string().regex(/^[a-z]+\.[a-z0-9_]+@\d+$/), QuestionWeightsSchema),
   /**

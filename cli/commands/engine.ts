@@ -5,11 +5,13 @@ import type { CommandContext } from "../command.js";
 import { badInput, ErrataError } from "../errors.js";
 import { printJson, println, progress, warn, type Io } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { bank } from "../../questions/index.js";
+import { bank, v3ClassQuestions } from "../../questions/index.js";
 import type { Question } from "../../schemas/question.js";
 import type { Answer } from "../../schemas/answer.js";
 import { engineFromConfig, EngineConfigError } from "../../engine/config.js";
-import { EngineInputError, readExchanges, readLabelledSet, readQuestions } from "../../engine/files.js";
+import { EngineInputError, readExchanges, readQuestions } from "../../engine/files.js";
+import { readSet, SyntheticSeedError, syntheticTrainingSet } from "../../engine/embedded/sets.js";
+import { SYNTHETIC_LABELER } from "../../runtime/synthetic/index.js";
 import { signalsFingerprint, trainEmbedded, trainingExchanges } from "../../engine/embedded/train.js";
 import { evaluateEmbedded } from "../../engine/embedded/evaluate.js";
 import { crossValidate } from "../../engine/embedded/crossval.js";
@@ -32,16 +34,24 @@ async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
   } catch (e) {
     if (e instanceof EngineInputError) throw badInput(e.message, e.expected, e.found);
     if (e instanceof EngineConfigError) throw new ErrataError("BAD_CONFIG", e.message, { expected: e.expected, found: e.found });
+    if (e instanceof SyntheticSeedError) throw badInput(e.message, "--synthetic-seed N (N != 7) and --synthetic-sessions >= 1", "the values given");
     throw e;
   }
 }
 
-const versions = (): Map<string, number> => new Map(bank.map((q) => [q.id, q.version]));
+/** The bank's questions and the 14 v3 class questions (the embedded lane answers both). */
+const versions = (): Map<string, number> => new Map([...bank, ...v3ClassQuestions].map((q) => [q.id, q.version]));
 
 function loadSets(io: Io, labels: string[], exchanges: string[] | undefined): TrainingSet[] {
   if (exchanges && exchanges.length !== labels.length) throw badInput("--exchanges must pair with --labels", `${labels.length} exchanges files`, `${exchanges.length}`);
-  return labels.map((l, i) => readLabelledSet(resolve(io.cwd, l), exchanges?.[i] !== undefined ? resolve(io.cwd, exchanges[i] as string) : undefined));
+  return labels.map((l, i) => readSet(resolve(io.cwd, l), exchanges?.[i] !== undefined ? resolve(io.cwd, exchanges[i] as string) : undefined));
 }
+
+const wholeNumber = (name: string, v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw badInput(`${name} must be a whole number`, ">= 0", v);
+  return n;
+};
 
 function defaultLabelFiles(): string[] {
   const dir = repoDatasetsDir();
@@ -55,8 +65,11 @@ function defaultLabelFiles(): string[] {
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 /** Why the weights' capture signals look stale (the classifier changed since training), or null. */
-function staleSignals(weights: WeightsFile, sets: readonly TrainingSet[]): string | null {
+async function staleSignals(weights: WeightsFile, given: readonly TrainingSet[]): Promise<string | null> {
   if (!weights.features.captureSignals || !weights.signalsFingerprint) return null;
+  // Synthetic training sets are regenerated from their seed (deterministic), so the check covers them.
+  const sets = [...given];
+  for (const t of weights.trainedOn) if (t.synthetic && !sets.some((s) => s.name === t.set)) sets.push(await syntheticTrainingSet(t.synthetic.seed, t.synthetic.sessions));
   const same = weights.trainedOn.every((t) => sets.some((s) => s.name === t.set && s.exchangesSha256 === t.exchangesSha256 && s.labelsSha256 === t.labelsSha256));
   if (!same) return null;
   const now = signalsFingerprint(trainingExchanges(sets.filter((s) => weights.trainedOn.some((t) => t.set === s.name)), !weights.split.holdoutExcluded), captureSignals);
@@ -72,22 +85,35 @@ export function register(program: Command, ctx: CommandContext): void {
   engine
     .command("train")
     .description("Train the embedded lane's per-question logistic models on labelled sets (deterministic: same data, same bytes)")
-    .requiredOption("--labels <file>", "a labels.jsonl (its exchanges.jsonl beside it); repeatable", collect)
+    .option("--labels <file>", "a labels.jsonl (its exchanges.jsonl beside it); repeatable (optional with --synthetic-seed)", collect)
     .option("--exchanges <file>", "the exchanges file for each --labels, when not beside it; repeatable", collect)
     .option("--out <file>", "where to write the weights (JSON)")
+    .option("--synthetic-seed <n>", "also train on a synthetic set generated now with this seed (never 7: that is the bundled evaluation corpus); used for questions no real set labels over every turn")
+    .option("--synthetic-sessions <n>", "sessions of the synthetic training set", "300")
+    .option("--max-features <n>", "keep at most n non-zero weights per question (a larger model is refitted on its top features)")
     .option("--l2 <n>", "L2 strength on the coefficients, or 'cv' (per question, session-grouped 5-fold CV over 0.1, 0.3, 1, 3, 10)", "cv")
     .option("--include-holdout", "train on the holdout sessions too (then `engine eval` is no longer honest)")
     .option("--no-signals", "leave the capture classifier's signals out of the features")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "train and report, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata engine train --labels datasets/ab-redial/labels.jsonl --out datasets/weights/embedded.json")
-    .action(async (opts: { labels: string[]; exchanges?: string[]; out?: string; l2: string; includeHoldout?: boolean; signals: boolean; json?: boolean; dryRun?: boolean }) =>
+    .addHelpText(
+      "after",
+      "\nExample:\n  $ errata engine train --labels datasets/ab-redial/labels.jsonl --labels datasets/ukp/labels.jsonl --synthetic-seed 101 --synthetic-sessions 300 --max-features 3000 --out datasets/weights/embedded.json",
+    )
+    .action(async (opts: { labels?: string[]; exchanges?: string[]; out?: string; l2: string; syntheticSeed?: string; syntheticSessions: string; maxFeatures?: string; includeHoldout?: boolean; signals: boolean; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
         const io = ctx.io;
         const l2 = opts.l2 === "cv" ? "cv" : Number(opts.l2);
         if (l2 !== "cv" && (!(l2 > 0) || !Number.isFinite(l2))) throw badInput("--l2 must be a positive number or cv", "> 0 or cv", opts.l2);
         if (!opts.out && !opts.dryRun) throw badInput("--out is required unless --dry-run", "--out FILE", "nothing");
-        const sets = loadSets(io, opts.labels, opts.exchanges);
+        const maxFeatures = opts.maxFeatures !== undefined ? wholeNumber("--max-features", opts.maxFeatures) : undefined;
+        if (maxFeatures === 0) throw badInput("--max-features must be at least 1", ">= 1", "0");
+        if (!opts.labels?.length && opts.syntheticSeed === undefined) throw badInput("nothing to train on", "--labels FILE (repeatable) and/or --synthetic-seed N", "neither");
+        const sets = loadSets(io, opts.labels ?? [], opts.exchanges);
+        // The generator's plan trains only through --synthetic-seed (seed recorded, 7 refused): the bundled seed-7 set is the evaluation corpus.
+        const given = sets.find((s) => s.labels.some((l) => l.labeler === SYNTHETIC_LABELER));
+        if (given) throw badInput(`--labels ${given.name}: the synthetic generator's plan labels are not training data here`, "real labelled sets in --labels; synthetic training data from --synthetic-seed N (another seed than the bundled evaluation corpus)", `labels by ${SYNTHETIC_LABELER}`);
+        if (opts.syntheticSeed !== undefined) sets.push(await syntheticTrainingSet(wholeNumber("--synthetic-seed", opts.syntheticSeed), wholeNumber("--synthetic-sessions", opts.syntheticSessions)));
         const signals = opts.signals ? await loadCaptureSignals() : null;
         if (opts.signals && signals === null) warn(io, "errata engine train: the capture classifier is not available; training without its signals");
         let bar: ReturnType<typeof progress> | null = null;
@@ -96,6 +122,7 @@ export function register(program: Command, ctx: CommandContext): void {
           l2,
           signals,
           includeHoldout: opts.includeHoldout === true,
+          ...(maxFeatures !== undefined ? { maxFeatures } : {}),
           onProgress: (done, total) => {
             bar ??= progress(io, "engine train", total);
             if (done > 0) bar.tick();
@@ -111,7 +138,7 @@ export function register(program: Command, ctx: CommandContext): void {
         const summary = { model: weightsId(weights), out, written: Boolean(out && !opts.dryRun), bytes: Buffer.byteLength(text), captureSignals: weights.features.captureSignals, trainedOn: weights.trainedOn, ...weightsSummary(weights) };
         if (opts.json) return printJson(io, summary);
         println(io, `${summary.written ? "wrote" : "would write"} ${summary.model} (${summary.bytes} bytes)${out ? ` to ${out}` : ""}`);
-        for (const [k, q] of Object.entries(summary.questions)) println(io, `  ${k}: ${q.n} items, ${q.positives} positive, ${q.nonZero} weights, l2 ${q.l2}, cut ${q.cut}${q.converged ? "" : " (NOT converged)"}`);
+        for (const [k, q] of Object.entries(summary.questions)) println(io, `  ${k}: ${q.n} items, ${q.positives} positive, ${q.nonZero} weights, l2 ${q.l2}, cut ${q.cut}${q.converged ? "" : " (NOT converged)"}; trained on ${q.trainedBy}`);
         for (const [k, why] of Object.entries(summary.skipped)) println(io, `  ${k}: skipped: ${why}`);
       }),
     );
@@ -135,7 +162,7 @@ export function register(program: Command, ctx: CommandContext): void {
         const sets = loadSets(io, labelFiles, opts.exchanges);
         const scorer = createScorer(weights, weights.features.captureSignals ? await loadCaptureSignals() : null);
         const rows = evaluateEmbedded(sets, weights, scorer, { versions: versions() });
-        const stale = staleSignals(weights, sets);
+        const stale = await staleSignals(weights, sets);
         if (stale) warn(io, `errata engine eval: ${stale}`);
         if (opts.cv) {
           const signals = weights.features.captureSignals ? await loadCaptureSignals() : null;

@@ -29,7 +29,7 @@ export function crossValidate(set: TrainingSet, opts: { versions: ReadonlyMap<st
     const decided = items.filter((it) => it.majority !== null);
     const fleiss = fleissKappa(items.map((it) => [it.total - it.yes, it.yes]));
     const positives = decided.filter((it) => it.majority === 1).length;
-    const base: EvalRow = { set: set.name, question: `${key} (cv)`, items: items.length, ties: items.length - decided.length, positives, auc: null, brier: null, logLoss: null, kappa: null, aucInterval: null, kappaInterval: null, cut: null, captureKappa: null, labellersFleiss: fleiss.kappa, fleissItems: fleiss.items, note: null };
+    const base: EvalRow = { set: set.name, question: `${key} (cv)`, split: "cv", synthetic: set.exchanges.length > 0 && set.exchanges.every((e) => e.synthetic), items: items.length, ties: items.length - decided.length, positives, auc: null, brier: null, logLoss: null, kappa: null, aucInterval: null, kappaInterval: null, cut: null, captureKappa: null, labellersFleiss: fleiss.kappa, fleissItems: fleiss.items, note: null };
     if (version === undefined || positives < 5 || decided.length - positives < 5) {
       rows.push({ ...base, note: version === undefined ? `question ${qid} is not in the bank` : "too few items of each class for 5 folds" });
       continue;

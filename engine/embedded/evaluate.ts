@@ -13,7 +13,9 @@ import type { TrainingSet } from "./train.js";
  * loss and Cohen's kappa (at the cut stored with the weights) against the raters' majority on
  * the session-disjoint holdout, beside the raters' own agreement on the same items (Fleiss'
  * kappa, binary, all raters of each item). Tied items (no majority) are left out of the
- * judge's scores and counted.
+ * judge's scores and counted. A set the weights were not trained on (not in `trainedOn`, e.g.
+ * the bundled synthetic corpus, seed 7, when training generated another seed) is scored on
+ * all its items (`split: "all"`); a set of synthetic exchanges is flagged `synthetic`.
  *
  * Example row: `{set: "ab-redial", question: "detect.unhappy@1", items: 118, ties: 6,
  * positives: 14, auc: 0.71, brier: 0.09, logLoss: 0.31, kappa: 0.22, labellersFleiss: 0.35}`.
@@ -21,6 +23,10 @@ import type { TrainingSet } from "./train.js";
 export interface EvalRow {
   set: string;
   question: string;
+  /** Which items were scored: the session-disjoint holdout of a set trained on, all items of a set not trained on, or cross-validation folds. */
+  split?: "holdout" | "all" | "cv";
+  /** The set's exchanges are synthetic (generated): its figures say nothing about people. */
+  synthetic?: boolean;
   /** Holdout items with labels. */
   items: number;
   ties: number;
@@ -49,8 +55,10 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
   const rows: EvalRow[] = [];
   for (const set of sets) {
     const { byQuestion } = buildItems(set.exchanges, set.labels);
+    const trainedOnIt = weights.trainedOn.some((t) => t.set === set.name);
+    const synthetic = set.synthetic !== undefined || (set.exchanges.length > 0 && set.exchanges.every((e) => e.synthetic));
     for (const [qid, all] of byQuestion) {
-      const items = all.filter((it) => isHoldout(it.exchange.corpus, it.exchange.session_id, opts.holdoutPercent ?? 20));
+      const items = trainedOnIt ? all.filter((it) => isHoldout(it.exchange.corpus, it.exchange.session_id, opts.holdoutPercent ?? 20)) : all;
       const version = opts.versions.get(qid);
       const key = `${qid}@${version ?? "?"}`;
       const fleiss = fleissKappa(items.map((it) => [it.total - it.yes, it.yes]));
@@ -59,6 +67,8 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
       const base: EvalRow = {
         set: set.name,
         question: key,
+        split: trainedOnIt ? "holdout" : "all",
+        synthetic,
         items: items.length,
         ties: items.length - decided.length,
         positives: y.filter((v) => v === 1).length,

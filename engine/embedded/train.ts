@@ -8,6 +8,7 @@ import { buildItems, type Item } from "./items.js";
 import { bestKappaCut } from "./metrics.js";
 import type { SignalSource } from "./signals.js";
 import { isHoldout, SPLIT_METHOD, splitBucket } from "./split.js";
+import { roundWeight } from "./weights.js";
 
 /**
  * Trains the embedded lane: one L2 logistic model per question over the hashed features of
@@ -27,13 +28,29 @@ export interface TrainingSet {
   labels: readonly Label[];
   exchangesSha256: string;
   labelsSha256: string;
+  /** Generated at train time by the synthetic generator (seed and sessions): its labels are the plan's, not people's. */
+  synthetic?: { seed: number; sessions: number } | undefined;
+  /** How corpus-native labels were turned into bank labels (e.g. "ukp-taxonomy/1"). */
+  labelMap?: string | undefined;
+  /** "every-turn" (default): the labelled turns are all the set's turns; "flagged-turns": only turns picked for a failure. */
+  population?: "every-turn" | "flagged-turns" | undefined;
 }
+
+/** Which sets train a question (see `trainEmbedded`). */
+export const SOURCE_POLICY =
+  "a question with enough real labels over every turn of a set (5 majority-yes and 5 majority-no) is trained on the real sets alone; otherwise on every set that labels it, synthetic ones (the generator's plan, another seed than any evaluation corpus) included";
 
 export interface TrainOptions {
   /** Question id -> version (from the bank); labels on other ids are skipped with a reason. */
   versions: ReadonlyMap<string, number>;
-  /** A fixed L2 strength, or "cv": chosen per question from L2_GRID by session-grouped 5-fold cross-validation on the training side (default). */
-  l2?: number | "cv";
+  /**
+   * A fixed L2 strength, "cv": chosen per question from L2_GRID by session-grouped 5-fold
+   * cross-validation on the training side (default), or per question ("<id>@<version>" → L2,
+   * e.g. the ones a weights file records, to refit it without the search).
+   */
+  l2?: number | "cv" | ReadonlyMap<string, number>;
+  /** Keep at most this many non-zero weights per question: a larger model is refitted on its top features by |weight| (ties to the lower index). */
+  maxFeatures?: number;
   features?: FeatureSpec;
   signals?: SignalSource | null;
   includeHoldout?: boolean;
@@ -55,7 +72,7 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
   const minDf = opts.minDf ?? 2;
   const includeHoldout = opts.includeHoldout ?? false;
 
-  const pooled = new Map<string, Item[]>();
+  const pooled = new Map<string, { set: TrainingSet; items: Item[] }[]>();
   const trainedOn: WeightsFile["trainedOn"] = [];
   for (const set of [...sets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const { byQuestion } = buildItems(set.exchanges, set.labels);
@@ -63,10 +80,19 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
     for (const [qid, list] of byQuestion) {
       const kept = list.filter((it) => includeHoldout || !isHoldout(it.exchange.corpus, it.exchange.session_id));
       items += kept.length;
-      pooled.set(qid, [...(pooled.get(qid) ?? []), ...kept]);
+      pooled.set(qid, [...(pooled.get(qid) ?? []), { set, items: kept }]);
     }
-    trainedOn.push({ set: set.name, exchangesSha256: set.exchangesSha256, labelsSha256: set.labelsSha256, items });
+    trainedOn.push({
+      set: set.name,
+      exchangesSha256: set.exchangesSha256,
+      labelsSha256: set.labelsSha256,
+      items,
+      ...(set.synthetic ? { synthetic: { seed: set.synthetic.seed, sessions: set.synthetic.sessions } } : {}),
+      ...(set.labelMap ? { labelMap: set.labelMap } : {}),
+      ...(set.population ? { population: set.population } : {}),
+    });
   }
+  const enough = (items: readonly Item[]): boolean => items.filter((it) => it.majority === 1).length >= minPerClass && items.filter((it) => it.majority === 0).length >= minPerClass;
 
   const questions: Record<string, QuestionWeights> = {};
   const skipped: Record<string, string> = {};
@@ -85,21 +111,40 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
       return;
     }
     const key = `${qid}@${version}`;
-    const items = pooled.get(qid) as Item[];
+    const bySet = pooled.get(qid) as { set: TrainingSet; items: Item[] }[];
+    const realOverEveryTurn = bySet.some((x) => !x.set.synthetic && (x.set.population ?? "every-turn") === "every-turn" && enough(x.items));
+    const used = realOverEveryTurn ? bySet.filter((x) => !x.set.synthetic) : bySet;
+    const items = used.flatMap((x) => x.items);
     const pos = items.filter((it) => it.majority === 1).length;
     const neg = items.filter((it) => it.majority === 0).length;
     if (pos < minPerClass || neg < minPerClass) {
       skipped[key] = `too few labelled items: ${pos} majority-yes and ${neg} majority-no on the training side (need ${minPerClass} of each)`;
       return;
     }
-    const rows = dropRare(items.map((it) => featuresOf(it.exchange)), minDf);
+    let rows = dropRare(items.map((it) => featuresOf(it.exchange)), minDf);
     const y = items.map((it) => it.yes / it.total);
     const dim = 1 << features.bits;
     let model;
     let l2: number;
+    let cappedFrom: number | null = null;
     try {
-      l2 = l2Opt === "cv" ? chooseL2(rows, y, items.map((it) => splitBucket(it.exchange.corpus, it.exchange.session_id) % 5), dim) : l2Opt;
+      if (l2Opt === "cv") l2 = chooseL2(rows, y, items.map((it) => splitBucket(it.exchange.corpus, it.exchange.session_id) % 5), dim);
+      else if (typeof l2Opt === "number") l2 = l2Opt;
+      else {
+        const fixed = l2Opt.get(key);
+        if (fixed === undefined) {
+          skipped[key] = `no L2 given for ${key}`;
+          return;
+        }
+        l2 = fixed;
+      }
       model = fitLogistic(rows, y, { l2, dim });
+      const nonZero = model.coef.reduce((n, c) => n + (c !== 0 ? 1 : 0), 0);
+      if (opts.maxFeatures !== undefined && nonZero > opts.maxFeatures) {
+        cappedFrom = nonZero;
+        rows = keepOnly(rows, topFeatures(model.coef, opts.maxFeatures));
+        model = fitLogistic(rows, y, { l2, dim });
+      }
     } catch (e) {
       if (e instanceof LogisticError) {
         skipped[key] = e.message;
@@ -116,8 +161,9 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
       }
     });
     const decided = items.map((it, i) => ({ it, i })).filter(({ it }) => it.majority !== null);
+    const fitted = model;
     const cut = bestKappaCut(
-      decided.map(({ i }) => predictLogistic(model, rows[i] as FeatureVector)),
+      decided.map(({ i }) => predictLogistic(fitted, rows[i] as FeatureVector)),
       decided.map(({ it }) => it.majority as 0 | 1),
     );
     questions[key] = {
@@ -130,21 +176,50 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
       iterations: model.iterations,
       l2,
       cut,
+      trainedBy: used.map((x) => ({
+        set: x.set.name,
+        synthetic: x.set.synthetic !== undefined,
+        seed: x.set.synthetic?.seed ?? null,
+        items: x.items.length,
+        positives: roundWeight(x.items.reduce((a, it) => a + it.yes / it.total, 0)),
+      })),
+      ...(cappedFrom !== null ? { cappedFrom } : {}),
     };
   });
   opts.onProgress?.(qids.length, qids.length, "");
   return {
     schema: "engine-weights/1",
     features,
-    l2: l2Opt,
+    l2: typeof l2Opt === "number" ? l2Opt : "cv",
     minDf,
+    ...(opts.maxFeatures !== undefined ? { maxFeatures: opts.maxFeatures } : {}),
     target: TARGET_DESCRIPTION,
     split: { method: SPLIT_METHOD, holdoutExcluded: !includeHoldout },
+    sourcePolicy: SOURCE_POLICY,
     trainedOn,
     questions,
     signalsFingerprint: features.captureSignals && signals !== null ? signalsFingerprint(trainingExchanges(sets, includeHoldout), signals) : null,
     skipped,
   };
+}
+
+/** The `k` features with the largest |weight| (ties to the lower index), ascending. */
+function topFeatures(coef: ArrayLike<number>, k: number): Set<number> {
+  const nz: number[] = [];
+  for (let j = 0; j < coef.length; j++) if (coef[j] !== 0) nz.push(j);
+  nz.sort((a, b) => Math.abs(coef[b] as number) - Math.abs(coef[a] as number) || a - b);
+  return new Set(nz.slice(0, k));
+}
+
+/** The rows restricted to the kept features. */
+function keepOnly(rows: readonly FeatureVector[], keep: ReadonlySet<number>): FeatureVector[] {
+  return rows.map((r) => {
+    const ks: number[] = [];
+    r.idx.forEach((j, k) => {
+      if (keep.has(j)) ks.push(k);
+    });
+    return { idx: Int32Array.from(ks, (k) => r.idx[k] as number), val: Float64Array.from(ks, (k) => r.val[k] as number) };
+  });
 }
 
 /** The exchanges training reads: every labelled item of a bank-style question, training side. */
