@@ -98,7 +98,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--dry-run", "train and report, write nothing")
     .addHelpText(
       "after",
-      "\nExample:\n  $ errata engine train --labels datasets/ab-redial/labels.jsonl --labels datasets/ukp/labels.jsonl --synthetic-seed 101 --synthetic-sessions 300 --max-features 3000 --out datasets/weights/embedded.json",
+      "\nExample:\n  $ errata engine train --labels datasets/ab-redial/labels.jsonl --labels datasets/ukp/labels.jsonl --synthetic-seed 101 --synthetic-sessions 300 --max-features 2000 --out datasets/weights/embedded.json",
     )
     .action(async (opts: { labels?: string[]; exchanges?: string[]; out?: string; l2: string; syntheticSeed?: string; syntheticSessions: string; maxFeatures?: string; includeHoldout?: boolean; signals: boolean; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
@@ -170,7 +170,7 @@ export function register(program: Command, ctx: CommandContext): void {
           for (const set of sets) rows.push(...crossValidate(set, { versions: versions(), l2: l2Of, features: weights.features, signals }));
         }
         if (opts.json) return printJson(io, { model: scorer.model, staleSignals: stale, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
-        println(io, `${scorer.model}: session-disjoint holdout (${weights.split.method})`);
+        println(io, `${scorer.model}: session-disjoint holdout of the sets it was trained on (${weights.split.method}); all items of the others ("all items"); SYNTHETIC sets are generated, not people`);
         for (const line of evalTable(rows)) println(io, line);
       }),
     );
