@@ -11,10 +11,10 @@
 //   node scripts/research.js [--dir DIR] [--seed 1] [--corpora ab-redial,synthetic]
 //     [--synthetic-sessions 300] [--sessions N] [--items 300] [--failure-items 180]
 //     [--per-session 3] [--resamples 2000] [--engine train|shipped] [--engine-share 0.5] [--doc FILE | --no-doc]
-//     [--summary FILE]
+//     [--summary FILE] [--render SUMMARY]
 // Exit 0 when the loop ran (whether or not the bars held: a refused promotion is an honest
 // outcome and is printed); 2 when a step failed unexpectedly or the input is bad.
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,6 +73,7 @@ export function parseArgs(argv) {
     else if (a === "--doc") o.doc = resolve(next());
     else if (a === "--no-doc") o.doc = null;
     else if (a === "--summary") o.summary = resolve(next());
+    else if (a === "--render") o.render = resolve(next());
     else if (a === "--help" || a === "-h") {
       process.stdout.write(readHelp());
       process.exit(0);
@@ -95,6 +96,7 @@ function readHelp() {
     "  --engine-share X        share of sessions the engine trains on; the loop runs on the rest (default 0.5)",
     "  --doc FILE | --no-doc   where to write the page (default docs/research-loop.md)",
     "  --summary FILE          where to write summary.json (default <dir>/summary.json)",
+    "  --render SUMMARY        only re-render the page from a summary.json an earlier run wrote (no loop)",
     "Exit 0: the loop ran (a refused promotion is an outcome); 2: a step failed or bad input.",
     "",
   ].join("\n");
@@ -103,6 +105,12 @@ function readHelp() {
 async function main() {
   const argv = process.argv.slice(2);
   const opts = parseArgs(argv);
+  if (opts.render) {
+    const doc = renderDoc(JSON.parse(readFileSync(opts.render, "utf8")));
+    if (opts.doc) writeFileSync(opts.doc, doc.markdown);
+    process.stdout.write(`${doc.summaryText}\n${opts.doc ? `wrote ${opts.doc}\n` : ""}`);
+    return;
+  }
   if (opts.dir) {
     mkdirSync(opts.dir, { recursive: true });
     if (readdirSync(opts.dir).length > 0) usage(`--dir ${opts.dir} is not empty: the loop needs a fresh folder`);

@@ -5,7 +5,7 @@ export function trackDetails(name, T) {
   const out = ["What each step did:", ""];
   const p = T.v4pass;
   const r = p.report;
-  out.push(`- **v4 pass (shadow)**: detect asked ${p.detect.asked} questions of ${p.detect.eligible} exchanges (${p.detect.scored} scored, ${p.detect.unscored} unscored: no weights); diagnose and v3 asked of ${p.diagnose.eligible} composed failures; a second detect asked nothing. Report at the engine's trained cuts (every exchange of the track): ${r.exchanges} real exchanges, ${r.failures} failures${r.synthetic ? `; SYNTHETIC ${r.synthetic.found} of ${r.synthetic.planted} planted failures found` : ""}.`);
+  out.push(`- **v4 pass (shadow)**: detect asked ${p.detect.asked} questions of ${p.detect.eligible} exchanges (${p.detect.scored} scored, ${p.detect.unscored} unscored${p.detect.unscored ? ": no weights" : ""}); diagnose and v3 asked of ${p.diagnose.eligible} composed failures; a second detect asked nothing. Report at the engine's trained cuts (every exchange of the track): ${r.exchanges} real exchanges, ${r.failures} failures${r.synthetic ? `; SYNTHETIC ${r.synthetic.found} of ${r.synthetic.planted} planted failures found` : ""}.`);
   out.push(`- **regex**: flagged ${T.regex.flagged} of ${p.detect.eligible} exchanges; v3's 14 class questions were asked of those.`);
   const s = T.sample;
   const man = s.manifest;

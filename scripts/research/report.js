@@ -138,6 +138,10 @@ export function renderDoc(S) {
   }
   if (e.noLabels?.length) P(`- **Questions without any labels** (${e.noLabels.join(", ")}) have no weights, so their answers are unscored (never read as no); the Combiner sees them as missing.`);
   if (Object.keys(e.skipped ?? {}).length) P(`- **${Object.keys(e.skipped).length} questions had too few labels to train** (fewer than 5 majority-yes or majority-no items; listed under Corpora): their answers are unscored too, and a composition that needs them (v4's class needs all 15 modes, v3's choice all 14 classes) is undefined.`);
+  P("- **What each detector reads.** v4's detection is detect.unhappy at its cut (`composers/detect.ts`); the other detect");
+  P("  and blame answers feed only the Combiner's detect head. `v4 diagnose` asks the mode and cost questions only of v4's");
+  P("  composed failures, so the Combiner's class head has mode answers only there and sees them as missing elsewhere;");
+  P("  the ClassTier judge asks its own 14 questions of every gold exchange.");
   P("- The v4 report and the cuts' fit-side figures are in-sample for the cuts: quote the holdout tables.");
   P();
   P("<details><summary>Every errata command the loop ran ($DIR is the loop's folder)</summary>");
