@@ -35,6 +35,9 @@ function seedCanaries(dir: string): void {
   seedLedger(dir, [
     { complaint: `no, wrong ${CANARY} [mode:risky_action_unasked]`, ageHours: 80, context: { requested: `ask ${CANARY}`, response_preview: `reply ${CANARY}`, doing: `Bash: echo ${CANARY}`, session_id: "s-1", output_ids: ["out-1"] } },
     { complaint: `that's wrong ${CANARY}`, ageHours: 3, context: { requested: `ask ${CANARY}`, session_id: "s-2" } },
+    // The same words again: the same class whatever the engine's weights say, so manual
+    // triage always has a cluster of two to file.
+    { complaint: `that's wrong ${CANARY}`, ageHours: 2, context: { requested: `ask ${CANARY}`, session_id: "s-3" } },
     { complaint: `stuck one ${CANARY}`, kind: "praise", ageHours: 100 },
     { complaint: `inferred ${CANARY}`, source: "detected", ageHours: 100 },
   ]);
@@ -59,7 +62,7 @@ describe("errata daily (in process, offline)", () => {
     expect(out.ok).toBe(true);
     expect(code).toBe(0);
     const enrich = out.stages.find((s) => s.name === "enrich")!;
-    expect(enrich.counts["enriched"]).toBe(2);
+    expect(enrich.counts["enriched"]).toBe(3); // the three complaints; praise and detected rows are not eligible
     const triage = out.stages.find((s) => s.name === "triage")!;
     expect(existsSync(triage.wrote["report"]!)).toBe(true);
     expect(existsSync(join(t.dir, ".state", "state.json"))).toBe(true);
