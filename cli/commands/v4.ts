@@ -2,7 +2,7 @@
  * `errata v4 detect|diagnose|v3|report|taxonomy`: the v4 pass in shadow. `detect` asks the
  * detect and blame questions of every exchange, `diagnose` the mode and cost questions of
  * composed failures, `v3` the 14 single-choice class questions of the same failures (the
- * comparison scoring needs); all through the engine (default: the embedded lane, offline),
+ * comparison scoring needs; `--regex-caught` adds what the capture classifier caught); all through the engine (default: the embedded lane, offline),
  * caller `errata-triage`, answers stored raw in `<v4Dir>/answers.jsonl`. `report`
  * recomposes from stored answers under `--cuts` without asking again. `taxonomy` writes the
  * taxonomy page.
@@ -69,6 +69,7 @@ interface PassFlags {
   json?: boolean;
   retryUnscored?: boolean;
   lane?: string;
+  regexCaught?: boolean;
 }
 
 function parseLimit(s: string | undefined): number | undefined {
@@ -99,7 +100,9 @@ function exchangeFiles(flags: PassFlags, ctx: CommandContext, v4Dir: string): st
 }
 
 function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, description: string, example: string): void {
-  v4.command(stage)
+  const cmd = v4.command(stage);
+  if (stage === "v3") cmd.option("--regex-caught", "also ask of the exchanges the capture classifier caught (what the seed's v3 sees; `errata eval predictions` reads them)");
+  cmd
     .description(description)
     .option("--exchanges <files...>", "exchange files to read (default <v4Dir>/exchanges.jsonl)")
     .option("--cuts <file>", "cuts file used to compose which exchanges are failures (diagnose, v3)")
@@ -127,6 +130,7 @@ function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, descri
         limit,
         dryRun: flags.dryRun === true,
         retryUnscored: flags.retryUnscored === true,
+        regexCaught: flags.regexCaught === true,
         home: ctx.io.env["HOME"],
         onProgress: (done, total) => {
           bar ??= progress(ctx.io, `v4 ${stage}`, total);

@@ -6,5 +6,6 @@ export { answerKey, askPlanned, planAsk, type AskPlan, type AskSummary, type Jud
 export { answersByExchange, composeAll, dominantJudge, type Composed } from "./compose-all.js";
 export { appendAnswers, readAnswers, readExchanges, readLabels, v4Files } from "./files.js";
 export { judgeProjection } from "./judge-input.js";
+export { buildPredictions, composedPredictions, parseDetectors, PREDICTION_DETECTORS, regexPredictions, regexVerdict, type PredictionDetector, type PredictionsResult } from "./predictions.js";
 export { runV4Stage, stageQuestions, type V4PassOptions, type V4PassResult, type V4Stage } from "./pass.js";
 export { buildReport, plantedFromLabels, renderReport, type V4Report } from "./report.js";

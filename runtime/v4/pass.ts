@@ -6,6 +6,7 @@ import type { Question } from "../../schemas/question.js";
 import { askPlanned, type AskSummary, type JudgeId, planAsk } from "./ask.js";
 import { composeAll } from "./compose-all.js";
 import { appendAnswers, readAnswers, readExchanges, v4Files } from "./files.js";
+import { regexVerdict } from "./predictions.js";
 
 export type V4Stage = "detect" | "diagnose" | "v3";
 
@@ -19,6 +20,8 @@ export interface V4PassOptions {
   dryRun?: boolean | undefined;
   /** Ask again where this judge's stored answer is unscored. */
   retryUnscored?: boolean | undefined;
+  /** v3 only: also ask the exchanges the capture classifier caught (the seed's v3 input), not just composed failures. */
+  regexCaught?: boolean | undefined;
   /** The owner's home folder, scrubbed from everything a judge sees. */
   home?: string | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
@@ -46,7 +49,8 @@ export function stageQuestions(stage: V4Stage): Question[] {
 /**
  * One v4 stage: `detect` asks detect and blame of every exchange; `diagnose` asks mode and
  * cost only of exchanges whose stored answers compose to a failure (under the cuts);
- * `v3` asks the 14 class questions of the same failures (the single-choice comparison).
+ * `v3` asks the 14 class questions of the same failures (the single-choice comparison), and
+ * with `regexCaught` also of what the capture classifier caught (what the seed's v3 sees).
  * Only pairs this judge has not answered are asked, so a re-run asks nothing new; answers
  * are appended raw to `<v4Dir>/answers.jsonl` as they arrive. `dryRun` plans and asks
  * nothing.
@@ -62,7 +66,7 @@ export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V
   let eligible: Exchange[] = ex.rows;
   if (stage !== "detect") {
     eligible = composeAll(ex.rows, existing.rows, judge, opts.cuts ?? {})
-      .filter((c) => c.detect?.is_failure === true)
+      .filter((c) => c.detect?.is_failure === true || (stage === "v3" && opts.regexCaught === true && regexVerdict(c.exchange).hit))
       .map((c) => c.exchange);
   }
   const done = opts.retryUnscored ? existing.rows.filter((a) => a.status === "scored") : existing.rows;
