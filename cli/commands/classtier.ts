@@ -11,14 +11,15 @@ import {
   type LevelItem,
 } from "../../classtier/index.js";
 import { classDistribution } from "../../combiner/index.js";
-import { createEngine } from "../../engine/index.js";
+import { EngineConfigError, engineFromConfig } from "../../engine/config.js";
+import { createEngine, type Engine } from "../../engine/index.js";
 import { AnswerSchema } from "../../schemas/answer.js";
 import { ClassTierAnswerSchema, ClassTierLevelSchema } from "../../schemas/classtier.js";
 import { ExchangeSchema } from "../../schemas/exchange.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput, ErrataError } from "../errors.js";
 import { printJson, println, progress } from "../io.js";
 import { loadInputs } from "./calibrate-inputs.js";
 import { splitFrom } from "./calibrate.js";
@@ -40,6 +41,22 @@ function readCache(file: string): CachedAnswer[] {
   return fileExists(file) ? readJsonl(file, ClassTierAnswerSchema).map((r) => ({ prompt_hash: r.prompt_hash, answer: r.answer })) : [];
 }
 
+/**
+ * The engine `classtier ask` uses: `--replay FILE` answers from a stored answers file;
+ * otherwise the lane the engine config names (`errata-engine.json`, ERRATA_ENGINE_LANE;
+ * `--lane` overrides), which is the embedded lane with the shipped weights unless configured.
+ */
+function classTierEngine(ctx: CommandContext, opts: { replay?: string; lane?: string }): Engine {
+  if (opts.replay !== undefined && opts.lane !== undefined) throw badInput("--replay and --lane together", "one engine: --replay FILE or --lane NAME", `--replay ${opts.replay} --lane ${opts.lane}`);
+  if (opts.replay !== undefined) return createEngine({ lane: "replay", answers: readJsonl(resolve(ctx.io.cwd, opts.replay), AnswerSchema) });
+  try {
+    return engineFromConfig({ paths: resolvePaths(ctx.io.env, ctx.io.cwd), env: ctx.io.env, now: ctx.io.now, ...(opts.lane !== undefined ? { lane: opts.lane } : {}) }).engine;
+  } catch (err) {
+    if (err instanceof EngineConfigError) throw new ErrataError("BAD_CONFIG", err.message, { expected: err.expected, found: err.found });
+    throw err;
+  }
+}
+
 export function register(program: Command, ctx: CommandContext): void {
   const group = program.command("classtier").description("the model judge for failure class, its cache, second look and shipped level");
 
@@ -47,18 +64,19 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("ask")
     .description("ask the ClassTier questions of exchanges through the engine, caching answers in <v4>/classtier.jsonl")
     .requiredOption("--exchanges <file>", "exchanges to judge (exchange/1 JSONL)")
-    .option("--replay <file>", "answer from a stored answers file (replay lane) instead of the embedded lane")
+    .option("--lane <name>", "engine lane from the engine config (default: the config's lane, else embedded with the shipped weights)")
+    .option("--replay <file>", "answer from a stored answers file (replay lane) instead of the configured lane")
     .option("--limit <n>", "at most this many exchanges")
     .option("--caller <name>", "the engine caller whose budget pays (default errata-triage)")
     .option("--dry-run", "count what would be asked, ask nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata classtier ask --exchanges v4/exchanges.jsonl --limit 200")
-    .action(async (opts: { exchanges: string; replay?: string; limit?: string; caller?: string; dryRun?: boolean; json?: boolean }) => {
+    .addHelpText("after", "\nExample:\n  $ errata classtier ask --exchanges v4/exchanges.jsonl --limit 200\n  $ errata classtier ask --exchanges gold-exchanges.jsonl --lane low")
+    .action(async (opts: { exchanges: string; replay?: string; lane?: string; limit?: string; caller?: string; dryRun?: boolean; json?: boolean }) => {
       let exchanges = readJsonl(resolve(ctx.io.cwd, opts.exchanges), ExchangeSchema);
       if (opts.limit) exchanges = exchanges.slice(0, intOption("limit", opts.limit, 0, 1));
       const files = classTierFiles(ctx);
       const cached = readCache(files.cache);
-      const engine = opts.replay ? createEngine({ lane: "replay", answers: readJsonl(resolve(ctx.io.cwd, opts.replay), AnswerSchema) }) : createEngine();
+      const engine = classTierEngine(ctx, opts);
       if (opts.dryRun) {
         const have = new Set(cached.filter((c) => c.prompt_hash === classTierPromptHash && c.answer.status === "scored" && c.answer.lane === engine.lane && c.answer.model === engine.model).map((c) => `${c.answer.exchange_id}\u0000${c.answer.question_id}`));
         const todo = exchanges.length * classTierQuestions.length - exchanges.reduce((s, e) => s + classTierQuestions.filter((q) => have.has(`${e.id}\u0000${q.id}`)).length, 0);

@@ -168,4 +168,27 @@ describe("errata classtier ask|eval --write", () => {
     expect(dry.out).toMatch(/not recorded/);
     expect(existsSync(join(dir, "promoted.json"))).toBe(false);
   });
+  it("ask uses the lane the engine config names; --lane overrides it; an unknown lane or --lane with --replay is exit 2", async () => {
+    const exchanges = Array.from({ length: 6 }, (_, i) => exchange(i));
+    writeFileSync(join(dir, "exchanges.jsonl"), exchanges.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    const stored = exchanges.flatMap((e, i) => classTierQuestions.map((q) => answer(e.id, q.id, q.id === "classtier.fabrication" && i % 2 === 0 ? 0.9 : 0.1)));
+    writeFileSync(join(dir, "stored.jsonl"), stored.map((a) => JSON.stringify(a)).join("\n") + "\n");
+    writeFileSync(join(dir, "errata-engine.json"), JSON.stringify({ schema: "engine-config/1", lane: "stored", lanes: { stored: { kind: "replay", answers: join(dir, "stored.jsonl"), model: "judge-m" } } }));
+    const cli = async (argv: string[]) => {
+      const m = memoryIo({ env: { ERRATA_DIR: dir }, cwd: dir });
+      return { code: await run(argv, m.io), out: m.out(), err: m.err() };
+    };
+    const a = await cli(["classtier", "ask", "--exchanges", "exchanges.jsonl", "--json"]);
+    expect(a.code, a.err).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({ lane: "replay", model: "judge-m", asked: 84, verdicts: { named: 3, none: 3, unscored: 0 } });
+    const emb = await cli(["classtier", "ask", "--exchanges", "exchanges.jsonl", "--lane", "embedded", "--dry-run", "--json"]);
+    expect(emb.code, emb.err).toBe(0);
+    expect(JSON.parse(emb.out)).toMatchObject({ would_ask: 84, dry_run: true });
+    const bad = await cli(["classtier", "ask", "--exchanges", "exchanges.jsonl", "--lane", "nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("no lane named nope");
+    const both = await cli(["classtier", "ask", "--exchanges", "exchanges.jsonl", "--lane", "stored", "--replay", "stored.jsonl"]);
+    expect(both.code).toBe(2);
+    expect(readFileSync(join(dir, "v4", "classtier.jsonl"), "utf8").trim().split("\n")).toHaveLength(84);
+  });
 });
