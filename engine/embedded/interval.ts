@@ -17,17 +17,8 @@ export interface Interval {
   level: number;
 }
 
-/** mulberry32: a small, fast, seeded PRNG in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../eval/prng.js";
+export { mulberry32 };
 
 function quantileSorted(sorted: readonly number[], q: number): number {
   // Linear interpolation between order statistics (type 7, as numpy's default).

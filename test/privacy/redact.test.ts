@@ -3,20 +3,12 @@
  * secret left) and look-alikes (none touched). Secrets are generated from a seeded PRNG at
  * run time so no credential-shaped literal sits in the repository.
  */
+import { mulberry32 } from "../../eval/prng.js";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { redactSecrets } from "../../runtime/privacy/redact.js";
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 const rand = prng(42);
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const UPPERNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

@@ -4,6 +4,7 @@
  *   line it acknowledged (printed its id after `appendLine` returned) reads back intact;
  * - 8 processes x 500 lines into one month: 4,000 intact lines, none interleaved.
  */
+import { mulberry32 } from "../../eval/prng.js";
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,16 +88,7 @@ function runChild(ledgerDir: string, proc: number, count: number, start: number,
   });
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = mulberry32;
 
 describe("append survives SIGKILL", () => {
   it("every acknowledged line reads back intact after 50 kills at random moments", async () => {

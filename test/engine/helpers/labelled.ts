@@ -3,17 +3,8 @@ import type { Label } from "../../../schemas/label.js";
 import type { TrainingSet } from "../../../engine/embedded/train.js";
 import { makeExchange } from "./fixtures.js";
 
-/** mulberry32: a small seeded PRNG. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../../eval/prng.js";
+export { mulberry32 };
 
 const UNHAPPY = ["No, that's wrong.", "That is not what I asked for.", "You broke the build again.", "Wrong file, undo that.", "Why did you delete my tests?!"];
 const HAPPY = ["Thanks, looks good.", "Great, now add a README.", "Perfect. Next, run the tests.", "Nice. Can you also lint it?", "OK, commit it please."];
