@@ -1,6 +1,6 @@
 // The compiled modules the loop reads beside the CLI (all from dist/, built by `npx tsc`).
-// The capture classifier is optional: without it the regex detector (and v3, which detects
-// what the regex caught) cannot run, and the loop says so.
+// The regex, v3 and v4 detectors are not among them: the loop writes their predictions with
+// `errata eval predictions` (runtime/v4/predictions.ts).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,7 +9,6 @@ export async function loadDist(repoRoot) {
   const dist = join(repoRoot, "dist");
   if (!existsSync(join(dist, "cli", "main.js"))) throw new Error("dist/ is not built: run `npx tsc -p tsconfig.json` first");
   const load = (p) => import(pathToFileURL(join(dist, p)).href);
-  const captureFile = join(dist, "runtime", "capture", "classify.js");
   return {
     questions: await load("questions/index.js"),
     classtier: await load("classtier/index.js"),
@@ -20,6 +19,5 @@ export async function loadDist(repoRoot) {
     signals: await load("engine/embedded/signals.js"),
     shipped: await load("engine/embedded/shipped.js"),
     engineSplit: await load("engine/embedded/split.js"),
-    capture: existsSync(captureFile) ? await load("runtime/capture/classify.js") : null,
   };
 }

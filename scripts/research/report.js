@@ -58,8 +58,8 @@ export function renderDoc(S) {
   P("(in process, `run` from `dist/cli/main.js`) in a fresh temporary folder, offline, with the embedded engine, through the whole");
   P("loop: corpus → exchanges → engine → `v4 detect`/`diagnose` (shadow) → `eval sample` → `eval brief` → three blind sheets");
   P("(`eval label export`), filled from the importers' rater labels and returned through `eval label import` → `eval agreement` →");
-  P("`calibrate cuts` → `combiner fit` → `classtier eval --write` → `eval score --check` on the holdout → `promote`. Each corpus is");
-  P("its own track, with its own ledger folder, gold set, cuts and promotion decision.");
+  P("`calibrate cuts` → `eval predictions` (regex, v3, v4) → `combiner fit` → `classtier ask`/`eval --write` → `eval score --check` on the");
+  P("holdout → `promote`. Each corpus is its own track, with its own ledger folder, gold set, cuts and promotion decision.");
   P();
   P("```");
   P(`npx tsc -p tsconfig.json && ${m.command}`);

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliRunner, StepError } from "./cli.js";
 import { readJson, readJsonl, writeJson, writeJsonl } from "./jsonl.js";
-import { classTierPredictions, composedPredictions, regexPredictions } from "./predictions.js";
+import { classTierPredictions } from "./predictions.js";
 import { scoreStep } from "./score.js";
 import { fillSheet, raterIndex, sheetQuestions } from "./sheets.js";
 import { summariseReport, summariseSample, verdictOverlap } from "./summaries.js";
@@ -49,22 +49,20 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
   T.v4pass = pass;
   const judge = pass.detect.judge;
 
+  const regexFile = join(predDir, "regex.jsonl");
+  const v3File = join(predDir, "v3.jsonl");
+  const v4File = join(predDir, "v4.jsonl");
+  // Whose stored answers v3 and v4 compose: the judge the v4 pass ran (explicit, not "most answers").
+  const judgeArgs = ["--lane", judge.lane, "--model", judge.model];
   const regex = await step(`${name}: capture classifier (regex) over every exchange; v3 class questions of what it caught`, async () => {
-    if (!dist.capture) throw new Error("the capture classifier (dist/runtime/capture/classify.js) is not built: the regex and v3 detectors cannot run");
-    const r = regexPredictions(exchanges, dist.capture);
-    log(`  regex flagged ${r.counts.flagged} of ${exchanges.length} exchanges (${r.counts.skip} skipped as not typed)`);
-    const caught = exchanges.filter((e, i) => r.rows[i].detected);
-    const caughtFile = writeJsonl(join(work, "v3", "regex-caught.jsonl"), caught);
-    const qFile = writeJson(join(work, "v3", "v3-questions.json"), dist.questions.v3ClassQuestions);
-    const out = join(work, "v3", "answers.jsonl");
-    if (caught.length > 0) {
-      const a = await cli.json(["engine", "ask", "--exchanges", caughtFile, "--questions", qFile, "--caller", "errata-triage", "--out", out, "--json"]);
-      log(`  v3 class questions of the ${caught.length} caught exchanges: ${a.value.scored} answers scored, ${a.value.unscored} unscored`);
-    }
-    return { ...r, answersFile: caught.length > 0 ? out : null };
+    const r = await cli.json(["eval", "predictions", "--exchanges", exchangesFile, "--detectors", "regex", "--out", regexFile, "--json"]);
+    const counts = r.value.counts.regex;
+    log(`  regex flagged ${counts.flagged} of ${exchanges.length} exchanges (${counts.skip} skipped as not typed)`);
+    const a = await cli.json(["v4", "v3", "--exchanges", exchangesFile, "--cuts", engineCuts, "--regex-caught", "--json"]);
+    log(`  v4 v3 --regex-caught: ${a.value.eligible} eligible (composed failures and what the regex caught), asked ${a.value.asked} new, ${a.value.unscored} unscored`);
+    return { counts };
   });
   T.regex = regex.counts;
-  const regexFile = writeJsonl(join(predDir, "regex.jsonl"), regex.rows);
 
   const sample = await step(`${name}: eval sample: the gold set`, async () =>
     (await cli.json(["eval", "sample", "--exchanges", exchangesFile, "--cuts", engineCuts, "--items", String(opts.items), "--failure-items", String(opts.failureItems), "--per-session", String(opts.perSession), "--seed", String(opts.seed), "--holdout-share", String(opts.holdoutShare), "--monte-carlo", String(opts.monteCarlo), "--json"])).value,
@@ -125,12 +123,14 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
     return { file, candidate };
   });
   T.cuts = cuts.candidate;
-  const answers = [...readJsonl(answersFile), ...(regex.answersFile ? readJsonl(regex.answersFile) : [])];
-  const composed = composedPredictions({ exchanges, answers, judge, cuts: readJson(cuts.file).cuts ?? {}, regexRows: regex.rows, dist });
-  const v4File = writeJsonl(join(predDir, "v4.jsonl"), composed.v4);
-  const v3File = writeJsonl(join(predDir, "v3.jsonl"), composed.v3);
-  T.composed = composed.counts;
-  log(`  v4 under the cuts: ${composed.counts.v4.detected} failures (${composed.counts.v4.classNamed} with a class), ${composed.counts.v4.unscored} unscored; v3: ${composed.counts.v3.detected} caught, ${composed.counts.v3.classNamed} with a class`);
+  // v3 and v4 under the calibrated cuts, through `errata eval predictions` (runtime/v4/predictions.ts).
+  const composed = {};
+  for (const [d, file] of [["v3", v3File], ["v4", v4File]]) {
+    const r = await cli.json(["eval", "predictions", "--exchanges", exchangesFile, "--cuts", cuts.file, "--detectors", d, ...judgeArgs, "--out", file, "--json"]);
+    composed[d] = r.value.counts[d];
+  }
+  T.composed = composed;
+  log(`  v4 under the cuts: ${composed.v4.detected} failures (${composed.v4.classNamed} with a class), ${composed.v4.unscored} unscored; v3: ${composed.v3.detected} caught, ${composed.v3.classNamed} with a class`);
 
   const combiner = await step(`${name}: combiner fit (fit side) and eval (holdout)`, async () => {
     const file = join(work, "candidates", "combiner.json");
@@ -158,11 +158,8 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
   const ct = await step(`${name}: classtier ask + eval --write (fit side)`, async () => {
     const goldIds = new Set(gold.map((g) => g.exchange_id));
     const goldExFile = writeJsonl(join(work, "classtier", "gold-exchanges.jsonl"), exchanges.filter((e) => goldIds.has(e.id)));
-    const qFile = writeJson(join(work, "classtier", "classtier-questions.json"), dist.classtier.classTierQuestions);
-    const engineAnswers = join(work, "classtier", "engine-answers.jsonl");
-    await cli.json(["engine", "ask", "--exchanges", goldExFile, "--questions", qFile, "--caller", "errata-triage", "--out", engineAnswers, "--json"]);
-    const ask = await cli.json(["classtier", "ask", "--exchanges", goldExFile, "--replay", engineAnswers, "--json"]);
-    log(`  classtier ask: ${JSON.stringify(ask.value.verdicts)} over ${ask.value.exchanges} gold exchanges (the engine's answers replayed into ${cli.shown(ask.value.cache)})`);
+    const ask = await cli.json(["classtier", "ask", "--exchanges", goldExFile, "--json"]);
+    log(`  classtier ask: ${JSON.stringify(ask.value.verdicts)} over ${ask.value.exchanges} gold exchanges on the ${ask.value.lane} lane (${ask.value.model}), cached in ${cli.shown(ask.value.cache)}`);
     const ev = await cli.json(["classtier", "eval", "--labels", labelsFile, "--gold", goldFile, "--answers", answersFile, ...(combiner.skipped ? [] : ["--combiner", combiner.file]), "--predictions", detector.file, "--detector", detector.name, "--write", "--json"]);
     const rec = ev.value.record;
     log(`  level ${rec.level}, second look ${rec.second_look ? "on" : "off"}: ${rec.reasons.join("; ")}`);
