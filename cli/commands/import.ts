@@ -44,7 +44,7 @@ export function register(program: Command, ctx: CommandContext): void {
         "Example:",
         "  $ errata import ab-redial ../shared/datasets/ab-redial/annotated_turns.csv --out datasets/ab-redial",
         "  $ errata import dbdc3 ../shared/datasets/dbdc3/DBDC3.zip --per-part 5 --out datasets/dbdc3",
-        "  $ errata import uss ~/data/uss/SGD.txt --out /tmp/uss-sgd",
+        "  $ errata import uss ~/data/uss/SGD.txt --out uss-sgd",
         "  $ errata import synthetic --seed 7 --sessions 60 --transcripts --out datasets/synthetic",
       ].join("\n"),
     )
