@@ -9,7 +9,7 @@ import { ledgerLines } from "./hook-helpers.js";
 
 // These run the compiled hook (`npm test` builds dist/ first, as the host runs it).
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const bin = join(repoRoot, "bin", "errata.js");
+const bin = join(repoRoot, "bin", "errata.cjs"); // the package bin
 const hookMain = join(repoRoot, "dist", "runtime", "capture", "hook-main.js");
 
 /** Every module the compiled hook loads, following relative imports; bare specifiers returned apart. */
