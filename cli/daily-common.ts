@@ -8,7 +8,7 @@
 import type { CommandContext } from "./command.js";
 import { printJson, println, warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../runtime/paths.js";
-import type { LoopResult, StageResult } from "../runtime/daily/run-loop.js";
+import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../runtime/daily/run-loop.js";
 import { wireDaily } from "../runtime/daily/wire.js";
 
 export function dailyPaths(ctx: CommandContext): ErrataPaths {
@@ -24,6 +24,27 @@ export function wireFor(ctx: CommandContext, dryRun: boolean) {
     dryRun,
     log: (line) => warn(ctx.io, line),
   });
+}
+
+/**
+ * Runs one stage by hand (`errata enrich`, `label`, `triage`) as a "manual" loop: its run
+ * receipt, a live line on stderr's terminal, then one line or one JSON value.
+ */
+export async function runManualStage(
+  ctx: CommandContext,
+  stage: ReturnType<typeof wireFor>["ctx"],
+  loopStage: LoopStage,
+  json: boolean,
+): Promise<void> {
+  const onStage = liveStagePrinter(ctx, json);
+  const result = await runLoop([loopStage], {
+    loop: "manual",
+    nowMs: stage.nowMs,
+    runsFile: stage.files.runs,
+    dryRun: stage.dryRun,
+    ...(onStage ? { onStage } : {}),
+  });
+  finishLoop(ctx, result, json, onStage !== undefined);
 }
 
 export function formatCounts(counts: Record<string, number>): string {

@@ -5,11 +5,10 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../daily-common.js";
 import { badInput } from "../errors.js";
 import { parseNumber } from "../ledger-common.js";
 import { runEnrich } from "../../runtime/daily/enrich.js";
-import { runLoop } from "../../runtime/daily/run-loop.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -23,11 +22,6 @@ export function register(program: Command, ctx: CommandContext): void {
       const limit = parseNumber("limit", opts.limit, { integer: true });
       if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
       const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
-      const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runLoop(
-        [{ name: "enrich", run: async () => runEnrich(stage, { embedded: await deps.embedded(), prose: deps.prose, ...(limit !== undefined ? { limit } : {}) }) }],
-        { loop: "manual", nowMs: stage.nowMs, runsFile: stage.files.runs, dryRun: stage.dryRun, ...(onStage ? { onStage } : {}) },
-      );
-      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+      await runManualStage(ctx, stage, { name: "enrich", run: async () => runEnrich(stage, { embedded: await deps.embedded(), prose: deps.prose, ...(limit !== undefined ? { limit } : {}) }) }, opts.json === true);
     });
 }

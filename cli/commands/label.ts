@@ -6,9 +6,8 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../daily-common.js";
 import { runLabel } from "../../runtime/daily/label.js";
-import { runLoop } from "../../runtime/daily/run-loop.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -19,14 +18,6 @@ export function register(program: Command, ctx: CommandContext): void {
     .addHelpText("after", "\nExample:\n  $ errata label --json")
     .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
       const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
-      const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runLoop([{ name: "label", run: async () => runLabel(stage, await deps.classJudge()) }], {
-        loop: "manual",
-        nowMs: stage.nowMs,
-        runsFile: stage.files.runs,
-        dryRun: stage.dryRun,
-        ...(onStage ? { onStage } : {}),
-      });
-      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+      await runManualStage(ctx, stage, { name: "label", run: async () => runLabel(stage, await deps.classJudge()) }, opts.json === true);
     });
 }

@@ -9,11 +9,10 @@
 import type { Command } from "commander";
 import { readdirSync } from "node:fs";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../daily-common.js";
 import { printJson, println } from "../io.js";
 import { parseSince } from "../ledger-common.js";
 import { DAY_MS } from "../../runtime/daily/ids.js";
-import { runLoop } from "../../runtime/daily/run-loop.js";
 import { markReports, runTriage } from "../../runtime/daily/triage.js";
 
 interface TriageCliOptions {
@@ -47,14 +46,6 @@ export function register(program: Command, ctx: CommandContext): void {
       }
       const since = parseSince(opts.since);
       const triagedSinceMs = since !== undefined ? Date.parse(since) : ctx.io.now() - 7 * DAY_MS;
-      const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runLoop([{ name: "triage", run: async () => runTriage(stage, { file: true, includeBackfill: opts.includeBackfill === true, triagedSinceMs }) }], {
-        loop: "manual",
-        nowMs: stage.nowMs,
-        runsFile: stage.files.runs,
-        dryRun: stage.dryRun,
-        ...(onStage ? { onStage } : {}),
-      });
-      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+      await runManualStage(ctx, stage, { name: "triage", run: async () => runTriage(stage, { file: true, includeBackfill: opts.includeBackfill === true, triagedSinceMs }) }, opts.json === true);
     });
 }
