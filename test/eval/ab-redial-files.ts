@@ -5,12 +5,10 @@
  * "detect.unhappy" (rating <= 2). Built from the raw CSV by the tests' own reader, so the
  * CLI can be driven end to end before (and independently of) the bundled conversion.
  */
-import { readFileSync } from "node:fs";
-import Papa from "papaparse";
 import { fnv1a32 } from "../../eval/prng.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Label } from "../../schemas/label.js";
-import { abRedialPath, hasAbRedial } from "./datasets.js";
+import { abRedialExcerpts, hasAbRedial } from "./datasets.js";
 
 const hex = (n: number): string => n.toString(16).padStart(8, "0");
 export const exchangeId = (session: string, turn: number): string => `ex-${hex(fnv1a32(`ab:${session}:${turn}`))}${hex(fnv1a32(`ab2:${session}:${turn}`))}`;
@@ -27,14 +25,7 @@ export function abRedialFiles(): AbFiles {
   // Suites using these files are skipped without the shared data, but vitest still collects
   // their bodies: give them nothing to read rather than a crash.
   if (!hasAbRedial) return { exchanges: [], labels: [], ratings: new Map() };
-  const parsed = Papa.parse<Record<string, string>>(readFileSync(abRedialPath, "utf8"), { header: true, skipEmptyLines: true });
-  const groups = new Map<string, Record<string, string>[]>();
-  for (const row of parsed.data) {
-    const key = [row["ConvId"], ...Array.from({ length: 12 }, (_, i) => row[`utterance${i}`])].join("\u0000");
-    const g = groups.get(key);
-    if (g) g.push(row);
-    else groups.set(key, [row]);
-  }
+  const groups = abRedialExcerpts();
   const seen = new Map<string, number>();
   const exchanges: Exchange[] = [];
   const labels: Label[] = [];

@@ -45,14 +45,7 @@ export interface AbTurn {
  * ConvIds are reused for two excerpts), turn K's rating is `overallK`.
  */
 export function readAbRedial(): AbTurn[] {
-  const parsed = Papa.parse<Record<string, string>>(readFileSync(abRedialPath, "utf8"), { header: true, skipEmptyLines: true });
-  const groups = new Map<string, Record<string, string>[]>();
-  for (const row of parsed.data) {
-    const key = [row["ConvId"], ...Array.from({ length: 12 }, (_, i) => row[`utterance${i}`])].join("\u0000");
-    const g = groups.get(key);
-    if (g) g.push(row);
-    else groups.set(key, [row]);
-  }
+  const groups = abRedialExcerpts();
   const seen = new Map<string, number>();
   const turns: AbTurn[] = [];
   for (const rows of groups.values()) {
@@ -66,4 +59,20 @@ export function readAbRedial(): AbTurn[] {
     }
   }
   return turns;
+}
+
+/**
+ * The raw AB-ReDial rater rows grouped into excerpts by ConvId and identical utterance text
+ * (ConvIds F1, G0, AT, BO and J7 are reused for two excerpts each), in file order.
+ */
+export function abRedialExcerpts(): Map<string, Record<string, string>[]> {
+  const parsed = Papa.parse<Record<string, string>>(readFileSync(abRedialPath, "utf8"), { header: true, skipEmptyLines: true });
+  const groups = new Map<string, Record<string, string>[]>();
+  for (const row of parsed.data) {
+    const key = [row["ConvId"], ...Array.from({ length: 12 }, (_, i) => row[`utterance${i}`])].join("\u0000");
+    const g = groups.get(key);
+    if (g) g.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
 }
