@@ -2,10 +2,19 @@
 "use strict";
 // The `errata` binary: compiled JavaScript only. It is CommonJS so that the hook path,
 // which runs at every prompt the person types, loads one bundled CommonJS file and never
-// Node's ES module loader, zod or commander. Every other command loads the ES module CLI.
+// Node's ES module loader, zod or commander (through bin/hook-loader.cjs, with V8's code
+// cache). Every other command loads the ES module CLI.
 const args = process.argv.slice(2);
 if (args[0] === "hook") {
-  const { runHook } = require("../dist/runtime/capture/hook.bundle.cjs");
+  // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
+  let runHook;
+  try {
+    const { createLoader } = require("./hook-loader.cjs");
+    runHook = createLoader(require("path").join(__dirname, "..", "dist", "runtime", "capture")).load("hook.bundle.cjs").runHook;
+  } catch (err) {
+    require("fs").writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
+    runHook = async () => 0;
+  }
   runHook(args.slice(1)).then((code) => {
     process.exitCode = code;
   });

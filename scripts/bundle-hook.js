@@ -13,16 +13,29 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = "dist/runtime/capture";
+// The bundles sit in the folder of the modules they replace: the language folder is beside
+// __dirname (runtime/capture/lang-dir.ts finds it from import.meta.url, through node:url).
+const langDirCjs = {
+  name: "lang-dir-cjs",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]capture[\\/]lang-dir\.js$/ }, () => ({
+      contents: 'import { join } from "node:path";\nexport function langFile(name) { return join(__dirname, "lang", name); }\n',
+      loader: "js",
+    }));
+  },
+};
 const common = {
   absWorkingDir: root,
   bundle: true,
   platform: "node",
   format: "cjs",
   target: "node20",
-  // import.meta.url has no CommonJS equivalent: give it this file's URL.
-  banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
-  define: { "import.meta.url": "__import_meta_url" },
+  // import.meta.url has no CommonJS equivalent: give it this file's URL, computed only when
+  // asked (loading node:url and making a URL is a tenth of a bare Node start).
+  banner: { js: 'const __import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+  define: { "import.meta.url": "__import_meta.url" },
   logLevel: "warning",
+  plugins: [langDirCjs],
 };
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
 const lazyParts = {
@@ -32,7 +45,7 @@ const lazyParts = {
   },
 };
 
-await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [lazyParts] });
+await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, lazyParts] });
 await build({ ...common, entryPoints: [`${dir}/hook-capture.js`], outfile: `${dir}/hook-capture.bundle.cjs` });
 await build({ ...common, entryPoints: [`${dir}/hook-reply.js`], outfile: `${dir}/hook-reply.bundle.cjs` });
 

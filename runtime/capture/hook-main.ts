@@ -21,7 +21,7 @@
  * Example: stdin `{"session_id":"s1","prompt":"no, that's wrong","transcript_path":"…"}` ->
  * stdout `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
  */
-import { fstatSync, readFileSync } from "node:fs";
+import { fstatSync, readFileSync, writeSync } from "node:fs";
 import { classify } from "./classify.js";
 import { rowKind } from "./row-kind.js";
 
@@ -40,12 +40,29 @@ export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 export function processHookIo(): HookIo {
   return {
     readStdin: async () => readStdin(),
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: { write: (s: string) => writeFd(1, s) },
+    stderr: { write: (s: string) => writeFd(2, s) },
     env: process.env,
     cwd: process.cwd(),
     now: () => Date.now(),
   };
+}
+
+/**
+ * Writes to stdout or stderr without making `process.stdout`/`process.stderr`: creating
+ * those streams costs a fifth of a bare Node start, and an ordinary prompt writes nothing.
+ * A descriptor the host left non-blocking (EAGAIN) falls back to the stream; a closed one
+ * (EPIPE) is not the hook's fault and is left alone.
+ */
+function writeFd(fd: 1 | 2, s: string): void {
+  const buf = Buffer.from(s, "utf8");
+  let off = 0;
+  try {
+    while (off < buf.length) off += writeSync(fd, buf, off);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+    (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
+  }
 }
 
 /**

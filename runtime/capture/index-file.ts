@@ -12,15 +12,15 @@
  */
 import { readFileSync } from "node:fs";
 import type { CaptureIndex } from "./index-build.js";
+import { langFile } from "./lang-dir.js";
 
 export const INDEX_SCHEMA = "capture-index/1";
 
-const INDEX_URL = new URL("./lang/index.json", import.meta.url);
 let cached: CaptureIndex | null = null;
 
 export function loadIndex(): CaptureIndex {
   if (cached) return cached;
-  const v = JSON.parse(readFileSync(INDEX_URL, "utf8")) as CaptureIndex;
+  const v = JSON.parse(readFileSync(langFile("index.json"), "utf8")) as CaptureIndex;
   if (v.schema !== INDEX_SCHEMA) throw new Error(`lang/index.json: expected schema ${INDEX_SCHEMA}; found ${JSON.stringify(v.schema)}`);
   cached = v;
   return v;

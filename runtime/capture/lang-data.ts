@@ -11,6 +11,7 @@
  * Example: `LANGUAGES.map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru"].
  */
 import { readFileSync } from "node:fs";
+import { langFile } from "./lang-dir.js";
 
 export type RuleAt = "start" | "any" | "whole";
 
@@ -95,7 +96,7 @@ export function checkLangData(raw: unknown, where: string): LangData {
 export const LANGUAGE_CODES = ["en", "fi", "de", "es", "fr", "pt", "ru"] as const;
 
 export function readLangFile(code: string): unknown {
-  return JSON.parse(readFileSync(new URL(`./lang/${code}.json`, import.meta.url), "utf8"));
+  return JSON.parse(readFileSync(langFile(`${code}.json`), "utf8"));
 }
 
 const loaded = new Map<string, LangData>();

@@ -1,0 +1,97 @@
+"use strict";
+// Loads the hook's CommonJS bundles (dist/runtime/capture/*.bundle.cjs) with V8's code cache.
+//
+// The hook runs at every prompt the person types, so its cost is Node's start plus what it
+// loads. Compiling the bundle's functions is a large part of that: with the code cache that
+// the build writes beside each bundle (`<bundle>.v8cache`, made by scripts/hook-cache.cjs
+// after running the hook on sample prompts), V8 takes the compiled functions from the cache
+// instead of parsing and compiling them again (the same thing Node 22's
+// `module.enableCompileCache()` does; Node 20 has no such switch).
+//
+// A cache is used only when its header names the bundle's current size and modification time
+// (V8 itself checks only the source's length, its own version and flags); a missing, stale or
+// rejected cache only costs the compile time: the bundle is then compiled from source.
+//
+// Example: `createLoader(dir).load("hook.bundle.cjs").runHook(["stop"])`.
+const fs = require("fs");
+const path = require("path");
+const vm = require("vm");
+
+const WRAP_HEAD = "(function (exports, require, module, __filename, __dirname) { ";
+const WRAP_TAIL = "\n})";
+const CACHE_SUFFIX = ".v8cache";
+
+/** The first line of a cache file: which bundle bytes it was made from. */
+function cacheHeader(st) {
+  return `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
+}
+
+/** The cached data for `file` when its header matches the bundle as it is now, else undefined. */
+function readCache(file, st) {
+  let raw;
+  try {
+    raw = fs.readFileSync(file + CACHE_SUFFIX);
+  } catch {
+    return undefined;
+  }
+  const header = cacheHeader(st);
+  if (raw.length <= header.length || raw.toString("latin1", 0, header.length) !== header) return undefined;
+  return raw.subarray(header.length);
+}
+
+/**
+ * A loader for the bundles in `dir`. Bundles may require each other by "./name" (the lazily
+ * loaded capture and reply parts); anything else goes to Node's require (built-in modules).
+ * With `useCache: false` caches are neither read nor checked (used to make them).
+ */
+function createLoader(dir, { useCache = true } = {}) {
+  const modules = new Map();
+  const scripts = new Map();
+  const partRequire = (id) => (id.startsWith("./") ? load(id.slice(2)) : require(id));
+  function load(name) {
+    const known = modules.get(name);
+    if (known) return known.exports;
+    const file = path.join(dir, name);
+    const fd = fs.openSync(file, "r");
+    let src;
+    let st;
+    try {
+      st = fs.fstatSync(fd);
+      src = fs.readFileSync(fd, "utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+    const cachedData = useCache ? readCache(file, st) : undefined;
+    const script = new vm.Script(WRAP_HEAD + src + WRAP_TAIL, cachedData ? { filename: file, cachedData } : { filename: file });
+    scripts.set(name, { script, st, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
+    const module = { exports: {}, id: file, filename: file };
+    modules.set(name, module);
+    script.runInThisContext().call(module.exports, module.exports, partRequire, module, file, dir);
+    return module.exports;
+  }
+  /** Which bundles were loaded, and whether each came from its code cache. */
+  function report() {
+    return [...scripts].map(([name, s]) => ({ name, cacheUsed: s.cacheUsed }));
+  }
+  /**
+   * Writes `<bundle>.v8cache` for the named bundles (default: every bundle loaded so far),
+   * holding the functions compiled up to now: call it after running them.
+   */
+  function writeCaches(names = [...scripts.keys()]) {
+    const written = [];
+    for (const name of names) {
+      const loaded = scripts.get(name);
+      if (!loaded) throw new Error(`hook-loader: ${name} was not loaded; cannot write its cache`);
+      const { script, st } = loaded;
+      const file = path.join(dir, name) + CACHE_SUFFIX;
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(cacheHeader(st), "latin1"), script.createCachedData()]));
+      fs.renameSync(tmp, file);
+      written.push(file);
+    }
+    return written;
+  }
+  return { load, report, writeCaches };
+}
+
+module.exports = { createLoader, CACHE_SUFFIX };

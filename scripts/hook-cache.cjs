@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+"use strict";
+// Writes V8 code caches beside the hook bundles (dist/runtime/capture/<bundle>.v8cache), used
+// by bin/hook-loader.cjs. Run by `npm run build` after scripts/bundle-hook.js, in its own
+// process so that the cache is made under the same V8 flags the hook runs with.
+//
+// The cache holds the functions compiled so far, so the bundles are first run on sample
+// prompts in a scratch ledger and home under the system's temp folder, removed after. The
+// main bundle's cache is taken after ordinary prompts only: most prompts write nothing, and
+// every cached function costs its share of reading the cache. The capture and reply bundles'
+// caches are taken after captures (rating, correction in two languages, directive, praise)
+// and a Stop event.
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { createLoader } = require("../bin/hook-loader.cjs");
+
+const root = path.join(__dirname, "..");
+const dir = path.join(root, "dist", "runtime", "capture");
+const transcript = path.join(root, "datasets", "claude-code", "spotter", "tool_heavy.jsonl");
+
+/** Prompts that write nothing: what the main bundle's cache is made from. */
+const ORDINARY = [
+  "add a retry to the fetch call and run the tests",
+  "can you also update the README with the new flag",
+  "please look at the failing test in the parser module again and explain why it fails ".repeat(12),
+];
+/** Prompts that write a row (and read the last reply). */
+const CAPTURING = [
+  "7/10",
+  "No, that's wrong. I already told you to use pnpm!!",
+  "ei, tuo on väärin. sanoin jo että käytä pnpm:ää",
+  "from now on always run the linter before committing",
+  "great, thanks!",
+  "no",
+];
+
+async function main() {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "errata-hook-cache-"));
+  try {
+    const env = {
+      HOME: scratch,
+      ERRATA_DIR: path.join(scratch, "ledger"),
+      ERRATA_HOST_DIR: path.join(scratch, "host"),
+      XDG_DATA_HOME: path.join(scratch, "data"),
+      XDG_STATE_HOME: path.join(scratch, "state"),
+    };
+    const loader = createLoader(dir, { useCache: false });
+    const { runHook } = loader.load("hook.bundle.cjs");
+    const faults = [];
+    const io = (stdin) => ({
+      readStdin: async () => stdin,
+      stdout: { write: () => true },
+      stderr: { write: (s) => void faults.push(s) },
+      env,
+      cwd: scratch,
+      now: () => Date.now(),
+    });
+    const hookJson = (fields) => JSON.stringify({ session_id: "cache", transcript_path: transcript, cwd: scratch, ...fields });
+    for (const prompt of ORDINARY) await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt })));
+    if (loader.report().length !== 1) throw new Error("an ordinary sample prompt loaded more than the main hook bundle");
+    const written = loader.writeCaches(["hook.bundle.cjs"]);
+    for (const prompt of CAPTURING) await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt })));
+    await runHook(["stop"], io(hookJson({ hook_event_name: "Stop", last_assistant_message: "Done. Want me to commit?" })));
+    await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt: "no, that's not what I asked" })));
+    if (faults.some((s) => s.includes("internal fault"))) throw new Error(`the hook faulted on a sample prompt: ${faults.join("")}`);
+    const names = loader.report().map((r) => r.name);
+    written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
+    if (names.length !== 3) throw new Error(`expected the sample prompts to load all three hook bundles; loaded ${names.join(", ")}`);
+    process.stdout.write(`hook-cache: wrote ${written.length} V8 code caches (${names.join(", ")})\n`);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`hook-cache: ${err.stack || err}\n`);
+  process.exit(1);
+});
