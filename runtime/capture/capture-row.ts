@@ -10,8 +10,8 @@
  * deepContext: true}`; `{kind: "rating", rating: 8}` -> `{kind: "praise", rating: null,
  * deepContext: false}`; `{kind: "none"}` -> null.
  */
-import { createHash } from "node:crypto";
 import type { Erratum } from "../../schemas/erratum.js";
+import { sha256Tagged } from "../node-crypto.js";
 import { newErratum, type NewErratumInput } from "../store/new-erratum.js";
 import { rowKind } from "./row-kind.js";
 import type { CaptureVerdict } from "./verdict.js";
@@ -29,13 +29,15 @@ export function clipComplaint(text: string): string {
 }
 
 export function responseHash(reply: string): string {
-  return `sha256:${createHash("sha256").update(reply, "utf8").digest("hex")}`;
+  return sha256Tagged(reply);
 }
 
 export interface CaptureContext {
   sessionId: string | null;
   cwd: string | null;
   reply: string | null;
+  /** `sha256:<hex>` of `reply` when already known (the Stop hook keeps it); else computed here. */
+  replyHash?: string | null;
   /** False when `reply` is only the end of the reply: then no hash is written (it would not match the whole reply's). */
   replyComplete?: boolean;
   requested: string | null;
@@ -72,7 +74,7 @@ export function captureRow(
       requested: ctx.requested === null ? null : ctx.requested.slice(0, REQUESTED_CHARS),
       doing: doing.length > 0 ? doing.join("\n") : null,
       response_preview: ctx.reply === null ? null : ctx.reply.slice(-RESPONSE_PREVIEW_CHARS),
-      response_hash: ctx.reply === null || ctx.replyComplete === false ? null : responseHash(ctx.reply),
+      response_hash: ctx.reply === null || ctx.replyComplete === false ? null : (ctx.replyHash ?? responseHash(ctx.reply)),
       session_id: ctx.sessionId,
       output_ids: ctx.outputIds,
       cwd: ctx.cwd,

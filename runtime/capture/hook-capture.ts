@@ -8,14 +8,14 @@
  * Example: -> "Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending."
  */
 import { rmSync } from "node:fs";
-import { userInfo } from "node:os";
+import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "../paths.js";
-import { loadOrCreateReporterKey, pseudonymize } from "../privacy/pseudonym.js";
 import { redactSecrets } from "../privacy/redact.js";
 import { writeAttachment } from "../store/attachments.js";
 import { appendErratumRaw } from "../store/raw-append.js";
 import { captureRow } from "./capture-row.js";
+import { hookIdentity } from "./hook-identity.js";
 import type { ReplyContext } from "./hook-reply.js";
 import { hostOutputsFile, readOutputIds } from "./outputs.js";
 import { typedPart } from "./text.js";
@@ -40,7 +40,8 @@ export function captureToLedger(c: CaptureInput): string | null {
   const { tail, reply } = c.reply;
   const since = tail.previousPromptTs === null ? null : Date.parse(tail.previousPromptTs);
   const outputIds = readOutputIds(hostOutputsFile(c.env, paths.ledgerDir), c.sessionId, since, c.nowMs);
-  const reporter = { id: pseudonymize(c.env["USER"] ?? userName(), loadOrCreateReporterKey(paths.stateDir)), role: "owner" };
+  const identity = hookIdentity(paths.stateDir, c.env["USER"] ?? userName(), hostname());
+  const reporter = { id: identity.reporter, role: "owner" };
   const built = captureRow(
     c.verdict,
     typedPart(c.prompt).text,
@@ -48,13 +49,14 @@ export function captureToLedger(c: CaptureInput): string | null {
       sessionId: c.sessionId,
       cwd: c.hostCwd,
       reply,
+      replyHash: c.reply.replyHash,
       requested: tail.previousPrompt,
       toolCalls: tail.toolCalls,
       outputIds,
       version: tail.version,
       model: tail.model ?? c.reply.keptModel,
     },
-    { nowMs: c.nowMs, reporter, channel: "hook" },
+    { nowMs: c.nowMs, reporter, channel: "hook", instance: identity.instance },
   );
   if (built === null) return null;
   const { erratum } = built;

@@ -13,6 +13,8 @@ import { emptyTail, readTranscriptTail, type TranscriptTail } from "./transcript
 
 export interface ReplyContext {
   reply: string | null;
+  /** `sha256:<hex>` of `reply` when the Stop hook kept it (else the capture computes it). */
+  replyHash: string | null;
   tail: TranscriptTail;
   keptModel: string | null;
 }
@@ -41,7 +43,8 @@ export function replyContext(
   // kept before the previous prompt (that turn was interrupted and never stopped).
   const fresh = saved !== null && (tail.previousPromptTs === null || Date.parse(saved.ts) >= Date.parse(tail.previousPromptTs));
   const reply = fresh ? saved.reply : (tail.reply ?? saved?.reply ?? null);
-  return { reply, tail, keptModel: saved?.model ?? null };
+  const replyHash = saved !== null && reply === saved.reply ? (saved.reply_sha256 ?? null) : null;
+  return { reply, replyHash, tail, keptModel: saved?.model ?? null };
 }
 
 /** The Stop hook: keep the last reply (given, or the transcript's) for the next capture. */

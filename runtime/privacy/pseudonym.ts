@@ -7,15 +7,15 @@
  *
  * Example: `pseudonymize("ana@example.com", key)` -> "rp-7c2f0e9b41d3a6f8" (for that key).
  */
-import { createHmac, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { nodeCrypto } from "../node-crypto.js";
 
 export const REPORTER_KEY_FILE = "reporter-key";
 
 export function pseudonymize(rawId: string, key: Buffer): string {
   const normalised = rawId.trim().toLowerCase();
-  return `rp-${createHmac("sha256", key).update(normalised, "utf8").digest("hex").slice(0, 16)}`;
+  return `rp-${nodeCrypto().createHmac("sha256", key).update(normalised, "utf8").digest("hex").slice(0, 16)}`;
 }
 
 /** The key in `stateDir`, or null when none has been created yet (reads only). */
@@ -40,8 +40,8 @@ export function loadOrCreateReporterKey(stateDir: string): Buffer {
   mkdirSync(stateDir, { recursive: true });
   // Write a whole key aside, then link it into place: link never replaces an existing
   // file, so concurrent first uses agree on one key and no reader sees a half-written one.
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(tmp, `${randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
+  const tmp = `${file}.${process.pid}.${nodeCrypto().randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, `${nodeCrypto().randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
   try {
     linkSync(tmp, file);
   } catch (err) {

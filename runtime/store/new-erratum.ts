@@ -8,9 +8,9 @@
  * id: "er-20261130-…", ts: "2026-11-30T12:00:00.000Z", system: "assistant", target: "instance",
  * source: "owner", channel: "terminal", kind: "complaint", rating: null, …, status: "new", links: {} }`
  */
-import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import type { Erratum, ErratumContext, Links, Reporter } from "../../schemas/erratum.js";
+import { nodeCrypto } from "../node-crypto.js";
 import { newErratumId } from "./ids.js";
 
 export interface NewErratumInput {
@@ -35,7 +35,7 @@ export interface NewErratumInput {
 
 /** "i-" + 12 hex of the hostname's SHA-256: which install, without naming the machine. */
 export function instanceId(host: string = hostname()): string {
-  return `i-${createHash("sha256").update(host).digest("hex").slice(0, 12)}`;
+  return `i-${nodeCrypto().createHash("sha256").update(host).digest("hex").slice(0, 12)}`;
 }
 
 export function emptyContext(): ErratumContext {

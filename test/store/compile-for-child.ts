@@ -27,6 +27,7 @@ export function compileForChild(outDir: string, files: string[]): void {
 export const RAW_WRITE_FILES = [
   "runtime/store/append-line.ts",
   "runtime/store/ids.ts",
+  "runtime/node-crypto.ts",
   "runtime/store/record.ts",
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",

@@ -1,0 +1,70 @@
+/**
+ * Who captures, for the hook, without loading node:crypto at every capture: the reporter
+ * pseudonym (HMAC-SHA256 of the user under the state folder's `reporter-key`) and the
+ * instance id (SHA-256 of the host name) are computed on the first capture and kept in
+ * `<stateDir>/hook/identity.json` (mode 0600, beside the key they derive from), valid while
+ * the user, the host and the key file (inode, size, modification time) are the same. A
+ * missing, unreadable or stale file is recomputed and rewritten (temp file + rename).
+ *
+ * Example: `hookIdentity("/…/state/errata", "ana", "laptop")` ->
+ * `{ reporter: "rp-7c2f0e9b41d3a6f8", instance: "i-3b5d1c0a9e77" }`.
+ */
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadOrCreateReporterKey, pseudonymize, REPORTER_KEY_FILE } from "../privacy/pseudonym.js";
+import { instanceId } from "../store/new-erratum.js";
+import { hookStateDir } from "./hook-state.js";
+
+export const IDENTITY_SCHEMA = "hook-identity/1";
+
+export interface HookIdentity {
+  reporter: string;
+  instance: string;
+}
+
+interface IdentityFile extends HookIdentity {
+  schema: typeof IDENTITY_SCHEMA;
+  user: string;
+  host: string;
+  key: string;
+}
+
+/** The key file's identity, or null when there is none yet. */
+function keySignature(stateDir: string): string | null {
+  const st = statSync(join(stateDir, REPORTER_KEY_FILE), { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${Math.trunc(st.mtimeMs)}` : null;
+}
+
+export function identityFile(stateDir: string): string {
+  return join(hookStateDir(stateDir), "identity.json");
+}
+
+export function hookIdentity(stateDir: string, user: string, host: string): HookIdentity {
+  const file = identityFile(stateDir);
+  const sig = keySignature(stateDir);
+  if (sig !== null) {
+    try {
+      const v = JSON.parse(readFileSync(file, "utf8")) as Partial<IdentityFile>;
+      if (v.schema === IDENTITY_SCHEMA && v.user === user && v.host === host && v.key === sig && typeof v.reporter === "string" && typeof v.instance === "string") {
+        return { reporter: v.reporter, instance: v.instance };
+      }
+    } catch {
+      // absent or unreadable: recompute below
+    }
+  }
+  const key = loadOrCreateReporterKey(stateDir);
+  const identity: HookIdentity = { reporter: pseudonymize(user, key), instance: instanceId(host) };
+  const keyNow = keySignature(stateDir);
+  if (keyNow !== null) {
+    try {
+      mkdirSync(hookStateDir(stateDir), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      const entry: IdentityFile = { schema: IDENTITY_SCHEMA, user, host, key: keyNow, ...identity };
+      writeFileSync(tmp, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+      renameSync(tmp, file);
+    } catch {
+      // a cache only: the next capture computes it again
+    }
+  }
+  return identity;
+}

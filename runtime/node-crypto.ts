@@ -1,0 +1,51 @@
+/**
+ * `node:crypto`, loaded on first use. Loading it costs about a sixth of a bare Node start
+ * (it brings in the stream modules), so the capture hook's modules call `nodeCrypto()` where
+ * they need a hash or random bytes instead of importing it: a capture whose reply hash and
+ * reporter pseudonym are already known (kept by the Stop hook, cached in the state folder)
+ * never loads it. Random bytes for ids come from /dev/urandom where there is one.
+ *
+ * Example: `nodeCrypto().createHash("sha256").update("x").digest("hex")`;
+ * `randomBytesCheap(3)` -> Uint8Array [0x3f, 0xa9, 0xc1].
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
+
+type NodeCrypto = typeof import("node:crypto");
+
+let loaded: NodeCrypto | undefined;
+
+export function nodeCrypto(): NodeCrypto {
+  if (loaded === undefined) {
+    // process.getBuiltinModule is Node >= 20.16; createRequire works on every Node 20.
+    const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+    loaded = (get ? get("node:crypto") : createRequire(import.meta.url)("node:crypto")) as NodeCrypto;
+  }
+  return loaded;
+}
+
+/** `n` random bytes from the kernel's generator (/dev/urandom), else from node:crypto. */
+export function randomBytesCheap(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  try {
+    const fd = openSync("/dev/urandom", "r");
+    try {
+      let got = 0;
+      while (got < n) {
+        const r = readSync(fd, out, got, n - got, null);
+        if (r <= 0) throw new Error("short read from /dev/urandom");
+        got += r;
+      }
+      return out;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return nodeCrypto().randomBytes(n);
+  }
+}
+
+/** `sha256:<64 hex>` of a text's UTF-8 bytes. */
+export function sha256Tagged(text: string): string {
+  return `sha256:${nodeCrypto().createHash("sha256").update(text, "utf8").digest("hex")}`;
+}
