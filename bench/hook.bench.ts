@@ -1,16 +1,28 @@
 /**
  * The whole hook as a process: `node bin/errata.cjs hook user-prompt-submit` (compiled
- * JavaScript) reading a prompt on stdin and appending to a scratch ledger, against a bare
- * `node -e 0` started the same way (spawnSync, same stdin) in the same run. Runs alternate
- * so that machine load hits both alike; the figures are medians of HOOK_BENCH_RUNS (30) runs
- * each. Target: the capturing hook within 1.3x of a bare Node start.
+ * JavaScript, the package's bin) reading a prompt on stdin and, for a capturing prompt,
+ * appending to a scratch ledger, against a bare `node -e 0` started the same way (spawnSync,
+ * same stdin) in the same run. Target: the hook within 1.3x of a bare Node start.
  *
- * Two environments: as given, and without NODE_EXTRA_CA_CERTS. A Node start that must load
- * an extra CA bundle costs several times a stock start (about 500M vs 90M instructions under
- * valgrind on the reference container), which hides the hook's own cost; the stock figure is
- * the honest one for most machines.
+ * Variants, as the host runs them with both hooks installed:
+ * - ordinary prompt (most prompts: nothing written);
+ * - capturing prompt after the Stop hook kept the reply (the usual capture: a row, a
+ *   deep-context attachment, the record row; reply hash and reporter identity already known);
+ * - capturing prompt with no kept reply (Stop hook not installed: the reply is read from the
+ *   transcript and hashed, which loads node:crypto).
+ * The transcript is a real one (the bundled spotter session).
  *
- * Run: `npx tsc -p tsconfig.json && node dist/bench/run.js hook`
+ * Two measures:
+ * - wall time, runs alternating so that machine load hits all alike, medians of
+ *   HOOK_BENCH_RUNS (30) runs each; in the environment as given and, when it sets
+ *   NODE_EXTRA_CA_CERTS, also without it (an extra CA bundle makes every Node start several
+ *   times dearer and hides the hook's own cost; the stock figure is the honest one);
+ * - instructions executed under valgrind's callgrind (when valgrind is installed; stock
+ *   environment; medians of HOOK_BENCH_CALLGRIND_RUNS (5)): deterministic but for Node's
+ *   background threads and hash seeds (a few percent run to run), so it is the clearer figure
+ *   on a shared machine. HOOK_BENCH_CALLGRIND=0 skips it.
+ *
+ * Run: `npm run build && node dist/bench/run.js hook`
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,10 +35,29 @@ const median = (xs: number[]): number => {
   return s[Math.floor(s.length / 2)] ?? NaN;
 };
 
+interface Variant {
+  name: string;
+  args: string[];
+  input: string;
+}
+
+function hasValgrind(): boolean {
+  return spawnSync("valgrind", ["--version"], { encoding: "utf8" }).status === 0;
+}
+
+/** Instructions executed by one process under callgrind (all threads). */
+function instructions(v: Variant, env: NodeJS.ProcessEnv, outFile: string): number {
+  const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${outFile}`, process.execPath, ...v.args], { input: v.input, env, encoding: "utf8" });
+  const m = /Collected : (\d+)/.exec(r.stderr);
+  if (r.status !== 0 || !m) throw new Error(`${v.name} under callgrind exited ${r.status}: ${r.stderr.slice(-400)}`);
+  return Number(m[1]);
+}
+
 export async function run(): Promise<void> {
   const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
   const bin = join(repoRoot, "bin", "errata.cjs");
   const runs = Number(process.env["HOOK_BENCH_RUNS"] ?? 30);
+  const cgRuns = Number(process.env["HOOK_BENCH_CALLGRIND_RUNS"] ?? 5);
   const dir = mkdtempSync(join(tmpdir(), "errata-hook-bench-"));
   try {
     const ledger = join(dir, "ledger");
@@ -36,32 +67,61 @@ export async function run(): Promise<void> {
     const asGiven = { ...process.env, ERRATA_DIR: ledger };
     const stock: NodeJS.ProcessEnv = { ...asGiven };
     delete stock["NODE_EXTRA_CA_CERTS"];
-    const stdinFor = (prompt: string) =>
-      JSON.stringify({ session_id: "bench", transcript_path: transcript, cwd: dir, hook_event_name: "UserPromptSubmit", permission_mode: "default", prompt });
-    const variants: Array<[string, string[], string]> = [
-      ["node -e 0", ["-e", "0"], stdinFor("no, that's wrong")],
-      ["hook, capturing prompt", [bin, "hook", "user-prompt-submit"], stdinFor("No, that's wrong. I already told you to keep the old API.")],
-      ["hook, ordinary prompt", [bin, "hook", "user-prompt-submit"], stdinFor("add a retry to the fetch call and run the tests")],
+    const stdinFor = (session: string, prompt: string) =>
+      JSON.stringify({ session_id: session, transcript_path: transcript, cwd: dir, hook_event_name: "UserPromptSubmit", permission_mode: "default", prompt });
+    const hook = [bin, "hook", "user-prompt-submit"];
+    const capturing = "No, that's wrong. I already told you to keep the old API.";
+    const variants: Variant[] = [
+      { name: "node -e 0", args: ["-e", "0"], input: stdinFor("kept", capturing) },
+      { name: "hook, ordinary prompt", args: hook, input: stdinFor("kept", "add a retry to the fetch call and run the tests") },
+      { name: "hook, capturing prompt (reply kept by the Stop hook)", args: hook, input: stdinFor("kept", capturing) },
+      { name: "hook, capturing prompt (no kept reply: transcript read and hashed)", args: hook, input: stdinFor("unkept", capturing) },
     ];
+    // The Stop hook keeps the last reply of session "kept", as it does after every turn.
+    const stop = spawnSync(process.execPath, [bin, "hook", "stop"], {
+      input: JSON.stringify({ session_id: "kept", transcript_path: transcript, hook_event_name: "Stop", last_assistant_message: "I changed the API as you asked: `fetchAll` now takes an options object." }),
+      env: asGiven,
+      encoding: "utf8",
+    });
+    if (stop.status !== 0 || stop.stderr !== "") throw new Error(`the Stop hook failed: ${stop.stderr}`);
+
     const envs: Array<[string, NodeJS.ProcessEnv]> = [["environment as given", asGiven]];
     if (process.env["NODE_EXTRA_CA_CERTS"]) envs.push(["without NODE_EXTRA_CA_CERTS", stock]);
+    process.stdout.write(`wall time, medians of ${runs} alternating runs (spawnSync, stdin piped):\n`);
     for (const [label, env] of envs) {
-      const times = new Map<string, number[]>(variants.map(([name]) => [name, []]));
-      for (let i = 0; i < 2; i++) for (const [, args, input] of variants) spawnSync(process.execPath, args, { input, env }); // warm the file cache
+      const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+      for (let i = 0; i < 2; i++) for (const v of variants) spawnSync(process.execPath, v.args, { input: v.input, env }); // warm the file cache
       for (let i = 0; i < runs; i++) {
-        for (const [name, args, input] of variants) {
+        for (const v of variants) {
           const t0 = process.hrtime.bigint();
-          const r = spawnSync(process.execPath, args, { input, env });
+          const r = spawnSync(process.execPath, v.args, { input: v.input, env });
           const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-          if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${String(r.stderr)}`);
-          times.get(name)?.push(ms);
+          if (r.status !== 0) throw new Error(`${v.name} exited ${r.status}: ${String(r.stderr)}`);
+          times.get(v.name)?.push(ms);
         }
       }
       const base = median(times.get("node -e 0") ?? []);
       process.stdout.write(`${label}:\n`);
       for (const [name, xs] of times) {
         const m = median(xs);
-        process.stdout.write(`  ${name}: median ${m.toFixed(1)} ms over ${xs.length} runs, ratio to node -e 0: ${(m / base).toFixed(2)}x\n`);
+        process.stdout.write(`  ${name}: ${m.toFixed(1)} ms, ratio to node -e 0: ${(m / base).toFixed(2)}x\n`);
+      }
+    }
+
+    if (process.env["HOOK_BENCH_CALLGRIND"] !== "0" && cgRuns > 0) {
+      if (!hasValgrind()) {
+        process.stdout.write("instructions: skipped (valgrind is not installed; apt-get install valgrind)\n");
+      } else {
+        process.stdout.write(`instructions under callgrind, stock environment, medians of ${cgRuns} alternating runs:\n`);
+        const counts = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+        const outFile = join(dir, "callgrind.out");
+        for (let i = 0; i < cgRuns; i++) for (const v of variants) counts.get(v.name)?.push(instructions(v, stock, outFile));
+        const base = median(counts.get("node -e 0") ?? []);
+        for (const [name, xs] of counts) {
+          const m = median(xs);
+          const spread = `${(Math.min(...xs) / 1e6).toFixed(1)}-${(Math.max(...xs) / 1e6).toFixed(1)} M`;
+          process.stdout.write(`  ${name}: ${(m / 1e6).toFixed(1)} M (runs ${spread}), ratio to node -e 0: ${(m / base).toFixed(2)}x\n`);
+        }
       }
     }
     const rows = readdirSync(ledger).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(join(ledger, f), "utf8").trim().split("\n"));
