@@ -67,7 +67,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   // Keyed rules: tried only near the words that unlock them.
   for (const [i, positions] of scanned.anyHits) {
     const rule = M.rules[i];
-    if (rule && testNear(rule, lower, positions)) fire(rule);
+    if (rule && testNear(rule, lower, positions, scanned.needs)) fire(rule);
   }
 
   let shape: ReplyShape | null | undefined;
@@ -104,7 +104,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     if (policy.counts) rating = found.value;
   }
 
-  if (shouting(typed.text, lower)) signals.push("frustration.caps");
+  if (shouting(typed.text, lower, scanned.letters)) signals.push("frustration.caps");
   if (emphaticPunctuation(typed.text)) signals.push("frustration.punctuation");
   const frustration = frustrationScore(signals);
 

@@ -18,6 +18,25 @@ export const WORD_AFTER = `(?![${LETTER}])`;
 /** What may trail a whole-message match: anything but letters and digits (punctuation, emoji). */
 export const TRAIL = `[^${LETTER}]*`;
 const WORD = `[${LETTER}'-]+`;
+
+/**
+ * A word character for the tokenizer (`scan` in compile.ts): letters, digits, "_" and "'"
+ * (not "-"); any character outside the Latin-1, punctuation and CJK punctuation ranges.
+ */
+export function isWordChar(c: number): boolean {
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || c === 39;
+  // Latin-1 punctuation and symbols, general punctuation, CJK punctuation are separators.
+  if (c <= 0xbf || c === 0xd7 || c === 0xf7) return false;
+  if (c >= 0x2000 && c <= 0x2bff) return false;
+  if (c >= 0x3000 && c <= 0x303f) return false;
+  return c !== 0xfeff;
+}
+
+/** A character of LETTER (what WORD_AFTER refuses after a match). */
+export function isLetterChar(c: number): boolean {
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+  return (c >= 0xdf && c <= 0x24f) || (c >= 0x400 && c <= 0x4ff);
+}
 const WORD_OPTIONAL = `[${LETTER}'-]*`;
 
 export function expandPattern(src: string): string {

@@ -13,22 +13,46 @@ import type { Frustration } from "./verdict.js";
 export const CAPS_MIN_LETTERS = 8;
 export const CAPS_MIN_SHARE = 0.7;
 
+/** A letter for the capitals count: Latin (with Latin-1 and Latin Extended) and Cyrillic, lower-cased. */
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 0xdf && c <= 0x24f && c !== 0xf7) || (c >= 0x430 && c <= 0x45f);
+}
+
 /**
  * True when most letters are capitals. `lower` is `text.toLowerCase()`: a character that
- * changed under lower-casing was a capital, which works for every cased script.
+ * changed under lower-casing was a capital, which works for every cased script. `letters`,
+ * when the caller has counted them (the letters of `lower`), lets the count stop as soon as
+ * too many small letters are seen (the verdict is the same).
  */
-export function shouting(text: string, lower: string): boolean {
+export function shouting(text: string, lower: string, letters = -1): boolean {
   if (text.length !== lower.length) return false;
-  let letters = 0;
+  if (letters >= 0) {
+    if (letters < CAPS_MIN_LETTERS || text === lower) return false;
+    // The most small letters that still leave enough capitals.
+    let most = Math.floor(letters * (1 - CAPS_MIN_SHARE));
+    while (most > 0 && (letters - most) / letters < CAPS_MIN_SHARE) most--;
+    while ((letters - most - 1) / letters >= CAPS_MIN_SHARE) most++;
+    let small = 0;
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower.charCodeAt(i);
+      if (text.charCodeAt(i) === c && isLetter(c) && ++small > most) return false;
+    }
+    return shoutingCounts(letters, letters - small);
+  }
+  let count = 0;
   let upper = 0;
   for (let i = 0; i < lower.length; i++) {
     const c = lower.charCodeAt(i);
-    const isLetter = (c >= 97 && c <= 122) || (c >= 0xdf && c <= 0x24f && c !== 0xf7) || (c >= 0x430 && c <= 0x45f);
-    if (!isLetter) continue;
-    letters++;
+    if (!isLetter(c)) continue;
+    count++;
     if (text.charCodeAt(i) !== c) upper++;
   }
-  return letters >= CAPS_MIN_LETTERS && upper / letters >= CAPS_MIN_SHARE;
+  return shoutingCounts(count, upper);
+}
+
+/** The shouting verdict from counts: at least CAPS_MIN_LETTERS letters, CAPS_MIN_SHARE of them capitals. */
+export function shoutingCounts(letters: number, capitals: number): boolean {
+  return letters >= CAPS_MIN_LETTERS && capitals / letters >= CAPS_MIN_SHARE;
 }
 
 const EMPHATIC = /!{2,}|\?!|!\?|\?{3,}/;
