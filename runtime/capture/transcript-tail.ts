@@ -14,7 +14,7 @@
  *    previousPrompt: "fix the test", previousPromptTs: "2026-11-30T11:59:00.000Z",
  *    model: "claude-sonnet-4-5", version: "2.1.9" }`
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { assistantPart, classifyRecord } from "../transcripts/records.js";
 import { summarizeToolCall } from "../transcripts/tool-summary.js";
 import { typedPromptVerdict } from "../transcripts/typed.js";
@@ -114,6 +114,17 @@ export function parseTranscriptTail(text: string, currentPrompt: string | null, 
   return out;
 }
 
+/** The first read: most turns fit in it, and a long transcript's whole tail is not decoded. */
+export const FIRST_TAIL_BYTES = 64 * 1024;
+
+/**
+ * The tail of a transcript: the last FIRST_TAIL_BYTES first, and the last `maxBytes` only
+ * when the turn began before that (no typed prompt found in the first read).
+ */
 export function readTranscriptTail(path: string, currentPrompt: string | null, maxBytes = TAIL_BYTES): TranscriptTail {
+  const first = Math.min(FIRST_TAIL_BYTES, maxBytes);
+  const size = statSync(path).size;
+  const tail = parseTranscriptTail(readTailText(path, first), currentPrompt);
+  if (tail.previousPrompt !== null || size <= first || first >= maxBytes) return tail;
   return parseTranscriptTail(readTailText(path, maxBytes), currentPrompt);
 }
