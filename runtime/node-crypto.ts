@@ -9,18 +9,14 @@
  * `randomBytesCheap(3)` -> Uint8Array [0x3f, 0xa9, 0xc1].
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { createRequire } from "node:module";
+import { loadNodeCrypto } from "./node-crypto-load.js";
 
 type NodeCrypto = typeof import("node:crypto");
 
 let loaded: NodeCrypto | undefined;
 
 export function nodeCrypto(): NodeCrypto {
-  if (loaded === undefined) {
-    // process.getBuiltinModule is Node >= 20.16; createRequire works on every Node 20.
-    const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-    loaded = (get ? get("node:crypto") : createRequire(import.meta.url)("node:crypto")) as NodeCrypto;
-  }
+  loaded ??= loadNodeCrypto();
   return loaded;
 }
 

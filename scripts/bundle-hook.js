@@ -24,6 +24,17 @@ const langDirCjs = {
     }));
   },
 };
+// node:crypto is loaded on first use (runtime/node-crypto.ts); as an ES module that takes
+// node:module's createRequire, in CommonJS a plain require.
+const cryptoLoadCjs = {
+  name: "node-crypto-load-cjs",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]node-crypto-load\.js$/ }, () => ({
+      contents: 'export function loadNodeCrypto() { return require("node:crypto"); }\n',
+      loader: "js",
+    }));
+  },
+};
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -35,7 +46,7 @@ const common = {
   banner: { js: 'const __import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   define: { "import.meta.url": "__import_meta.url" },
   logLevel: "warning",
-  plugins: [langDirCjs],
+  plugins: [langDirCjs, cryptoLoadCjs],
 };
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
 const lazyParts = {
@@ -45,7 +56,7 @@ const lazyParts = {
   },
 };
 
-await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, lazyParts] });
+await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, cryptoLoadCjs, lazyParts] });
 await build({ ...common, entryPoints: [`${dir}/hook-capture.js`], outfile: `${dir}/hook-capture.bundle.cjs` });
 await build({ ...common, entryPoints: [`${dir}/hook-reply.js`], outfile: `${dir}/hook-reply.bundle.cjs` });
 

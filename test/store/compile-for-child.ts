@@ -28,6 +28,7 @@ export const RAW_WRITE_FILES = [
   "runtime/store/append-line.ts",
   "runtime/store/ids.ts",
   "runtime/node-crypto.ts",
+  "runtime/node-crypto-load.ts",
   "runtime/store/record.ts",
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",
