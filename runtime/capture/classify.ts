@@ -65,9 +65,10 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   }
 
   // Keyed rules: tried only near the words that unlock them.
-  for (const [i, positions] of scanned.anyHits) {
-    const rule = M.rules[i];
-    if (rule && testNear(rule, lower, positions, scanned.needs)) fire(rule);
+  const { anyRules, anyFrom, anyAt } = scanned;
+  for (let k = 0; k < anyRules.length; k++) {
+    const rule = M.rules[anyRules[k] as number];
+    if (rule && testNear(rule, lower, anyAt, scanned.needs, anyFrom[k], anyFrom[k + 1])) fire(rule);
   }
 
   let shape: ReplyShape | null | undefined;
@@ -104,7 +105,8 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     if (policy.counts) rating = found.value;
   }
 
-  if (shouting(typed.text, lower, scanned.letters)) signals.push("frustration.caps");
+  // The scan counted the letters (long texts: the count of capitals may stop early).
+  if (shouting(typed.text, lower, scanned.needs !== null ? scanned.letters : -1)) signals.push("frustration.caps");
   if (emphaticPunctuation(typed.text)) signals.push("frustration.punctuation");
   const frustration = frustrationScore(signals);
 

@@ -30,12 +30,16 @@ export interface CompiledRule {
   pattern: string | null;
   compiled: RegExp | null;
   /**
-   * For long texts (see `WordTable`, null until it is built or when nothing is known):
-   * clauses of word ids, a window must hold a token of one word of each before the regex is
-   * tried there, and the word ids a match can start with (null: any word).
+   * For long texts (see `WordTable`; null until it is built, or when nothing is known), from
+   * the index's `needs`: clauses of word ids, a window must hold a token of one word of each
+   * before the regex is tried there; the word ids a match can start with (null: any word), in
+   * groups with the clauses the tokens from a match's start to the window's end then hold.
    */
   needs: Int32Array[] | null;
   starts: Int32Array | null;
+  startGroups: Array<{ words: Int32Array; clauses: Int32Array[] }> | null;
+  /** Per start word (in `starts` order): the clauses of its group. */
+  startNeeds: Int32Array[][] | null;
   /** The rule's regex made sticky, to try it at given offsets only (built on first use). */
   sticky: RegExp | null;
 }
@@ -128,6 +132,8 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
     compiled: null,
     needs: null,
     starts: null,
+    startGroups: null,
+    startNeeds: null,
     sticky: null,
   }));
   return {
@@ -149,9 +155,11 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
  */
 interface WordTable {
   mask: number;
-  /** Per slot: the word's hash and its entry + 1 (0: empty). */
-  slotHash: Int32Array;
-  slotEntry: Int32Array;
+  /**
+   * Per slot: the high 16 bits of the word's hash, then its entry + 1 in the low 16 (0: empty).
+   * Small enough (16 KB) to stay in the first-level cache while a text is scanned.
+   */
+  slots: Int32Array;
   words: string[];
   /** Per entry: the "any" rules keyed by the word, or undefined. */
   anyRules: Array<number[] | undefined>;
@@ -160,18 +168,28 @@ interface WordTable {
   need: Int32Array;
   /** Needed words. */
   needCount: number;
+  /**
+   * Per entry: 1 when a token must be compared with it character by character: a key or a
+   * number word, or a word that shares the high 16 bits of its hash and its length with
+   * another. A word only rules need is taken on those alone: a rare false hit only costs a
+   * regex try.
+   */
+  verify: Uint8Array;
   /** Per entry: where its characters start in `chars`, and its length. */
   charStart: Int32Array;
   charLength: Int32Array;
   chars: Uint16Array;
-  /** Bits of the first two characters of two-character prefix keys, and of the first three of longer ones (see `headBit`). */
+  /**
+   * Bits (see `headBit`) of the two-character prefix keys and of the first three characters
+   * of longer ones: a word whose head has no bit set starts with no prefix key.
+   */
   prefixHeads2: Uint32Array;
   prefixHeads3: Uint32Array;
 }
 
-/** A bit (of 8192) for the first two or three characters of a word. */
+/** A bit (of 32768) for the first two or three characters of a word (c2 = 0 for two). */
 function headBit(c0: number, c1: number, c2: number): number {
-  return (Math.imul(c0, 961) + Math.imul(c1, 31) + c2) & 8191;
+  return ((c0 & 31) << 10) | ((c1 & 31) << 5) | (c2 & 31);
 }
 
 function tableOf(m: Matchers): WordTable {
@@ -196,28 +214,37 @@ function tableOf(m: Matchers): WordTable {
   m.needs.forEach((src, i) => {
     const rule = m.rules[i];
     if (!rule || src === "") return;
+    // "<starts>;<clauses>" (see `needsText` in index-build.ts).
     const [starts = "", clauses = ""] = src.split(";");
-    rule.starts = starts === "" ? null : Int32Array.from(starts.split(" "), needId);
+    const groups = (starts === "" ? [] : starts.split(" ")).map((group) => {
+      const [list = "", c] = group.split("=");
+      return { words: Int32Array.from(list.split(","), needId), clauses: c === undefined ? [] : c.split("/").map((clause) => Int32Array.from(clause.split("+"), needId)) };
+    });
+    rule.starts = starts === "" ? null : Int32Array.from(groups.flatMap((g) => [...g.words]));
+    rule.startGroups = groups;
+    rule.startNeeds = groups.flatMap((g) => [...g.words].map(() => g.clauses));
     rule.needs = clauses === "" ? [] : clauses.split("|").map((clause) => Int32Array.from(clause.split(" "), needId));
   });
+  if (entries.size >= 0xffff) throw new Error(`capture word table: ${entries.size} words, at most 65534`);
   let size = 16;
-  while (size < entries.size * 2) size *= 2;
+  while (size < entries.size * 2.5) size *= 2;
   const t: WordTable = {
     mask: size - 1,
-    slotHash: new Int32Array(size),
-    slotEntry: new Int32Array(size),
+    slots: new Int32Array(size),
     words: [],
     anyRules: [],
     isNumber: new Uint8Array(entries.size),
     need: new Int32Array(entries.size),
     needCount,
+    verify: new Uint8Array(entries.size),
     charStart: new Int32Array(entries.size),
     charLength: new Int32Array(entries.size),
     chars: new Uint16Array([...entries.keys()].reduce((a, w) => a + w.length, 0)),
-    prefixHeads2: new Uint32Array(256),
-    prefixHeads3: new Uint32Array(256),
+    prefixHeads2: new Uint32Array(1024),
+    prefixHeads3: new Uint32Array(1024),
   };
   let at = 0;
+  const shapes = new Map<string, number>();
   for (const [w, e] of entries) {
     const k = t.words.length;
     t.words.push(w);
@@ -228,15 +255,20 @@ function tableOf(m: Matchers): WordTable {
     t.isNumber[k] = e.number ? 1 : 0;
     t.need[k] = e.need;
     const h = hashRange(w, 0, w.length) | 0;
+    const shape = `${h >>> 16}:${w.length}`;
+    const other = shapes.get(shape);
+    if (other !== undefined) t.verify[other] = 1;
+    shapes.set(shape, k);
+    t.verify[k] = e.rules !== undefined || e.number || other !== undefined ? 1 : 0;
     let slot = (h ^ (h >>> 15)) & t.mask;
-    while (t.slotEntry[slot] !== 0) slot = (slot + 1) & t.mask;
-    t.slotHash[slot] = h;
-    t.slotEntry[slot] = k + 1;
+    while (t.slots[slot] !== 0) slot = (slot + 1) & t.mask;
+    t.slots[slot] = (h & 0xffff0000) | (k + 1);
   }
   for (const group of m.any.prefix.values()) {
     for (const p of group) {
-      const heads = p.prefix.length === 2 ? t.prefixHeads2 : t.prefixHeads3;
-      const bit = headBit(p.prefix.charCodeAt(0), p.prefix.charCodeAt(1), p.prefix.length === 2 ? 0 : p.prefix.charCodeAt(2));
+      const x = p.prefix;
+      const heads = x.length === 2 ? t.prefixHeads2 : t.prefixHeads3;
+      const bit = headBit(x.charCodeAt(0), x.charCodeAt(1), x.length === 2 ? 0 : x.charCodeAt(2));
       heads[bit >>> 5] = (heads[bit >>> 5] as number) | (1 << (bit & 31));
     }
   }
@@ -244,14 +276,22 @@ function tableOf(m: Matchers): WordTable {
   return t;
 }
 
-/** The table entry of `codes[start, end)` with hash `h`, or -1. */
+/**
+ * The table entry of `codes[start, end)` with hash `h`, or -1. For an entry that needs no
+ * check (see `WordTable.verify`) a word with the same high hash bits and length may be taken
+ * for it.
+ */
 function lookup(t: WordTable, h: number, codes: Uint16Array, start: number, end: number): number {
+  const slots = t.slots;
   let slot = (h ^ (h >>> 15)) & t.mask;
   const length = end - start;
+  const high = h & 0xffff0000;
   for (;;) {
-    const e = (t.slotEntry[slot] as number) - 1;
-    if (e < 0) return -1;
-    if (t.slotHash[slot] === h && t.charLength[e] === length) {
+    const v = slots[slot] as number;
+    if (v === 0) return -1;
+    const e = (v & 0xffff) - 1;
+    if ((v & 0xffff0000) === high && t.charLength[e] === length) {
+      if (t.verify[e] === 0) return e;
       let j = t.charStart[e] as number;
       let k = start;
       while (k < end && t.chars[j] === codes[k]) {
@@ -273,37 +313,66 @@ const CODE_BUFFER_MAX_CHARS = 1 << 16;
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 function codesOf(text: string): Uint16Array {
-  if (!LITTLE_ENDIAN) return Uint16Array.from({ length: text.length }, (_, k) => text.charCodeAt(k));
-  if (text.length > CODE_BUFFER_MAX_CHARS) {
-    const b = Buffer.from(text, "utf16le");
-    return new Uint16Array(b.buffer, b.byteOffset, text.length);
+  const n = text.length;
+  let view: Uint16Array;
+  if (!LITTLE_ENDIAN) view = Uint16Array.from({ length: n + 1 }, (_, k) => (k < n ? text.charCodeAt(k) : 0));
+  else if (n >= CODE_BUFFER_MAX_CHARS) {
+    const b = Buffer.alloc(2 * n + 2);
+    b.write(text, 0, "utf16le");
+    view = new Uint16Array(b.buffer, b.byteOffset, n + 1);
+  } else {
+    if (codeView.length <= n) {
+      let size = 1024;
+      while (size <= n) size *= 2;
+      codeBuffer = Buffer.alloc(size * 2);
+      codeView = new Uint16Array(codeBuffer.buffer, codeBuffer.byteOffset, size);
+    }
+    codeBuffer.write(text, 0, "utf16le");
+    view = codeView;
   }
-  if (codeView.length < text.length) {
-    let size = 1024;
-    while (size < text.length) size *= 2;
-    codeBuffer = Buffer.alloc(size * 2);
-    codeView = new Uint16Array(codeBuffer.buffer, codeBuffer.byteOffset, size);
-  }
-  codeBuffer.write(text, 0, "utf16le");
-  return codeView;
+  // A sentinel (no word character) after the text.
+  view[n] = 0;
+  return view;
 }
 
 /** Below this length a text is scanned without the word table (building it costs more). */
 const HASH_FILTER_MIN_CHARS = 400;
 
 /**
- * Where the needed words of a long text are (token starts per word id), for the scan that
- * made it only: the buffers are shared and reused by the next long text.
+ * Scratch buffers sized for a text of more characters than this are dropped at the next
+ * smaller text (a huge prompt does not keep megabytes alive).
+ */
+const KEEP_CHARS = 1 << 16;
+
+/** Off: long texts go the plain way (no word table, every window tried with the whole regex). For tests. */
+let longTextFilters = true;
+
+/**
+ * Turns the long-text filters (the word table, the words rules need, start words) off or
+ * on; the verdicts are the same either way (tests compare them). Returns the previous setting.
+ */
+export function setLongTextFilters(on: boolean): boolean {
+  const before = longTextFilters;
+  longTextFilters = on;
+  return before;
+}
+
+/** Whether a scratch array of `length` has to be made anew for `size` (too small, or huge and no longer needed). */
+const remake = (length: number, size: number): boolean => length < size || (length > KEEP_CHARS && size <= KEEP_CHARS);
+
+/**
+ * The scan of a long text that noted where the words rules need are, for that scan only: the
+ * buffers are shared and reused by the next long text.
  */
 export interface NeedHits {
   generation: number;
 }
 let needGeneration = 0;
-/** Per needed word: the generation its list is of, its first and last position slot. */
+/** Per needed word: the generation of the last scan that saw it, and its first and last position slots then. */
 let needStamp = new Int32Array(0);
 let needFirst = new Int32Array(0);
 let needLast = new Int32Array(0);
-/** Position slots: a token start and the next slot of the same word (-1: none). */
+/** Position slots: a token's start and the next slot of the same word (-1: none). */
 let slotAt = new Int32Array(0);
 let slotNext = new Int32Array(0);
 
@@ -315,7 +384,7 @@ function resetNeeds(t: WordTable, n: number): void {
   }
   // A text of n characters has at most n / 2 + 1 tokens.
   const slots = (n >>> 1) + 2;
-  if (slotAt.length < slots) {
+  if (remake(slotAt.length, slots)) {
     slotAt = new Int32Array(slots);
     slotNext = new Int32Array(slots);
   }
@@ -343,13 +412,30 @@ function needsMet(needs: readonly Int32Array[], from: number, to: number): boole
   return true;
 }
 
+/** True when every clause has a word that is some token's run (in the text last scanned). */
+function needsAnywhere(needs: readonly Int32Array[]): boolean {
+  for (const clause of needs) if (!anyOccurs(clause)) return false;
+  return true;
+}
+
+/** Whether a token of one of these words occurs in the text last scanned. */
+function anyOccurs(words: Int32Array): boolean {
+  for (let k = 0; k < words.length; k++) if (needStamp[words[k] as number] === needGeneration) return true;
+  return false;
+}
+
 export interface Scan {
   /** Offset of the first word that is not a filler (the text's length when there is none). */
   restStart: number;
   /** "start"/"whole" rules keyed by that first word. */
   firstRules: number[];
-  /** ["any" rule index, offsets of its key words], in rule order. */
-  anyHits: Array<readonly [number, number[]]>;
+  /**
+   * The "any" rules whose keys occur, in rule order, and the offsets of their key words:
+   * rule `anyRules[i]` has `anyAt[anyFrom[i]]` to `anyAt[anyFrom[i + 1] - 1]`.
+   */
+  anyRules: number[];
+  anyFrom: number[];
+  anyAt: number[];
   /** A number word occurs (a rating may be spelled out). */
   hasNumberWord: boolean;
   /** For a long text: where the words rules need are (valid until the next long text is scanned). */
@@ -358,35 +444,136 @@ export interface Scan {
   letters: number;
 }
 
-/** Per rule: offsets of its key words in the text being scanned (reset after each scan). */
-let ruleHits: Array<number[] | undefined> = [];
+/** Key hits of the text being scanned: rule and offset, in token order. */
+let hitRule = new Int32Array(64);
+let hitAt = new Int32Array(64);
+let hitCount = 0;
+
+function hit(r: number, at: number): void {
+  if (hitCount === hitRule.length) {
+    const rules = new Int32Array(hitCount * 2);
+    const ats = new Int32Array(hitCount * 2);
+    rules.set(hitRule);
+    ats.set(hitAt);
+    [hitRule, hitAt] = [rules, ats];
+  }
+  hitRule[hitCount] = r;
+  hitAt[hitCount] = at;
+  hitCount++;
+}
+
+/** The tokens of the text being scanned: start, end, FNV-1a hash, end of the leading LETTER run (-1: the whole token). */
+let tokStart = new Int32Array(0);
+let tokEnd = new Int32Array(0);
+let tokHash = new Int32Array(0);
+let tokRun = new Int32Array(0);
 
 /**
- * One pass over the text: a hand-written tokenizer and a lookup per word (a regex
- * alternation of a thousand keys would try every key at every position). Long texts look
- * words up by hash in the word table and note where the words rules need are.
+ * Character classes for long texts (built on the first one): 0 no word character, 1 a LETTER
+ * character `shouting` counts as a letter, 2 another LETTER character (digits, "_", capital
+ * Cyrillic), 3 another word character ("'", other scripts), 4 U+1680.
  */
-export function scan(m: Matchers, lower: string): Scan {
-  if (ruleHits.length < m.rules.length) ruleHits = new Array<number[] | undefined>(m.rules.length);
-  const hitRules: number[] = [];
-  const hit = (r: number, at: number): void => {
-    const list = ruleHits[r];
-    if (list === undefined) {
-      ruleHits[r] = [at];
-      hitRules.push(r);
-    } else if (list[list.length - 1] !== at) list.push(at);
-  };
-  let restStart = -1;
-  const firstRules: number[] = [];
-  let hasNumberWord = false;
-  const n = lower.length;
-  const t = n >= HASH_FILTER_MIN_CHARS ? tableOf(m) : null;
-  if (t) resetNeeds(t, n);
-  let usedSlots = 0;
-  /** U+1680 is white space to a regex and a word character here: no window is skipped then. */
-  let ogham = false;
+let charClasses: Uint8Array | null = null;
+
+function classes(): Uint8Array {
+  if (charClasses) return charClasses;
+  const c = new Uint8Array(65536);
+  // Runs of one class (see isWordChar, isLetterChar and shouting's letters).
+  c.fill(3, 0xc0); // every other character is a word character outside LETTER...
+  c.fill(0, 0x80, 0xc0); // ...but Latin-1 punctuation,
+  c.fill(0, 0x2000, 0x2c00); // general punctuation to miscellaneous symbols,
+  c.fill(0, 0x3000, 0x3040); // CJK punctuation,
+  c[0xfeff] = 0;
+  c[0xd7] = 0;
+  c[0xf7] = 0;
+  c[0x1680] = 4;
+  c.fill(1, 0x61, 0x7b); // a-z
+  c.fill(2, 0x30, 0x3a); // 0-9
+  c[0x5f] = 2; // _
+  c.fill(3, 0x41, 0x5b); // A-Z
+  c[0x27] = 3; // '
+  c.fill(1, 0xdf, 0xf7);
+  c.fill(1, 0xf8, 0x250);
+  c.fill(2, 0x400, 0x500);
+  c.fill(1, 0x430, 0x460);
+  charClasses = c;
+  return c;
+}
+
+function tokenArrays(n: number): void {
+  // A text of n characters has at most n / 2 + 1 tokens.
+  const size = (n >>> 1) + 2;
+  if (!remake(tokStart.length, size)) return;
+  tokStart = new Int32Array(size);
+  tokEnd = new Int32Array(size);
+  tokHash = new Int32Array(size);
+  tokRun = new Int32Array(size);
+}
+
+/** Counts of the tokenizer pass besides the tokens. */
+let tokCount = 0;
+let tokLetters = 0;
+let tokOgham = false;
+
+/** Splits `codes[0, n)` into tokens (long texts: with the class table; `codes[n]` is 0). */
+function tokenizeLong(codes: Uint16Array, n: number): void {
+  const cls = classes();
+  const starts = tokStart;
+  const ends = tokEnd;
+  const hashes = tokHash;
+  const runs = tokRun;
+  let count = 0;
   let letters = 0;
-  const codes = codesOf(lower);
+  let ogham = false;
+  let i = 0;
+  while (i < n) {
+    let c = codes[i] as number;
+    let k = cls[c] as number;
+    if (k === 0) {
+      i++;
+      continue;
+    }
+    let start = i;
+    let h = 0x811c9dc5;
+    let runEnd = -1;
+    do {
+      if (k === 1) letters++;
+      else if (k >= 3) {
+        if (runEnd < 0) runEnd = i;
+        if (k === 4) ogham = true;
+      }
+      h = Math.imul(h ^ c, 0x01000193);
+      c = codes[++i] as number;
+      k = cls[c] as number;
+    } while (k !== 0);
+    let end = i;
+    if (runEnd >= 0 && (codes[start] === 39 || codes[end - 1] === 39)) {
+      while (start < end && codes[start] === 39) start++;
+      while (end > start && codes[end - 1] === 39) end--;
+      if (end <= start) continue;
+      h = 0x811c9dc5;
+      runEnd = -1;
+      for (let j = start; j < end; j++) {
+        const d = codes[j] as number;
+        h = Math.imul(h ^ d, 0x01000193);
+        if (runEnd < 0 && (cls[d] as number) >= 3) runEnd = j;
+      }
+    }
+    starts[count] = start;
+    ends[count] = end;
+    hashes[count] = h;
+    runs[count] = runEnd;
+    count++;
+  }
+  tokCount = count;
+  tokLetters = letters;
+  tokOgham = ogham;
+}
+
+/** Splits `codes[0, n)` into tokens (short texts: no table). */
+function tokenizeShort(codes: Uint16Array, n: number): void {
+  let count = 0;
+  let letters = 0;
   let i = 0;
   while (i < n) {
     let c = codes[i] as number;
@@ -395,121 +582,204 @@ export function scan(m: Matchers, lower: string): Scan {
       continue;
     }
     let start = i;
-    // Hash the word while reading it: most words are no key, and the hash says so
-    // without making a string.
-    let h = 0x811c9dc5;
-    /** Start of the first character outside LETTER ("'", other scripts), -1 when none. */
-    let runEnd = -1;
+    let apostrophe = false;
     for (;;) {
       if (c >= 97 && c <= 122) letters++;
-      else {
-        if (runEnd < 0 && !isLetterChar(c)) runEnd = i;
-        if (c >= 0xdf) {
-          if ((c <= 0x24f && c !== 0xf7) || (c >= 0x430 && c <= 0x45f)) letters++;
-          else if (c === 0x1680) ogham = true;
-        }
-      }
-      h = Math.imul(h ^ c, 0x01000193);
+      else if (c === 39) apostrophe = true;
+      else if (c >= 0xdf && ((c <= 0x24f && c !== 0xf7) || (c >= 0x430 && c <= 0x45f))) letters++;
       if (++i >= n) break;
       c = codes[i] as number;
       if ((c < 97 || c > 122) && !isWordChar(c)) break;
     }
     let end = i;
-    if (runEnd >= 0 && (codes[start] === 39 || codes[end - 1] === 39)) {
+    if (apostrophe) {
       while (start < end && codes[start] === 39) start++;
       while (end > start && codes[end - 1] === 39) end--;
-      h = 0x811c9dc5;
-      runEnd = -1;
-      for (let k = start; k < end; k++) {
-        const d = codes[k] as number;
-        h = Math.imul(h ^ d, 0x01000193);
-        if (runEnd < 0 && !isLetterChar(d)) runEnd = k;
+      if (end <= start) continue;
+    }
+    tokStart[count] = start;
+    tokEnd[count] = end;
+    count++;
+  }
+  tokCount = count;
+  tokLetters = letters;
+  tokOgham = false;
+}
+
+/**
+ * One pass over the text: a hand-written tokenizer and a lookup per word (a regex
+ * alternation of a thousand keys would try every key at every position). Long texts look
+ * words up by hash in the word table and note where the words rules need are.
+ */
+export function scan(m: Matchers, lower: string): Scan {
+  let restStart = -1;
+  const firstRules: number[] = [];
+  const n = lower.length;
+  const t = n >= HASH_FILTER_MIN_CHARS && longTextFilters ? tableOf(m) : null;
+  const codes = codesOf(lower);
+  tokenArrays(n);
+  hitCount = 0;
+  if (t === null) tokenizeShort(codes, n);
+  else {
+    resetNeeds(t, n);
+    tokenizeLong(codes, n);
+  }
+  // The first word that is no filler: "start" and "whole" rules are keyed by it.
+  for (let k = 0; k < tokCount && restStart < 0; k++) {
+    const first = lower.slice(tokStart[k] as number, tokEnd[k] as number);
+    if (!m.filler.test(first)) {
+      restStart = tokStart[k] as number;
+      forEachRule(m.first, first, (r) => firstRules.push(r));
+    }
+  }
+  const hasNumberWord = t === null ? lookupShort(m, lower, codes) : lookupLong(m, t, lower, codes);
+  // Group the hits by rule (a stable sort keeps each rule's offsets in order); a rule hit
+  // twice at one offset (an exact and a prefix key) keeps it once.
+  const count = hitCount;
+  for (let k = 1; k < count; k++) {
+    const r = hitRule[k] as number;
+    const at = hitAt[k] as number;
+    let j = k - 1;
+    while (j >= 0 && (hitRule[j] as number) > r) {
+      hitRule[j + 1] = hitRule[j] as number;
+      hitAt[j + 1] = hitAt[j] as number;
+      j--;
+    }
+    hitRule[j + 1] = r;
+    hitAt[j + 1] = at;
+  }
+  const anyRules: number[] = [];
+  const anyFrom: number[] = [];
+  const anyAt: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const r = hitRule[k] as number;
+    const at = hitAt[k] as number;
+    if (k === 0 || r !== hitRule[k - 1]) {
+      anyRules.push(r);
+      anyFrom.push(anyAt.length);
+    } else if (at === anyAt[anyAt.length - 1]) continue;
+    anyAt.push(at);
+  }
+  anyFrom.push(anyAt.length);
+  return {
+    restStart: restStart < 0 ? n : restStart,
+    firstRules: firstRules.length > 1 ? [...new Set(firstRules)].sort((a, b) => a - b) : firstRules,
+    anyRules,
+    anyFrom,
+    anyAt,
+    hasNumberWord,
+    needs: t !== null && !tokOgham ? { generation: needGeneration } : null,
+    letters: tokLetters,
+  };
+}
+
+/** The tokens of a short text looked up in the index's own maps; true when a number word occurs. */
+function lookupShort(m: Matchers, lower: string, codes: Uint16Array): boolean {
+  let hasNumberWord = false;
+  for (let k = 0; k < tokCount; k++) {
+    const start = tokStart[k] as number;
+    const end = tokEnd[k] as number;
+    const word = lower.slice(start, end);
+    if (!hasNumberWord && m.numberWords[word] !== undefined) hasNumberWord = true;
+    const exact = m.any.exact[word];
+    if (exact !== undefined) for (let j = 0; j < exact.length; j++) hit(exact[j] as number, start);
+    if (end - start >= 2) {
+      const group = m.any.prefix.get((codes[start] as number) * 65536 + (codes[start + 1] as number));
+      if (group !== undefined) for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) hit(r, start);
+    }
+  }
+  return hasNumberWord;
+}
+
+/**
+ * The tokens of a long text looked up in the word table: key hits, number words, and where
+ * the words rules need are. True when a number word occurs.
+ */
+function lookupLong(m: Matchers, t: WordTable, lower: string, codes: Uint16Array): boolean {
+  let hasNumberWord = false;
+  const { slots, mask, charLength, verify, charStart, chars, need: needOfEntry, isNumber, anyRules, prefixHeads2, prefixHeads3 } = t;
+  const starts = tokStart;
+  const ends = tokEnd;
+  const hashes = tokHash;
+  const runs = tokRun;
+  const count = tokCount;
+  const generation = needGeneration;
+  const stamp = needStamp;
+  const first = needFirst;
+  const last = needLast;
+  const at = slotAt;
+  const next = slotNext;
+  let used = 0;
+  for (let k = 0; k < count; k++) {
+    const start = starts[k] as number;
+    const end = ends[k] as number;
+    const length = end - start;
+    // The token's entry (see `lookup`, written out here: this loop runs for every token).
+    const h = hashes[k] as number;
+    const high = h & 0xffff0000;
+    let e = -1;
+    for (let slot = (h ^ (h >>> 15)) & mask; ; slot = (slot + 1) & mask) {
+      const v = slots[slot] as number;
+      if (v === 0) break;
+      if ((v & 0xffff0000) !== high) continue;
+      const x = (v & 0xffff) - 1;
+      if (charLength[x] !== length) continue;
+      if (verify[x] === 1) {
+        let j = charStart[x] as number;
+        let i = start;
+        while (i < end && chars[j] === codes[i]) {
+          j++;
+          i++;
+        }
+        if (i < end) continue;
       }
+      e = x;
+      break;
     }
-    if (end <= start) continue;
-    if (restStart < 0) {
-      const first = lower.slice(start, end);
-      if (!m.filler.test(first)) {
-        restStart = start;
-        forEachRule(m.first, first, (r) => firstRules.push(r));
-      }
-    }
-    if (t === null) {
-      const word = lower.slice(start, end);
-      if (!hasNumberWord && m.numberWords[word] !== undefined) hasNumberWord = true;
-      const exact = m.any.exact[word];
-      if (exact !== undefined) for (let k = 0; k < exact.length; k++) hit(exact[k] as number, start);
-      if (end - start >= 2) {
-        const group = m.any.prefix.get((codes[start] as number) * 65536 + (codes[start + 1] as number));
-        if (group !== undefined) for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) hit(r, start);
-      }
-      continue;
-    }
-    const e = lookup(t, h, codes, start, end);
-    if (e >= 0) {
-      if (t.isNumber[e] === 1) hasNumberWord = true;
-      const exact = t.anyRules[e];
-      if (exact !== undefined) for (let k = 0; k < exact.length; k++) hit(exact[k] as number, start);
-    }
-    // The word's leading LETTER run, for the words rules need.
     let need = -1;
-    if (runEnd < 0) {
-      if (e >= 0) need = t.need[e] as number;
-    } else if (runEnd > start) {
-      const r = lookup(t, hashCodes(codes, start, runEnd), codes, start, runEnd);
-      if (r >= 0) need = t.need[r] as number;
+    if (e >= 0) {
+      if (isNumber[e] === 1) hasNumberWord = true;
+      const exact = anyRules[e];
+      if (exact !== undefined) for (let j = 0; j < exact.length; j++) hit(exact[j] as number, start);
+      need = needOfEntry[e] as number;
+    }
+    // The words rules need are runs of LETTER characters: a token with others has its own.
+    const runEnd = runs[k] as number;
+    if (runEnd >= 0) {
+      need = -1;
+      if (runEnd > start) {
+        const r = lookup(t, hashCodes(codes, start, runEnd), codes, start, runEnd);
+        if (r >= 0) need = needOfEntry[r] as number;
+      }
     }
     if (need >= 0) {
-      const s = usedSlots++;
-      slotAt[s] = start;
-      slotNext[s] = -1;
-      if (needStamp[need] !== needGeneration) {
-        needStamp[need] = needGeneration;
-        needFirst[need] = s;
-      } else slotNext[needLast[need] as number] = s;
-      needLast[need] = s;
+      const s = used++;
+      at[s] = start;
+      next[s] = -1;
+      if (stamp[need] !== generation) {
+        stamp[need] = generation;
+        first[need] = s;
+      } else next[last[need] as number] = s;
+      last[need] = s;
     }
-    if (end - start >= 2) {
+    if (length >= 2) {
       const c0 = codes[start] as number;
       const c1 = codes[start + 1] as number;
-      let maybe = false;
       let bit = headBit(c0, c1, 0);
-      if (((t.prefixHeads2[bit >>> 5] as number) & (1 << (bit & 31))) !== 0) maybe = true;
-      else if (end - start >= 3) {
+      let maybe = ((prefixHeads2[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+      if (!maybe && length >= 3) {
         bit = headBit(c0, c1, codes[start + 2] as number);
-        maybe = ((t.prefixHeads3[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+        maybe = ((prefixHeads3[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
       }
       if (maybe) {
         const group = m.any.prefix.get(c0 * 65536 + c1);
         if (group !== undefined) {
-          for (const p of group) if (p.prefix.length <= end - start && lower.startsWith(p.prefix, start)) for (const r of p.rules) hit(r, start);
+          for (const p of group) if (p.prefix.length <= length && lower.startsWith(p.prefix, start)) for (const r of p.rules) hit(r, start);
         }
       }
     }
   }
-  // Rule order (few rules: insertion sort).
-  for (let k = 1; k < hitRules.length; k++) {
-    const r = hitRules[k] as number;
-    let j = k - 1;
-    while (j >= 0 && (hitRules[j] as number) > r) {
-      hitRules[j + 1] = hitRules[j] as number;
-      j--;
-    }
-    hitRules[j + 1] = r;
-  }
-  const anyHits: Array<readonly [number, number[]]> = [];
-  for (const r of hitRules) {
-    anyHits.push([r, ruleHits[r] as number[]]);
-    ruleHits[r] = undefined;
-  }
-  return {
-    restStart: restStart < 0 ? n : restStart,
-    firstRules: firstRules.length > 1 ? [...new Set(firstRules)].sort((a, b) => a - b) : firstRules,
-    anyHits,
-    hasNumberWord,
-    needs: t !== null && !ogham ? { generation: needGeneration } : null,
-    letters,
-  };
+  return hasNumberWord;
 }
 
 /** FNV-1a over `codes[start, end)`, as a signed 32-bit number. */
@@ -537,14 +807,14 @@ const NOT_START = "\u0001 ";
  * cost no more per hit than short ones. With the `needs` of the scan of `lower`, a window
  * that lacks a word the rule's match needs is not tried (the regex could not match there).
  */
-export function testNear(rule: CompiledRule, lower: string, positions: readonly number[], needs: NeedHits | null = null): boolean {
-  const known = needs !== null && needs.generation === needGeneration && rule.needs !== null;
-  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) {
-    if (known && !needsMet(rule.needs as Int32Array[], 0, lower.length)) return false;
-    return matchesAtWordStart(ruleRegex(rule), lower);
-  }
+export function testNear(rule: CompiledRule, lower: string, positions: ArrayLike<number>, needs: NeedHits | null = null, begin = 0, end = positions.length): boolean {
+  const known = needs !== null && needs.generation === needGeneration && rule.needs !== null && lower.length > 2 * KEY_WINDOW_CHARS + 40;
+  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) return matchesAtWordStart(ruleRegex(rule), lower);
+  // Nowhere in the text: no window needs to be made.
+  if (known && (!needsAnywhere(rule.needs as Int32Array[]) || (rule.starts !== null && !anyOccurs(rule.starts)))) return false;
   let coveredTo = -1;
-  for (const at of positions) {
+  for (let p = begin; p < end; p++) {
+    const at = positions[p] as number;
     if (at < coveredTo) continue;
     let from = Math.max(0, at - KEY_WINDOW_CHARS);
     if (from > 0) {
@@ -557,36 +827,53 @@ export function testNear(rule: CompiledRule, lower: string, positions: readonly 
       to = space < 0 ? lower.length : space;
     }
     coveredTo = to - KEY_WINDOW_CHARS;
-    if (known && !needsMet(rule.needs as Int32Array[], from, to)) continue;
-    const window = from === 0 ? lower.slice(0, to) : NOT_START + lower.slice(from, to);
-    if (known && rule.starts !== null) {
-      if (matchesAtStarts(rule, rule.starts, window, from, from === 0 ? 0 : NOT_START.length, to)) return true;
-    } else if (matchesAtWordStart(ruleRegex(rule), window)) return true;
+    if (known) {
+      if (matchesByWords(rule, lower, from, to)) return true;
+      continue;
+    }
+    if (matchesAtWordStart(ruleRegex(rule), windowText(lower, from, to))) return true;
   }
   return false;
 }
 
 /**
- * Whether the rule matches in `window` (the text's [from, to) after `shift` characters)
- * starting at a word start where a token with one of the `starts` runs begins: the same
- * answer as `matchesAtWordStart`, since a match can start nowhere else.
+ * Whether the rule matches in the window [from, to) of `lower` (as `testNear` makes it), the
+ * same answer as `matchesAtWordStart` on the window, trying the regex only where it can
+ * match: with start words, only at a word start where a token with one of them begins and the
+ * tokens from there on hold what a match starting with it needs; otherwise not at all when
+ * the window lacks a word of one of the rule's clauses.
  */
-function matchesAtStarts(rule: CompiledRule, starts: Int32Array, window: string, from: number, shift: number, to: number): boolean {
+function matchesByWords(rule: CompiledRule, lower: string, from: number, to: number): boolean {
+  const starts = rule.starts;
+  if (starts === null) {
+    if (!needsMet(rule.needs as Int32Array[], from, to)) return false;
+    return matchesAtWordStart(ruleRegex(rule), windowText(lower, from, to));
+  }
+  const startNeeds = rule.startNeeds as Int32Array[][];
+  let window: string | null = null;
   for (let k = 0; k < starts.length; k++) {
     const w = starts[k] as number;
     if (needStamp[w] !== needGeneration) continue;
+    const needs = startNeeds[k] as Int32Array[];
     for (let s = needFirst[w] as number; s >= 0; s = slotNext[s] as number) {
       const at = slotAt[s] as number;
       if (at >= to) break;
       if (at < from) continue;
-      const i = at - from + shift;
-      if (i > 0 && isWordChar(window.charCodeAt(i - 1))) continue;
+      // The window starts a word at `from` (after a space, a key's start or the text's start).
+      if (at > from && isWordChar(lower.charCodeAt(at - 1))) continue;
+      if (needs.length > 0 && !needsMet(needs, at, to)) continue;
+      window ??= windowText(lower, from, to);
       const re = stickyRegex(rule);
-      re.lastIndex = i;
+      re.lastIndex = at - from + (from === 0 ? 0 : NOT_START.length);
       if (re.test(window)) return true;
     }
   }
   return false;
+}
+
+/** The text a rule's regex is tried on for the window [from, to): `NOT_START` in front of one that does not start the text. */
+function windowText(lower: string, from: number, to: number): string {
+  return from === 0 ? lower.slice(0, to) : NOT_START + lower.slice(from, to);
 }
 
 /** A match of a global regex that starts a word (the character before is not a letter, digit or "'"). */

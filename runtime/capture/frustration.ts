@@ -13,6 +13,29 @@ import type { Frustration } from "./verdict.js";
 export const CAPS_MIN_LETTERS = 8;
 export const CAPS_MIN_SHARE = 0.7;
 
+/** Two scratch views of UTF-16 code units (typed-array reads are cheaper than charCodeAt). */
+const scratch: Array<{ buffer: Buffer; view: Uint16Array }> = [];
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+const SCRATCH_MAX_CHARS = 1 << 16;
+
+function codes(text: string, k: number): Uint16Array {
+  if (!LITTLE_ENDIAN) return Uint16Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
+  if (text.length > SCRATCH_MAX_CHARS) {
+    const b = Buffer.from(text, "utf16le");
+    return new Uint16Array(b.buffer, b.byteOffset, text.length);
+  }
+  let s = scratch[k];
+  if (s === undefined || s.view.length < text.length) {
+    let size = 1024;
+    while (size < text.length) size *= 2;
+    const buffer = Buffer.alloc(size * 2);
+    s = { buffer, view: new Uint16Array(buffer.buffer, buffer.byteOffset, size) };
+    scratch[k] = s;
+  }
+  s.buffer.write(text, 0, "utf16le");
+  return s.view;
+}
+
 /** A letter for the capitals count: Latin (with Latin-1 and Latin Extended) and Cyrillic, lower-cased. */
 function isLetter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 0xdf && c <= 0x24f && c !== 0xf7) || (c >= 0x430 && c <= 0x45f);
@@ -32,10 +55,13 @@ export function shouting(text: string, lower: string, letters = -1): boolean {
     let most = Math.floor(letters * (1 - CAPS_MIN_SHARE));
     while (most > 0 && (letters - most) / letters < CAPS_MIN_SHARE) most--;
     while ((letters - most - 1) / letters >= CAPS_MIN_SHARE) most++;
+    const n = lower.length;
+    const t = codes(text, 0);
+    const l = codes(lower, 1);
     let small = 0;
-    for (let i = 0; i < lower.length; i++) {
-      const c = lower.charCodeAt(i);
-      if (text.charCodeAt(i) === c && isLetter(c) && ++small > most) return false;
+    for (let i = 0; i < n; i++) {
+      const c = l[i] as number;
+      if (t[i] === c && isLetter(c) && ++small > most) return false;
     }
     return shoutingCounts(letters, letters - small);
   }

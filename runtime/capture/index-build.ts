@@ -128,33 +128,45 @@ export function buildIndex(langs: readonly LangData[], raws: readonly unknown[] 
   };
 }
 
-/* ---------- Words a rule's match needs (prefilter for long texts) ---------- */
+/* ---------- Words a rule's match needs (a prefilter for long texts) ---------- */
 
-/**
- * Abstract strings stand for what a pattern can match: literal word characters, SEP (one or
- * more characters that end a token, or the start or end of the window) and WILD (characters
- * not known). A piece of word characters with a SEP (or the match's start) on its left and a
- * SEP on its right is a whole token of the text; the match's last piece is followed by a
- * character outside LETTER (WORD_AFTER), so the token there starts with it.
+/*
+ * A pattern is read as the set of abstract strings it can match: literal word characters,
+ * SEP (one or more characters that end a token, or the start or end of the window), WILD
+ * (characters not known) and NLW (characters not known, the first of which is not a LETTER
+ * character). The tokenizer (`scan` in compile.ts) notes, for every token, its run of LETTER
+ * characters after leading apostrophes; what a piece of word characters tells about that run:
+ * - a piece that starts a token (after a SEP, or at the match's start: a match starts where
+ *   the character before is no word character) gives the token's run when the run ends inside
+ *   the piece ("don't" -> "don") or the piece is followed by SEP, NLW or the match's end (the
+ *   regex ends with WORD_AFTER: no LETTER character follows);
+ * - a piece after WILD or NLW tells nothing.
+ * Where the regex matches in a window, the runs it gives are runs of tokens that start in the
+ * window; lookarounds read no characters of their own and are left out (their conditions only
+ * make the set of matches smaller).
  */
 const SEP = "\u0000";
 const WILD = "\u0002";
+const NLW = "\u0003";
 /** Cross products of exact strings up to this size; larger ones are summarised. */
-const EXACT_CAP = 256;
-/** Edges (first/last partial tokens) kept before they are given up as unknown. */
+const EXACT_CAP = 1024;
+/** Edges (partial tokens at the ends) kept before they are given up as unknown. */
 const EDGE_CAP = 512;
 const MAX_CLAUSES = 3;
-const MAX_CLAUSE_WORDS = 24;
+const MAX_CLAUSE_WORDS = 40;
+const MAX_START_CLAUSES = 2;
+const MAX_START_CLAUSE_WORDS = 32;
 
-type EdgeKind = "open" | "closed" | "unknown";
+/** What is beside an edge's text, away from the string's end: a marker, or nothing (the string has no marker). */
+type Context = "sep" | "nl" | "wild" | "open";
 interface Edge {
   text: string;
-  kind: EdgeKind;
+  ctx: Context;
 }
 interface Info {
   /** Every abstract string the node can match, while there are few. */
   exact: string[] | null;
-  /** Otherwise: the partial tokens at the start and the end, and clauses its whole tokens satisfy. */
+  /** Otherwise: the partial tokens at the start and the end, and clauses its inner tokens satisfy. */
   pre: Edge[];
   suf: Edge[];
   cnf: string[][];
@@ -163,19 +175,41 @@ interface Info {
 /** \s without U+1680 (the only white space the tokenizer reads as a word character; a text holding it is never filtered). */
 const WHITE = [9, 10, 11, 12, 13, 32, 0xa0, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff];
 
-function normalize(s: string): string {
-  return s.replace(/\u0000+/g, SEP).replace(/\u0002+/g, WILD);
+const isMarker = (c: string | undefined): boolean => c === SEP || c === WILD || c === NLW;
+
+/** Two abstract strings one after the other (markers that meet are merged). */
+function join(x: string, y: string): string {
+  if (x === "" || y === "") return x + y;
+  const a = x[x.length - 1] as string;
+  const b = y[0] as string;
+  if (isMarker(a) && isMarker(b)) {
+    // SEP SEP is SEP; unknown characters followed or led by more unknown ones stay unknown.
+    if (a === SEP && b === SEP) return x + y.slice(1);
+    if (a !== SEP && b !== SEP) return x + y.slice(1);
+  }
+  return x + y;
 }
-const exact = (xs: string[]): Info => ({ exact: [...new Set(xs.map(normalize))], pre: [], suf: [], cnf: [] });
+
+const exact = (xs: readonly string[]): Info => ({ exact: [...new Set(xs)], pre: [], suf: [], cnf: [] });
 const EMPTY = (): Info => exact([""]);
 
-/** The token a whole piece (or the start of a token) gives: leading apostrophes dropped, then its LETTER run. */
-export function leadingRun(piece: string): string {
+/**
+ * The run of LETTER characters a token starting with `text` has (leading apostrophes
+ * dropped), or "" when it is not known: when the run reaches the end of `text`, only
+ * `endsRun` (what follows is no LETTER character) makes it known.
+ */
+function runOf(text: string, endsRun: boolean): string {
   let i = 0;
-  while (i < piece.length && piece.charCodeAt(i) === 39) i++;
+  while (i < text.length && text.charCodeAt(i) === 39) i++;
   let j = i;
-  while (j < piece.length && isLetterChar(piece.charCodeAt(j))) j++;
-  return piece.slice(i, j);
+  while (j < text.length && isLetterChar(text.charCodeAt(j))) j++;
+  if (j === i) return "";
+  return j < text.length || endsRun ? text.slice(i, j) : "";
+}
+
+/** The run of LETTER characters of a token (leading apostrophes dropped): what `scan` notes. */
+export function leadingRun(token: string): string {
+  return runOf(token, true);
 }
 
 /** The key words of the rule being read (set by `ruleNeeds`). */
@@ -195,43 +229,56 @@ function frequency(w: string): number {
 }
 const clauseCost = (c: readonly string[]): number => c.reduce((a, w) => a + frequency(w), 0);
 
-/** Clauses (each: one of these words) that every conjunction of facts satisfies. */
-function clausesOf(facts: ReadonlyArray<ReadonlySet<string>>): string[][] {
-  // A key word is in every window the rule is tried in: it tells nothing.
-  const dnf = facts.map((f) => new Set([...f].filter((w) => !keyWords.has(w))));
-  if (dnf.length === 0 || dnf.some((f) => f.size === 0)) return [];
+/**
+ * Clauses (each: one of these words) that every conjunction of facts satisfies, chosen
+ * greedily to be rare; `drop` words are left out of the facts first (they tell nothing).
+ */
+function clausesOf(facts: ReadonlyArray<ReadonlySet<string>>, drop: ReadonlySet<string>, max = MAX_CLAUSES): string[][] {
+  const dnf = facts.map((f) => [...f].filter((w) => !drop.has(w)));
+  if (dnf.length === 0 || dnf.some((f) => f.length === 0)) return [];
   const out: string[][] = [];
   const banned = new Set<string>();
-  for (let round = 0; round < MAX_CLAUSES; round++) {
-    const clause: string[] = [];
-    let open = dnf.map((f) => [...f].filter((w) => !banned.has(w)));
+  for (let round = 0; round < max; round++) {
+    let open = dnf.map((f) => f.filter((w) => !banned.has(w)));
     if (open.some((f) => f.length === 0)) break;
+    const clause: string[] = [];
     while (open.length > 0) {
       const count = new Map<string, number>();
       for (const f of open) for (const w of f) count.set(w, (count.get(w) ?? 0) + 1);
       let best = "";
       let bestScore = -1;
-      for (const [w, n] of [...count].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      for (const [w, n] of count) {
         const score = n / frequency(w);
-        if (score > bestScore) [best, bestScore] = [w, score];
+        if (score > bestScore || (score === bestScore && w < best)) [best, bestScore] = [w, score];
       }
       clause.push(best);
       open = open.filter((f) => !f.includes(best));
     }
-    clause.sort();
-    out.push(clause);
+    // Greedy choices can leave words every conjunction with them has another for: drop them, commonest first.
+    for (const w of [...clause].sort((x, y) => frequency(y) - frequency(x) || (x < y ? -1 : 1))) {
+      const rest = clause.filter((v) => v !== w);
+      if (rest.length > 0 && dnf.every((f) => !f.includes(w) || f.some((v) => rest.includes(v)))) clause.splice(clause.indexOf(w), 1);
+    }
+    out.push(clause.sort());
     for (const w of clause) banned.add(w);
   }
   return out;
 }
 
-function pieces(s: string): Array<{ text: string; before: string; after: string }> {
-  const out: Array<{ text: string; before: string; after: string }> = [];
+interface Piece {
+  text: string;
+  /** The marker before and after the piece, "" at the string's ends. */
+  before: string;
+  after: string;
+}
+
+function pieces(s: string): Piece[] {
+  const out: Piece[] = [];
   let start = 0;
   let before = "";
   for (let i = 0; i <= s.length; i++) {
     const c = s[i];
-    if (i === s.length || c === SEP || c === WILD) {
+    if (i === s.length || isMarker(c)) {
       out.push({ text: s.slice(start, i), before, after: i === s.length ? "" : (c as string) });
       if (i < s.length) before = c as string;
       start = i + 1;
@@ -239,6 +286,8 @@ function pieces(s: string): Array<{ text: string; before: string; after: string 
   }
   return out;
 }
+
+const contextOf = (marker: string): Context => (marker === SEP ? "sep" : marker === NLW ? "nl" : "wild");
 
 function toStruct(info: Info): Info {
   if (info.exact === null) return info;
@@ -249,36 +298,36 @@ function toStruct(info: Info): Info {
     const ps = pieces(s);
     const facts = new Set<string>();
     if (ps.length === 1) {
-      pre.push({ text: s, kind: "open" });
-      suf.push({ text: s, kind: "open" });
+      pre.push({ text: s, ctx: "open" });
+      suf.push({ text: s, ctx: "open" });
     } else {
-      const first = ps[0] as (typeof ps)[number];
-      const last = ps[ps.length - 1] as (typeof ps)[number];
-      pre.push({ text: first.text, kind: first.after === SEP ? "closed" : "unknown" });
-      suf.push({ text: last.text, kind: last.before === SEP ? "closed" : "unknown" });
-      for (const p of ps.slice(1, -1)) {
-        if (p.before === SEP && p.after === SEP) {
-          const w = leadingRun(p.text);
-          if (w) facts.add(w);
-        }
-      }
+      const first = ps[0] as Piece;
+      const last = ps[ps.length - 1] as Piece;
+      pre.push({ text: first.text, ctx: contextOf(first.after) });
+      suf.push({ text: last.text, ctx: last.before === SEP ? "sep" : "wild" });
+      ps.forEach((p, k) => {
+        if (k === 0 || p.before !== SEP) return;
+        const w = runOf(p.text, k < ps.length - 1 && (p.after === SEP || p.after === NLW));
+        if (w) facts.add(w);
+      });
     }
     dnf.push(facts);
   }
-  return { exact: null, pre: capEdges(pre), suf: capEdges(suf), cnf: clausesOf(dnf) };
+  // Key words are kept here: a start word's clauses may use them (the rule's own clauses drop them at the end).
+  return { exact: null, pre: capEdges(pre), suf: capEdges(suf), cnf: clausesOf(dnf, new Set()) };
 }
 
 function capEdges(edges: Edge[]): Edge[] {
   const seen = new Map<string, Edge>();
-  for (const e of edges) seen.set(`${e.kind}:${e.text}`, e);
+  for (const e of edges) seen.set(`${e.ctx}:${e.text}`, e);
   const out = [...seen.values()];
-  return out.length > EDGE_CAP ? [{ text: "", kind: "unknown" }] : out;
+  return out.length > EDGE_CAP ? [{ text: "", ctx: "wild" }] : out;
 }
 
-function tidy(cnf: string[][]): string[][] {
+function tidy(cnf: string[][], maxWords = MAX_CLAUSE_WORDS): string[][] {
   const seen = new Map<string, string[]>();
   for (const c of cnf) {
-    if (c.length === 0 || c.length > MAX_CLAUSE_WORDS) continue;
+    if (c.length === 0 || c.length > maxWords) continue;
     const sorted = [...new Set(c)].sort();
     seen.set(sorted.join(" "), sorted);
   }
@@ -288,7 +337,7 @@ function tidy(cnf: string[][]): string[][] {
 function concat(a: Info, b: Info): Info {
   if (a.exact && b.exact && a.exact.length * b.exact.length <= EXACT_CAP) {
     const out: string[] = [];
-    for (const x of a.exact) for (const y of b.exact) out.push(x + y);
+    for (const x of a.exact) for (const y of b.exact) out.push(join(x, y));
     return exact(out);
   }
   const A = toStruct(a);
@@ -296,24 +345,24 @@ function concat(a: Info, b: Info): Info {
   const cnf = [...A.cnf, ...B.cnf];
   // The token where A's end meets B's start.
   const joint = new Set<string>();
-  let whole = true;
+  let known = true;
   for (const x of A.suf) {
     for (const y of B.pre) {
-      const w = leadingRun(x.text + y.text);
-      if (x.kind !== "closed" || y.kind !== "closed" || w === "") whole = false;
+      const w = x.ctx === "sep" ? runOf(x.text + y.text, y.ctx === "sep" || y.ctx === "nl") : "";
+      if (w === "") known = false;
       else joint.add(w);
     }
   }
-  if (whole && joint.size > 0) cnf.push([...joint]);
+  if (known && joint.size > 0) cnf.push([...joint]);
   const pre: Edge[] = [];
   for (const x of A.pre) {
-    if (x.kind !== "open") pre.push(x);
-    else for (const y of B.pre) pre.push({ text: x.text + y.text, kind: y.kind });
+    if (x.ctx !== "open") pre.push(x);
+    else for (const y of B.pre) pre.push({ text: x.text + y.text, ctx: y.ctx });
   }
   const suf: Edge[] = [];
   for (const y of B.suf) {
-    if (y.kind !== "open") suf.push(y);
-    else for (const x of A.suf) suf.push({ text: x.text + y.text, kind: x.kind });
+    if (y.ctx !== "open") suf.push(y);
+    else for (const x of A.suf) suf.push({ text: x.text + y.text, ctx: x.ctx });
   }
   return { exact: null, pre: capEdges(pre), suf: capEdges(suf), cnf: tidy(cnf) };
 }
@@ -327,14 +376,14 @@ function union(a: Info, b: Info): Info {
   return { exact: null, pre: capEdges([...A.pre, ...B.pre]), suf: capEdges([...A.suf, ...B.suf]), cnf: tidy(cnf) };
 }
 
-/** x* / x+ / x{n,m}: the repeated part is not known, except where its strings start or end at a SEP. */
+/** x* / x+ / x{n,m}: the repeated part is not known, except how it starts and whether it ends at a SEP. */
 function repeat(x: Info, min: number): Info {
   let body: string;
   if (x.exact && x.exact.every((s) => s === SEP)) body = SEP;
   else if (x.exact && !x.exact.includes("")) {
-    const lead = x.exact.every((s) => s.startsWith(SEP)) ? SEP : "";
-    const tail = x.exact.every((s) => s.endsWith(SEP)) ? SEP : "";
-    body = lead + WILD + tail;
+    const first = x.exact.map((s) => s[0] as string);
+    const lead = first.every((c) => c === SEP) ? SEP + WILD : first.every((c) => c === SEP || c === NLW || (!isMarker(c) && !isLetterChar(c.charCodeAt(0)))) ? NLW : WILD;
+    body = x.exact.every((s) => s.endsWith(SEP)) ? join(lead, SEP) : lead;
   } else body = WILD;
   return exact(min === 0 ? ["", body] : [body]);
 }
@@ -397,7 +446,7 @@ function parsePattern(src: string): Info {
     i += 2;
     if (c === "s") return "space";
     if (c === "b" || c === "B") return "zero";
-    if ("SwWdDpPk0123456789".includes(c)) return "unknown";
+    if ("SwWdDpPkcx0123456789".includes(c)) return "unknown";
     if (c === "n") return 10;
     if (c === "t") return 9;
     if (c === "r") return 13;
@@ -414,32 +463,18 @@ function parsePattern(src: string): Info {
     }
     const items: number[] = [];
     let unknown = false;
-    let prev: number | null = null;
     while (i < src.length && src[i] !== "]") {
-      let code: number | "space" | "unknown" | "zero";
-      if (src[i] === "\\") code = escapeCode();
-      else code = src.charCodeAt(i++);
-      if (code === "space") {
-        items.push(...WHITE);
-        prev = null;
-      } else if (code === "unknown" || code === "zero") {
-        unknown = true;
-        prev = null;
-      } else if (src[i] === "-" && src[i + 1] !== "]" && src[i + 1] !== undefined) {
+      const code = src[i] === "\\" ? escapeCode() : src.charCodeAt(i++);
+      if (code === "space") items.push(...WHITE);
+      else if (code === "unknown" || code === "zero") unknown = true;
+      else if (src[i] === "-" && src[i + 1] !== "]" && src[i + 1] !== undefined) {
         i++;
-        let hi: number | "space" | "unknown" | "zero";
-        if (src[i] === "\\") hi = escapeCode();
-        else hi = src.charCodeAt(i++);
-        if (typeof hi !== "number") fail("bad class range");
-        if ((hi as number) - code > 4096) unknown = true;
-        else for (let k = code; k <= (hi as number); k++) items.push(k);
-        prev = null;
-      } else {
-        items.push(code);
-        prev = code;
-      }
+        const hi = src[i] === "\\" ? escapeCode() : src.charCodeAt(i++);
+        if (typeof hi !== "number") return fail("bad class range");
+        if (hi - code > 4096) unknown = true;
+        else for (let k = code; k <= hi; k++) items.push(k);
+      } else items.push(code);
     }
-    void prev;
     if (src[i] !== "]") fail("unclosed class");
     i++;
     return classInfo(items, negated, unknown);
@@ -473,8 +508,7 @@ function parsePattern(src: string): Info {
     if (c === "^" || c === "$") return exact([SEP]);
     if (c === ".") return exact([WILD]);
     if (c === "*" || c === "+" || c === "?" || c === "{") fail("quantifier without an atom");
-    const code = c.charCodeAt(0);
-    return exact([isWordChar(code) ? c : SEP]);
+    return exact([isWordChar(c.charCodeAt(0)) ? c : SEP]);
   };
   const out = alternation();
   if (i !== src.length) fail("unbalanced )");
@@ -482,66 +516,134 @@ function parsePattern(src: string): Info {
 }
 
 export interface RuleNeeds {
-  /** Clauses: in a window where the rule matches, each has a word that starts a token. */
+  /** Clauses: in a window where the rule matches, each has a word that is the run of a token there. */
   clauses: string[][];
   /**
-   * The words a match can start with (the LETTER run of the token at the match's start), or
-   * null when not known: the regex need then be tried only at tokens with these runs.
+   * The runs a match can start with (the token at the match's start), each with clauses the
+   * tokens from there to the window's end satisfy when the match starts with it; null when
+   * not known: the regex need then be tried only at tokens with these runs.
    */
-  starts: string[] | null;
+  starts: Array<{ word: string; clauses: string[][] }> | null;
 }
 
 /**
  * Words an "any" rule's match needs, read from its pattern: clauses, each listing words of
- * which at least one must start a token (as its run of LETTER characters, after leading
- * apostrophes) in any window where the rule matches, and the words a match can start with.
- * Clauses a key word satisfies are left out (every window holds a key).
+ * which at least one must be the run of LETTER characters of a token (after leading
+ * apostrophes) in any window where the rule matches, and the runs a match can start with.
+ * Clauses a key word satisfies are left out of the first (every window holds a key).
  *
- * Example: `ruleNeeds("great (?:job|work)", ["great"])` -> `{ clauses: [["job", "work"]], starts: ["great"] }`.
+ * Example: `ruleNeeds("great (?:job|work)", ["great"])` -> `{ clauses: [["job", "work"]],
+ * starts: [{ word: "great", clauses: [["job", "work"]] }] }`.
  */
 export function ruleNeeds(pattern: string, keys: readonly string[]): RuleNeeds {
   keyWords = new Set(keys.filter((k) => !k.endsWith("*")).map((k) => leadingRun(k.toLowerCase().split("-").pop() ?? k)));
-  const info = parsePattern(expandPattern(pattern));
-  let cnf: string[][];
-  const starts = new Set<string>();
-  let startsKnown = true;
-  const startWord = (text: string, whole: boolean): void => {
-    // The match starts a token (the character before is no word character); when the first
-    // character is a LETTER one, the token starts there and its run is known.
-    if (!whole || text === "" || !isLetterChar(text.charCodeAt(0))) startsKnown = false;
-    else starts.add(leadingRun(text));
-  };
+  // Each top-level alternative on its own: what a match needs when it starts with a word
+  // depends on the alternatives that can start with it.
+  const alternatives = topLevelAlternatives(expandPattern(pattern)).map(alternativeNeeds);
+  let clauses: string[][] = [];
+  alternatives.forEach((alt, k) => {
+    clauses = k === 0 ? alt.clauses : orClauses(clauses, alt.clauses, MAX_CLAUSE_WORDS);
+  });
+  let starts: RuleNeeds["starts"] = null;
+  if (alternatives.every((alt) => alt.starts !== null)) {
+    const byWord = new Map<string, string[][]>();
+    for (const alt of alternatives) {
+      for (const [word, c] of alt.starts as Map<string, string[][]>) {
+        const before = byWord.get(word);
+        byWord.set(word, before === undefined ? c : orClauses(before, c, MAX_START_CLAUSE_WORDS));
+      }
+    }
+    starts = [...byWord]
+      .sort((x, y) => (x[0] < y[0] ? -1 : 1))
+      .map(([word, c]) => ({ word, clauses: tidy(c.filter((cl) => !cl.includes(word)), MAX_START_CLAUSE_WORDS).slice(0, MAX_START_CLAUSES) }));
+  }
+  // A clause a key word is in holds in every window; one that holds every start word holds
+  // wherever a match can start: both tell nothing.
+  const startWords = starts === null ? null : starts.map((x) => x.word);
+  const told = (c: readonly string[]): boolean => !c.some((w) => keyWords.has(w)) && !(startWords !== null && startWords.every((w) => c.includes(w)));
+  return { clauses: tidy(clauses.filter(told)).slice(0, MAX_CLAUSES), starts };
+}
+
+/** (A1 and A2 ...) or (B1 and B2 ...) as clauses: every Ai or Bj, the rarest few kept. */
+function orClauses(a: readonly string[][], b: readonly string[][], maxWords: number): string[][] {
+  const out: string[][] = [];
+  for (const x of a) for (const y of b) out.push([...x, ...y]);
+  return tidy(out, maxWords);
+}
+
+/** The alternatives of a pattern's outermost alternation. */
+function topLevelAlternatives(src: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(src.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(src.slice(start));
+  return out;
+}
+
+/**
+ * One alternative's clauses (key words left out: the rule's own clauses) and, when known,
+ * its start words with the clauses a match starting with each needs (key words kept).
+ */
+function alternativeNeeds(src: string): { clauses: string[][]; starts: Map<string, string[][]> | null } {
+  const info = parsePattern(src);
   if (info.exact) {
+    const byStart = new Map<string, Array<Set<string>>>();
+    let startsKnown = true;
     const dnf = info.exact.map((s) => {
       const facts = new Set<string>();
       const ps = pieces(s);
       ps.forEach((p, k) => {
-        const startsToken = k === 0 || p.before === SEP;
-        const endsToken = k === ps.length - 1 || p.after === SEP;
-        if (k === 0) startWord(p.text, endsToken);
-        if (!startsToken || !endsToken) return;
-        const w = leadingRun(p.text);
+        if (k > 0 && p.before !== SEP) return;
+        const w = runOf(p.text, k === ps.length - 1 || p.after === SEP || p.after === NLW);
         if (w) facts.add(w);
+        if (k === 0) {
+          // A match starts a token: with a LETTER character first, the token starts there.
+          if (w === "" || !isLetterChar(p.text.charCodeAt(0))) startsKnown = false;
+          else byStart.set(w, [...(byStart.get(w) ?? []), facts]);
+        }
       });
       return facts;
     });
-    cnf = clausesOf(dnf);
-  } else {
-    cnf = [...info.cnf];
-    for (const edges of [info.pre, info.suf]) {
-      const words = edges.map((e) => (e.kind === "unknown" ? "" : leadingRun(e.text)));
-      if (words.every((w) => w !== "")) cnf.push(words);
-    }
-    for (const e of info.pre) startWord(e.text, e.kind !== "unknown");
+    const starts = startsKnown ? new Map([...byStart].map(([word, group]) => [word, clausesOf(group, new Set([word]), MAX_START_CLAUSES)])) : null;
+    return { clauses: clausesOf(dnf, keyWords), starts };
   }
-  return {
-    clauses: tidy(cnf.filter((c) => !c.some((w) => keyWords.has(w)))).slice(0, MAX_CLAUSES),
-    starts: startsKnown ? [...starts].sort() : null,
-  };
+  const cnf = [...info.cnf];
+  const first = info.pre.map((e) => (e.ctx === "wild" ? runOf(e.text, false) : runOf(e.text, true)));
+  const last = info.suf.map((e) => (e.ctx === "wild" ? "" : runOf(e.text, true)));
+  if (last.every((w) => w !== "")) cnf.push(last);
+  const known = info.pre.every((e, k) => first[k] !== "" && isLetterChar(e.text.charCodeAt(0)));
+  const starts = known ? new Map([...new Set(first)].map((word) => [word, tidy(cnf, MAX_START_CLAUSE_WORDS)])) : null;
+  if (first.every((w) => w !== "")) cnf.push(first);
+  return { clauses: tidy(cnf.filter((c) => !c.some((w) => keyWords.has(w)))), starts };
 }
 
-/** `ruleNeeds` as the index stores it: "<start words>;<clause>|<clause>", words joined by spaces. */
+/**
+ * `ruleNeeds` as the index stores it: "<starts>;<clauses>", clauses joined by "|" and their
+ * words by " "; starts are groups joined by " ": start words joined by ",", then, when
+ * they need something, "=" and clauses joined by "/" (words by "+").
+ * "" when nothing is known.
+ */
 export function needsText(n: RuleNeeds): string {
   const clauses = n.clauses.map((c) => c.join(" ")).join("|");
-  return n.starts === null && clauses === "" ? "" : `${(n.starts ?? []).join(" ")};${clauses}`;
+  if (n.starts === null && clauses === "") return "";
+  const groups = new Map<string, string[]>();
+  for (const s of n.starts ?? []) {
+    const need = s.clauses.map((c) => c.join("+")).join("/");
+    groups.set(need, [...(groups.get(need) ?? []), s.word]);
+  }
+  const starts = [...groups].map(([need, words]) => (need === "" ? words.join(",") : `${words.join(",")}=${need}`));
+  return `${starts.join(" ")};${clauses}`;
 }
