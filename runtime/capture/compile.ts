@@ -88,8 +88,8 @@ export interface Matchers {
   filler: RegExp;
   /** Number words of every language (a rating may be spelled out). */
   numberWords: Record<string, number | undefined>;
-  /** Per rule, the index's `needs` (words a match needs; see `ruleNeeds` in index-build.ts). */
-  needs: readonly string[];
+  /** The index: its `needs` (words a rule's match needs; see `ruleNeeds` in index-build.ts) are read with the word table. */
+  index: CaptureIndex;
   /** Every "any" key, number word and needed word by hash (built on the first long text). */
   table: WordTable | null;
 }
@@ -143,7 +143,7 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
     first: keyIndex(ix.first, ix.first_prefix),
     filler: new RegExp(`^(?:${ix.fillers})$`),
     numberWords: Object.setPrototypeOf(ix.numbers, null) as Matchers["numberWords"],
-    needs: ix.needs,
+    index: ix,
     table: null,
   };
 }
@@ -211,7 +211,7 @@ function tableOf(m: Matchers): WordTable {
     if (e.need < 0) e.need = needCount++;
     return e.need;
   };
-  m.needs.forEach((src, i) => {
+  m.index.needs.forEach((src, i) => {
     const rule = m.rules[i];
     if (!rule || src === "") return;
     // "<starts>;<clauses>" (see `needsText` in index-build.ts).

@@ -36,13 +36,14 @@ export interface CaptureIndex {
   numbers: Record<string, number>;
   letters: Record<string, string>;
   rating: { at_start: string; lead_only: string; at_end: string; bare: string; count_before: string };
+  reply: { check: string; offer: string; more: string; question_start: string; menu: string; rating_request: string };
   /**
    * Per rule (same order as `rules`), for long texts, the words its match can start with and
-   * the words it needs: "<start words>;<clause>|<clause>" (see `ruleNeeds`, `needsText`), ""
-   * when nothing is known (and for start/whole rules).
+   * the words it needs: "<starts>;<clause>|<clause>" (see `ruleNeeds`, `needsText`), "" when
+   * nothing is known (and for start/whole rules). The last field of the file: `loadIndex`
+   * parses it only when it is first read.
    */
   needs: string[];
-  reply: { check: string; offer: string; more: string; question_start: string; menu: string; rating_request: string };
 }
 
 const uniq = (xs: string[]): string[] => [...new Set(xs)].sort((a, b) => b.length - a.length);
@@ -123,8 +124,9 @@ export function buildIndex(langs: readonly LangData[], raws: readonly unknown[] 
     numbers,
     letters: Object.fromEntries(langs.map((l) => [l.code, l.letters])),
     rating: ratingSources(langs, numbers),
-    needs,
     reply: replySources(langs),
+    // Last: the hook reads it only for long texts (see `loadIndex`).
+    needs,
   };
 }
 
