@@ -6,7 +6,8 @@
  * test of frustration words (the shape of the Claude Code regex in ANCHORS.md section 1).
  * Each call is timed on its own (hrtime); a prompt's latency is the fastest of 5 rounds, and
  * the figures are the mean and the 99th percentile of those over the prompts. Target: p99
- * under 20 us.
+ * under 20 us. A last line times the long prompts with the long-text filters off (the same
+ * verdicts the plain way).
  *
  * Run: `npx tsc -p tsconfig.json && node dist/bench/run.js capture`
  */
@@ -14,6 +15,7 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { classify } from "../runtime/capture/classify.js";
+import { setLongTextFilters } from "../runtime/capture/compile.js";
 
 interface Prompt {
   text: string;
@@ -91,5 +93,13 @@ export async function run(): Promise<void> {
     process.stdout.write(
       `${name} (${c.n}): classify mean ${fmt(c.meanUs)} us, p99 ${fmt(c.p99Us)} us | single regex mean ${fmt(b.meanUs)} us, p99 ${fmt(b.p99Us)} us | ratio mean ${fmt(c.meanUs / b.meanUs)}x, p99 ${fmt(c.p99Us / b.p99Us)}x\n`,
     );
+  }
+  // The same verdicts without the long-text filters (compile.ts), for what they save.
+  setLongTextFilters(false);
+  try {
+    const plain = timeEach(long, (p) => classify(p.text, { previousReply: p.reply }));
+    process.stdout.write(`1,000-character prompts, long-text filters off: classify mean ${fmt(plain.meanUs)} us, p99 ${fmt(plain.p99Us)} us\n`);
+  } finally {
+    setLongTextFilters(true);
   }
 }

@@ -5,6 +5,13 @@
  * key). A hook process classifies one prompt, so it builds only the few rules that prompt
  * can fire; a long prompt is scanned once by a hand-written tokenizer.
  *
+ * Long texts (400 characters and more) take a faster way to the same verdicts. Every token
+ * is looked up by hash in one word table (built on the first long text) that also holds the
+ * words rules need (`needs` in the index, read from the patterns by `ruleNeeds` in
+ * index-build.ts); a window around a key is tried only when its tokens hold what a match
+ * needs, and a rule with known start words only at tokens with those words, with a sticky
+ * regex. `setLongTextFilters(false)` turns this off (tests compare both ways).
+ *
  * Pattern shorthand: a space outside a character class is `\s+` (" *" and " ?" optional
  * whitespace), `{w}` is one word and `{w}?` an optional word tail.
  *
@@ -37,7 +44,6 @@ export interface CompiledRule {
    */
   needs: Int32Array[] | null;
   starts: Int32Array | null;
-  startGroups: Array<{ words: Int32Array; clauses: Int32Array[] }> | null;
   /** Per start word (in `starts` order): the clauses of its group. */
   startNeeds: Int32Array[][] | null;
   /** The rule's regex made sticky, to try it at given offsets only (built on first use). */
@@ -132,7 +138,6 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
     compiled: null,
     needs: null,
     starts: null,
-    startGroups: null,
     startNeeds: null,
     sticky: null,
   }));
@@ -151,7 +156,7 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
 /**
  * The words a long text is looked up in, by FNV-1a hash in an open-addressing table (no
  * string is made for a word that is none of them): "any" keys (whole tokens), number words
- * and the words rules need (a token's leading run of LETTER characters, see `leadingRunEnd`).
+ * and the words rules need (a token's leading run of LETTER characters, see `tokRun`).
  */
 interface WordTable {
   mask: number;
@@ -221,7 +226,6 @@ function tableOf(m: Matchers): WordTable {
       return { words: Int32Array.from(list.split(","), needId), clauses: c === undefined ? [] : c.split("/").map((clause) => Int32Array.from(clause.split("+"), needId)) };
     });
     rule.starts = starts === "" ? null : Int32Array.from(groups.flatMap((g) => [...g.words]));
-    rule.startGroups = groups;
     rule.startNeeds = groups.flatMap((g) => [...g.words].map(() => g.clauses));
     rule.needs = clauses === "" ? [] : clauses.split("|").map((clause) => Int32Array.from(clause.split(" "), needId));
   });
