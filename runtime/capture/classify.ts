@@ -16,7 +16,7 @@
  *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
  *    "frustration.punctuation"] }`
  */
-import { buildMatchers, ruleRegex, scan, testNear, type CompiledRule } from "./compile.js";
+import { buildMatchers, mayMatchShort, ruleRegex, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
@@ -47,17 +47,23 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
 
   // Rules anchored at the first word (after fillers): tried only when that word is a key.
   let startCorrection: CompiledRule | undefined;
-  let closing: CompiledRule | undefined;
+  // Closing rules ("no, we are done here") matter only when a weak opener is all there is:
+  // they are tried then, in order, the first that fits (each compiled regex costs about as
+  // much as classifying a short prompt, and the hook compiles them afresh in every process).
+  const closings: CompiledRule[] = [];
   const firedFirst = new Set<string>();
   for (const i of scanned.firstRules) {
     const rule = M.rules[i];
     if (!rule || (rule.at === "whole" && rest.length > WHOLE_MAX_CHARS)) continue;
+    if (rule.category === "closing") {
+      closings.push(rule);
+      continue;
+    }
     // One start rule per category: the first that fits (strong rules come first).
     if (rule.at === "start" && firedFirst.has(rule.category)) continue;
     if (!ruleRegex(rule).test(rest)) continue;
     if (rule.at === "start") firedFirst.add(rule.category);
-    if (rule.category === "closing") closing ??= rule;
-    else if (rule.category === "correction" && rule.weak) startCorrection ??= rule;
+    if (rule.category === "correction" && rule.weak) startCorrection ??= rule;
     else {
       if (rule.category === "correction") startCorrection ??= rule;
       fire(rule);
@@ -65,10 +71,15 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   }
 
   // Keyed rules: tried only near the words that unlock them.
+  // Short texts: a rule whose needed words the text lacks is not tried (nor compiled).
   const { anyRules, anyFrom, anyAt } = scanned;
+  let runs: Set<string> | null | undefined;
   for (let k = 0; k < anyRules.length; k++) {
-    const rule = M.rules[anyRules[k] as number];
-    if (rule && testNear(rule, lower, anyAt, scanned.needs, anyFrom[k], anyFrom[k + 1])) fire(rule);
+    const i = anyRules[k] as number;
+    const rule = M.rules[i];
+    if (!rule) continue;
+    if (scanned.needs === null && !mayMatchShort(M, i, runs === undefined ? (runs = tokenRuns(lower)) : runs)) continue;
+    if (testNear(rule, lower, anyAt, scanned.needs, anyFrom[k], anyFrom[k + 1])) fire(rule);
   }
 
   let shape: ReplyShape | null | undefined;
@@ -81,6 +92,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   };
   if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
     // A weak opener ("no") is a correction only when nothing else explains it.
+    const closing = closings.find((r) => ruleRegex(r).test(rest));
     const s = closing || fired.some((r) => r.category === "praise") ? undefined : getShape();
     if (closing) signals.push(closing.signal);
     else if (s === undefined) signals.push("context.positive_words");

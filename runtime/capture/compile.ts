@@ -348,17 +348,82 @@ const HASH_FILTER_MIN_CHARS = 400;
  */
 const KEEP_CHARS = 1 << 16;
 
-/** Off: long texts go the plain way (no word table, every window tried with the whole regex). For tests. */
+/**
+ * Off: long texts go the plain way (no word table, every window tried with the whole regex),
+ * and short texts try every unlocked rule's regex (no `mayMatchShort`). For tests.
+ */
 let longTextFilters = true;
 
 /**
- * Turns the long-text filters (the word table, the words rules need, start words) off or
- * on; the verdicts are the same either way (tests compare them). Returns the previous setting.
+ * Turns the filters (the word table, the words rules need, start words, for short texts
+ * `mayMatchShort`) off or on; the verdicts are the same either way (tests compare them). Returns the previous setting.
  */
 export function setLongTextFilters(on: boolean): boolean {
   const before = longTextFilters;
   longTextFilters = on;
   return before;
+}
+
+/**
+ * Short texts (no word table): whether an "any" rule can match anywhere in `lower`, from the
+ * words its match needs (the index's `needs`, as the long-text filter reads them): every
+ * clause must have a word that is some token's run of LETTER characters, and, when the rule's
+ * start words are known, one of them must be. A necessary condition only: true means "try the
+ * regex". Spares compiling the regexes of rules a text cannot satisfy (a hook process
+ * compiles every regex it tries afresh). `runs` is the text's token runs (see `tokenRuns`).
+ */
+export function mayMatchShort(m: Matchers, ruleIndex: number, runs: ReadonlySet<string> | null): boolean {
+  if (!longTextFilters || runs === null) return true;
+  let parsed = shortNeeds.get(ruleIndex);
+  if (parsed === undefined) {
+    const src = m.index.needs[ruleIndex] ?? "";
+    if (src === "") parsed = null;
+    else {
+      // "<starts>;<clauses>" (see `needsText` in index-build.ts).
+      const [starts = "", clauses = ""] = src.split(";");
+      parsed = {
+        starts: starts === "" ? null : starts.split(" ").flatMap((group) => (group.split("=")[0] ?? "").split(",")),
+        clauses: clauses === "" ? [] : clauses.split("|").map((c) => c.split(" ")),
+      };
+    }
+    shortNeeds.set(ruleIndex, parsed);
+  }
+  if (parsed === null) return true;
+  if (parsed.starts !== null && !parsed.starts.some((w) => runs.has(w))) return false;
+  return parsed.clauses.every((c) => c.some((w) => runs.has(w)));
+}
+
+const shortNeeds = new Map<number, { starts: string[] | null; clauses: string[][] } | null>();
+
+/**
+ * The runs of a text's tokens as the long-text tokenizer makes them: a token is a maximal
+ * stretch of word characters, apostrophes trimmed at both ends, and its run the LETTER
+ * characters it starts with. Null when the text holds U+1680 (white space to a regex, a word
+ * character to the tokenizer): then nothing is known.
+ */
+export function tokenRuns(lower: string): Set<string> | null {
+  const cls = classes();
+  const runs = new Set<string>();
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    if (cls[lower.charCodeAt(i)] === 0) {
+      i++;
+      continue;
+    }
+    let start = i;
+    while (i < n && cls[lower.charCodeAt(i)] !== 0) {
+      if (cls[lower.charCodeAt(i)] === 4) return null;
+      i++;
+    }
+    let end = i;
+    while (start < end && lower.charCodeAt(start) === 39) start++;
+    while (end > start && lower.charCodeAt(end - 1) === 39) end--;
+    let r = start;
+    while (r < end && (cls[lower.charCodeAt(r)] as number) < 3) r++;
+    if (r > start) runs.add(lower.slice(start, r));
+  }
+  return runs;
 }
 
 /** Whether a scratch array of `length` has to be made anew for `size` (too small, or huge and no longer needed). */

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { classify } from "../../runtime/capture/classify.js";
 import { isWordChar } from "../../runtime/capture/compile-core.js";
-import { setLongTextFilters } from "../../runtime/capture/compile.js";
+import { setLongTextFilters, tokenRuns } from "../../runtime/capture/compile.js";
 import { leadingRun, ruleNeeds } from "../../runtime/capture/index-build.js";
 import { languages, RULE_CATEGORIES } from "../../runtime/capture/lang-data.js";
 
@@ -111,6 +111,66 @@ describe("the long-text filters give the plain path's verdicts", () => {
         const [fast, plain] = bothWays(text, null);
         expect(fast).toEqual(plain);
       }
+    }
+  });
+});
+
+describe("the short-text filter (a rule tried only when the text holds the words its match needs) gives the plain path's verdicts", () => {
+  /** Prompts shorter than the long-text path. */
+  const shortPrompt = fc.array(piece, { minLength: 1, maxLength: 24 }).map((parts) => parts.join("").slice(0, 399));
+
+  it("on generated short prompts", () => {
+    fc.assert(
+      fc.property(shortPrompt, fc.constantFrom(...REPLIES), fc.boolean(), (text, reply, shout) => {
+        const [fast, plain] = bothWays(shout ? text.toUpperCase() : text, reply);
+        expect(fast).toEqual(plain);
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
+  });
+
+  it("on every typed prompt of the bundled corpora", () => {
+    const dir = join(repoRoot, "datasets");
+    let compared = 0;
+    for (const set of readdirSync(dir)) {
+      const file = join(dir, set, "exchanges.jsonl");
+      if (!existsSync(file)) continue;
+      for (const line of readFileSync(file, "utf8").split("\n")) {
+        if (!line.trim()) continue;
+        const e = JSON.parse(line) as { prompt: string; reply_end: string | null };
+        const [fast, plain] = bothWays(e.prompt, e.reply_end);
+        expect(fast).toEqual(plain);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(3000);
+  });
+
+  it("reads a text's tokens as the index reads a rule's words: a token's leading run of letters", () => {
+    const alphabet = ["a", "t", "h", "s", "'", "'", " ", ".", "-", "7", "_", "T", "ä", "ß", "д", "Д", "÷", "×", "\u00a0", "\u2019", "é", "\u0300", "!"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (chars) => {
+        const text = chars.join("");
+        const expected = new Set<string>();
+        for (const token of text.split(/(?:)/u).reduce<string[]>((acc, ch) => {
+          if (isWordChar(ch.charCodeAt(0))) acc[acc.length - 1] += ch;
+          else acc.push("");
+          return acc;
+        }, [""])) {
+          const run = leadingRun(token);
+          if (run !== "") expected.add(run);
+        }
+        expect(tokenRuns(text)).toEqual(expected);
+      }),
+      { numRuns: 3000, seed: 5 },
+    );
+    expect(tokenRuns("that\u1680wrong")).toBeNull();
+  });
+
+  it("with words next to apostrophes, digits, capitals and U+1680", () => {
+    for (const phrase of ["that's wrong", "'that's' wrong", "that\u1680wrong", "i already told you", "i\u1680already told you", "you2 didn't read it", "THAT'S WRONG", "you didn't_ read it", "great job'", "it still doesn't compile"]) {
+      const [fast, plain] = bothWays(phrase, null);
+      expect(fast).toEqual(plain);
     }
   });
 });
