@@ -71,7 +71,9 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   }
 
   // Keyed rules: tried only near the words that unlock them.
-  // Short texts: a rule whose needed words the text lacks is not tried (nor compiled).
+  // Short texts: a rule not compiled yet is compiled only when the text holds the words its
+  // match needs (in a fresh process, as the hook's, compiling dominates; once compiled, the
+  // regex test is cheaper than the check).
   const { anyRules, anyFrom, anyAt } = scanned;
   let runs: Set<string> | null | undefined;
   for (let k = 0; k < anyRules.length; k++) {

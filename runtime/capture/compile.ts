@@ -370,10 +370,13 @@ export function setLongTextFilters(on: boolean): boolean {
  * clause must have a word that is some token's run of LETTER characters, and, when the rule's
  * start words are known, one of them must be. A necessary condition only: true means "try the
  * regex". Spares compiling the regexes of rules a text cannot satisfy (a hook process
- * compiles every regex it tries afresh). `runs` is the text's token runs (see `tokenRuns`).
+ * compiles every regex it tries afresh); a rule already compiled is simply tried. `runs` is
+ * the text's token runs (see `tokenRuns`).
  */
 export function mayMatchShort(m: Matchers, ruleIndex: number, runs: ReadonlySet<string> | null): boolean {
   if (!longTextFilters || runs === null) return true;
+  // Once compiled, trying the regex costs less than the check (tests check every time).
+  if (!shortFilterAlways && m.rules[ruleIndex]?.compiled != null) return true;
   let parsed = shortNeeds.get(ruleIndex);
   if (parsed === undefined) {
     const src = m.index.needs[ruleIndex] ?? "";
@@ -391,6 +394,15 @@ export function mayMatchShort(m: Matchers, ruleIndex: number, runs: ReadonlySet<
   if (parsed === null) return true;
   if (parsed.starts !== null && !parsed.starts.some((w) => runs.has(w))) return false;
   return parsed.clauses.every((c) => c.some((w) => runs.has(w)));
+}
+
+let shortFilterAlways = false;
+
+/** Makes `mayMatchShort` check rules already compiled too (tests: the filter must change no verdict). Returns the previous setting. */
+export function setShortFilterAlways(on: boolean): boolean {
+  const before = shortFilterAlways;
+  shortFilterAlways = on;
+  return before;
 }
 
 const shortNeeds = new Map<number, { starts: string[] | null; clauses: string[][] } | null>();

@@ -7,10 +7,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { classify } from "../../runtime/capture/classify.js";
 import { isWordChar } from "../../runtime/capture/compile-core.js";
-import { setLongTextFilters, tokenRuns } from "../../runtime/capture/compile.js";
+import { setLongTextFilters, setShortFilterAlways, tokenRuns } from "../../runtime/capture/compile.js";
 import { leadingRun, ruleNeeds } from "../../runtime/capture/index-build.js";
 import { languages, RULE_CATEGORIES } from "../../runtime/capture/lang-data.js";
 
@@ -116,6 +116,9 @@ describe("the long-text filters give the plain path's verdicts", () => {
 });
 
 describe("the short-text filter (a rule tried only when the text holds the words its match needs) gives the plain path's verdicts", () => {
+  // In a long-lived process a rule once compiled is no longer checked: check every time here.
+  beforeAll(() => void setShortFilterAlways(true));
+  afterAll(() => void setShortFilterAlways(false));
   /** Prompts shorter than the long-text path. */
   const shortPrompt = fc.array(piece, { minLength: 1, maxLength: 24 }).map((parts) => parts.join("").slice(0, 399));
 
