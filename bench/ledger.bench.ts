@@ -37,7 +37,7 @@ function erratumLine(i: number, month: string): string {
       session_id: `s-${i % 5000}`,
       output_ids: [`o-${i}`],
       component: null,
-      cwd: "/home/u/project",
+      cwd: "/srv/example/project", // a made-up host folder
       version: "2.0.31",
       model: "claude-sonnet-4-5",
     },
