@@ -7,15 +7,18 @@
 const args = process.argv.slice(2);
 if (args[0] === "hook") {
   // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
-  let runHook;
+  let hook;
   try {
     const { createLoader } = require("./hook-loader.cjs");
-    runHook = createLoader(require("path").join(__dirname, "..", "dist", "runtime", "capture")).load("hook.bundle.cjs").runHook;
+    hook = createLoader(require("path").join(__dirname, "..", "dist", "runtime", "capture")).load("hook.bundle.cjs");
   } catch (err) {
     require("fs").writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
-    runHook = async () => 0;
+    hook = { runHook: async () => 0, outputFlushed: () => true };
   }
-  runHook(args.slice(1)).then((code) => {
+  hook.runHook(args.slice(1)).then((code) => {
+    // Everything the hook writes is written synchronously: exit now rather than wait for
+    // work Node queued for later (a garbage collection), unless a stream still holds output.
+    if (hook.outputFlushed()) process.exit(code);
     process.exitCode = code;
   });
 } else {

@@ -1,5 +1,7 @@
 "use strict";
 // Loads the hook's CommonJS bundles (dist/runtime/capture/*.bundle.cjs) with V8's code cache.
+// The build writes each bundle already wrapped in the CommonJS module function (WRAP_HEAD ...
+// WRAP_TAIL), so it is compiled as read: such a file is for this loader, not for require().
 //
 // The hook runs at every prompt the person types, so its cost is Node's start plus what it
 // loads. Compiling the bundle's functions is a large part of that: with the code cache that
@@ -62,7 +64,9 @@ function createLoader(dir, { useCache = true } = {}) {
       fs.closeSync(fd);
     }
     const cachedData = useCache ? readCache(file, st) : undefined;
-    const script = new vm.Script(WRAP_HEAD + src + WRAP_TAIL, cachedData ? { filename: file, cachedData } : { filename: file });
+    // The build writes the bundles wrapped (scripts/bundle-hook.js); one that is not is wrapped here.
+    const code = src.startsWith(WRAP_HEAD) ? src : WRAP_HEAD + src + WRAP_TAIL;
+    const script = new vm.Script(code, cachedData ? { filename: file, cachedData } : { filename: file });
     scripts.set(name, { script, st, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
     const module = { exports: {}, id: file, filename: file };
     modules.set(name, module);
@@ -94,4 +98,4 @@ function createLoader(dir, { useCache = true } = {}) {
   return { load, report, writeCaches };
 }
 
-module.exports = { createLoader, CACHE_SUFFIX };
+module.exports = { createLoader, CACHE_SUFFIX, WRAP_HEAD, WRAP_TAIL };

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Bundles the hook path into CommonJS files beside the modules they replace (run after tsc):
 // - hook.bundle.cjs: hook-main.js with the classifier; every prompt loads only this;
-// - hook-capture.bundle.cjs and hook-reply.bundle.cjs: the store, redaction, transcript tail
-//   and reply state, loaded only when a row is written or the last reply is needed.
+// - hook-capture.bundle.cjs: the store, redaction, transcript tail and reply state
+//   (hook-capture.js and hook-reply.js in one file), loaded only when a row is written, the
+//   last reply is needed or the Stop hook keeps it.
 // CommonJS skips Node's ES module loader, which alone costs about a quarter of a bare
 // `node -e 0` start (callgrind: 106M vs 85M instructions), and one small file spares
 // resolving ~30 modules at every prompt. The bundles sit in the folder of the modules they
 // replace, so files read next to them (./lang/index.json) resolve the same.
 import { build } from "esbuild";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -48,24 +50,49 @@ const common = {
   logLevel: "warning",
   plugins: [langDirCjs, cryptoLoadCjs],
 };
+// One lazily loaded part for both: a capture needs both (one file to read and one code cache
+// to deserialize cost less than two).
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
 const lazyParts = {
   name: "lazy-parts",
   setup(b) {
-    b.onResolve({ filter: LAZY }, (a) => ({ path: a.path.replace(/\.js$/, ".bundle.cjs"), external: true }));
+    b.onResolve({ filter: LAZY }, () => ({ path: "./hook-capture.bundle.cjs", external: true }));
   },
 };
 
+// The generated files the classifier reads beside the bundles: the rule files (which tsc does
+// not copy) and the index as written (tsc's copy of a JSON module is re-indented).
+const langSource = `${root}/runtime/capture/lang`;
+for (const name of readdirSync(langSource)) {
+  if (name === "index.json" || name.endsWith(".rules.tsv")) copyFileSync(`${langSource}/${name}`, `${root}/${dir}/lang/${name}`);
+}
+
 await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, cryptoLoadCjs, lazyParts] });
-await build({ ...common, entryPoints: [`${dir}/hook-capture.js`], outfile: `${dir}/hook-capture.bundle.cjs` });
-await build({ ...common, entryPoints: [`${dir}/hook-reply.js`], outfile: `${dir}/hook-reply.bundle.cjs` });
+await build({
+  ...common,
+  stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
+  outfile: `${dir}/hook-capture.bundle.cjs`,
+});
+// A bundle of an earlier layout is no longer loaded.
+rmSync(`${root}/${dir}/hook-reply.bundle.cjs`, { force: true });
+rmSync(`${root}/${dir}/hook-reply.bundle.cjs.v8cache`, { force: true });
 
 // esbuild keeps `import()` of an external even in CommonJS output, which would start the ES
 // module loader on every capture: load the lazy parts with require instead.
 const mainFile = `${root}/${dir}/hook.bundle.cjs`;
 const text = readFileSync(mainFile, "utf8");
-const rewritten = text.replace(/import\("(\.\/hook-(?:capture|reply)\.bundle\.cjs)"\)/g, 'Promise.resolve().then(() => require("$1"))');
+const rewritten = text.replace(/import\("(\.\/hook-capture\.bundle\.cjs)"\)/g, 'Promise.resolve().then(() => require("$1"))');
 if (rewritten === text || /import\("\.\/hook-/.test(rewritten)) {
-  throw new Error("bundle-hook: expected to rewrite the lazy imports of hook-capture and hook-reply, found none or some left");
+  throw new Error("bundle-hook: expected to rewrite the lazy imports of the capture part, found none or some left");
 }
 writeFileSync(mainFile, rewritten);
+
+// The bundles are written already wrapped as the CommonJS function bin/hook-loader.cjs runs
+// (the loader then compiles the file's text as it is: wrapping it at load time would copy
+// it, and every copied byte lands in the young generation, which a hook process should
+// not fill).
+const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/hook-loader.cjs");
+for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs"]) {
+  const file = `${root}/${dir}/${name}`;
+  writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);
+}

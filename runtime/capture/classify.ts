@@ -16,7 +16,7 @@
  *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
  *    "frustration.punctuation"] }`
  */
-import { buildMatchers, mayMatchShort, ruleRegex, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
+import { buildMatchers, mayMatchShort, ruleRegexOn, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
@@ -48,8 +48,8 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   // Rules anchored at the first word (after fillers): tried only when that word is a key.
   let startCorrection: CompiledRule | undefined;
   // Closing rules ("no, we are done here") matter only when a weak opener is all there is:
-  // they are tried then, in order, the first that fits (each compiled regex costs about as
-  // much as classifying a short prompt, and the hook compiles them afresh in every process).
+  // they are tried then, in order, the first that fits (each regex built costs about as much
+  // as classifying a short prompt, and the hook builds them afresh in every process).
   const closings: CompiledRule[] = [];
   const firedFirst = new Set<string>();
   for (const i of scanned.firstRules) {
@@ -61,7 +61,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     }
     // One start rule per category: the first that fits (strong rules come first).
     if (rule.at === "start" && firedFirst.has(rule.category)) continue;
-    if (!ruleRegex(rule).test(rest)) continue;
+    if (ruleRegexOn(rule, rest)?.test(rest) !== true) continue;
     if (rule.at === "start") firedFirst.add(rule.category);
     if (rule.category === "correction" && rule.weak) startCorrection ??= rule;
     else {
@@ -94,7 +94,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   };
   if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
     // A weak opener ("no") is a correction only when nothing else explains it.
-    const closing = closings.find((r) => ruleRegex(r).test(rest));
+    const closing = closings.find((r) => ruleRegexOn(r, rest)?.test(rest) === true);
     const s = closing || fired.some((r) => r.category === "praise") ? undefined : getShape();
     if (closing) signals.push(closing.signal);
     else if (s === undefined) signals.push("context.positive_words");

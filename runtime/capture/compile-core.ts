@@ -75,6 +75,22 @@ export function expandPattern(src: string): string {
   return out;
 }
 
+/**
+ * A rule's whole regex source from its data's pattern: anchored at the first word for
+ * "start", covering the rest for "whole". An "any" rule has no leading lookbehind (it would
+ * stop the engine from skipping ahead to the rule's first word); `testNear` (compile.ts)
+ * checks the word boundary before a match instead. Flags: "g" for "any", none otherwise.
+ *
+ * Example: `ruleSource("no", "start")` -> `"^(?:no)(?![a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff])"`.
+ */
+export function ruleSource(pattern: string, at: "any" | "start" | "whole"): string {
+  const src = expandPattern(pattern);
+  return at === "any" ? `(?:${src})${WORD_AFTER}` : at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
+}
+
+/** The flags of a rule's regex (see `ruleSource`). */
+export const ruleFlags = (at: "any" | "start" | "whole"): string => (at === "any" ? "g" : "");
+
 /** Number of capturing groups in a pattern (rules must have none). Used by tests. */
 export function capturingGroups(source: string): number {
   return (new RegExp(`(?:${source})|`).exec("")?.length ?? 1) - 1;

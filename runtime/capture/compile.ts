@@ -1,9 +1,12 @@
 /**
  * Turns the language data into matchers. Nothing is compiled up front: every rule is a
- * small regex built on first use, and a rule is tried only when one of its key words
- * occurs (for "start" and "whole" rules: when the message's first word, after fillers, is a
- * key). A hook process classifies one prompt, so it builds only the few rules that prompt
- * can fire; a long prompt is scanned once by a hand-written tokenizer.
+ * regex built on first use, and a rule is tried only when one of its key words occurs (for
+ * "start" and "whole" rules: when the message's first word, after fillers, is a key). A hook
+ * process classifies one prompt, so it builds only the few rules that prompt can fire, and
+ * those cut to the prompt (see prune.ts: V8 takes about a millisecond to build a rule's
+ * whole regex, a tenth of that for the cut one); the rules come from the generated rule files
+ * (rule-files.ts), not the language files. A long prompt is scanned once by a hand-written
+ * tokenizer.
  *
  * Long texts (400 characters and more) take a faster way to the same verdicts. Every token
  * is looked up by hash in one word table (built on the first long text) that also holds the
@@ -21,8 +24,10 @@
 import type { CaptureIndex } from "./index-build.js";
 import { loadIndex } from "./index-file.js";
 import { language, type RuleAt, type RuleCategory } from "./lang-data.js";
+import { SubjectRegex } from "./prune.js";
+import { ruleTree } from "./rule-files.js";
 
-import { capturingGroups, expandPattern, isLetterChar, isWordChar, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
+import { capturingGroups, expandPattern, isLetterChar, isWordChar, LETTER, ruleFlags, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
 
 export { capturingGroups, expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE };
 
@@ -33,9 +38,10 @@ export interface CompiledRule {
   lang: string;
   at: RuleAt;
   weak: boolean;
-  /** The data's pattern, read from its language file on first use, then compiled. */
+  /** The data's pattern, read from its language file on first use. */
   pattern: string | null;
-  compiled: RegExp | null;
+  /** The rule's regex (see `ruleRegex`), made on first use: cut to its subject at first (see prune.ts). */
+  regex: SubjectRegex | null;
   /**
    * For long texts (see `WordTable`; null until it is built, or when nothing is known), from
    * the index's `needs`: clauses of word ids, a window must hold a token of one word of each
@@ -60,15 +66,23 @@ export function rulePattern(rule: CompiledRule): string {
   return found.re;
 }
 
-/** The rule's regex: anchored at the first word for "start", covering the rest for "whole". */
+/** The rule's regex, not compiled yet, from its language's rule file (see prune.ts). */
+function subjectRegex(rule: CompiledRule): SubjectRegex {
+  rule.regex ??= new SubjectRegex(ruleTree(rule.signal, rule.lang), ruleFlags(rule.at));
+  return rule.regex;
+}
+
+/** The rule's whole regex, compiled. */
 export function ruleRegex(rule: CompiledRule): RegExp {
-  if (rule.compiled) return rule.compiled;
-  const src = expandPattern(rulePattern(rule));
-  // An "any" rule has no leading lookbehind (it would stop the engine from skipping ahead to
-  // the rule's first word); `testNear` checks the word boundary before a match instead.
-  const source = rule.at === "any" ? `(?:${src})${WORD_AFTER}` : rule.at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
-  rule.compiled = new RegExp(source, rule.at === "any" ? "g" : "");
-  return rule.compiled;
+  return subjectRegex(rule).compiled();
+}
+
+/**
+ * The rule's regex for `subject` (the string it is run on): cut to it for the rule's first
+ * uses (see prune.ts), null when it cannot match there.
+ */
+export function ruleRegexOn(rule: CompiledRule, subject: string): RegExp | null {
+  return subjectRegex(rule).on(subject);
 }
 
 /** The "any" rule's regex, sticky: `lastIndex` says where a match must start. */
@@ -78,10 +92,53 @@ function stickyRegex(rule: CompiledRule): RegExp {
 }
 
 interface KeyIndex {
-  /** word -> rule indexes; a null-prototype object straight from the index file. */
-  exact: Record<string, number[] | undefined>;
+  /** Exact keys as the index keeps them: " word:1,2 other:3 " (see `keyText` in index-build.ts). */
+  text: string;
+  /**
+   * The same as a prototype-free object, made once `KEY_SEARCHES` words were looked up in the
+   * text (or for the first long text): a process that classifies one prompt, as the hook's,
+   * never makes it (it would be a fifth of what the hook allocates).
+   */
+  exact: Record<string, number[] | undefined> | null;
+  searches: number;
   /** Prefix keys ("fuck*") grouped by their first two characters (as one number). */
   prefix: Map<number, Array<{ prefix: string; rules: number[] }>>;
+}
+
+/** Words looked up in a key text before it is made an object. */
+const KEY_SEARCHES = 200;
+
+/** The rules keyed by `word` (exactly), or undefined. */
+function exactRules(index: KeyIndex, word: string): number[] | undefined {
+  if (index.exact !== null) return index.exact[word];
+  if (index.searches++ >= KEY_SEARCHES) return exactObject(index)[word];
+  const text = index.text;
+  const at = text.indexOf(` ${word}:`);
+  if (at < 0) return undefined;
+  const rules: number[] = [];
+  let n = 0;
+  for (let i = at + word.length + 2; ; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n = n * 10 + (c - 48);
+    else {
+      rules.push(n);
+      n = 0;
+      if (c !== 44) return rules;
+    }
+  }
+}
+
+/** The key text as an object (made once). */
+function exactObject(index: KeyIndex): Record<string, number[] | undefined> {
+  if (index.exact !== null) return index.exact;
+  const exact = Object.create(null) as Record<string, number[] | undefined>;
+  for (const entry of index.text.split(" ")) {
+    if (entry === "") continue;
+    const colon = entry.lastIndexOf(":");
+    exact[entry.slice(0, colon)] = entry.slice(colon + 1).split(",").map(Number);
+  }
+  index.exact = exact;
+  return exact;
 }
 
 export interface Matchers {
@@ -91,7 +148,7 @@ export interface Matchers {
   /** Keys of "start" and "whole" rules: the first word after fillers. */
   first: KeyIndex;
   /** Matches one filler word ("oh", "hmm", "ok", "niin", "ну"). */
-  filler: RegExp;
+  filler: SubjectRegex;
   /** Number words of every language (a rating may be spelled out). */
   numberWords: Record<string, number | undefined>;
   /** The index: its `needs` (words a rule's match needs; see `ruleNeeds` in index-build.ts) are read with the word table. */
@@ -100,7 +157,7 @@ export interface Matchers {
   table: WordTable | null;
 }
 
-function keyIndex(exact: Record<string, number[]>, prefixes: Record<string, number[]>): KeyIndex {
+function keyIndex(text: string, prefixes: Record<string, number[]>): KeyIndex {
   const prefix = new Map<number, Array<{ prefix: string; rules: number[] }>>();
   for (const [p, rules] of Object.entries(prefixes)) {
     const head = headOf(p);
@@ -108,8 +165,7 @@ function keyIndex(exact: Record<string, number[]>, prefixes: Record<string, numb
     group.push({ prefix: p, rules });
     prefix.set(head, group);
   }
-  if (Object.getPrototypeOf(exact) !== null) Object.setPrototypeOf(exact, null);
-  return { exact: exact as KeyIndex["exact"], prefix };
+  return { text, exact: null, searches: 0, prefix };
 }
 
 /** The first two characters of a word as one number (no string is made per word). */
@@ -119,7 +175,7 @@ function headOf(word: string): number {
 
 /** Calls `visit` for every rule keyed by `word` in `index`, exact and prefix keys (may repeat). */
 export function forEachRule(index: KeyIndex, word: string, visit: (rule: number) => void): void {
-  const exact = index.exact[word];
+  const exact = exactRules(index, word);
   if (exact) for (const r of exact) visit(r);
   if (word.length < 2) return;
   const group = index.prefix.get(headOf(word));
@@ -135,7 +191,7 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
     at,
     weak: weak === 1,
     pattern: null,
-    compiled: null,
+    regex: null,
     needs: null,
     starts: null,
     startNeeds: null,
@@ -146,7 +202,7 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
     // The index's own objects, made prototype-free ("constructor" is no key).
     any: keyIndex(ix.any, ix.any_prefix),
     first: keyIndex(ix.first, ix.first_prefix),
-    filler: new RegExp(`^(?:${ix.fillers})$`),
+    filler: new SubjectRegex(ix.fillers_tree, ""),
     numberWords: Object.setPrototypeOf(ix.numbers, null) as Matchers["numberWords"],
     index: ix,
     table: null,
@@ -208,7 +264,8 @@ function tableOf(m: Matchers): WordTable {
     }
     return e;
   };
-  for (const w in m.any.exact) entry(w).rules = m.any.exact[w];
+  const anyExact = exactObject(m.any);
+  for (const w in anyExact) entry(w).rules = anyExact[w];
   for (const w in m.numberWords) entry(w).number = true;
   let needCount = 0;
   const needId = (w: string): number => {
@@ -376,7 +433,7 @@ export function setLongTextFilters(on: boolean): boolean {
 export function mayMatchShort(m: Matchers, ruleIndex: number, runs: ReadonlySet<string> | null): boolean {
   if (!longTextFilters || runs === null) return true;
   // Once compiled, trying the regex costs less than the check (tests check every time).
-  if (!shortFilterAlways && m.rules[ruleIndex]?.compiled != null) return true;
+  if (!shortFilterAlways && m.rules[ruleIndex]?.regex?.whole != null) return true;
   let parsed = shortNeeds.get(ruleIndex);
   if (parsed === undefined) {
     const src = m.index.needs[ruleIndex] ?? "";
@@ -708,7 +765,7 @@ export function scan(m: Matchers, lower: string): Scan {
   // The first word that is no filler: "start" and "whole" rules are keyed by it.
   for (let k = 0; k < tokCount && restStart < 0; k++) {
     const first = lower.slice(tokStart[k] as number, tokEnd[k] as number);
-    if (!m.filler.test(first)) {
+    if (m.filler.on(first)?.test(first) !== true) {
       restStart = tokStart[k] as number;
       forEachRule(m.first, first, (r) => firstRules.push(r));
     }
@@ -762,7 +819,7 @@ function lookupShort(m: Matchers, lower: string, codes: Uint16Array): boolean {
     const end = tokEnd[k] as number;
     const word = lower.slice(start, end);
     if (!hasNumberWord && m.numberWords[word] !== undefined) hasNumberWord = true;
-    const exact = m.any.exact[word];
+    const exact = exactRules(m.any, word);
     if (exact !== undefined) for (let j = 0; j < exact.length; j++) hit(exact[j] as number, start);
     if (end - start >= 2) {
       const group = m.any.prefix.get((codes[start] as number) * 65536 + (codes[start + 1] as number));
@@ -890,7 +947,10 @@ const NOT_START = "\u0001 ";
  */
 export function testNear(rule: CompiledRule, lower: string, positions: ArrayLike<number>, needs: NeedHits | null = null, begin = 0, end = positions.length): boolean {
   const known = needs !== null && needs.generation === needGeneration && rule.needs !== null && lower.length > 2 * KEY_WINDOW_CHARS + 40;
-  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) return matchesAtWordStart(ruleRegex(rule), lower);
+  if (lower.length <= 2 * KEY_WINDOW_CHARS + 40) {
+    const re = ruleRegexOn(rule, lower);
+    return re !== null && matchesAtWordStart(re, lower);
+  }
   // Nowhere in the text: no window needs to be made.
   if (known && (!needsAnywhere(rule.needs as Int32Array[]) || (rule.starts !== null && !anyOccurs(rule.starts)))) return false;
   let coveredTo = -1;

@@ -61,8 +61,22 @@ function writeFd(fd: 1 | 2, s: string): void {
     while (off < buf.length) off += writeSync(fd, buf, off);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+    streamWrites = true;
     (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
   }
+}
+
+/** A write went through a stream (see `writeFd`): it may still be pending. */
+let streamWrites = false;
+
+/**
+ * Whether the process may exit as soon as `runHook` resolves: everything it writes is written
+ * synchronously (ledger, state, stdout and stderr), unless a stream took a write. bin/errata.cjs
+ * then exits at once instead of letting Node run what it queued for later (a scavenge of the
+ * young generation, about 3 ms, which an exiting process does not need).
+ */
+export function outputFlushed(): boolean {
+  return !streamWrites;
 }
 
 /**

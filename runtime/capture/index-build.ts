@@ -4,15 +4,17 @@
  * sources of the rating and reply checks. It is written to `lang/index.json` (see
  * `index-file.ts`) so that a hook process parses one small file instead of seven language
  * files; a test fails when the committed index no longer matches the language files.
- * Patterns of the rules themselves are not in it: a rule's pattern is read from its
- * language file when the rule is first tried.
+ * The rules' regexes are not in it: they go to one rule file per language (`buildRuleFiles`,
+ * read by rule-files.ts when a rule of that language is first tried).
  *
  * Example: `buildIndex(languages()).rules[0]` -> `["correction.en.no_strong", "correction",
  * "en", "start", 0]`; `.any["wrong"]` -> the indexes of the rules keyed by "wrong".
  */
 import { createHash } from "node:crypto";
-import { expandPattern, isLetterChar, isWordChar, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
+import { expandPattern, isLetterChar, isWordChar, LETTER, ruleSource, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
 import { RULE_CATEGORIES, type LangData, type RuleAt, type RuleCategory } from "./lang-data.js";
+import { compactTree, parseRegex, type CutTree } from "./prune.js";
+import { ruleFileText } from "./rule-files.js";
 
 import { INDEX_SCHEMA } from "./index-file.js";
 
@@ -26,13 +28,17 @@ export interface CaptureIndex {
   /** sha256 over the language files' canonical JSON, in LANGUAGE_CODES order. */
   source_sha256: string;
   rules: IndexRule[];
-  /** "any" keys: word -> rule indexes; prefix keys ("fuck*") without the star. */
-  any: Record<string, number[]>;
+  /**
+   * "any" keys: word -> rule indexes as text (" word:1,2 other:3 ", see `keyText`), searched
+   * by a process that looks up few words; prefix keys ("fuck*") without the star.
+   */
+  any: string;
   any_prefix: Record<string, number[]>;
-  /** "start"/"whole" keys: the message's first word after fillers. */
-  first: Record<string, number[]>;
+  /** "start"/"whole" keys (as `any`): the message's first word after fillers. */
+  first: string;
   first_prefix: Record<string, number[]>;
-  fillers: string;
+  /** The filler regex (one filler word, `^(?:…)$`) as a compact tree (see prune.ts). */
+  fillers_tree: CutTree;
   numbers: Record<string, number>;
   letters: Record<string, string>;
   rating: { at_start: string; lead_only: string; at_end: string; bare: string; count_before: string };
@@ -40,8 +46,8 @@ export interface CaptureIndex {
   /**
    * Per rule (same order as `rules`), for long texts, the words its match can start with and
    * the words it needs: "<starts>;<clause>|<clause>" (see `ruleNeeds`, `needsText`), "" when
-   * nothing is known (and for start/whole rules). The last field of the file: `loadIndex`
-   * parses it only when it is first read.
+   * nothing is known (and for start/whole rules). Like `rating` and `reply`, parsed only
+   * when first read (see `indexFileText`).
    */
   needs: string[];
 }
@@ -119,15 +125,48 @@ export function buildIndex(langs: readonly LangData[], raws: readonly unknown[] 
     schema: INDEX_SCHEMA,
     source_sha256: sourceSha256(raws),
     rules,
-    ...maps,
-    fillers: [...new Set(langs.flatMap((l) => l.fillers))].join("|"),
+    any: keyText(maps.any),
+    any_prefix: maps.any_prefix,
+    first: keyText(maps.first),
+    first_prefix: maps.first_prefix,
+    fillers_tree: treeOf(`^(?:${[...new Set(langs.flatMap((l) => l.fillers))].join("|")})$`),
     numbers,
     letters: Object.fromEntries(langs.map((l) => [l.code, l.letters])),
     rating: ratingSources(langs, numbers),
     reply: replySources(langs),
-    // Last: the hook reads it only for long texts (see `loadIndex`).
+    // Read only for long texts (see `indexFileText`).
     needs,
   };
+}
+
+/**
+ * Exact keys as the index keeps them: " word:1,2 other:3 " (a key is one token: no space or
+ * colon in it). Example: `keyText({ no: [0, 4] })` -> `" no:0,4 "`.
+ */
+export function keyText(map: Record<string, number[]>): string {
+  let out = " ";
+  for (const [word, rules] of Object.entries(map)) {
+    if (/[\s:]/.test(word)) throw new Error(`capture index: key ${JSON.stringify(word)} holds a space or colon`);
+    out += `${word}:${rules.join(",")} `;
+  }
+  return out;
+}
+
+/** A regex source as a compact tree; one the cutter cannot read is kept whole (one piece, no needs). */
+export function treeOf(source: string): CutTree {
+  const tree = parseRegex(source);
+  return tree === null ? [[[], source]] : compactTree(tree);
+}
+
+/** Every language's rule file text (see rule-files.ts), by code, for the index with `sourceSha`. */
+export function buildRuleFiles(langs: readonly LangData[], sourceSha: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const lang of langs) {
+    const trees = new Map<string, CutTree>();
+    for (const category of RULE_CATEGORIES) for (const r of lang[category]) trees.set(`${category}.${lang.code}.${r.id}`, treeOf(ruleSource(r.re, r.at)));
+    out[lang.code] = ruleFileText(sourceSha, trees);
+  }
+  return out;
 }
 
 /* ---------- Words a rule's match needs (a prefilter for long texts) ---------- */

@@ -1,13 +1,14 @@
 /**
- * Regenerates `lang/index.json` from the language files (not on the hook path: it loads
- * every language file and the index builder).
+ * Regenerates `lang/index.json` and the rule files `lang/<code>.rules.tsv` from the
+ * language files (not on the hook path: it loads every language file and the index builder).
  *
  *   npx tsc -p tsconfig.json && node -e "import('./dist/runtime/capture/index-write.js').then((m) => m.writeIndexFile())"
  *
  * Example: `writeIndexFile()` -> "/…/runtime/capture/lang/index.json".
  */
 import { writeFileSync } from "node:fs";
-import { buildIndex, type CaptureIndex } from "./index-build.js";
+import { buildIndex, buildRuleFiles, type CaptureIndex } from "./index-build.js";
+import { indexFileText } from "./index-file.js";
 import { LANGUAGE_CODES, language, readLangFile } from "./lang-data.js";
 
 /** The index the language files give now. */
@@ -18,13 +19,24 @@ export function freshIndex(): CaptureIndex {
   );
 }
 
+/** The rule files' texts the language files give now, by language code. */
+export function freshRuleFiles(index: CaptureIndex = freshIndex()): Record<string, string> {
+  return buildRuleFiles(
+    LANGUAGE_CODES.map((c) => language(c)),
+    index.source_sha256,
+  );
+}
+
 /**
- * Writes the index next to the language files of the source tree (from `dist/runtime/capture`
- * that is `runtime/capture/lang/index.json`; from the sources, the same file).
+ * Writes the index and the rule files next to the language files of the source tree (from
+ * `dist/runtime/capture` that is `runtime/capture/lang/`; from the sources, the same folder).
  */
 export function writeIndexFile(): string {
   const fromDist = new URL(".", import.meta.url).pathname.includes("/dist/");
-  const target = fromDist ? new URL("../../../runtime/capture/lang/index.json", import.meta.url) : new URL("./lang/index.json", import.meta.url);
-  writeFileSync(target, `${JSON.stringify(freshIndex())}\n`);
+  const dir = fromDist ? new URL("../../../runtime/capture/lang/", import.meta.url) : new URL("./lang/", import.meta.url);
+  const index = freshIndex();
+  for (const [code, text] of Object.entries(freshRuleFiles(index))) writeFileSync(new URL(`${code}.rules.tsv`, dir), text);
+  const target = new URL("index.json", dir);
+  writeFileSync(target, indexFileText(index));
   return target.pathname;
 }

@@ -41,44 +41,67 @@ export function emptyTail(): TranscriptTail {
   return { reply: null, toolCalls: [], previousPrompt: null, previousPromptTs: null, model: null, version: null };
 }
 
-/** Reads the last `maxBytes` of a file as text, dropping a first line that may be cut. */
-export function readTailText(path: string, maxBytes = TAIL_BYTES): string {
+/** The last `maxBytes` of a file, without a first line that may be cut. */
+export function readTailBytes(path: string, maxBytes = TAIL_BYTES): Buffer {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
     const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.alloc(size - start);
+    const buf = Buffer.allocUnsafe(size - start);
     let got = 0;
     while (got < buf.length) {
       const n = readSync(fd, buf, got, buf.length - got, start + got);
       if (n === 0) break;
       got += n;
     }
-    const text = buf.subarray(0, got).toString("utf8");
-    if (start === 0) return text;
-    const nl = text.indexOf("\n");
-    return nl < 0 ? "" : text.slice(nl + 1);
+    const bytes = buf.subarray(0, got);
+    if (start === 0) return bytes;
+    const nl = bytes.indexOf(10);
+    return nl < 0 ? bytes.subarray(0, 0) : bytes.subarray(nl + 1);
   } finally {
     closeSync(fd);
   }
 }
 
+/** Reads the last `maxBytes` of a file as text, dropping a first line that may be cut. */
+export function readTailText(path: string, maxBytes = TAIL_BYTES): string {
+  return readTailBytes(path, maxBytes).toString("utf8");
+}
+
 const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
 
 export function parseTranscriptTail(text: string, currentPrompt: string | null, maxToolCalls = 10): TranscriptTail {
+  return parseTailBytes(Buffer.from(text, "utf8"), currentPrompt, maxToolCalls);
+}
+
+const TOOL_RESULT = Buffer.from('"type":"tool_result"');
+const USER = Buffer.from('"type":"user"');
+const ASSISTANT = Buffer.from('"type":"assistant"');
+
+/**
+ * The tail from a transcript's last bytes, read line by line from the end; a line is decoded
+ * only when it is read (the lines before the turn's ask never are). With `skipToolResults`, a
+ * line holding a tool's result (`"type":"tool_result"` and `"type":"user"`, no
+ * `"type":"assistant"`: often the turn's largest lines, a file's contents) is not parsed
+ * once the host version is known: it is never the reply, a tool call or a typed prompt
+ * (`typedPromptVerdict` refuses a record with a tool result). A test checks both ways agree.
+ */
+export function parseTailBytes(buf: Buffer, currentPrompt: string | null, maxToolCalls = 10, skipToolResults = true): TranscriptTail {
   const out = emptyTail();
-  const lines = text.split("\n");
   const current = currentPrompt === null ? null : norm(currentPrompt);
   let skippedCurrent = false;
   let replyMessageId: string | null | undefined;
   const replyTexts: string[] = [];
   const tools: ToolCallSummary[] = [];
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i];
-    if (!line || line.charCodeAt(0) !== 123 /* { */) continue;
+  for (let end = buf.length; end > 0; ) {
+    const start = end > 0 ? buf.lastIndexOf(10, end - 1) + 1 : 0;
+    const line = buf.subarray(start, end);
+    end = start - 1;
+    if (line.length === 0 || line[0] !== 123 /* { */) continue;
+    if (skipToolResults && out.version !== null && line.indexOf(TOOL_RESULT) >= 0 && line.indexOf(USER) >= 0 && line.indexOf(ASSISTANT) < 0) continue;
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
+      raw = JSON.parse(line.toString("utf8"));
     } catch {
       continue; // a torn or broken line
     }
@@ -124,7 +147,7 @@ export const FIRST_TAIL_BYTES = 64 * 1024;
 export function readTranscriptTail(path: string, currentPrompt: string | null, maxBytes = TAIL_BYTES): TranscriptTail {
   const first = Math.min(FIRST_TAIL_BYTES, maxBytes);
   const size = statSync(path).size;
-  const tail = parseTranscriptTail(readTailText(path, first), currentPrompt);
+  const tail = parseTailBytes(readTailBytes(path, first), currentPrompt);
   if (tail.previousPrompt !== null || size <= first || first >= maxBytes) return tail;
-  return parseTranscriptTail(readTailText(path, maxBytes), currentPrompt);
+  return parseTailBytes(readTailBytes(path, maxBytes), currentPrompt);
 }

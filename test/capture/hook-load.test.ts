@@ -49,7 +49,7 @@ function probe(stdin: object, env: Record<string, string>, dir = bundleDir): { m
 
 describe("the hook's load footprint", () => {
   it("has a code cache beside each bundle, made from the current bundle", () => {
-    for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reply.bundle.cjs"]) {
+    for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs"]) {
       const st = statSync(join(bundleDir, name));
       const head = readFileSync(join(bundleDir, `${name}.v8cache`)).toString("latin1", 0, 80).split("\n")[0];
       expect(head).toBe(`errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}`);
@@ -81,7 +81,7 @@ describe("the hook's load footprint", () => {
     const p = probe({ session_id: "s1", prompt: "that's not what I asked, I already told you to keep the old name" }, env);
     expect(p.stdout).toMatch(/captured this prompt as a correction/);
     expect(p.modules).toEqual([]);
-    expect(p.bundles.map((b) => b.name).sort()).toEqual(["hook-capture.bundle.cjs", "hook-reply.bundle.cjs", "hook.bundle.cjs"]);
+    expect(p.bundles.map((b) => b.name).sort()).toEqual(["hook-capture.bundle.cjs", "hook.bundle.cjs"]);
     expect(p.bundles.every((b) => b.cacheUsed)).toBe(true);
     const rows = ledgerLines(ledger);
     expect(rows).toHaveLength(2);
@@ -100,7 +100,6 @@ describe("the hook's load footprint", () => {
     cpSync(bundleDir, dir, { recursive: true, filter: (src) => !src.endsWith(".js") && !src.endsWith(".d.ts") });
     writeFileSync(join(dir, "hook.bundle.cjs"), `${readFileSync(join(dir, "hook.bundle.cjs"), "utf8")}\n// rebuilt\n`);
     writeFileSync(join(dir, "hook-capture.bundle.cjs.v8cache"), "errata-v8cache 1 2\ngarbage");
-    writeFileSync(join(dir, "hook-reply.bundle.cjs.v8cache"), "not a cache at all");
     const ledger = join(tmp.dir, "ledger");
     const p = probe({ session_id: "s2", prompt: "3/10, you ignored half the spec" }, { ERRATA_DIR: ledger }, dir);
     expect(p.stdout).toMatch(/captured this prompt as a complaint/);

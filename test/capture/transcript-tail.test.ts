@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FIRST_TAIL_BYTES, parseTranscriptTail, readTailText, readTranscriptTail, TAIL_BYTES } from "../../runtime/capture/transcript-tail.js";
+import { FIRST_TAIL_BYTES, parseTailBytes, parseTranscriptTail, readTailText, readTranscriptTail, TAIL_BYTES } from "../../runtime/capture/transcript-tail.js";
 import { tempDir } from "../helpers/io.js";
 import { transcriptLines } from "./hook-helpers.js";
 
@@ -30,6 +30,25 @@ describe("readTranscriptTail", () => {
       }
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it("skipping tool-result lines unparsed changes nothing, at every line of the bundled sessions", () => {
+    let skippable = 0;
+    let checked = 0;
+    for (const name of readdirSync(spotter).filter((f) => f.endsWith(".jsonl"))) {
+      const lines = readFileSync(join(spotter, name), "utf8").split("\n").filter((l) => l !== "");
+      skippable += lines.filter((l) => l.includes('"type":"tool_result"') && l.includes('"type":"user"') && !l.includes('"type":"assistant"')).length;
+      for (let n = 1; n <= lines.length; n++) {
+        const bytes = Buffer.from(`${lines.slice(0, n).join("\n")}\n`);
+        for (const prompt of [null, "that's wrong"]) {
+          expect(parseTailBytes(bytes, prompt, 10, true)).toEqual(parseTailBytes(bytes, prompt, 10, false));
+          checked++;
+        }
+      }
+    }
+    // The sessions have such lines (else the comparison would prove nothing).
+    expect(skippable).toBeGreaterThan(10);
+    expect(checked).toBeGreaterThan(100);
   });
 
   it("finds the ask of a turn longer than the first read (a 200 KB tool result)", () => {

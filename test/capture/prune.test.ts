@@ -1,0 +1,179 @@
+// The regex cutter (runtime/capture/prune.ts): a rule's regex cut to one subject must match
+// exactly where the whole regex does (same positions, same lengths), and reading a regex into
+// a tree must lose nothing. Checked on every rule of every language, against the bundled typed
+// prompts and generated texts made of the rules' own words.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { classify } from "../../runtime/capture/classify.js";
+import { ruleFlags, ruleSource } from "../../runtime/capture/compile-core.js";
+import { treeOf } from "../../runtime/capture/index-build.js";
+import { fromLines, indexFileText, indexFromBytes, loadIndex } from "../../runtime/capture/index-file.js";
+import { freshIndex, freshRuleFiles } from "../../runtime/capture/index-write.js";
+import { languages, RULE_CATEGORIES } from "../../runtime/capture/lang-data.js";
+import { compactTree, cutRegex, parseRegex, setRegexCutting, SubjectRegex, treeSource, type CutTree } from "../../runtime/capture/prune.js";
+import { ruleTree } from "../../runtime/capture/rule-files.js";
+
+const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const langDir = join(repoRoot, "runtime", "capture", "lang");
+
+interface Rule {
+  signal: string;
+  lang: string;
+  source: string;
+  flags: string;
+}
+const RULES: Rule[] = languages().flatMap((l) =>
+  RULE_CATEGORIES.flatMap((category) => l[category].map((r) => ({ signal: `${category}.${l.code}.${r.id}`, lang: l.code, source: ruleSource(r.re, r.at), flags: ruleFlags(r.at) }))),
+);
+
+/** Every match of a regex in a text: [index, length] (a global copy of it, stepping past empty matches). */
+function matches(source: string, flags: string, text: string): Array<[number, number]> {
+  const re = new RegExp(source, flags.includes("g") ? flags : `${flags}g`);
+  const out: Array<[number, number]> = [];
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push([m.index, m[0].length]);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out;
+}
+
+/** Cut and whole agree on `text`: the same matches, and "cannot match" only where there are none. */
+function agrees(tree: CutTree, rule: { source: string; flags: string }, text: string): void {
+  const cut = cutRegex(tree, text);
+  const whole = matches(rule.source, rule.flags, text);
+  if (cut === null) expect(whole, `${rule.source} on ${JSON.stringify(text)}`).toEqual([]);
+  else expect(matches(cut, rule.flags, text), `${cut} on ${JSON.stringify(text)}`).toEqual(whole);
+}
+
+function typedPrompts(): string[] {
+  const dir = join(repoRoot, "datasets");
+  const out: string[] = [];
+  for (const set of readdirSync(dir)) {
+    const file = join(dir, set, "exchanges.jsonl");
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, "utf8").split("\n")) if (line.trim()) out.push((JSON.parse(line) as { prompt: string }).prompt.toLowerCase());
+  }
+  return out;
+}
+
+describe("reading a regex into a tree", () => {
+  it("loses nothing: every rule's source comes back from its tree, and every rule can be read", () => {
+    for (const r of RULES) {
+      const tree = parseRegex(r.source);
+      expect(tree, r.signal).not.toBeNull();
+      expect(treeSource(compactTree(tree!)), r.signal).toBe(r.source);
+    }
+    const fillers = treeSource(loadIndex().fillers_tree);
+    expect(fillers.startsWith("^(?:") && fillers.endsWith(")$")).toBe(true);
+  });
+
+  it("gives up on syntax whose cut could change a match (capturing or named groups, back-references, stray braces)", () => {
+    for (const src of ["(a|b)c", "(?<x>a)", "(?:a)\\1", "a{", "a{x}", "(?=a)+", "^*", "\\k<x>"]) expect(parseRegex(src), src).toBeNull();
+    expect(treeOf("(a|b)c")).toEqual([[[], "(a|b)c"]]);
+  });
+
+  it("knows the literal runs an alternative needs", () => {
+    const tree = compactTree(parseRegex("no+pe|that'?s\\s+wrong|x\\.y|(?:a)?b")!);
+    expect(tree.map((seq) => seq[0])).toEqual([["no", "ope"], ["that", "s", "wrong"], ["x.y"], ["b"]]);
+  });
+});
+
+describe("a regex cut to its subject", () => {
+  it("drops what cannot match, keeps what can, and says when nothing can", () => {
+    const tree = compactTree(parseRegex("^(?:no|nope)\\s+(?:wrong|bad)(?!\\s+(?:idea|plan))")!);
+    expect(cutRegex(tree, "no, bad")).toBe("^(?:no)\\s+(?:bad)");
+    expect(cutRegex(tree, "nope bad idea")).toBe("^(?:no|nope)\\s+(?:bad)(?!\\s+(?:idea))");
+    expect(cutRegex(tree, "yes")).toBeNull();
+    // An optional group that cannot match is taken zero times; a required one sinks the whole.
+    expect(cutRegex(compactTree(parseRegex("a(?:xyz)?b")!), "ab")).toBe("ab");
+    expect(cutRegex(compactTree(parseRegex("a(?:xyz)b")!), "ab")).toBeNull();
+    expect(cutRegex(compactTree(parseRegex("(?<=foo)bar")!), "bar")).toBeNull();
+  });
+
+  it("matches where the whole regex matches: every rule on the bundled typed prompts", () => {
+    const prompts = typedPrompts();
+    expect(prompts.length).toBeGreaterThan(3000);
+    let cutSmaller = 0;
+    for (const r of RULES) {
+      const tree = compactTree(parseRegex(r.source)!);
+      for (const text of prompts.slice(0, 600)) agrees(tree, r, text);
+      const cut = cutRegex(tree, prompts[0] ?? "");
+      if (cut === null || cut.length < r.source.length) cutSmaller++;
+    }
+    // The point of cutting: most rules shrink (or vanish) on a given prompt.
+    expect(cutSmaller).toBeGreaterThan(RULES.length / 2);
+  });
+
+  it("matches where the whole regex matches: generated texts of the rules' own words", () => {
+    const words = [...new Set(RULES.flatMap((r) => r.source.split(/[^a-z'\u00df-\u024f\u0400-\u04ff]+/)).filter((w) => w.length > 0))];
+    const text = fc
+      .array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(" ", " ", ", ", ". ", "! ", "'", "-", "  ", "?! ", "\n")), { minLength: 1, maxLength: 14 })
+      .map((parts) => parts.map(([w, s]) => w + s).join(""));
+    const trees = RULES.map((r) => compactTree(parseRegex(r.source)!));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: RULES.length - 1 }), text, (k, t) => {
+        agrees(trees[k] as CutTree, RULES[k] as Rule, t);
+      }),
+      { numRuns: 4000, seed: 23 },
+    );
+  });
+
+  it("a SubjectRegex cuts its first uses, then compiles the whole regex once", () => {
+    const re = new SubjectRegex(compactTree(parseRegex("^(?:hmm+|ok)$")!), "");
+    expect(re.on("ok")?.source).toBe("^(?:ok)$");
+    expect(re.on("yes")).toBeNull();
+    expect(re.whole).toBeNull();
+    expect(re.on("ok")?.source).toBe("^(?:hmm+|ok)$");
+    expect(re.whole).not.toBeNull();
+  });
+});
+
+describe("classifying with cut regexes", () => {
+  beforeAll(() => void setRegexCutting("always"));
+  afterAll(() => void setRegexCutting("first-uses"));
+
+  it("gives the verdicts of whole regexes on every typed prompt of the bundled corpora", () => {
+    const dir = join(repoRoot, "datasets");
+    let compared = 0;
+    for (const set of readdirSync(dir)) {
+      const file = join(dir, set, "exchanges.jsonl");
+      if (!existsSync(file)) continue;
+      for (const line of readFileSync(file, "utf8").split("\n")) {
+        if (!line.trim()) continue;
+        const e = JSON.parse(line) as { prompt: string; reply_end: string | null };
+        setRegexCutting("always");
+        const cut = classify(e.prompt, { previousReply: e.reply_end });
+        setRegexCutting("off");
+        const whole = classify(e.prompt, { previousReply: e.reply_end });
+        setRegexCutting("always");
+        expect(cut).toEqual(whole);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(3000);
+  });
+});
+
+describe("the generated files", () => {
+  it("the committed rule files match the language files (regenerate: see index-file.ts)", () => {
+    for (const [code, text] of Object.entries(freshRuleFiles())) expect(readFileSync(join(langDir, `${code}.rules.tsv`), "utf8"), code).toBe(text);
+  });
+
+  it("a rule's tree from its file is its regex", () => {
+    for (const r of RULES) expect(treeSource(ruleTree(r.signal, r.lang)), r.signal).toBe(r.source);
+  });
+
+  it("the committed index is written in the lazy layout, and any JSON layout of it reads the same", () => {
+    const bytes = readFileSync(join(langDir, "index.json"));
+    expect(bytes.toString("utf8")).toBe(indexFileText(freshIndex()));
+    expect(fromLines(bytes)).not.toBeNull();
+    // tsc's re-indented copy (dist/) takes the fallback and gives the same index.
+    const indented = Buffer.from(JSON.stringify(JSON.parse(bytes.toString("utf8")), null, 2));
+    expect(fromLines(indented)).toBeNull();
+    expect(indexFromBytes(indented)).toEqual(indexFromBytes(bytes));
+    expect(() => indexFromBytes(Buffer.from('{"eager":{"schema":"capture-index/0"},\n"rating":{},\n"reply":{},\n"needs":[]}\n'))).toThrow(/expected schema capture-index\/2/);
+  });
+});
