@@ -18,7 +18,7 @@ if (args[0] === "hook") {
   hook.runHook(args.slice(1)).then((code) => {
     // Everything the hook writes is written synchronously: exit now rather than wait for
     // work Node queued for later (a garbage collection), unless a stream still holds output.
-    if (hook.outputFlushed()) process.exit(code);
+    if (typeof hook.outputFlushed === "function" && hook.outputFlushed()) process.exit(code);
     process.exitCode = code;
   });
 } else {

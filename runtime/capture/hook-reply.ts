@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolvePaths } from "../paths.js";
+import { isoTime } from "../store/ids.js";
 import { loadLastReply, saveLastReply } from "./hook-state.js";
 import { emptyTail, readTranscriptTail, type TranscriptTail } from "./transcript-tail.js";
 
@@ -60,5 +61,5 @@ export function keepLastReply(
   const tail = given === null ? tailOf(transcriptPath, null, say) : emptyTail();
   const reply = given ?? tail.reply;
   if (reply === null) return;
-  saveLastReply(resolvePaths(env, cwd).stateDir, { session_id: sessionId, ts: new Date(nowMs).toISOString(), reply, model: tail.model }, nowMs);
+  saveLastReply(resolvePaths(env, cwd).stateDir, { session_id: sessionId, ts: isoTime(nowMs), reply, model: tail.model }, nowMs);
 }

@@ -11,7 +11,7 @@
 import { hostname } from "node:os";
 import type { Erratum, ErratumContext, Links, Reporter } from "../../schemas/erratum.js";
 import { nodeCrypto } from "../node-crypto.js";
-import { newErratumId } from "./ids.js";
+import { isoTime, newErratumId } from "./ids.js";
 
 export interface NewErratumInput {
   nowMs: number;
@@ -54,7 +54,7 @@ export function emptyContext(): ErratumContext {
 }
 
 export function newErratum(input: NewErratumInput): Erratum {
-  const ts = input.ts ?? new Date(input.nowMs).toISOString();
+  const ts = input.ts ?? isoTime(input.nowMs);
   const tsMs = Date.parse(ts);
   return {
     schema: "erratum/1",
