@@ -8,12 +8,14 @@
  * (rule-files.ts), not the language files. A long prompt is scanned once by a hand-written
  * tokenizer.
  *
- * Long texts (400 characters and more) take a faster way to the same verdicts. Every token
- * is looked up by hash in one word table (built on the first long text) that also holds the
- * words rules need (`needs` in the index, read from the patterns by `ruleNeeds` in
- * index-build.ts); a window around a key is tried only when its tokens hold what a match
- * needs, and a rule with known start words only at tokens with those words, with a sticky
- * regex. `setLongTextFilters(false)` turns this off (tests compare both ways).
+ * Long texts (400 characters and more) take a faster way to the same verdicts. One pass
+ * tokenizes the text and looks every token up, as it ends, by hash in one word table (built on
+ * the first long text) that also holds the words rules need (`needs` in the index, read from
+ * the patterns by `ruleNeeds` in index-build.ts); key hits are noted by token, and the rules a
+ * token keys share its window. A window around a key is tried only when its tokens hold what
+ * a match needs, and a rule with known start words only at tokens with those words, with a
+ * sticky regex (the window's tokens read once, from its end). `setLongTextFilters(false)`
+ * turns this off (tests compare both ways).
  *
  * Pattern shorthand: a space outside a character class is `\s+` (" *" and " ?" optional
  * whitespace), `{w}` is one word and `{w}?` an optional word tail.
@@ -212,33 +214,26 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
 /**
  * The words a long text is looked up in, by FNV-1a hash in an open-addressing table (no
  * string is made for a word that is none of them): "any" keys (whole tokens), number words
- * and the words rules need (a token's leading run of LETTER characters, see `tokRun`).
+ * and the words rules need (a token's leading run of LETTER characters, see `scanLong`).
  */
 interface WordTable {
   mask: number;
   /**
-   * Per slot: the high 16 bits of the word's hash, then its entry + 1 in the low 16 (0: empty).
-   * Small enough (16 KB) to stay in the first-level cache while a text is scanned.
+   * Two numbers per slot: the word's whole hash, then its entry + 1 in the low 16 bits, its
+   * length (at most 255) in the next 8 and, in bit 24, whether a token must be compared with
+   * it character by character (0: an empty slot). One read of a cache line per probe.
    */
   slots: Int32Array;
   words: string[];
   /** Per entry: the "any" rules keyed by the word, or undefined. */
   anyRules: Array<number[] | undefined>;
   isNumber: Uint8Array;
-  /** Per entry: the word's id among needed words, or -1. */
+  /** Per entry: the word's id among needed words (1 to `needCount`), or 0. */
   need: Int32Array;
   /** Needed words. */
   needCount: number;
-  /**
-   * Per entry: 1 when a token must be compared with it character by character: a key or a
-   * number word, or a word that shares the high 16 bits of its hash and its length with
-   * another. A word only rules need is taken on those alone: a rare false hit only costs a
-   * regex try.
-   */
-  verify: Uint8Array;
-  /** Per entry: where its characters start in `chars`, and its length. */
+  /** Per entry: where its characters start in `chars` (they end where the next entry's start: one more number at the end). */
   charStart: Int32Array;
-  charLength: Int32Array;
   chars: Uint16Array;
   /**
    * Bits (see `headBit`) of the two-character prefix keys and of the first three characters
@@ -248,9 +243,24 @@ interface WordTable {
   prefixHeads3: Uint32Array;
 }
 
+/** A slot's length field holds lengths below this; longer words are compared character by character. */
+const SLOT_MAX_LENGTH = 255;
+/** The slot bit that says "compare the characters". */
+const SLOT_VERIFY = 1 << 24;
+
 /** A bit (of 32768) for the first two or three characters of a word (c2 = 0 for two). */
 function headBit(c0: number, c1: number, c2: number): number {
   return ((c0 & 31) << 10) | ((c1 & 31) << 5) | (c2 & 31);
+}
+
+/** The slot a hash is looked up from (then the next ones). */
+function homeSlot(h: number, mask: number): number {
+  return (h ^ (h >>> 15)) & mask;
+}
+
+/** A word's length as a slot holds it (bits 16-23). */
+function slotLength(length: number): number {
+  return (length < SLOT_MAX_LENGTH ? length : SLOT_MAX_LENGTH) << 16;
 }
 
 function tableOf(m: Matchers): WordTable {
@@ -259,7 +269,7 @@ function tableOf(m: Matchers): WordTable {
   const entry = (w: string): { rules: number[] | undefined; number: boolean; need: number } => {
     let e = entries.get(w);
     if (e === undefined) {
-      e = { rules: undefined, number: false, need: -1 };
+      e = { rules: undefined, number: false, need: 0 };
       entries.set(w, e);
     }
     return e;
@@ -270,7 +280,7 @@ function tableOf(m: Matchers): WordTable {
   let needCount = 0;
   const needId = (w: string): number => {
     const e = entry(w);
-    if (e.need < 0) e.need = needCount++;
+    if (e.need === 0) e.need = ++needCount;
     return e.need;
   };
   m.index.needs.forEach((src, i) => {
@@ -291,40 +301,41 @@ function tableOf(m: Matchers): WordTable {
   while (size < entries.size * 2.5) size *= 2;
   const t: WordTable = {
     mask: size - 1,
-    slots: new Int32Array(size),
+    slots: new Int32Array(2 * size),
     words: [],
     anyRules: [],
     isNumber: new Uint8Array(entries.size),
     need: new Int32Array(entries.size),
     needCount,
-    verify: new Uint8Array(entries.size),
-    charStart: new Int32Array(entries.size),
-    charLength: new Int32Array(entries.size),
+    charStart: new Int32Array(entries.size + 1),
     chars: new Uint16Array([...entries.keys()].reduce((a, w) => a + w.length, 0)),
     prefixHeads2: new Uint32Array(1024),
     prefixHeads3: new Uint32Array(1024),
   };
-  let at = 0;
+  // Words that share a hash and a length are all compared character by character.
   const shapes = new Map<string, number>();
+  for (const w of entries.keys()) {
+    const shape = `${hashRange(w, 0, w.length)}:${w.length}`;
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
+  let at = 0;
   for (const [w, e] of entries) {
     const k = t.words.length;
     t.words.push(w);
     t.charStart[k] = at;
-    t.charLength[k] = w.length;
     for (let j = 0; j < w.length; j++) t.chars[at++] = w.charCodeAt(j);
     t.anyRules.push(e.rules);
     t.isNumber[k] = e.number ? 1 : 0;
     t.need[k] = e.need;
     const h = hashRange(w, 0, w.length) | 0;
-    const shape = `${h >>> 16}:${w.length}`;
-    const other = shapes.get(shape);
-    if (other !== undefined) t.verify[other] = 1;
-    shapes.set(shape, k);
-    t.verify[k] = e.rules !== undefined || e.number || other !== undefined ? 1 : 0;
-    let slot = (h ^ (h >>> 15)) & t.mask;
-    while (t.slots[slot] !== 0) slot = (slot + 1) & t.mask;
-    t.slots[slot] = (h & 0xffff0000) | (k + 1);
+    const shared = (shapes.get(`${h >>> 0}:${w.length}`) ?? 0) > 1;
+    const verify = e.rules !== undefined || e.number || shared || w.length >= SLOT_MAX_LENGTH;
+    let slot = homeSlot(h, t.mask);
+    while (t.slots[2 * slot + 1] !== 0) slot = (slot + 1) & t.mask;
+    t.slots[2 * slot] = h;
+    t.slots[2 * slot + 1] = (k + 1) | slotLength(w.length) | (verify ? SLOT_VERIFY : 0);
   }
+  t.charStart[entries.size] = at;
   for (const group of m.any.prefix.values()) {
     for (const p of group) {
       const x = p.prefix;
@@ -339,31 +350,34 @@ function tableOf(m: Matchers): WordTable {
 
 /**
  * The table entry of `codes[start, end)` with hash `h`, or -1. For an entry that needs no
- * check (see `WordTable.verify`) a word with the same high hash bits and length may be taken
- * for it.
+ * check (see `WordTable.slots`) a word with the same hash and length may be taken for it.
  */
 function lookup(t: WordTable, h: number, codes: Uint16Array, start: number, end: number): number {
   const slots = t.slots;
-  let slot = (h ^ (h >>> 15)) & t.mask;
-  const length = end - start;
-  const high = h & 0xffff0000;
-  for (;;) {
-    const v = slots[slot] as number;
+  const length = slotLength(end - start);
+  for (let slot = homeSlot(h, t.mask); ; slot = (slot + 1) & t.mask) {
+    const v = slots[2 * slot + 1] as number;
     if (v === 0) return -1;
+    if (slots[2 * slot] !== h || (v & 0xff0000) !== length) continue;
     const e = (v & 0xffff) - 1;
-    if ((v & 0xffff0000) === high && t.charLength[e] === length) {
-      if (t.verify[e] === 0) return e;
-      let j = t.charStart[e] as number;
-      let k = start;
-      while (k < end && t.chars[j] === codes[k]) {
-        j++;
-        k++;
-      }
-      if (k === end) return e;
-    }
-    slot = (slot + 1) & t.mask;
+    if ((v & SLOT_VERIFY) === 0 || sameChars(t, e, codes, start, end)) return e;
   }
 }
+
+/** Whether entry `e` is the word `codes[start, end)`. */
+function sameChars(t: WordTable, e: number, codes: Uint16Array, start: number, end: number): boolean {
+  let j = t.charStart[e] as number;
+  if ((t.charStart[e + 1] as number) - j !== end - start) return false;
+  const chars = t.chars;
+  for (let k = start; k < end; k++, j++) if (chars[j] !== codes[k]) return false;
+  return true;
+}
+
+/**
+ * What every scratch array below starts as: one empty array made at load (a hook process
+ * that classifies a short prompt grows only the few it uses).
+ */
+const NO_NUMBERS = new Int32Array(0);
 
 /** The text being scanned as UTF-16 code units (typed-array reads are cheaper than charCodeAt). */
 let codeBuffer = Buffer.alloc(0);
@@ -504,48 +518,61 @@ const remake = (length: number, size: number): boolean => length < size || (leng
  */
 export interface NeedHits {
   generation: number;
+  /** The token of each key offset of the scan's `anyAt` (the same order). */
+  tokens: number[];
 }
 let needGeneration = 0;
-/** Per needed word: the generation of the last scan that saw it, and its first and last position slots then. */
-let needStamp = new Int32Array(0);
-let needFirst = new Int32Array(0);
-let needLast = new Int32Array(0);
-/** Position slots: a token's start and the next slot of the same word (-1: none). */
-let slotAt = new Int32Array(0);
-let slotNext = new Int32Array(0);
+/** Per needed word (by id, see `WordTable.need`; 0 is no word): the generation of the last scan that saw it. */
+let needStamp = NO_NUMBERS;
+/** Per needed word: the mark of the last window (see `markWindow`) that held it. */
+let needSeen = NO_NUMBERS;
+let windowMark = 0;
+/**
+ * Per needed word, while one rule is tried in a window: 1 + the first index in the rule's
+ * `starts` that holds it (0: none; see `startNext` for the others).
+ */
+let startMark = NO_NUMBERS;
+/** Per index of a rule's `starts`: the next index with the same word, or -1 (filled for one rule at a time). */
+let startNext = NO_NUMBERS;
 
-function resetNeeds(t: WordTable, n: number): void {
-  if (needStamp.length < t.needCount) {
-    needStamp = new Int32Array(t.needCount);
-    needFirst = new Int32Array(t.needCount);
-    needLast = new Int32Array(t.needCount);
+function resetNeeds(t: WordTable): void {
+  if (needStamp.length <= t.needCount) {
+    needStamp = new Int32Array(t.needCount + 1);
+    needSeen = new Int32Array(t.needCount + 1);
+    startMark = new Int32Array(t.needCount + 1);
+    windowMark = 0;
   }
-  // A text of n characters has at most n / 2 + 1 tokens.
-  const slots = (n >>> 1) + 2;
-  if (remake(slotAt.length, slots)) {
-    slotAt = new Int32Array(slots);
-    slotNext = new Int32Array(slots);
-  }
-  needGeneration = (needGeneration + 1) | 0 || 1;
 }
 
-/** True when every clause has a word that starts a token in [from, to). */
-function needsMet(needs: readonly Int32Array[], from: number, to: number): boolean {
-  for (const clause of needs) {
-    let met = false;
-    for (let k = 0; k < clause.length && !met; k++) {
-      const w = clause[k] as number;
-      if (needStamp[w] !== needGeneration) continue;
-      for (let s = needFirst[w] as number; s >= 0; s = slotNext[s] as number) {
-        const at = slotAt[s] as number;
-        if (at >= to) break;
-        if (at >= from) {
-          met = true;
-          break;
-        }
+/**
+ * Marks the needed words of the tokens before `hi` that start at `from` or after (of the text
+ * last scanned) as held by a new window; returns its mark.
+ */
+function markWindow(from: number, hi: number): number {
+  if (windowMark >= 0x3fffffff) {
+    needSeen.fill(0);
+    windowMark = 0;
+  }
+  const mark = ++windowMark;
+  const seen = needSeen;
+  const words = tokNeed;
+  const starts = tokStart;
+  for (let k = hi - 1; k >= 0 && (starts[k] as number) >= from; k--) seen[words[k] as number] = mark;
+  return mark;
+}
+
+/** True when every clause has a word marked `mark` in `seen` (`needSeen`, see `markWindow`). */
+function clausesHeld(needs: readonly Int32Array[], seen: Int32Array, mark: number): boolean {
+  for (let c = 0; c < needs.length; c++) {
+    const clause = needs[c] as Int32Array;
+    let held = false;
+    for (let k = 0; k < clause.length; k++) {
+      if (seen[clause[k] as number] === mark) {
+        held = true;
+        break;
       }
     }
-    if (!met) return false;
+    if (!held) return false;
   }
   return true;
 }
@@ -558,7 +585,9 @@ function needsAnywhere(needs: readonly Int32Array[]): boolean {
 
 /** Whether a token of one of these words occurs in the text last scanned. */
 function anyOccurs(words: Int32Array): boolean {
-  for (let k = 0; k < words.length; k++) if (needStamp[words[k] as number] === needGeneration) return true;
+  const stamp = needStamp;
+  const generation = needGeneration;
+  for (let k = 0; k < words.length; k++) if (stamp[words[k] as number] === generation) return true;
   return false;
 }
 
@@ -582,7 +611,7 @@ export interface Scan {
   letters: number;
 }
 
-/** Key hits of the text being scanned: rule and offset, in token order. */
+/** Key hits of the text being scanned: rule and offset (long texts: token), in token order. */
 let hitRule = new Int32Array(64);
 let hitAt = new Int32Array(64);
 let hitCount = 0;
@@ -600,11 +629,10 @@ function hit(r: number, at: number): void {
   hitCount++;
 }
 
-/** The tokens of the text being scanned: start, end, FNV-1a hash, end of the leading LETTER run (-1: the whole token). */
-let tokStart = new Int32Array(0);
-let tokEnd = new Int32Array(0);
-let tokHash = new Int32Array(0);
-let tokRun = new Int32Array(0);
+/** The tokens of the text being scanned: start, end, and (long texts) the id of the needed word of its run (0: none). */
+let tokStart = NO_NUMBERS;
+let tokEnd = NO_NUMBERS;
+let tokNeed = NO_NUMBERS;
 
 /**
  * Character classes for long texts (built on the first one): 0 no word character, 1 a LETTER
@@ -638,14 +666,15 @@ function classes(): Uint8Array {
   return c;
 }
 
-function tokenArrays(n: number): void {
+/** Sizes the token arrays for a text of n characters (`tokNeed` for a long text only). */
+function tokenArrays(n: number, long: boolean): void {
   // A text of n characters has at most n / 2 + 1 tokens.
   const size = (n >>> 1) + 2;
-  if (!remake(tokStart.length, size)) return;
-  tokStart = new Int32Array(size);
-  tokEnd = new Int32Array(size);
-  tokHash = new Int32Array(size);
-  tokRun = new Int32Array(size);
+  if (remake(tokStart.length, size)) {
+    tokStart = new Int32Array(size);
+    tokEnd = new Int32Array(size);
+  }
+  if (long && tokNeed.length !== tokStart.length) tokNeed = new Int32Array(tokStart.length);
 }
 
 /** Counts of the tokenizer pass besides the tokens. */
@@ -653,13 +682,27 @@ let tokCount = 0;
 let tokLetters = 0;
 let tokOgham = false;
 
-/** Splits `codes[0, n)` into tokens (long texts: with the class table; `codes[n]` is 0). */
-function tokenizeLong(codes: Uint16Array, n: number): void {
+const FNV_BASIS = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * One pass over a long text `codes[0, n)` (`codes[n]` is 0): splits it into tokens (with the
+ * class table) and looks each up in the word table as it ends: key hits (see `hit`), the
+ * needed word of the token's run, number words. True when a number word occurs.
+ *
+ * A token's run is its leading stretch of LETTER characters (the words rules need are such
+ * runs): the whole token when it has no other character, otherwise looked up on its own (the
+ * hash of a prefix is the hash the token had there).
+ */
+function scanLong(m: Matchers, t: WordTable, lower: string, codes: Uint16Array, n: number): boolean {
   const cls = classes();
+  const { slots, mask, need: needOfEntry, isNumber, anyRules, prefixHeads2, prefixHeads3 } = t;
   const starts = tokStart;
   const ends = tokEnd;
-  const hashes = tokHash;
-  const runs = tokRun;
+  const needs = tokNeed;
+  const stamp = needStamp;
+  const generation = needGeneration;
+  let hasNumberWord = false;
   let count = 0;
   let letters = 0;
   let ogham = false;
@@ -672,15 +715,19 @@ function tokenizeLong(codes: Uint16Array, n: number): void {
       continue;
     }
     let start = i;
-    let h = 0x811c9dc5;
+    let h = FNV_BASIS;
     let runEnd = -1;
+    let runHash = 0;
     do {
       if (k === 1) letters++;
       else if (k >= 3) {
-        if (runEnd < 0) runEnd = i;
+        if (runEnd < 0) {
+          runEnd = i;
+          runHash = h;
+        }
         if (k === 4) ogham = true;
       }
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
       c = codes[++i] as number;
       k = cls[c] as number;
     } while (k !== 0);
@@ -689,23 +736,72 @@ function tokenizeLong(codes: Uint16Array, n: number): void {
       while (start < end && codes[start] === 39) start++;
       while (end > start && codes[end - 1] === 39) end--;
       if (end <= start) continue;
-      h = 0x811c9dc5;
+      h = FNV_BASIS;
       runEnd = -1;
       for (let j = start; j < end; j++) {
         const d = codes[j] as number;
-        h = Math.imul(h ^ d, 0x01000193);
-        if (runEnd < 0 && (cls[d] as number) >= 3) runEnd = j;
+        if (runEnd < 0 && (cls[d] as number) >= 3) {
+          runEnd = j;
+          runHash = h;
+        }
+        h = Math.imul(h ^ d, FNV_PRIME);
+      }
+    }
+    const length = end - start;
+    // The token's entry (see `lookup`, written out here: this runs for every token).
+    const want = slotLength(length);
+    let e = -1;
+    for (let slot = homeSlot(h, mask); ; slot = (slot + 1) & mask) {
+      const v = slots[2 * slot + 1] as number;
+      if (v === 0) break;
+      if (slots[2 * slot] !== h || (v & 0xff0000) !== want) continue;
+      const x = (v & 0xffff) - 1;
+      if ((v & SLOT_VERIFY) !== 0 && !sameChars(t, x, codes, start, end)) continue;
+      e = x;
+      break;
+    }
+    let need = 0;
+    if (e >= 0) {
+      if (isNumber[e] === 1) hasNumberWord = true;
+      const exact = anyRules[e];
+      // Long texts note a hit's token (see `groupHitsByLists`).
+      if (exact !== undefined) for (let j = 0; j < exact.length; j++) hit(exact[j] as number, count);
+      need = needOfEntry[e] as number;
+    }
+    // A token with characters outside LETTER has its run looked up on its own.
+    if (runEnd >= 0) {
+      need = 0;
+      if (runEnd > start) {
+        const r = lookup(t, runHash, codes, start, runEnd);
+        if (r >= 0) need = needOfEntry[r] as number;
       }
     }
     starts[count] = start;
     ends[count] = end;
-    hashes[count] = h;
-    runs[count] = runEnd;
+    needs[count] = need;
+    stamp[need] = generation;
     count++;
+    if (length >= 2) {
+      const c0 = codes[start] as number;
+      const c1 = codes[start + 1] as number;
+      let bit = headBit(c0, c1, 0);
+      let maybe = ((prefixHeads2[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+      if (!maybe && length >= 3) {
+        bit = headBit(c0, c1, codes[start + 2] as number);
+        maybe = ((prefixHeads3[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+      }
+      if (maybe) {
+        const group = m.any.prefix.get(c0 * 65536 + c1);
+        if (group !== undefined) {
+          for (const p of group) if (p.prefix.length <= length && lower.startsWith(p.prefix, start)) for (const r of p.rules) hit(r, count - 1);
+        }
+      }
+    }
   }
   tokCount = count;
   tokLetters = letters;
   tokOgham = ogham;
+  return hasNumberWord;
 }
 
 /** Splits `codes[0, n)` into tokens (short texts: no table). */
@@ -755,12 +851,17 @@ export function scan(m: Matchers, lower: string): Scan {
   const n = lower.length;
   const t = n >= HASH_FILTER_MIN_CHARS && longTextFilters ? tableOf(m) : null;
   const codes = codesOf(lower);
-  tokenArrays(n);
+  tokenArrays(n, t !== null);
   hitCount = 0;
-  if (t === null) tokenizeShort(codes, n);
-  else {
-    resetNeeds(t, n);
-    tokenizeLong(codes, n);
+  // A new scan: what the last one noted (`NeedHits`) no longer holds.
+  needGeneration = (needGeneration + 1) | 0 || 1;
+  let hasNumberWord: boolean;
+  if (t === null) {
+    tokenizeShort(codes, n);
+    hasNumberWord = lookupShort(m, lower, codes);
+  } else {
+    resetNeeds(t);
+    hasNumberWord = scanLong(m, t, lower, codes, n);
   }
   // The first word that is no filler: "start" and "whole" rules are keyed by it.
   for (let k = 0; k < tokCount && restStart < 0; k++) {
@@ -770,9 +871,30 @@ export function scan(m: Matchers, lower: string): Scan {
       forEachRule(m.first, first, (r) => firstRules.push(r));
     }
   }
-  const hasNumberWord = t === null ? lookupShort(m, lower, codes) : lookupLong(m, t, lower, codes);
-  // Group the hits by rule (a stable sort keeps each rule's offsets in order); a rule hit
-  // twice at one offset (an exact and a prefix key) keeps it once.
+  const anyRules: number[] = [];
+  const anyFrom: number[] = [];
+  const anyAt: number[] = [];
+  const anyTok: number[] = [];
+  if (t === null) groupHits(anyRules, anyFrom, anyAt);
+  else groupHitsByLists(m.rules.length, anyRules, anyFrom, anyAt, anyTok);
+  return {
+    restStart: restStart < 0 ? n : restStart,
+    firstRules: firstRules.length > 1 ? [...new Set(firstRules)].sort((a, b) => a - b) : firstRules,
+    anyRules,
+    anyFrom,
+    anyAt,
+    hasNumberWord,
+    needs: t !== null && !tokOgham ? { generation: needGeneration, tokens: anyTok } : null,
+    letters: tokLetters,
+  };
+}
+
+/**
+ * The key hits grouped by rule, in rule order, each rule's offsets in token order; a rule hit
+ * twice at one offset (an exact and a prefix key) keeps it once. Short texts: a stable
+ * insertion sort of the few hits.
+ */
+function groupHits(anyRules: number[], anyFrom: number[], anyAt: number[]): void {
   const count = hitCount;
   for (let k = 1; k < count; k++) {
     const r = hitRule[k] as number;
@@ -786,9 +908,6 @@ export function scan(m: Matchers, lower: string): Scan {
     hitRule[j + 1] = r;
     hitAt[j + 1] = at;
   }
-  const anyRules: number[] = [];
-  const anyFrom: number[] = [];
-  const anyAt: number[] = [];
   for (let k = 0; k < count; k++) {
     const r = hitRule[k] as number;
     const at = hitAt[k] as number;
@@ -799,16 +918,62 @@ export function scan(m: Matchers, lower: string): Scan {
     anyAt.push(at);
   }
   anyFrom.push(anyAt.length);
-  return {
-    restStart: restStart < 0 ? n : restStart,
-    firstRules: firstRules.length > 1 ? [...new Set(firstRules)].sort((a, b) => a - b) : firstRules,
-    anyRules,
-    anyFrom,
-    anyAt,
-    hasNumberWord,
-    needs: t !== null && !tokOgham ? { generation: needGeneration } : null,
-    letters: tokLetters,
-  };
+}
+
+/** Per rule: the grouping that last saw it, and its first and last hit then; per hit: the next hit of its rule (-1: none). */
+let ruleSeen = NO_NUMBERS;
+let ruleFirstHit = NO_NUMBERS;
+let ruleLastHit = NO_NUMBERS;
+let hitNext = NO_NUMBERS;
+let groupings = 0;
+
+/**
+ * As `groupHits`, for long texts (tens of hits, noted by token): each rule's hits linked in
+ * token order, then only the rules sorted. `anyTok` gets the token of each offset.
+ */
+function groupHitsByLists(ruleCount: number, anyRules: number[], anyFrom: number[], anyAt: number[], anyTok: number[]): void {
+  if (ruleSeen.length < ruleCount) {
+    ruleSeen = new Int32Array(ruleCount);
+    ruleFirstHit = new Int32Array(ruleCount);
+    ruleLastHit = new Int32Array(ruleCount);
+    groupings = 0;
+  }
+  if (hitNext.length < hitRule.length) hitNext = new Int32Array(hitRule.length);
+  const seen = ruleSeen;
+  const mark = (groupings = (groupings + 1) | 0 || 1);
+  const count = hitCount;
+  for (let k = 0; k < count; k++) {
+    const r = hitRule[k] as number;
+    hitNext[k] = -1;
+    if (seen[r] !== mark) {
+      seen[r] = mark;
+      ruleFirstHit[r] = k;
+      anyRules.push(r);
+    } else hitNext[ruleLastHit[r] as number] = k;
+    ruleLastHit[r] = k;
+  }
+  // Insertion sort: a long text hits a few tens of rules.
+  for (let k = 1; k < anyRules.length; k++) {
+    const r = anyRules[k] as number;
+    let j = k - 1;
+    while (j >= 0 && (anyRules[j] as number) > r) {
+      anyRules[j + 1] = anyRules[j] as number;
+      j--;
+    }
+    anyRules[j + 1] = r;
+  }
+  for (let i = 0; i < anyRules.length; i++) {
+    anyFrom.push(anyAt.length);
+    let last = -1;
+    for (let k = ruleFirstHit[anyRules[i] as number] as number; k >= 0; k = hitNext[k] as number) {
+      const tok = hitAt[k] as number;
+      if (tok === last) continue;
+      anyAt.push(tokStart[tok] as number);
+      anyTok.push(tok);
+      last = tok;
+    }
+  }
+  anyFrom.push(anyAt.length);
 }
 
 /** The tokens of a short text looked up in the index's own maps; true when a number word occurs. */
@@ -827,104 +992,6 @@ function lookupShort(m: Matchers, lower: string, codes: Uint16Array): boolean {
     }
   }
   return hasNumberWord;
-}
-
-/**
- * The tokens of a long text looked up in the word table: key hits, number words, and where
- * the words rules need are. True when a number word occurs.
- */
-function lookupLong(m: Matchers, t: WordTable, lower: string, codes: Uint16Array): boolean {
-  let hasNumberWord = false;
-  const { slots, mask, charLength, verify, charStart, chars, need: needOfEntry, isNumber, anyRules, prefixHeads2, prefixHeads3 } = t;
-  const starts = tokStart;
-  const ends = tokEnd;
-  const hashes = tokHash;
-  const runs = tokRun;
-  const count = tokCount;
-  const generation = needGeneration;
-  const stamp = needStamp;
-  const first = needFirst;
-  const last = needLast;
-  const at = slotAt;
-  const next = slotNext;
-  let used = 0;
-  for (let k = 0; k < count; k++) {
-    const start = starts[k] as number;
-    const end = ends[k] as number;
-    const length = end - start;
-    // The token's entry (see `lookup`, written out here: this loop runs for every token).
-    const h = hashes[k] as number;
-    const high = h & 0xffff0000;
-    let e = -1;
-    for (let slot = (h ^ (h >>> 15)) & mask; ; slot = (slot + 1) & mask) {
-      const v = slots[slot] as number;
-      if (v === 0) break;
-      if ((v & 0xffff0000) !== high) continue;
-      const x = (v & 0xffff) - 1;
-      if (charLength[x] !== length) continue;
-      if (verify[x] === 1) {
-        let j = charStart[x] as number;
-        let i = start;
-        while (i < end && chars[j] === codes[i]) {
-          j++;
-          i++;
-        }
-        if (i < end) continue;
-      }
-      e = x;
-      break;
-    }
-    let need = -1;
-    if (e >= 0) {
-      if (isNumber[e] === 1) hasNumberWord = true;
-      const exact = anyRules[e];
-      if (exact !== undefined) for (let j = 0; j < exact.length; j++) hit(exact[j] as number, start);
-      need = needOfEntry[e] as number;
-    }
-    // The words rules need are runs of LETTER characters: a token with others has its own.
-    const runEnd = runs[k] as number;
-    if (runEnd >= 0) {
-      need = -1;
-      if (runEnd > start) {
-        const r = lookup(t, hashCodes(codes, start, runEnd), codes, start, runEnd);
-        if (r >= 0) need = needOfEntry[r] as number;
-      }
-    }
-    if (need >= 0) {
-      const s = used++;
-      at[s] = start;
-      next[s] = -1;
-      if (stamp[need] !== generation) {
-        stamp[need] = generation;
-        first[need] = s;
-      } else next[last[need] as number] = s;
-      last[need] = s;
-    }
-    if (length >= 2) {
-      const c0 = codes[start] as number;
-      const c1 = codes[start + 1] as number;
-      let bit = headBit(c0, c1, 0);
-      let maybe = ((prefixHeads2[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
-      if (!maybe && length >= 3) {
-        bit = headBit(c0, c1, codes[start + 2] as number);
-        maybe = ((prefixHeads3[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
-      }
-      if (maybe) {
-        const group = m.any.prefix.get(c0 * 65536 + c1);
-        if (group !== undefined) {
-          for (const p of group) if (p.prefix.length <= length && lower.startsWith(p.prefix, start)) for (const r of p.rules) hit(r, start);
-        }
-      }
-    }
-  }
-  return hasNumberWord;
-}
-
-/** FNV-1a over `codes[start, end)`, as a signed 32-bit number. */
-function hashCodes(codes: Uint16Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let k = start; k < end; k++) h = Math.imul(h ^ (codes[k] as number), 0x01000193);
-  return h;
 }
 
 /** FNV-1a over the UTF-16 code units of `text[start, end)`. */
@@ -957,59 +1024,121 @@ export function testNear(rule: CompiledRule, lower: string, positions: ArrayLike
   for (let p = begin; p < end; p++) {
     const at = positions[p] as number;
     if (at < coveredTo) continue;
-    let from = Math.max(0, at - KEY_WINDOW_CHARS);
-    if (from > 0) {
-      const space = lower.indexOf(" ", from);
-      from = space < 0 || space >= at ? at : space + 1;
-    }
-    let to = Math.min(lower.length, at + KEY_WINDOW_CHARS);
-    if (to < lower.length) {
-      const space = lower.indexOf(" ", to);
-      to = space < 0 ? lower.length : space;
-    }
-    coveredTo = to - KEY_WINDOW_CHARS;
     if (known) {
-      if (matchesByWords(rule, lower, from, to)) return true;
+      // Rules keyed by one word share its window: made once per key token and scan.
+      const key = (needs as NeedHits).tokens[p] as number;
+      if (windowStamp.length < tokCount) windowArrays(tokCount);
+      if (windowStamp[key] !== needGeneration) {
+        const from = windowFrom(lower, at);
+        const to = windowTo(lower, at);
+        // The window's tokens end before `hi`: a few steps from the key's token.
+        const starts = tokStart;
+        const count = tokCount;
+        let hi = key + 1;
+        while (hi < count && (starts[hi] as number) < to) hi++;
+        windowStamp[key] = needGeneration;
+        windowStart[key] = from;
+        windowEnd[key] = to;
+        windowTokens[key] = hi;
+      }
+      const to = windowEnd[key] as number;
+      coveredTo = to - KEY_WINDOW_CHARS;
+      if (matchesByWords(rule, lower, windowStart[key] as number, to, windowTokens[key] as number)) return true;
       continue;
     }
-    if (matchesAtWordStart(ruleRegex(rule), windowText(lower, from, to))) return true;
+    const to = windowTo(lower, at);
+    coveredTo = to - KEY_WINDOW_CHARS;
+    if (matchesAtWordStart(ruleRegex(rule), windowText(lower, windowFrom(lower, at), to))) return true;
   }
   return false;
 }
 
+/** Where the window around a key at `at` starts: at a word start about KEY_WINDOW_CHARS before it. */
+function windowFrom(lower: string, at: number): number {
+  const from = Math.max(0, at - KEY_WINDOW_CHARS);
+  if (from === 0) return 0;
+  const space = lower.indexOf(" ", from);
+  return space < 0 || space >= at ? at : space + 1;
+}
+
+/** Where the window around a key at `at` ends: at a word end about KEY_WINDOW_CHARS after it. */
+function windowTo(lower: string, at: number): number {
+  const to = Math.min(lower.length, at + KEY_WINDOW_CHARS);
+  if (to === lower.length) return to;
+  const space = lower.indexOf(" ", to);
+  return space < 0 ? lower.length : space;
+}
+
+/** Per key token of a long text: the scan its window was made for, the window's bounds and the token after its last. */
+let windowStamp = NO_NUMBERS;
+let windowStart = NO_NUMBERS;
+let windowEnd = NO_NUMBERS;
+let windowTokens = NO_NUMBERS;
+
+function windowArrays(tokens: number): void {
+  const size = Math.max(tokens, 2 * windowStamp.length);
+  windowStamp = new Int32Array(size);
+  windowStart = new Int32Array(size);
+  windowEnd = new Int32Array(size);
+  windowTokens = new Int32Array(size);
+}
+
 /**
- * Whether the rule matches in the window [from, to) of `lower` (as `testNear` makes it), the
+ * Whether the rule matches in the window [from, to) of `lower` (as `testNear` makes it; its
+ * last token is `hi - 1` of the text last scanned), the
  * same answer as `matchesAtWordStart` on the window, trying the regex only where it can
  * match: with start words, only at a word start where a token with one of them begins and the
  * tokens from there on hold what a match starting with it needs; otherwise not at all when
- * the window lacks a word of one of the rule's clauses.
+ * the window lacks a word of one of the rule's clauses. One pass over the window's tokens,
+ * from its end: each token's word is marked as held before the start word it may be is
+ * checked, so the marks are what the tokens from there to the end hold.
  */
-function matchesByWords(rule: CompiledRule, lower: string, from: number, to: number): boolean {
+function matchesByWords(rule: CompiledRule, lower: string, from: number, to: number, hi: number): boolean {
   const starts = rule.starts;
   if (starts === null) {
-    if (!needsMet(rule.needs as Int32Array[], from, to)) return false;
+    if (!clausesHeld(rule.needs as Int32Array[], needSeen, markWindow(from, hi))) return false;
     return matchesAtWordStart(ruleRegex(rule), windowText(lower, from, to));
   }
   const startNeeds = rule.startNeeds as Int32Array[][];
-  let window: string | null = null;
-  for (let k = 0; k < starts.length; k++) {
+  // Module variables read once (the loop below runs for every token of the window).
+  const marks = startMark;
+  const seen = needSeen;
+  const words = tokNeed;
+  const tokens = tokStart;
+  // The start words, marked for this rule (a word may start several groups: chained).
+  if (startNext.length < starts.length) startNext = new Int32Array(2 * starts.length);
+  const chain = startNext;
+  for (let k = starts.length - 1; k >= 0; k--) {
     const w = starts[k] as number;
-    if (needStamp[w] !== needGeneration) continue;
-    const needs = startNeeds[k] as Int32Array[];
-    for (let s = needFirst[w] as number; s >= 0; s = slotNext[s] as number) {
-      const at = slotAt[s] as number;
-      if (at >= to) break;
-      if (at < from) continue;
-      // The window starts a word at `from` (after a space, a key's start or the text's start).
-      if (at > from && isWordChar(lower.charCodeAt(at - 1))) continue;
-      if (needs.length > 0 && !needsMet(needs, at, to)) continue;
+    chain[k] = (marks[w] as number) - 1;
+    marks[w] = k + 1;
+  }
+  const mark = markWindow(to, hi);
+  let window: string | null = null;
+  let found = false;
+  for (let j = hi - 1; j >= 0; j--) {
+    const at = tokens[j] as number;
+    if (at < from) break;
+    const w = words[j] as number;
+    seen[w] = mark;
+    let s = (marks[w] as number) - 1;
+    if (s < 0) continue;
+    // The window starts a word at `from` (after a space, a key's start or the text's start).
+    if (at > from && isWordChar(lower.charCodeAt(at - 1))) continue;
+    for (; s >= 0; s = chain[s] as number) {
+      const needs = startNeeds[s] as Int32Array[];
+      if (needs.length > 0 && !clausesHeld(needs, seen, mark)) continue;
+      // Tried once at this token, whichever group let it.
       window ??= windowText(lower, from, to);
       const re = stickyRegex(rule);
       re.lastIndex = at - from + (from === 0 ? 0 : NOT_START.length);
-      if (re.test(window)) return true;
+      found = re.test(window);
+      break;
     }
+    if (found) break;
   }
-  return false;
+  for (let k = 0; k < starts.length; k++) marks[starts[k] as number] = 0;
+  return found;
 }
 
 /** The text a rule's regex is tried on for the window [from, to): `NOT_START` in front of one that does not start the text. */
