@@ -145,7 +145,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
 const LETTERS = new Map(Object.entries(loadIndex().letters));
 
 /** The language with the most fired rules; ties go to the one whose typical letters occur most. */
-function mostCommonLanguage(fired: readonly CompiledRule[], lower: string): string | null {
+export function mostCommonLanguage(fired: readonly Pick<CompiledRule, "lang">[], lower: string): string | null {
   if (fired.length === 0) return null;
   const counts = new Map<string, number>();
   for (const r of fired) counts.set(r.lang, (counts.get(r.lang) ?? 0) + 1);
@@ -159,12 +159,31 @@ function mostCommonLanguage(fired: readonly CompiledRule[], lower: string): stri
   let winner = best[0] ?? null;
   let winnerScore = -1;
   for (const lang of best) {
-    const letters = LETTERS.get(lang) ?? "";
+    const typical = typicalLetters(lang);
     let score = 0;
-    for (const ch of lower) if (letters.includes(ch)) score++;
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower.charCodeAt(i);
+      if (c < typical.length && typical[c] === 1) score++;
+    }
     if (score > winnerScore) [winner, winnerScore] = [lang, score];
   }
   return winner;
+}
+
+const typicalByLang = new Map<string, Uint8Array>();
+
+/** A language's typical letters by character code (1: typical), up to the highest of them. */
+function typicalLetters(lang: string): Uint8Array {
+  let t = typicalByLang.get(lang);
+  if (t === undefined) {
+    const letters = LETTERS.get(lang) ?? "";
+    let max = -1;
+    for (let i = 0; i < letters.length; i++) max = Math.max(max, letters.charCodeAt(i));
+    t = new Uint8Array(max + 1);
+    for (let i = 0; i < letters.length; i++) t[letters.charCodeAt(i)] = 1;
+    typicalByLang.set(lang, t);
+  }
+  return t;
 }
 
 /**

@@ -9,8 +9,9 @@
 // words, and the window edges.
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { classify, type CaptureVerdict } from "../../runtime/capture/classify.js";
+import { classify, mostCommonLanguage, type CaptureVerdict } from "../../runtime/capture/classify.js";
 import { setLongTextFilters } from "../../runtime/capture/compile.js";
+import { loadIndex } from "../../runtime/capture/index-file.js";
 
 afterEach(() => {
   setLongTextFilters(true);
@@ -133,5 +134,44 @@ describe("the long-text scan gives the plain path's verdicts", () => {
       }
     }
     expect(fired).toBeGreaterThan(200);
+  });
+});
+
+describe("the language of a verdict when rules of several languages fire as often", () => {
+  /** The way it was first written: every code point looked up in the language's typical letters. */
+  function reference(fired: Array<{ lang: string }>, lower: string, letters: Record<string, string>): string | null {
+    if (fired.length === 0) return null;
+    const counts = new Map<string, number>();
+    for (const r of fired) counts.set(r.lang, (counts.get(r.lang) ?? 0) + 1);
+    let best: string[] = [];
+    let bestCount = 0;
+    for (const [lang, n] of counts) {
+      if (n > bestCount) [best, bestCount] = [[lang], n];
+      else if (n === bestCount) best.push(lang);
+    }
+    if (best.length === 1) return best[0] ?? null;
+    let winner = best[0] ?? null;
+    let winnerScore = -1;
+    for (const lang of best) {
+      const l = letters[lang] ?? "";
+      let score = 0;
+      for (const ch of lower) if (l.includes(ch)) score++;
+      if (score > winnerScore) [winner, winnerScore] = [lang, score];
+    }
+    return winner;
+  }
+
+  it("goes to the language whose typical letters occur most, as counting every code point does", () => {
+    const letters = loadIndex().letters;
+    const langs = Object.keys(letters);
+    const chars = [..."aeiou ,.äöåüßñ¿¡áéíóúàâçèêëîïôûùœãõабвгдеёжзийклмнопрстуфхцчшщъыьэюя", "\u{1F600}", "\uD83D"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...langs), { minLength: 1, maxLength: 6 }), fc.array(fc.constantFrom(...chars), { maxLength: 300 }), (fired, text) => {
+        const rules = fired.map((lang) => ({ lang }));
+        const lower = text.join("");
+        expect(mostCommonLanguage(rules, lower)).toBe(reference(rules, lower, letters));
+      }),
+      { numRuns: 3000, seed: 17 },
+    );
   });
 });
