@@ -2,26 +2,129 @@
 "use strict";
 // The `errata` binary: compiled JavaScript only. It is CommonJS so that the hook path,
 // which runs at every prompt the person types, loads one bundled CommonJS file and never
-// Node's ES module loader, zod or commander (through bin/hook-loader.cjs, with V8's code
-// cache). Every other command loads the ES module CLI.
-const args = process.argv.slice(2);
-if (args[0] === "hook") {
-  // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
-  let hook;
+// Node's ES module loader, zod or commander. Every other command loads the ES module CLI.
+//
+// It also holds the hook's bundle loader (one file fewer to resolve, read and compile at
+// every prompt): `createLoader` loads the CommonJS bundles in dist/runtime/capture/ with V8's
+// code cache. The build writes each bundle already wrapped in the CommonJS module function
+// (WRAP_HEAD ... WRAP_TAIL), so it is compiled as read: such a file is for this loader, not
+// for require().
+//
+// The hook runs at every prompt the person types, so its cost is Node's start plus what it
+// loads. Compiling the bundle's functions is a large part of that: with the code cache that
+// the build writes beside each bundle (`<bundle>.v8cache`, made by scripts/hook-cache.cjs
+// after running the hook on sample prompts), V8 takes the compiled functions from the cache
+// instead of parsing and compiling them again (the same thing Node 22's
+// `module.enableCompileCache()` does; Node 20 has no such switch).
+//
+// A cache is used only when its header names the bundle's current size and modification time
+// (V8 itself checks only the source's length, its own version and flags); a missing, stale or
+// rejected cache only costs the compile time: the bundle is then compiled from source.
+//
+// Example: `require("./errata.cjs").createLoader(dir).load("hook.bundle.cjs").runHook(["stop"])`.
+const fs = require("fs");
+const path = require("path");
+const vm = require("vm");
+
+const WRAP_HEAD = "(function (exports, require, module, __filename, __dirname) { ";
+const WRAP_TAIL = "\n})";
+const CACHE_SUFFIX = ".v8cache";
+
+/** The first line of a cache file: which bundle bytes it was made from. */
+function cacheHeader(st) {
+  return `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
+}
+
+/** The cached data for `file` when its header matches the bundle as it is now, else undefined. */
+function readCache(file, st) {
+  let raw;
   try {
-    const { createLoader } = require("./hook-loader.cjs");
-    hook = createLoader(require("path").join(__dirname, "..", "dist", "runtime", "capture")).load("hook.bundle.cjs");
-  } catch (err) {
-    require("fs").writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
-    hook = { runHook: async () => 0, outputFlushed: () => true };
+    raw = fs.readFileSync(file + CACHE_SUFFIX);
+  } catch {
+    return undefined;
   }
-  hook.runHook(args.slice(1)).then((code) => {
-    // Everything the hook writes is written synchronously: exit now rather than wait for
-    // work Node queued for later (a garbage collection), unless a stream still holds output.
-    if (typeof hook.outputFlushed === "function" && hook.outputFlushed()) process.exit(code);
-    process.exitCode = code;
-  });
-} else {
+  const header = cacheHeader(st);
+  if (raw.length <= header.length || raw.toString("latin1", 0, header.length) !== header) return undefined;
+  return raw.subarray(header.length);
+}
+
+/**
+ * A loader for the bundles in `dir`. Bundles may require each other by "./name" (the lazily
+ * loaded capture and reply parts); anything else goes to Node's require (built-in modules).
+ * With `useCache: false` caches are neither read nor checked (used to make them).
+ */
+function createLoader(dir, { useCache = true } = {}) {
+  const modules = new Map();
+  const scripts = new Map();
+  const partRequire = (id) => (id.startsWith("./") ? load(id.slice(2)) : require(id));
+  function load(name) {
+    const known = modules.get(name);
+    if (known) return known.exports;
+    const file = path.join(dir, name);
+    const fd = fs.openSync(file, "r");
+    let src;
+    let st;
+    try {
+      st = fs.fstatSync(fd);
+      src = fs.readFileSync(fd, "utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+    const cachedData = useCache ? readCache(file, st) : undefined;
+    // The build writes the bundles wrapped (scripts/bundle-hook.js); one that is not is wrapped here.
+    const code = src.startsWith(WRAP_HEAD) ? src : WRAP_HEAD + src + WRAP_TAIL;
+    const script = new vm.Script(code, cachedData ? { filename: file, cachedData } : { filename: file });
+    scripts.set(name, { script, st, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
+    const module = { exports: {}, id: file, filename: file };
+    modules.set(name, module);
+    script.runInThisContext().call(module.exports, module.exports, partRequire, module, file, dir);
+    return module.exports;
+  }
+  /** Which bundles were loaded, and whether each came from its code cache. */
+  function report() {
+    return [...scripts].map(([name, s]) => ({ name, cacheUsed: s.cacheUsed }));
+  }
+  /**
+   * Writes `<bundle>.v8cache` for the named bundles (default: every bundle loaded so far),
+   * holding the functions compiled up to now: call it after running them.
+   */
+  function writeCaches(names = [...scripts.keys()]) {
+    const written = [];
+    for (const name of names) {
+      const loaded = scripts.get(name);
+      if (!loaded) throw new Error(`errata hook loader: ${name} was not loaded; cannot write its cache`);
+      const { script, st } = loaded;
+      const file = path.join(dir, name) + CACHE_SUFFIX;
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(cacheHeader(st), "latin1"), script.createCachedData()]));
+      fs.renameSync(tmp, file);
+      written.push(file);
+    }
+    return written;
+  }
+  return { load, report, writeCaches };
+}
+
+
+/** Runs the `errata` command line (`errata hook ...` on the hook path). */
+function main(args = process.argv.slice(2)) {
+  if (args[0] === "hook") {
+    // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
+    let hook;
+    try {
+      hook = createLoader(path.join(__dirname, "..", "dist", "runtime", "capture")).load("hook.bundle.cjs");
+    } catch (err) {
+      fs.writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
+      hook = { runHook: async () => 0, outputFlushed: () => true };
+    }
+    hook.runHook(args.slice(1)).then((code) => {
+      // Everything the hook writes is written synchronously: exit now rather than wait for
+      // work Node queued for later (a garbage collection), unless a stream still holds output.
+      if (typeof hook.outputFlushed === "function" && hook.outputFlushed()) process.exit(code);
+      process.exitCode = code;
+    });
+    return;
+  }
   process.stdout.on("error", (err) => {
     if (err.code === "EPIPE") process.exit(0); // a closed pipe (| head) is not an error
     throw err;
@@ -32,3 +135,6 @@ if (args[0] === "hook") {
       process.exitCode = code;
     });
 }
+
+module.exports = { createLoader, CACHE_SUFFIX, WRAP_HEAD, WRAP_TAIL, main };
+if (require.main === module) main();

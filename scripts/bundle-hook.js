@@ -87,11 +87,11 @@ if (rewritten === text || /import\("\.\/hook-/.test(rewritten)) {
 }
 writeFileSync(mainFile, rewritten);
 
-// The bundles are written already wrapped as the CommonJS function bin/hook-loader.cjs runs
+// The bundles are written already wrapped as the CommonJS function the loader in bin/errata.cjs runs
 // (the loader then compiles the file's text as it is: wrapping it at load time would copy
 // it, and every copied byte lands in the young generation, which a hook process should
 // not fill).
-const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/hook-loader.cjs");
+const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
 for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs"]) {
   const file = `${root}/${dir}/${name}`;
   writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);

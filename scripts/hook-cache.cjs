@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 "use strict";
 // Writes V8 code caches beside the hook bundles (dist/runtime/capture/<bundle>.v8cache), used
-// by bin/hook-loader.cjs. Run by `npm run build` after scripts/bundle-hook.js, in its own
+// by the loader in bin/errata.cjs. Run by `npm run build` after scripts/bundle-hook.js, in its own
 // process so that the cache is made under the same V8 flags the hook runs with.
 //
 // The cache holds the functions compiled so far, so the bundles are first run on sample
@@ -13,7 +13,7 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { createLoader } = require("../bin/hook-loader.cjs");
+const { createLoader } = require("../bin/errata.cjs");
 
 const root = path.join(__dirname, "..");
 const dir = path.join(root, "dist", "runtime", "capture");

@@ -16,7 +16,7 @@
  *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
  *    "frustration.punctuation"] }`
  */
-import { buildMatchers, mayMatchShort, ruleRegexOn, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
+import { buildMatchers, mayMatchShort, ruleCutsNext, ruleRegexOn, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
@@ -71,16 +71,17 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   }
 
   // Keyed rules: tried only near the words that unlock them.
-  // Short texts: a rule not compiled yet is compiled only when the text holds the words its
-  // match needs (in a fresh process, as the hook's, compiling dominates; once compiled, the
-  // regex test is cheaper than the check).
+  // Short texts: a rule about to be compiled whole is compiled only when the text holds the
+  // words its match needs (once compiled, the regex test is cheaper than the check; a rule
+  // whose regex is cut to the text, as in the hook's fresh process, needs no check: the cut
+  // drops what the text cannot match, and reading the index's needs would cost more).
   const { anyRules, anyFrom, anyAt } = scanned;
   let runs: Set<string> | null | undefined;
   for (let k = 0; k < anyRules.length; k++) {
     const i = anyRules[k] as number;
     const rule = M.rules[i];
     if (!rule) continue;
-    if (scanned.needs === null && !mayMatchShort(M, i, runs === undefined ? (runs = tokenRuns(lower)) : runs)) continue;
+    if (scanned.needs === null && !ruleCutsNext(rule) && !mayMatchShort(M, i, runs === undefined ? (runs = tokenRuns(lower)) : runs)) continue;
     if (testNear(rule, lower, anyAt, scanned.needs, anyFrom[k], anyFrom[k + 1])) fire(rule);
   }
 

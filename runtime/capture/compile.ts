@@ -26,7 +26,7 @@
 import type { CaptureIndex } from "./index-build.js";
 import { loadIndex } from "./index-file.js";
 import { language, type RuleAt, type RuleCategory } from "./lang-data.js";
-import { SubjectRegex } from "./prune.js";
+import { cutsFresh, SubjectRegex } from "./prune.js";
 import { ruleTree } from "./rule-files.js";
 
 import { capturingGroups, expandPattern, isLetterChar, isWordChar, LETTER, ruleFlags, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
@@ -72,6 +72,14 @@ export function rulePattern(rule: CompiledRule): string {
 function subjectRegex(rule: CompiledRule): SubjectRegex {
   rule.regex ??= new SubjectRegex(ruleTree(rule.signal, rule.lang), ruleFlags(rule.at));
   return rule.regex;
+}
+
+/**
+ * Whether the rule's next try runs a regex cut to the text (see prune.ts), which itself drops
+ * what cannot match: a prefilter (`mayMatchShort`) then saves nothing.
+ */
+export function ruleCutsNext(rule: CompiledRule): boolean {
+  return rule.regex === null ? cutsFresh() : rule.regex.cutsNext();
 }
 
 /** The rule's whole regex, compiled. */

@@ -1,6 +1,6 @@
 /**
  * `errata hook user-prompt-submit` and `errata hook stop`: the capture door in Claude Code.
- * `bin/errata.js` imports only this module (and what it imports: no zod, no commander), so
+ * `bin/errata.cjs` loads only this module's bundle (and what it imports: no zod, no commander), so
  * a prompt costs little more than Node's own start.
  *
  * user-prompt-submit reads the UserPromptSubmit JSON on stdin (`session_id`,

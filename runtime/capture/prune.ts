@@ -300,6 +300,11 @@ export const CUT_USES = 2;
 export type CutMode = "first-uses" | "always" | "off";
 let cutting: CutMode = "first-uses";
 
+/** Whether a regex not built yet is cut at its first use. */
+export function cutsFresh(): boolean {
+  return cutting !== "off";
+}
+
 /** Sets when regexes are cut; returns the previous mode. For tests. */
 export function setRegexCutting(mode: CutMode): CutMode {
   const before = cutting;
@@ -330,9 +335,14 @@ export class SubjectRegex {
     return this.whole;
   }
 
+  /** Whether the next use is cut (else it runs the whole regex, compiled once). */
+  cutsNext(): boolean {
+    return cutsFresh() && (cutting === "always" || (this.whole === null && this.uses < CUT_USES));
+  }
+
   /** The regex to run on `subject`, or null when it cannot match there. */
   on(subject: string): RegExp | null {
-    if (cutting !== "always" && (this.whole !== null || cutting === "off" || this.uses >= CUT_USES)) return this.compiled();
+    if (!this.cutsNext()) return this.compiled();
     this.uses++;
     const src = cutRegex(this.tree, subject);
     return src === null ? null : new RegExp(src, this.flags);

@@ -12,6 +12,7 @@ import { classify } from "../../runtime/capture/classify.js";
 import { isWordChar } from "../../runtime/capture/compile-core.js";
 import { setLongTextFilters, setShortFilterAlways, tokenRuns } from "../../runtime/capture/compile.js";
 import { leadingRun, ruleNeeds } from "../../runtime/capture/index-build.js";
+import { setRegexCutting, type CutMode } from "../../runtime/capture/prune.js";
 import { languages, RULE_CATEGORIES } from "../../runtime/capture/lang-data.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -116,9 +117,17 @@ describe("the long-text filters give the plain path's verdicts", () => {
 });
 
 describe("the short-text filter (a rule tried only when the text holds the words its match needs) gives the plain path's verdicts", () => {
-  // In a long-lived process a rule once compiled is no longer checked: check every time here.
-  beforeAll(() => void setShortFilterAlways(true));
-  afterAll(() => void setShortFilterAlways(false));
+  // In a long-lived process a rule once compiled is no longer checked, and a rule whose regex
+  // is cut to the text needs no check: check every time here, with whole regexes.
+  let cutMode: CutMode = "first-uses";
+  beforeAll(() => {
+    setShortFilterAlways(true);
+    cutMode = setRegexCutting("off");
+  });
+  afterAll(() => {
+    setShortFilterAlways(false);
+    setRegexCutting(cutMode);
+  });
   /** Prompts shorter than the long-text path. */
   const shortPrompt = fc.array(piece, { minLength: 1, maxLength: 24 }).map((parts) => parts.join("").slice(0, 399));
 

@@ -18,7 +18,7 @@ import { hookIo, ledgerLines } from "./hook-helpers.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const bundleDir = join(repoRoot, "dist", "runtime", "capture");
-const loaderFile = join(repoRoot, "bin", "hook-loader.cjs");
+const loaderFile = join(repoRoot, "bin", "errata.cjs");
 
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => (tmp = tempDir("errata-hookload-")));
@@ -110,7 +110,7 @@ describe("the hook's load footprint", () => {
   it("a missing build: the bin exits 0 with one line on stderr and writes nothing", () => {
     const root = join(tmp.dir, "pkg");
     mkdirSync(join(root, "bin"), { recursive: true });
-    for (const f of ["errata.cjs", "hook-loader.cjs"]) cpSync(join(repoRoot, "bin", f), join(root, "bin", f));
+    cpSync(join(repoRoot, "bin", "errata.cjs"), join(root, "bin", "errata.cjs"));
     const ledger = join(tmp.dir, "ledger");
     const r = spawnSync(process.execPath, [join(root, "bin", "errata.cjs"), "hook", "user-prompt-submit"], {
       input: JSON.stringify({ session_id: "s3", prompt: "no, that's wrong" }),
