@@ -56,7 +56,15 @@ function readCache(file, st) {
 function createLoader(dir, { useCache = true } = {}) {
   const modules = new Map();
   const scripts = new Map();
-  const partRequire = (id) => (id.startsWith("./") ? load(id.slice(2)) : require(id));
+  // A bundle requires a built-in module once per source module that imports it (the capture
+  // part: 25 times); Node's require resolves each afresh, a Map answers the repeats.
+  const builtins = new Map();
+  const partRequire = (id) => {
+    if (id.startsWith("./")) return load(id.slice(2));
+    let m = builtins.get(id);
+    if (m === undefined) builtins.set(id, (m = require(id)));
+    return m;
+  };
   function load(name) {
     const known = modules.get(name);
     if (known) return known.exports;

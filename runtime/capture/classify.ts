@@ -16,7 +16,7 @@
  *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
  *    "frustration.punctuation"] }`
  */
-import { buildMatchers, mayMatchShort, ruleCutsNext, ruleRegexOn, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
+import { buildMatchers, mayMatchShort, ruleAt, ruleCutsNext, ruleRegexOn, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
 import { bareNumberPolicy, findRating } from "./rating.js";
 import { replyShape, type ReplyShape } from "./reply-shape.js";
@@ -53,7 +53,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   const closings: CompiledRule[] = [];
   const firedFirst = new Set<string>();
   for (const i of scanned.firstRules) {
-    const rule = M.rules[i];
+    const rule = ruleAt(M, i);
     if (!rule || (rule.at === "whole" && rest.length > WHOLE_MAX_CHARS)) continue;
     if (rule.category === "closing") {
       closings.push(rule);
@@ -79,7 +79,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   let runs: Set<string> | null | undefined;
   for (let k = 0; k < anyRules.length; k++) {
     const i = anyRules[k] as number;
-    const rule = M.rules[i];
+    const rule = ruleAt(M, i);
     if (!rule) continue;
     if (scanned.needs === null && !ruleCutsNext(rule) && !mayMatchShort(M, i, runs === undefined ? (runs = tokenRuns(lower)) : runs)) continue;
     if (testNear(rule, lower, anyAt, scanned.needs, anyFrom[k], anyFrom[k + 1])) fire(rule);

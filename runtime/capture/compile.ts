@@ -152,7 +152,10 @@ function exactObject(index: KeyIndex): Record<string, number[] | undefined> {
 }
 
 export interface Matchers {
-  rules: CompiledRule[];
+  /** Rules by index, each made on first use (read them with `ruleAt`). */
+  rules: Array<CompiledRule | undefined>;
+  /** The index's rule entries ("signal:at:weak"), by index. */
+  ruleEntries: string[];
   /** Keys of "any" rules: any word of the text. */
   any: KeyIndex;
   /** Keys of "start" and "whole" rules: the first word after fillers. */
@@ -192,23 +195,43 @@ export function forEachRule(index: KeyIndex, word: string, visit: (rule: number)
   if (group) for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) visit(r);
 }
 
-/** The matchers of an index (by default the committed `lang/index.json`). */
-export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
-  const rules: CompiledRule[] = ix.rules.map(([signal, category, lang, at, weak]) => ({
+/**
+ * Rule `i` of the matchers, made on first use from the index's "signal:at:weak" entry (a hook
+ * process makes only the few rules its prompt unlocks); undefined past the last rule.
+ */
+export function ruleAt(m: Matchers, i: number): CompiledRule | undefined {
+  const made = m.rules[i];
+  if (made !== undefined) return made;
+  const entry = m.ruleEntries[i];
+  if (entry === undefined) return undefined;
+  const c1 = entry.indexOf(":");
+  const c2 = entry.indexOf(":", c1 + 1);
+  const signal = entry.slice(0, c1);
+  const d1 = signal.indexOf(".");
+  const d2 = signal.indexOf(".", d1 + 1);
+  const rule: CompiledRule = {
     signal,
-    category,
-    lang,
-    at,
-    weak: weak === 1,
+    category: signal.slice(0, d1) as RuleCategory,
+    lang: signal.slice(d1 + 1, d2),
+    at: entry.slice(c1 + 1, c2) as RuleAt,
+    weak: entry.slice(c2 + 1) === "1",
     pattern: null,
     regex: null,
     needs: null,
     starts: null,
     startNeeds: null,
     sticky: null,
-  }));
+  };
+  m.rules[i] = rule;
+  return rule;
+}
+
+/** The matchers of an index (by default the committed `lang/index.json`). */
+export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
+  const ruleEntries = ix.rules.split("|");
   return {
-    rules,
+    rules: new Array<CompiledRule | undefined>(ruleEntries.length),
+    ruleEntries,
     // The index's own objects, made prototype-free ("constructor" is no key).
     any: keyIndex(ix.any, ix.any_prefix),
     first: keyIndex(ix.first, ix.first_prefix),
@@ -292,7 +315,7 @@ function tableOf(m: Matchers): WordTable {
     return e.need;
   };
   m.index.needs.forEach((src, i) => {
-    const rule = m.rules[i];
+    const rule = ruleAt(m, i);
     if (!rule || src === "") return;
     // "<starts>;<clauses>" (see `needsText` in index-build.ts).
     const [starts = "", clauses = ""] = src.split(";");
@@ -455,7 +478,7 @@ export function setLongTextFilters(on: boolean): boolean {
 export function mayMatchShort(m: Matchers, ruleIndex: number, runs: ReadonlySet<string> | null): boolean {
   if (!longTextFilters || runs === null) return true;
   // Once compiled, trying the regex costs less than the check (tests check every time).
-  if (!shortFilterAlways && m.rules[ruleIndex]?.regex?.whole != null) return true;
+  if (!shortFilterAlways && m.rules[ruleIndex]?.regex?.whole != null) return true; // (a rule not made yet is not compiled)
   let parsed = shortNeeds.get(ruleIndex);
   if (parsed === undefined) {
     const src = m.index.needs[ruleIndex] ?? "";
@@ -884,7 +907,7 @@ export function scan(m: Matchers, lower: string): Scan {
   const anyAt: number[] = [];
   const anyTok: number[] = [];
   if (t === null) groupHits(anyRules, anyFrom, anyAt);
-  else groupHitsByLists(m.rules.length, anyRules, anyFrom, anyAt, anyTok);
+  else groupHitsByLists(m.ruleEntries.length, anyRules, anyFrom, anyAt, anyTok);
   return {
     restStart: restStart < 0 ? n : restStart,
     firstRules: firstRules.length > 1 ? [...new Set(firstRules)].sort((a, b) => a - b) : firstRules,

@@ -7,8 +7,8 @@
  * The rules' regexes are not in it: they go to one rule file per language (`buildRuleFiles`,
  * read by rule-files.ts when a rule of that language is first tried).
  *
- * Example: `buildIndex(languages()).rules[0]` -> `["correction.en.no_strong", "correction",
- * "en", "start", 0]`; `.any["wrong"]` -> the indexes of the rules keyed by "wrong".
+ * Example: `buildIndex(languages()).rules.split("|")[0]` -> `"correction.en.no_strong:start:0"`;
+ * `.any` holds `" wrong:12,40 "`: the indexes of the rules keyed by "wrong".
  */
 import { createHash } from "node:crypto";
 import { expandPattern, isLetterChar, isWordChar, LETTER, ruleSource, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
@@ -27,7 +27,11 @@ export interface CaptureIndex {
   schema: typeof INDEX_SCHEMA;
   /** sha256 over the language files' canonical JSON, in LANGUAGE_CODES order. */
   source_sha256: string;
-  rules: IndexRule[];
+  /**
+   * Every rule as "signal:at:weak" ("correction.en.no_strong:start:0"), joined by "|": one
+   * string to parse; a process makes a rule's object when it first tries the rule.
+   */
+  rules: string;
   /**
    * "any" keys: word -> rule indexes as text (" word:1,2 other:3 ", see `keyText`), searched
    * by a process that looks up few words; prefix keys ("fuck*") without the star.
@@ -124,7 +128,7 @@ export function buildIndex(langs: readonly LangData[], raws: readonly unknown[] 
   return {
     schema: INDEX_SCHEMA,
     source_sha256: sourceSha256(raws),
-    rules,
+    rules: rules.map(([signal, , , at, weak]) => `${signal}:${at}:${weak}`).join("|"),
     any: keyText(maps.any),
     any_prefix: maps.any_prefix,
     first: keyText(maps.first),

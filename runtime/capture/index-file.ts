@@ -9,7 +9,7 @@
  *
  * (the tests `test/capture/classify.test.ts` and `prune.test.ts` fail while they are stale).
  *
- * Example: `loadIndex().rules.length` -> 200.
+ * Example: `loadIndex().rules.split("|")[0]` -> "correction.en.no_strong:start:0".
  */
 import { readFileSync } from "node:fs";
 import type { CaptureIndex } from "./index-build.js";
