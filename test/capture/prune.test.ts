@@ -2,7 +2,7 @@
 // exactly where the whole regex does (same positions, same lengths), and reading a regex into
 // a tree must lose nothing. Checked on every rule of every language, against the bundled typed
 // prompts and generated texts made of the rules' own words.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -15,6 +15,7 @@ import { freshIndex, freshRuleFiles } from "../../runtime/capture/index-write.js
 import { languages, RULE_CATEGORIES } from "../../runtime/capture/lang-data.js";
 import { compactTree, cutRegex, parseRegex, setRegexCutting, SubjectRegex, treeSource, type CutTree } from "../../runtime/capture/prune.js";
 import { ruleTree } from "../../runtime/capture/rule-files.js";
+import { bundledExchanges } from "../helpers/exchanges.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const langDir = join(repoRoot, "runtime", "capture", "lang");
@@ -48,16 +49,7 @@ function agrees(tree: CutTree, rule: { source: string; flags: string }, text: st
   else expect(matches(cut, rule.flags, text), `${cut} on ${JSON.stringify(text)}`).toEqual(whole);
 }
 
-function typedPrompts(): string[] {
-  const dir = join(repoRoot, "datasets");
-  const out: string[] = [];
-  for (const set of readdirSync(dir)) {
-    const file = join(dir, set, "exchanges.jsonl");
-    if (!existsSync(file)) continue;
-    for (const line of readFileSync(file, "utf8").split("\n")) if (line.trim()) out.push((JSON.parse(line) as { prompt: string }).prompt.toLowerCase());
-  }
-  return out;
-}
+const typedPrompts = (): string[] => bundledExchanges().map((e) => e.prompt.toLowerCase());
 
 describe("reading a regex into a tree", () => {
   it("loses nothing: every rule's source comes back from its tree, and every rule can be read", () => {
@@ -136,24 +128,16 @@ describe("classifying with cut regexes", () => {
   afterAll(() => void setRegexCutting("first-uses"));
 
   it("gives the verdicts of whole regexes on every typed prompt of the bundled corpora", () => {
-    const dir = join(repoRoot, "datasets");
-    let compared = 0;
-    for (const set of readdirSync(dir)) {
-      const file = join(dir, set, "exchanges.jsonl");
-      if (!existsSync(file)) continue;
-      for (const line of readFileSync(file, "utf8").split("\n")) {
-        if (!line.trim()) continue;
-        const e = JSON.parse(line) as { prompt: string; reply_end: string | null };
-        setRegexCutting("always");
-        const cut = classify(e.prompt, { previousReply: e.reply_end });
-        setRegexCutting("off");
-        const whole = classify(e.prompt, { previousReply: e.reply_end });
-        setRegexCutting("always");
-        expect(cut).toEqual(whole);
-        compared++;
-      }
+    const exchanges = bundledExchanges();
+    for (const e of exchanges) {
+      setRegexCutting("always");
+      const cut = classify(e.prompt, { previousReply: e.reply_end });
+      setRegexCutting("off");
+      const whole = classify(e.prompt, { previousReply: e.reply_end });
+      setRegexCutting("always");
+      expect(cut).toEqual(whole);
     }
-    expect(compared).toBeGreaterThan(3000);
+    expect(exchanges.length).toBeGreaterThan(3000);
   });
 });
 
