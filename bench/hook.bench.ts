@@ -25,6 +25,7 @@
  * Run: `npm run build && node dist/bench/run.js hook`
  */
 import { spawnSync } from "node:child_process";
+import { classify } from "../runtime/capture/classify.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -53,6 +54,22 @@ function instructions(v: Variant, env: NodeJS.ProcessEnv, outFile: string): numb
   return Number(m[1]);
 }
 
+/**
+ * A 1,000-character prompt that writes nothing: the first run of the bundled synthetic coding prompts,
+ * joined, that the classifier finds ordinary (a person pasting a long request).
+ */
+function longOrdinaryPrompt(repoRoot: string): string {
+  const lines = readFileSync(join(repoRoot, "datasets", "synthetic", "exchanges.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const prompts = lines.map((l) => (JSON.parse(l) as { prompt: string }).prompt);
+  for (let start = 0; start < prompts.length; start++) {
+    let text = "";
+    for (let k = start; k < prompts.length && text.length < 1000; k++) text += `${prompts[k]} `;
+    text = text.slice(0, 1000);
+    if (text.length === 1000 && classify(text).kind === "none") return text;
+  }
+  throw new Error("hook bench: no ordinary 1,000-character prompt in datasets/synthetic/exchanges.jsonl");
+}
+
 export async function run(): Promise<void> {
   const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
   const bin = join(repoRoot, "bin", "errata.cjs");
@@ -71,9 +88,11 @@ export async function run(): Promise<void> {
       JSON.stringify({ session_id: session, transcript_path: transcript, cwd: dir, hook_event_name: "UserPromptSubmit", permission_mode: "default", prompt });
     const hook = [bin, "hook", "user-prompt-submit"];
     const capturing = "No, that's wrong. I already told you to keep the old API.";
+    const long = longOrdinaryPrompt(repoRoot);
     const variants: Variant[] = [
       { name: "node -e 0", args: ["-e", "0"], input: stdinFor("kept", capturing) },
       { name: "hook, ordinary prompt", args: hook, input: stdinFor("kept", "add a retry to the fetch call and run the tests") },
+      { name: "hook, ordinary 1,000-character prompt", args: hook, input: stdinFor("kept", long) },
       { name: "hook, capturing prompt (reply kept by the Stop hook)", args: hook, input: stdinFor("kept", capturing) },
       { name: "hook, capturing prompt (no kept reply: transcript read and hashed)", args: hook, input: stdinFor("unkept", capturing) },
     ];

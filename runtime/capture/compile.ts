@@ -25,7 +25,7 @@
  */
 import type { CaptureIndex } from "./index-build.js";
 import { loadIndex } from "./index-file.js";
-import { language, type RuleAt, type RuleCategory } from "./lang-data.js";
+import type { RuleAt, RuleCategory } from "./lang-data.js";
 import { cutsFresh, SubjectRegex } from "./prune.js";
 import { ruleTree } from "./rule-files.js";
 
@@ -40,8 +40,6 @@ export interface CompiledRule {
   lang: string;
   at: RuleAt;
   weak: boolean;
-  /** The data's pattern, read from its language file on first use. */
-  pattern: string | null;
   /** The rule's regex (see `ruleRegex`), made on first use: cut to its subject at first (see prune.ts). */
   regex: SubjectRegex | null;
   /**
@@ -56,16 +54,6 @@ export interface CompiledRule {
   startNeeds: Int32Array[][] | null;
   /** The rule's regex made sticky, to try it at given offsets only (built on first use). */
   sticky: RegExp | null;
-}
-
-/** The rule's pattern from its language file ("correction.en.no_strong" -> en.json correction[id=no_strong]). */
-export function rulePattern(rule: CompiledRule): string {
-  if (rule.pattern !== null) return rule.pattern;
-  const id = rule.signal.slice(rule.category.length + rule.lang.length + 2);
-  const found = language(rule.lang)[rule.category].find((r) => r.id === id);
-  if (!found) throw new Error(`lang/${rule.lang}.json has no ${rule.category} rule ${id} (lang/index.json is stale?)`);
-  rule.pattern = found.re;
-  return found.re;
 }
 
 /** The rule's regex, not compiled yet, from its language's rule file (see prune.ts). */
@@ -93,6 +81,11 @@ export function ruleRegex(rule: CompiledRule): RegExp {
  */
 export function ruleRegexOn(rule: CompiledRule, subject: string): RegExp | null {
   return subjectRegex(rule).on(subject);
+}
+
+/** The rule's regex for the windows of `text` (see `testNear`; `SubjectRegex.onWindowsOf`). */
+function ruleRegexOnWindows(rule: CompiledRule, text: string): RegExp | null {
+  return subjectRegex(rule).onWindowsOf(text, NOT_START);
 }
 
 /** The "any" rule's regex, sticky: `lastIndex` says where a match must start. */
@@ -166,7 +159,9 @@ export interface Matchers {
   numberWords: Record<string, number | undefined>;
   /** The index: its `needs` (words a rule's match needs; see `ruleNeeds` in index-build.ts) are read with the word table. */
   index: CaptureIndex;
-  /** Every "any" key, number word and needed word by hash (built on the first long text). */
+  /** Long texts scanned so far (the word table is built after `PLAIN_LONG_TEXTS`). */
+  longTexts: number;
+  /** Every "any" key, number word and needed word by hash (built on a later long text, see `PLAIN_LONG_TEXTS`). */
   table: WordTable | null;
 }
 
@@ -215,7 +210,6 @@ export function ruleAt(m: Matchers, i: number): CompiledRule | undefined {
     lang: signal.slice(d1 + 1, d2),
     at: entry.slice(c1 + 1, c2) as RuleAt,
     weak: entry.slice(c2 + 1) === "1",
-    pattern: null,
     regex: null,
     needs: null,
     starts: null,
@@ -238,6 +232,7 @@ export function buildMatchers(ix: CaptureIndex = loadIndex()): Matchers {
     filler: new SubjectRegex(ix.fillers_tree, ""),
     numberWords: Object.setPrototypeOf(ix.numbers, null) as Matchers["numberWords"],
     index: ix,
+    longTexts: 0,
     table: null,
   };
 }
@@ -443,6 +438,12 @@ function codesOf(text: string): Uint16Array {
 
 /** Below this length a text is scanned without the word table (building it costs more). */
 const HASH_FILTER_MIN_CHARS = 400;
+/**
+ * Long texts a process classifies the plain way before it builds the word table: building it
+ * costs a fresh process about 20 ms (every word of the index and every rule's needs, in code
+ * not yet optimized), twenty times the plain way for one long prompt, as the hook's.
+ */
+const PLAIN_LONG_TEXTS = 1;
 
 /**
  * Scratch buffers sized for a text of more characters than this are dropped at the next
@@ -880,7 +881,7 @@ export function scan(m: Matchers, lower: string): Scan {
   let restStart = -1;
   const firstRules: number[] = [];
   const n = lower.length;
-  const t = n >= HASH_FILTER_MIN_CHARS && longTextFilters ? tableOf(m) : null;
+  const t = n >= HASH_FILTER_MIN_CHARS && longTextFilters && (m.table !== null || ++m.longTexts > PLAIN_LONG_TEXTS) ? tableOf(m) : null;
   const codes = codesOf(lower);
   tokenArrays(n, t !== null);
   hitCount = 0;
@@ -1052,6 +1053,8 @@ export function testNear(rule: CompiledRule, lower: string, positions: ArrayLike
   // Nowhere in the text: no window needs to be made.
   if (known && (!needsAnywhere(rule.needs as Int32Array[]) || (rule.starts !== null && !anyOccurs(rule.starts)))) return false;
   let coveredTo = -1;
+  // The plain way: the rule's regex for the windows of `lower` (cut to the text at first).
+  let windows: RegExp | null | undefined;
   for (let p = begin; p < end; p++) {
     const at = positions[p] as number;
     if (at < coveredTo) continue;
@@ -1077,9 +1080,11 @@ export function testNear(rule: CompiledRule, lower: string, positions: ArrayLike
       if (matchesByWords(rule, lower, windowStart[key] as number, to, windowTokens[key] as number)) return true;
       continue;
     }
+    if (windows === undefined) windows = ruleRegexOnWindows(rule, lower);
+    if (windows === null) return false;
     const to = windowTo(lower, at);
     coveredTo = to - KEY_WINDOW_CHARS;
-    if (matchesAtWordStart(ruleRegex(rule), windowText(lower, windowFrom(lower, at), to))) return true;
+    if (matchesAtWordStart(windows, windowText(lower, windowFrom(lower, at), to))) return true;
   }
   return false;
 }

@@ -248,18 +248,26 @@ export function treeSource(tree: CutTree): string {
 
 /**
  * The source of `tree` cut to what can match somewhere in `subject`, or null when nothing
- * can. With nothing to cut, the source is the whole one.
+ * can. With nothing to cut, the source is the whole one. With a `prefix`, the cut also holds
+ * for any string made of `prefix` and a part of `subject` (`testNear`'s windows): a run with
+ * a character of the prefix is never dropped.
  */
-export function cutRegex(tree: CutTree, subject: string): string | null {
+export function cutRegex(tree: CutTree, subject: string, prefix = ""): string | null {
   const seen = new Map<string, boolean>();
   return cutAlternatives(tree, (run) => {
     let v = seen.get(run);
     if (v === undefined) {
-      v = subject.includes(run);
+      v = subject.includes(run) || (prefix !== "" && sharesChar(run, prefix));
       seen.set(run, v);
     }
     return v;
   });
+}
+
+/** Whether `a` holds a character of `b`. */
+function sharesChar(a: string, b: string): boolean {
+  for (let i = 0; i < b.length; i++) if (a.includes(b.charAt(i))) return true;
+  return false;
 }
 
 function cutAlternatives(tree: CutTree, holds: (run: string) => boolean): string | null {
@@ -342,9 +350,17 @@ export class SubjectRegex {
 
   /** The regex to run on `subject`, or null when it cannot match there. */
   on(subject: string): RegExp | null {
+    return this.onWindowsOf(subject, "");
+  }
+
+  /**
+   * The regex to run on parts of `text` with `prefix` in front (or on `text` itself), or null
+   * when it cannot match any of them.
+   */
+  onWindowsOf(text: string, prefix: string): RegExp | null {
     if (!this.cutsNext()) return this.compiled();
     this.uses++;
-    const src = cutRegex(this.tree, subject);
+    const src = cutRegex(this.tree, text, prefix);
     return src === null ? null : new RegExp(src, this.flags);
   }
 }

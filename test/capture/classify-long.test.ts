@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { classify, mostCommonLanguage, type CaptureVerdict } from "../../runtime/capture/classify.js";
-import { setLongTextFilters } from "../../runtime/capture/compile.js";
+import { buildMatchers, scan, setLongTextFilters } from "../../runtime/capture/compile.js";
 import { loadIndex } from "../../runtime/capture/index-file.js";
 
 afterEach(() => {
@@ -173,5 +173,17 @@ describe("the language of a verdict when rules of several languages fire as ofte
       }),
       { numRuns: 3000, seed: 17 },
     );
+  });
+});
+
+describe("the word table", () => {
+  it("is built on a process's second long text, not its first (a hook classifies one prompt: the plain way costs it less)", () => {
+    const m = buildMatchers();
+    const text = "please look at the failing test in the parser module again and explain why it fails ".repeat(6);
+    expect(text.length).toBeGreaterThan(400);
+    scan(m, text.toLowerCase());
+    expect(m.table).toBeNull();
+    scan(m, text.toLowerCase());
+    expect(m.table).not.toBeNull();
   });
 });

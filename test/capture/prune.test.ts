@@ -113,6 +113,32 @@ describe("a regex cut to its subject", () => {
     );
   });
 
+  it("cut against a text with a prefix, matches where the whole regex does on the prefix and any part of the text (testNear's windows)", () => {
+    const words = [...new Set(RULES.flatMap((r) => r.source.split(/[^a-z'\u00df-\u024f\u0400-\u04ff]+/)).filter((w) => w.length > 0))];
+    const text = fc
+      .array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(" ", ", ", ". ", "'", "-", "  ")), { minLength: 2, maxLength: 16 })
+      .map((parts) => parts.map(([w, s]) => w + s).join(""));
+    const trees = RULES.map((r) => compactTree(parseRegex(r.source)!));
+    const prefix = "\u0001 ";
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: RULES.length - 1 }), text, fc.nat(), fc.nat(), (k, t, a, b) => {
+        const from = a % t.length;
+        const to = from + (b % (t.length - from + 1));
+        const window = `${prefix}${t.slice(from, to)}`;
+        const rule = RULES[k] as Rule;
+        const cut = cutRegex(trees[k] as CutTree, t, prefix);
+        const whole = matches(rule.source, rule.flags, window);
+        if (cut === null) expect(whole).toEqual([]);
+        else expect(matches(cut, rule.flags, window)).toEqual(whole);
+      }),
+      { numRuns: 4000, seed: 29 },
+    );
+    // A run with a character of the prefix is kept: " foo" is in the window "\u0001 foo", not in "xfoo".
+    const tree = compactTree(parseRegex("(?:\\ foo|bar)")!);
+    expect(cutRegex(tree, "xfoo")).toBeNull();
+    expect(cutRegex(tree, "xfoo", prefix)).toBe("(?:\\ foo)");
+  });
+
   it("a SubjectRegex cuts its first uses, then compiles the whole regex once", () => {
     const re = new SubjectRegex(compactTree(parseRegex("^(?:hmm+|ok)$")!), "");
     expect(re.on("ok")?.source).toBe("^(?:ok)$");
