@@ -45,7 +45,8 @@ export interface CaptureIndex {
   fillers_tree: CutTree;
   numbers: Record<string, number>;
   letters: Record<string, string>;
-  rating: { at_start: string; lead_only: string; at_end: string; bare: string; count_before: string };
+  /** The rating checks' regexes as compact trees (see prune.ts; `treeSource` gives the regex), cut to the text they run on. */
+  rating: { at_start: CutTree; lead_only: CutTree; at_end: CutTree; bare: CutTree; count_before: CutTree };
   reply: { check: string; offer: string; more: string; question_start: string; menu: string; rating_request: string };
   /**
    * Per rule (same order as `rules`), for long texts, the words its match can start with and
@@ -74,11 +75,11 @@ function ratingSources(langs: readonly LangData[], numbers: Record<string, numbe
   const LEAD = uniq(langs.flatMap((l) => l.rating.lead.map(expandPattern))).join("|");
   const LEAD_SCALED = uniq(langs.flatMap((l) => [...l.rating.lead, ...l.rating.lead_scaled].map(expandPattern))).join("|");
   return {
-    at_start: `^(?:(?:${LEAD_SCALED})\\s*[:=-]?\\s*)?${NUM}${SCALE}${AFTER}`,
-    lead_only: `(?:^|[.!?;]\\s+)(?:${LEAD})\\s*[:=-]?\\s*${NUM}${AFTER}`,
-    at_end: `(?<![${LETTER}/.,:#(\\[-])${NUM}${SCALE}${TRAIL}$`,
-    bare: `^${NUM}${TRAIL}$`,
-    count_before: `(?:${WORD_BEFORE}(?:${COUNT}|steps?|test|page|part|phase|round|item|task|file|chapter|batch|iteration|level|version|vol|no|nr|number)[\\s:#(\\[]*|[(\\[#/-]\\s*)$`,
+    at_start: treeOf(`^(?:(?:${LEAD_SCALED})\\s*[:=-]?\\s*)?${NUM}${SCALE}${AFTER}`),
+    lead_only: treeOf(`(?:^|[.!?;]\\s+)(?:${LEAD})\\s*[:=-]?\\s*${NUM}${AFTER}`),
+    at_end: treeOf(`(?<![${LETTER}/.,:#(\\[-])${NUM}${SCALE}${TRAIL}$`),
+    bare: treeOf(`^${NUM}${TRAIL}$`),
+    count_before: treeOf(`(?:${WORD_BEFORE}(?:${COUNT}|steps?|test|page|part|phase|round|item|task|file|chapter|batch|iteration|level|version|vol|no|nr|number)[\\s:#(\\[]*|[(\\[#/-]\\s*)$`),
   };
 }
 

@@ -11,11 +11,12 @@
  * positions with the same lengths: a dropped alternative fails at every position, and the
  * order of the ones kept is unchanged. Tests compare both on every rule.
  *
- * Reads the syntax the rules use: alternation, non-capturing groups, lookarounds, classes,
- * escapes, quantifiers, anchors. Anything else (a capturing or named group, whose numbers
- * would shift; a back-reference; a `{` that is no quantifier) makes `parseRegex` return null,
- * and the caller compiles the whole regex. The caller must not use the "i" flag (literals are
- * compared as they are).
+ * Reads the syntax the rules and the rating checks use: alternation, groups (a dropped part
+ * that holds capturing groups is replaced by one that fails at once and keeps their numbers,
+ * `(?!)()`), lookarounds, classes, escapes, quantifiers, anchors. Anything else (a named group,
+ * a back-reference, a `{` that is no quantifier) makes `parseRegex` return null, and the
+ * caller compiles the whole regex. The caller must not use the "i" flag (literals are compared
+ * as they are).
  *
  * The rule files (`lang/<code>.rules.json`, written with the index) keep every rule's regex
  * read into a compact tree (`parseRegex`, `compactTree`), so the hook neither reads the
@@ -63,6 +64,8 @@ interface Quantifier {
 class Unsupported extends Error {}
 
 const GROUP_OPENS = ["(?:", "(?<=", "(?<!", "(?=", "(?!"] as const;
+/** What stands for a part that can match nowhere but holds capturing groups: fails at once, and keeps the groups' numbers. */
+const NEVER = "(?!)";
 /** Escapes that stand for a class of characters or an assertion, not for one character. */
 const CLASS_ESCAPES = "dDsSwWbB";
 const CONTROL_ESCAPES: Record<string, string> = { t: "\t", n: "\n", r: "\r", f: "\f", v: "\v" };
@@ -103,14 +106,14 @@ function parseItem(p: Cursor): Item {
   const { s } = p;
   const c = s[p.i] as string;
   if (c === "(") {
-    const open = GROUP_OPENS.find((o) => s.startsWith(o, p.i));
-    if (open === undefined) throw new Unsupported("capturing or named group");
+    const open = GROUP_OPENS.find((o) => s.startsWith(o, p.i)) ?? (s[p.i + 1] === "?" ? undefined : "(");
+    if (open === undefined) throw new Unsupported("named group or unknown (? syntax");
     p.i += open.length;
     const body = parseAlternatives(p);
     if (s[p.i] !== ")") throw new Unsupported("unclosed group");
     p.i++;
     const q = parseQuantifier(p);
-    if (q !== null && open !== "(?:") throw new Unsupported("quantified lookaround");
+    if (q !== null && open !== "(?:" && open !== "(") throw new Unsupported("quantified lookaround");
     return { kind: "group", open, body, q };
   }
   const start = p.i;
@@ -254,7 +257,8 @@ export function treeSource(tree: CutTree): string {
  */
 export function cutRegex(tree: CutTree, subject: string, prefix = ""): string | null {
   const seen = new Map<string, boolean>();
-  return cutAlternatives(tree, (run) => {
+  const grouped = capturingGroupsIn(tree) > 0;
+  return cutAlternatives(tree, grouped, (run) => {
     let v = seen.get(run);
     if (v === undefined) {
       v = subject.includes(run) || (prefix !== "" && sharesChar(run, prefix));
@@ -270,16 +274,49 @@ function sharesChar(a: string, b: string): boolean {
   return false;
 }
 
-function cutAlternatives(tree: CutTree, holds: (run: string) => boolean): string | null {
-  let out: string | null = null;
-  for (let a = 0; a < tree.length; a++) {
-    const s = cutSeq(tree[a] as CutSeq, holds);
-    if (s !== null) out = out === null ? s : `${out}|${s}`;
+/** Capturing groups of a whole tree (counted once per tree: a rule's have none, and then no part is counted). */
+const groupsByTree = new WeakMap<CutTree, number>();
+function capturingGroupsIn(tree: CutTree): number {
+  let n = groupsByTree.get(tree);
+  if (n === undefined) {
+    n = capturingGroupsOf(tree);
+    groupsByTree.set(tree, n);
   }
-  return out;
+  return n;
 }
 
-function cutSeq(seq: CutSeq, holds: (run: string) => boolean): string | null {
+function cutAlternatives(tree: CutTree, grouped: boolean, holds: (run: string) => boolean): string | null {
+  let out: string | null = null;
+  let kept = false;
+  for (let a = 0; a < tree.length; a++) {
+    const seq = tree[a] as CutSeq;
+    let s = cutSeq(seq, grouped, holds);
+    if (s !== null) kept = true;
+    else {
+      const groups = grouped ? capturingGroupsOf([seq]) : 0;
+      if (groups === 0) continue;
+      s = NEVER + "()".repeat(groups);
+    }
+    out = out === null ? s : `${out}|${s}`;
+  }
+  return kept ? out : null;
+}
+
+/** Capturing groups in a tree (they keep their numbers when a part is cut). */
+function capturingGroupsOf(tree: CutTree): number {
+  let n = 0;
+  for (const seq of tree) {
+    for (let k = 1; k < seq.length; k++) {
+      const piece = seq[k] as CutPiece;
+      if (typeof piece === "string") continue;
+      if (piece[0] === "(") n++;
+      n += capturingGroupsOf(piece[3]);
+    }
+  }
+  return n;
+}
+
+function cutSeq(seq: CutSeq, grouped: boolean, holds: (run: string) => boolean): string | null {
   const needs = seq[0];
   for (let k = 0; k < needs.length; k++) if (!holds(needs[k] as string)) return null;
   let out = "";
@@ -289,11 +326,16 @@ function cutSeq(seq: CutSeq, holds: (run: string) => boolean): string | null {
       out += piece;
       continue;
     }
-    const body = cutAlternatives(piece[3], holds);
+    const body = cutAlternatives(piece[3], grouped, holds);
     if (body !== null) out += `${piece[0]}${body})${piece[1]}`;
     // A negative lookaround that can match nowhere always holds; an optional group that can
-    // match nowhere is taken zero times. Anything else that can match nowhere sinks the whole.
+    // match nowhere is taken zero times (its capturing groups kept, never set). Anything else
+    // that can match nowhere sinks the whole.
     else if (piece[2] !== 1) return null;
+    else if (grouped) {
+      const groups = (piece[0] === "(" ? 1 : 0) + capturingGroupsOf(piece[3]);
+      if (groups > 0) out += `(?:${NEVER}${"()".repeat(groups)})?`;
+    }
   }
   return out;
 }

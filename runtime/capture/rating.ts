@@ -16,23 +16,37 @@
  * Example: `findRating("rating: 7/10, close", "rating: 7/10, close", false)` -> `{ value: 7, signal: "rating.scale", bare: false }`.
  */
 import { loadIndex } from "./index-file.js";
+import { SubjectRegex } from "./prune.js";
 
 interface RatingPatterns {
-  AT_START: RegExp;
-  LEAD_ONLY: RegExp;
-  AT_END: RegExp;
-  BARE: RegExp;
-  COUNT_BEFORE: RegExp;
+  AT_START: SubjectRegex;
+  LEAD_ONLY: SubjectRegex;
+  AT_END: SubjectRegex;
+  BARE: SubjectRegex;
+  COUNT_BEFORE: SubjectRegex;
 }
 let built: RatingPatterns | null = null;
 
-/** Built on first use from the index's finished sources: a prompt with no digit and no number word never needs them. */
+/**
+ * Made on first use from the index's trees: a prompt with no digit and no number word never
+ * needs them. Each is cut to the text it runs on at first (see prune.ts): the five whole
+ * regexes (about 8,000 characters) cost a fresh process some 10 ms to build.
+ */
 function patterns(): RatingPatterns {
   if (built) return built;
   const r = loadIndex().rating;
-  built = { AT_START: new RegExp(r.at_start), LEAD_ONLY: new RegExp(r.lead_only), AT_END: new RegExp(r.at_end), BARE: new RegExp(r.bare), COUNT_BEFORE: new RegExp(r.count_before) };
+  built = {
+    AT_START: new SubjectRegex(r.at_start, ""),
+    LEAD_ONLY: new SubjectRegex(r.lead_only, ""),
+    AT_END: new SubjectRegex(r.at_end, ""),
+    BARE: new SubjectRegex(r.bare, ""),
+    COUNT_BEFORE: new SubjectRegex(r.count_before, ""),
+  };
   return built;
 }
+
+/** `re` run on `text` (cut to it at first); null when it does not match. */
+const execOn = (re: SubjectRegex, text: string): RegExpExecArray | null => re.on(text)?.exec(text) ?? null;
 
 export interface FoundRating {
   value: number;
@@ -61,23 +75,23 @@ export function findRating(lower: string, rest: string, hasNumberWord: boolean):
   const tail = lower.slice(tailStart);
   if (!hasNumberWord && !DIGIT.test(head) && !DIGIT.test(tail)) return null;
   const { AT_START, LEAD_ONLY, AT_END, BARE, COUNT_BEFORE } = patterns();
-  let m = AT_START.exec(head);
+  let m = execOn(AT_START, head);
   if (m) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.scale", bare: false };
   }
-  m = LEAD_ONLY.exec(head);
+  m = execOn(LEAD_ONLY, head);
   if (m) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.lead", bare: false };
   }
-  m = AT_END.exec(tail);
-  if (m && (tailStart === 0 || m.index > 0) && !COUNT_BEFORE.test(lower.slice(Math.max(0, tailStart + m.index - 24), tailStart + m.index))) {
+  m = execOn(AT_END, tail);
+  if (m && (tailStart === 0 || m.index > 0) && execOn(COUNT_BEFORE, lower.slice(Math.max(0, tailStart + m.index - 24), tailStart + m.index)) === null) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.end", bare: false };
   }
   if (rest.length <= 24) {
-    m = BARE.exec(rest.trim());
+    m = execOn(BARE, rest.trim());
     if (m) {
       const v = valueOf(m);
       if (v !== null) return { value: v, signal: "rating.bare", bare: true };

@@ -62,9 +62,30 @@ describe("reading a regex into a tree", () => {
     expect(fillers.startsWith("^(?:") && fillers.endsWith(")$")).toBe(true);
   });
 
-  it("gives up on syntax whose cut could change a match (capturing or named groups, back-references, stray braces)", () => {
-    for (const src of ["(a|b)c", "(?<x>a)", "(?:a)\\1", "a{", "a{x}", "(?=a)+", "^*", "\\k<x>"]) expect(parseRegex(src), src).toBeNull();
-    expect(treeOf("(a|b)c")).toEqual([[[], "(a|b)c"]]);
+  it("gives up on syntax whose cut could change a match (named groups, back-references, stray braces)", () => {
+    for (const src of ["(?<x>a)", "(?:a)\\1", "a{", "a{x}", "(?=a)+", "^*", "\\k<x>"]) expect(parseRegex(src), src).toBeNull();
+    expect(treeOf("(?<x>a)")).toEqual([[[], "(?<x>a)"]]);
+  });
+
+  it("keeps capturing groups' numbers: a dropped part that holds groups becomes one that fails at once", () => {
+    const tree = compactTree(parseRegex("(?:x(a)|(b)y)(c)?(?:zz(d))?")!);
+    const cut = cutRegex(tree, "by c");
+    expect(cut).toBe("(?:(?!)()|(b)y)(c)?(?:(?!)())?");
+    expect(new RegExp(cut!).exec("byc")).toEqual(new RegExp(treeSource(tree)).exec("byc"));
+  });
+
+  it("matches with the same groups as the whole regex: the rating checks on the bundled typed prompts and numbers", () => {
+    const r = loadIndex().rating;
+    const texts = [...typedPrompts().slice(0, 1500), "7/10", "8 out of 10", "i'd give it a 3", "nine", "10/10 great", "fix the 2 failing tests", "step 3", "rate: 4,5", "an 8/10 from me", "это на 7 из 10", "ich gebe dir eine 2", "dix sur dix"];
+    for (const [name, tree] of Object.entries(r)) {
+      const source = treeSource(tree);
+      for (const text of texts) {
+        const cut = cutRegex(tree, text);
+        const whole = new RegExp(source).exec(text);
+        if (cut === null) expect(whole, `${name} on ${JSON.stringify(text)}`).toBeNull();
+        else expect(new RegExp(cut).exec(text), `${name} on ${JSON.stringify(text)}`).toEqual(whole);
+      }
+    }
   });
 
   it("knows the literal runs an alternative needs", () => {
