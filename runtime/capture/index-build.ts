@@ -47,7 +47,8 @@ export interface CaptureIndex {
   letters: Record<string, string>;
   /** The rating checks' regexes as compact trees (see prune.ts; `treeSource` gives the regex), cut to the text they run on. */
   rating: { at_start: CutTree; lead_only: CutTree; at_end: CutTree; bare: CutTree; count_before: CutTree };
-  reply: { check: string; offer: string; more: string; question_start: string; menu: string; rating_request: string };
+  /** The reply-shape checks' regexes as compact trees (see `rating`). */
+  reply: { check: CutTree; offer: CutTree; more: CutTree; question_start: CutTree; menu: CutTree; rating_request: CutTree };
   /**
    * Per rule (same order as `rules`), for long texts, the words its match can start with and
    * the words it needs: "<starts>;<clause>|<clause>" (see `ruleNeeds`, `needsText`), "" when
@@ -84,13 +85,13 @@ function ratingSources(langs: readonly LangData[], numbers: Record<string, numbe
 }
 
 function replySources(langs: readonly LangData[]): CaptureIndex["reply"] {
-  const alt = (key: keyof LangData["reply"]): string =>
-    `${WORD_BEFORE}(?:${[...new Set(langs.flatMap((l) => l.reply[key].map(expandPattern)))].join("|")})${WORD_AFTER}`;
+  const alt = (key: keyof LangData["reply"]): CutTree =>
+    treeOf(`${WORD_BEFORE}(?:${[...new Set(langs.flatMap((l) => l.reply[key].map(expandPattern)))].join("|")})${WORD_AFTER}`);
   return {
     check: alt("check"),
     offer: alt("offer"),
     more: alt("more"),
-    question_start: `^[\\s"'(«„“]*(?:${[...new Set(langs.flatMap((l) => l.reply.question_start.map(expandPattern)))].join("|")})`,
+    question_start: treeOf(`^[\\s"'(«„“]*(?:${[...new Set(langs.flatMap((l) => l.reply.question_start.map(expandPattern)))].join("|")})`),
     menu: alt("menu"),
     rating_request: alt("rating_request"),
   };

@@ -10,6 +10,7 @@
  */
 import { LETTER } from "./compile-core.js";
 import { loadIndex } from "./index-file.js";
+import { SubjectRegex } from "./prune.js";
 
 export interface ReplyShape {
   /** The reply's last sentence is a question (a "?" with at most a short sign-off after it). */
@@ -27,21 +28,28 @@ export interface ReplyShape {
   asksForRating: boolean;
 }
 
-/** Built on first use from the index's finished sources: most prompts never need the reply read. */
-let built: { CHECK: RegExp; OFFER: RegExp; MORE: RegExp; QUESTION_START: RegExp; MENU: RegExp; RATING_REQUEST: RegExp } | null = null;
+/**
+ * Made on first use from the index's trees: most prompts never need the reply read. Each is
+ * cut to the text it runs on at first (see prune.ts): the six whole regexes (about 5,700
+ * characters) cost a fresh process several milliseconds to build.
+ */
+let built: { CHECK: SubjectRegex; OFFER: SubjectRegex; MORE: SubjectRegex; QUESTION_START: SubjectRegex; MENU: SubjectRegex; RATING_REQUEST: SubjectRegex } | null = null;
 function patterns(): NonNullable<typeof built> {
   if (built) return built;
   const r = loadIndex().reply;
   built = {
-    CHECK: new RegExp(r.check),
-    OFFER: new RegExp(r.offer),
-    MORE: new RegExp(r.more),
-    QUESTION_START: new RegExp(r.question_start),
-    MENU: new RegExp(r.menu),
-    RATING_REQUEST: new RegExp(r.rating_request),
+    CHECK: new SubjectRegex(r.check, ""),
+    OFFER: new SubjectRegex(r.offer, ""),
+    MORE: new SubjectRegex(r.more, ""),
+    QUESTION_START: new SubjectRegex(r.question_start, ""),
+    MENU: new SubjectRegex(r.menu, ""),
+    RATING_REQUEST: new SubjectRegex(r.rating_request, ""),
   };
   return built;
 }
+
+/** Whether `re` (cut to `text` at first) matches `text`. */
+const testOn = (re: SubjectRegex, text: string): boolean => re.on(text)?.test(text) === true;
 const TRAILING_NON_WORD = new RegExp(`[^${LETTER}]+$`);
 const LIST_LINE = /(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:\(?\d{1,2}[.)]|\(\d{1,2}\)|[a-e]\))(?:\*\*)?[ \t]+\S/g;
 const INLINE_CHOICE = /(?:^|\s)\(?(?:1|a)\)\s[\s\S]*\s\(?(?:2|b)\)\s/;
@@ -62,17 +70,18 @@ export function replyShape(reply: string): ReplyShape {
     // Chat replies often drop the "?": "have you seen Dunkirk" still asks.
     const body = tail.replace(TRAILING_NON_WORD, "");
     const last = body.slice(lastBoundary(body) + 1);
-    if (QUESTION_START.test(last)) question = last;
+    if (testOn(QUESTION_START, last)) question = last;
   }
   const endsWithQuestion = question !== null;
-  const checkQuestion = question !== null && CHECK.test(question);
-  const offerQuestion = question !== null && !checkQuestion && OFFER.test(question) && !MORE.test(question);
+  const checkQuestion = question !== null && testOn(CHECK, question);
+  const offerQuestion = question !== null && !checkQuestion && testOn(OFFER, question) && !testOn(MORE, question);
   LIST_LINE.lastIndex = 0;
   let listLines = 0;
   while (LIST_LINE.exec(tail) !== null && listLines < 2) listLines++;
-  const menuWords = MENU.test(tail);
+  const menuWords = testOn(MENU, tail);
   const numberedChoices = (listLines >= 2 && (endsWithQuestion || menuWords)) || (menuWords && INLINE_CHOICE.test(tail));
-  const asksForRating = RATING_REQUEST.test(tail.slice(-400));
+  const tail400 = tail.slice(-400);
+  const asksForRating = testOn(RATING_REQUEST, tail400);
   return { endsWithQuestion, checkQuestion, offerQuestion, numberedChoices, asksForRating };
 }
 

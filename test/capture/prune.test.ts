@@ -74,10 +74,14 @@ describe("reading a regex into a tree", () => {
     expect(new RegExp(cut!).exec("byc")).toEqual(new RegExp(treeSource(tree)).exec("byc"));
   });
 
-  it("matches with the same groups as the whole regex: the rating checks on the bundled typed prompts and numbers", () => {
-    const r = loadIndex().rating;
-    const texts = [...typedPrompts().slice(0, 1500), "7/10", "8 out of 10", "i'd give it a 3", "nine", "10/10 great", "fix the 2 failing tests", "step 3", "rate: 4,5", "an 8/10 from me", "это на 7 из 10", "ich gebe dir eine 2", "dix sur dix"];
-    for (const [name, tree] of Object.entries(r)) {
+  it("matches with the same groups as the whole regex: the rating and reply checks on the bundled prompts, replies and numbers", () => {
+    const ix = loadIndex();
+    const replies = bundledExchanges()
+      .slice(0, 800)
+      .flatMap((e) => (e.reply_end === null ? [] : [e.reply_end.toLowerCase()]));
+    const texts = [...typedPrompts().slice(0, 1200), ...replies, "7/10", "8 out of 10", "i'd give it a 3", "nine", "10/10 great", "fix the 2 failing tests", "step 3", "rate: 4,5", "an 8/10 from me", "это на 7 из 10", "ich gebe dir eine 2", "dix sur dix", "want me to commit these changes", "is that right", "how would you rate this from 1 to 10?"];
+    expect(replies.length).toBeGreaterThan(300);
+    for (const [name, tree] of [...Object.entries(ix.rating), ...Object.entries(ix.reply)]) {
       const source = treeSource(tree);
       for (const text of texts) {
         const cut = cutRegex(tree, text);
