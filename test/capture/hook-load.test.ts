@@ -107,6 +107,19 @@ describe("the hook's load footprint", () => {
     expect(ledgerLines(ledger)).toHaveLength(1);
   });
 
+  it("a rule file made from other language files than the index: the capture says so on stderr and writes nothing", () => {
+    const dir = join(tmp.dir, "capture");
+    cpSync(bundleDir, dir, { recursive: true, filter: (src) => !src.endsWith(".js") && !src.endsWith(".d.ts") });
+    const rules = join(dir, "lang", "en.rules.tsv");
+    const text = readFileSync(rules, "utf8");
+    writeFileSync(rules, text.replace(/^capture-rules\/1 [0-9a-f]{64}/, `capture-rules/1 ${"0".repeat(64)}`));
+    const ledger = join(tmp.dir, "ledger");
+    const p = probe({ session_id: "s4", prompt: "no, that's wrong" }, { ERRATA_DIR: ledger }, dir);
+    expect(p.stdout).toBe("");
+    expect(p.stderr).toMatch(/internal fault \(lang\/en\.rules\.tsv: expected the header "capture-rules\/1 [0-9a-f]{64}".*Regenerate both/);
+    expect(existsSync(ledger)).toBe(false);
+  });
+
   it("a missing build: the bin exits 0 with one line on stderr and writes nothing", () => {
     const root = join(tmp.dir, "pkg");
     mkdirSync(join(root, "bin"), { recursive: true });
