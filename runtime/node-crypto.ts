@@ -1,9 +1,9 @@
 /**
  * `node:crypto`, loaded on first use. Loading it costs about a sixth of a bare Node start
  * (it brings in the stream modules), so the capture hook's modules call `nodeCrypto()` where
- * they need a hash or random bytes instead of importing it: a capture whose reply hash and
- * reporter pseudonym are already known (kept by the Stop hook, cached in the state folder)
- * never loads it. Random bytes for ids come from /dev/urandom where there is one.
+ * they need an HMAC or random bytes instead of importing it: a capture whose reporter
+ * pseudonym is already known (cached in the state folder) never loads it. Reply hashes come
+ * from `sha256.ts` (WebAssembly), random bytes for ids from /dev/urandom where there is one.
  *
  * Example: `nodeCrypto().createHash("sha256").update("x").digest("hex")`;
  * `randomBytesCheap(3)` -> Uint8Array [0x3f, 0xa9, 0xc1].
@@ -39,9 +39,4 @@ export function randomBytesCheap(n: number): Uint8Array {
   } catch {
     return nodeCrypto().randomBytes(n);
   }
-}
-
-/** `sha256:<64 hex>` of a text's UTF-8 bytes. */
-export function sha256Tagged(text: string): string {
-  return `sha256:${nodeCrypto().createHash("sha256").update(text, "utf8").digest("hex")}`;
 }

@@ -11,7 +11,7 @@
  * deepContext: false}`; `{kind: "none"}` -> null.
  */
 import type { Erratum } from "../../schemas/erratum.js";
-import { sha256Tagged } from "../node-crypto.js";
+import { sha256Tagged } from "../sha256.js";
 import { newErratum, type NewErratumInput } from "../store/new-erratum.js";
 import { rowKind } from "./row-kind.js";
 import type { CaptureVerdict } from "./verdict.js";

@@ -10,7 +10,7 @@
  * Example file: `{"schema":"hook-last-reply/1","session_id":"0b7c…","ts":"2026-11-30T12:00:00.000Z",
  * "reply":"Done: the tests pass.","model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…"}`
  */
-import { sha256Tagged } from "../node-crypto.js";
+import { sha256Tagged } from "../sha256.js";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

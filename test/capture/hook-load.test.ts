@@ -2,6 +2,7 @@
 // loading node:crypto (the reply hash kept by the Stop hook, the cached reporter identity).
 // These run the compiled hook and its bundles (`npm test` builds them first).
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
@@ -10,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hookIdentity, identityFile } from "../../runtime/capture/hook-identity.js";
 import { loadLastReply, saveLastReply } from "../../runtime/capture/hook-state.js";
 import { runHook } from "../../runtime/capture/hook-main.js";
-import { sha256Tagged } from "../../runtime/node-crypto.js";
+import { readTranscriptTail } from "../../runtime/capture/transcript-tail.js";
 import { loadOrCreateReporterKey, pseudonymize, REPORTER_KEY_FILE } from "../../runtime/privacy/pseudonym.js";
 import { instanceId } from "../../runtime/store/new-erratum.js";
 import { tempDir } from "../helpers/io.js";
@@ -19,6 +20,9 @@ import { hookIo, ledgerLines } from "./hook-helpers.js";
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const bundleDir = join(repoRoot, "dist", "runtime", "capture");
 const loaderFile = join(repoRoot, "bin", "errata.cjs");
+
+/** The oracle: node:crypto's SHA-256 (the hook computes it with WebAssembly). */
+const sha256Tagged = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
 
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => (tmp = tempDir("errata-hookload-")));
@@ -92,6 +96,20 @@ describe("the hook's load footprint", () => {
     const stateDir = join(ledger, ".state");
     expect(last.reporter.id).toBe(pseudonymize("ana", loadOrCreateReporterKey(stateDir)));
     expect(last.instance).toBe(instanceId(hostname()));
+  });
+
+  it("a capture with no kept reply hashes the transcript's reply without node:crypto (cached identity)", () => {
+    const ledger = join(tmp.dir, "ledger");
+    const env = { ERRATA_DIR: ledger, USER: "ana" };
+    const transcript = join(repoRoot, "datasets", "claude-code", "spotter", "subagent.jsonl");
+    const reply = readTranscriptTail(transcript, "that's not what I asked").reply ?? "";
+    expect(reply).toMatch(/^## Beads Created/);
+    probe({ session_id: "s1", prompt: "no, that's wrong" }, env); // creates the key and the identity cache
+    const p = probe({ session_id: "s5", transcript_path: transcript, prompt: "that's not what I asked" }, env);
+    expect(p.stdout).toMatch(/captured this prompt as a correction/);
+    expect(p.modules).toEqual([]);
+    const row = ledgerLines(ledger)[1] as { context: { response_hash: string | null } };
+    expect(row.context.response_hash).toBe(sha256Tagged(reply));
   });
 
   it("a stale or corrupt cache is not used, and the hook still captures", () => {
