@@ -9,7 +9,7 @@
  * - capturing prompt after the Stop hook kept the reply (the usual capture: a row, a
  *   deep-context attachment, the record row; reply hash and reporter identity already known);
  * - capturing prompt with no kept reply (Stop hook not installed: the reply is read from the
- *   transcript and hashed, which loads node:crypto).
+ *   transcript and hashed by the WebAssembly SHA-256, runtime/sha256.ts).
  * The transcript is a real one (the bundled spotter session).
  *
  * Two measures:

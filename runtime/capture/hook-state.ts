@@ -1,6 +1,6 @@
 /**
  * What the Stop hook keeps for the next capture: the last assistant reply of a session and
- * its hash (so that a capture need not load node:crypto to hash it), in
+ * its hash (so that a capture need not hash it), in
  * `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`, written atomically (temp
  * file + rename). The file name needs no cryptographic hash: the file records its session,
  * and a file of another session is treated as absent. Files untouched for 7 days are removed
