@@ -24,7 +24,8 @@ interface Sha256Exports {
   blocks(at: number, count: number): void;
 }
 
-/** Where message blocks go in the module's memory (below: constants, state, schedule). */
+/** Where the module keeps the running hash, and where message blocks go (see sha256.wat). */
+const STATE_AT = 288;
 const BLOCKS_AT = 1024;
 /** Bytes copied in per call (the module has one 64 KiB page). */
 const CHUNK = 32768;
@@ -49,7 +50,7 @@ export function sha256Engine(): "wasm" | "node:crypto" {
 }
 
 /** Lowercase hex SHA-256 of `bytes`, by the WebAssembly module. */
-export function sha256HexWasm(bytes: Uint8Array, m: Sha256Exports): string {
+function sha256HexWasm(bytes: Uint8Array, m: Sha256Exports): string {
   const mem = new Uint8Array(m.memory.buffer);
   const n = bytes.length;
   m.init();
@@ -72,7 +73,7 @@ export function sha256HexWasm(bytes: Uint8Array, m: Sha256Exports): string {
   view.setUint32(end - 4, (n * 8) >>> 0, false);
   m.blocks(BLOCKS_AT, count);
   let hex = "";
-  for (let i = 0; i < 8; i++) hex += view.getUint32(288 + 4 * i, true).toString(16).padStart(8, "0");
+  for (let i = 0; i < 8; i++) hex += view.getUint32(STATE_AT + 4 * i, true).toString(16).padStart(8, "0");
   return hex;
 }
 
