@@ -7,7 +7,10 @@
  * Each call is timed on its own (hrtime); a prompt's latency is the fastest of 5 rounds, and
  * the figures are the mean and the 99th percentile of those over the prompts. Target: p99
  * under 20 us. A last line times the long prompts with the long-text filters off (the same
- * verdicts the plain way).
+ * verdicts the plain way). Two more lines give the floor of this rule design on the long
+ * prompts, in the same run: everything the classifier does besides trying rules (typed part,
+ * lower-casing, the scan, rating, capitals, punctuation: classify's own calls, without the
+ * rule tests), and the scan alone (tokenizing and looking up every word).
  *
  * Warm-up: the figures are those of a process that has settled (as `errata mine` or the daily
  * run does after its first prompts): whole passes over the prompts for at least WARM_MS and
@@ -22,7 +25,10 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { classify } from "../runtime/capture/classify.js";
-import { setLongTextFilters } from "../runtime/capture/compile.js";
+import { buildMatchers, scan, setLongTextFilters } from "../runtime/capture/compile.js";
+import { emphaticPunctuation, shouting } from "../runtime/capture/frustration.js";
+import { findRating } from "../runtime/capture/rating.js";
+import { matchText, typedPart } from "../runtime/capture/text.js";
 
 interface Prompt {
   text: string;
@@ -128,6 +134,21 @@ export async function run(): Promise<void> {
         `  after ${EARLY_PASSES} passes: classify mean ${fmt(c.early.meanUs)} us, p99 ${fmt(c.early.p99Us)} us | single regex mean ${fmt(b.early.meanUs)} us, p99 ${fmt(b.early.p99Us)} us\n`,
     );
   }
+  // The floor: classify's calls other than the rule tests, in its order (see classify.ts), and the scan alone.
+  const m = buildMatchers();
+  const lowers = new Map(long.map((p) => [p, matchText(typedPart(p.text).text)]));
+  const untried = timeEach(long, (p) => {
+    const typed = typedPart(p.text);
+    const lower = matchText(typed.text);
+    const scanned = scan(m, lower);
+    const rest = scanned.restStart === 0 ? lower : lower.slice(scanned.restStart);
+    return [findRating(lower, rest, scanned.hasNumberWord), shouting(typed.text, lower, scanned.needs !== null ? scanned.letters : -1), emphaticPunctuation(typed.text)];
+  }).settled;
+  const scanOnly = timeEach(long, (p) => scan(m, lowers.get(p) ?? "")).settled;
+  process.stdout.write(
+    `1,000-character prompts, everything but the rule tests (typed part, lower-casing, scan, rating, capitals, punctuation): mean ${fmt(untried.meanUs)} us, p99 ${fmt(untried.p99Us)} us (settled)\n` +
+      `1,000-character prompts, the scan alone (tokenize, look up every word): mean ${fmt(scanOnly.meanUs)} us, p99 ${fmt(scanOnly.p99Us)} us (settled)\n`,
+  );
   // The same verdicts without the long-text filters (compile.ts), for what they save.
   setLongTextFilters(false);
   try {
