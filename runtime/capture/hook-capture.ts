@@ -81,7 +81,7 @@ export function captureToLedger(c: CaptureInput): string | null {
     if (attachmentDir !== null) rmSync(attachmentDir, { recursive: true, force: true });
     throw err;
   }
-  const what = c.verdict.kind === "directive" ? "a standing directive" : `a ${erratum.kind}`;
+  const what = c.verdict.kind === "directive" ? "a standing directive" : erratum.kind === "praise" ? "praise" : `a ${erratum.kind}`;
   return `Errata captured this prompt as ${what} (${erratum.id}); acceptance pending.`;
 }
 

@@ -97,7 +97,34 @@ function readStdin(): string {
   }
 }
 
-const USAGE = "usage: errata hook user-prompt-submit|stop  (reads the Claude Code hook JSON on stdin; always exits 0)";
+const USAGE = "usage: errata hook user-prompt-submit|stop  (reads the Claude Code hook JSON on stdin; always exits 0; --help for more)";
+const HELP = `usage: errata hook user-prompt-submit|stop
+
+Claude Code's capture hooks. Each reads its hook JSON on stdin and always exits 0: a fault is
+one line on stderr and leaves the ledger as it was.
+
+  user-prompt-submit  classifies the typed prompt (no model, no network). A rating, an
+                      explicit correction, a standing directive or praise appends one erratum
+                      to the ledger and prints one line for the host, e.g.
+                      "Errata captured this prompt as a correction (er-...); acceptance pending."
+                      Any other prompt writes and prints nothing.
+  stop                keeps the last assistant reply and its hash, so that the next capture
+                      fills response_preview and response_hash without reading the transcript.
+
+Install both in ~/.claude/settings.json (or a project's .claude/settings.json):
+  "hooks": {
+    "UserPromptSubmit": [{ "hooks": [{ "type": "command", "command": "errata hook user-prompt-submit" }] }],
+    "Stop": [{ "hooks": [{ "type": "command", "command": "errata hook stop" }] }]
+  }
+
+Environment: ERRATA_DIR, the ledger folder (default ~/.local/share/errata); ERRATA_HOST_DIR,
+the folder of the host's outputs.jsonl (for context.output_ids).
+
+Example:
+  $ echo '{"session_id":"s1","prompt":"No, that is wrong."}' | ERRATA_DIR=/tmp/l errata hook user-prompt-submit
+  Errata captured this prompt as a correction (er-...); acceptance pending.
+
+More: docs/capture.md ("The hook").`;
 
 type Fields = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
@@ -118,8 +145,13 @@ function parseInput(raw: string): { fields: Fields } | { problem: string } {
 export async function runHook(args: string[], io: HookIo = processHookIo()): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`errata hook: ${line}\n`);
   const event = args[0];
-  if (event === undefined || event === "--help" || event === "-h" || event === "help") {
-    io.stdout.write(`${USAGE}\n`);
+  if (event === "--help" || event === "-h" || event === "help") {
+    io.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  // No event: a hook set up without one. Its stdout would reach the model's context: say it on stderr.
+  if (event === undefined) {
+    say(`no hook named; nothing captured. ${USAGE}`);
     return 0;
   }
   if (event !== "user-prompt-submit" && event !== "stop") {

@@ -46,8 +46,10 @@ describe("errata hook user-prompt-submit", () => {
   });
 
   it("a rating of 7 or more is praise with no rating; below 7 a complaint keeping it", async () => {
-    await submit(prompt({ prompt: "8/10" }));
-    await submit(prompt({ prompt: "5/10, the docs are thin" }));
+    const praise = await submit(prompt({ prompt: "8/10" }));
+    expect(praise.out).toMatch(/^Errata captured this prompt as praise \(er-\d{8}-[0-9a-f]{6}\); acceptance pending\.\n$/);
+    const complaint = await submit(prompt({ prompt: "5/10, the docs are thin" }));
+    expect(complaint.out).toMatch(/^Errata captured this prompt as a complaint \(/);
     const rows = ledgerLines(ledger).map((x) => ErratumSchema.parse(x));
     expect(rows.map((x) => [x.kind, x.rating])).toEqual([
       ["praise", null],
@@ -203,7 +205,14 @@ describe("errata hook user-prompt-submit", () => {
   it("usage and unknown hooks exit 0", async () => {
     const h = hookIo("", env);
     expect(await runHook([], h.io)).toBe(0);
-    expect(h.out()).toMatch(/usage: errata hook/);
+    // Not on stdout: a hook set up with no event would put it in the model's context.
+    expect(h.out()).toBe("");
+    expect(h.err()).toMatch(/^errata hook: no hook named; nothing captured\. usage: errata hook user-prompt-submit\|stop/);
+    const help = hookIo("", env);
+    expect(await runHook(["--help"], help.io)).toBe(0);
+    expect(help.out()).toMatch(/^usage: errata hook user-prompt-submit\|stop\n/);
+    expect(help.out()).toContain('"command": "errata hook stop"');
+    expect(help.err()).toBe("");
     const u = hookIo("{}", env);
     expect(await runHook(["pre-tool-use"], u.io)).toBe(0);
     expect(u.err()).toMatch(/unknown hook "pre-tool-use"/);
