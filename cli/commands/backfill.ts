@@ -81,6 +81,6 @@ export function register(program: Command, ctx: CommandContext): void {
         return;
       }
       for (const s of skipped) warn(io, `errata backfill: skipped ${s.ref}: ${s.reason}`);
-      println(io, `${opts.dryRun ? "would write" : "wrote"} ${written} errata (${already} already in the ledger, ${skipped.length} rows skipped)`);
+      println(io, `${opts.dryRun ? "would write" : "wrote"} ${written} errata (${already} already in the ledger, ${skipped.length} ${skipped.length === 1 ? "row" : "rows"} skipped)`);
     });
 }

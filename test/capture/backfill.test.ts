@@ -98,6 +98,20 @@ describe("errata backfill", () => {
     expect(existsSync(ledger)).toBe(false);
   });
 
+  it("without --json: one line per skipped row on stderr and a summary on stdout", async () => {
+    const m = memoryIo({ env: { ERRATA_DIR: ledger, USER: "ann" } });
+    expect(await run(["backfill", "--upgrades", upgrades], m.io)).toBe(0);
+    expect(m.out()).toBe("wrote 1 errata (0 already in the ledger, 0 rows skipped)\n");
+    const again = memoryIo({ env: { ERRATA_DIR: ledger, USER: "ann" } });
+    expect(await run(["backfill", "--upgrades", upgrades, "--failures", failures], again.io)).toBe(0);
+    expect(again.out()).toBe("wrote 1 errata (1 already in the ledger, 2 rows skipped)\n");
+    const one = memoryIo({ env: { ERRATA_DIR: ledger, USER: "ann" } });
+    writeFileSync(ratings, JSON.stringify({ ts: "2026-09-05T10:00:00Z", rating: 14 }));
+    expect(await run(["backfill", "--ratings", ratings], one.io)).toBe(0);
+    expect(one.err()).toMatch(/^errata backfill: skipped ratings\.jsonl:1: no rating from 1 to 10\n/);
+    expect(one.out()).toBe("wrote 0 errata (0 already in the ledger, 1 row skipped)\n");
+  });
+
   it("bad input: exit 2, nothing written", async () => {
     expect((await backfill()).code).toBe(2);
     expect((await backfill("--ratings", join(tmp.dir, "missing.jsonl"))).code).toBe(2);
