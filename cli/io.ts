@@ -40,6 +40,11 @@ export function printJson(io: Io, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** "1 file", "2 files": a count with its noun, plural unless the count is 1. Example: `count(1, "row")` -> "1 row". */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function println(io: Io, line = ""): void {
   io.stdout.write(`${line}\n`);
 }

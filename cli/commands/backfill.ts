@@ -11,7 +11,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { badInput } from "../errors.js";
-import { printJson, println, warn } from "../io.js";
+import { count, printJson, println, warn } from "../io.js";
 import { ledgerFor } from "../ledger-common.js";
 import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/capture/backfill.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
@@ -81,6 +81,6 @@ export function register(program: Command, ctx: CommandContext): void {
         return;
       }
       for (const s of skipped) warn(io, `errata backfill: skipped ${s.ref}: ${s.reason}`);
-      println(io, `${opts.dryRun ? "would write" : "wrote"} ${written} errata (${already} already in the ledger, ${skipped.length} ${skipped.length === 1 ? "row" : "rows"} skipped)`);
+      println(io, `${opts.dryRun ? "would write" : "wrote"} ${written} errata (${already} already in the ledger, ${count(skipped.length, "row")} skipped)`);
     });
 }

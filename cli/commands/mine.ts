@@ -11,7 +11,7 @@ import { homedir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { ErrataError, badInput } from "../errors.js";
-import { printJson, println, progress, warn } from "../io.js";
+import { count, printJson, println, progress, warn } from "../io.js";
 import { ledgerFor, parseNumber } from "../ledger-common.js";
 import { mineTranscripts } from "../../runtime/capture/mine.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
@@ -77,8 +77,8 @@ export function register(program: Command, ctx: CommandContext): void {
       }
       println(
         io,
-        `${opts.dryRun ? "would write" : "wrote"} ${report.written} errata from ${report.prompts} typed prompts in ${report.files_read} files` +
-          ` (${report.already_captured} already captured, ${report.files_unchanged} files unchanged, ${report.files_left} left for the next run)`,
+        `${opts.dryRun ? "would write" : "wrote"} ${report.written} errata from ${count(report.prompts, "typed prompt")} in ${count(report.files_read, "file")}` +
+          ` (${report.already_captured} already captured, ${count(report.files_unchanged, "file")} unchanged, ${report.files_left} left for the next run)`,
       );
     });
 }
