@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { classify, unhappyWithReply } from "../runtime/capture/classify.js";
+import { classify, unhappyWithReply } from "../runtime/classifier/classify.js";
 import { loadAbRedial, loadUss, scoreFlags, type DetectorScore, type QualityItem } from "./capture-quality-data.js";
 
 const LIFEOS: Record<string, string> = {

@@ -24,11 +24,11 @@
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { classify } from "../runtime/capture/classify.js";
-import { buildMatchers, scan, setLongTextFilters } from "../runtime/capture/compile.js";
-import { emphaticPunctuation, shouting } from "../runtime/capture/frustration.js";
-import { findRating } from "../runtime/capture/rating.js";
-import { matchText, typedPart } from "../runtime/capture/text.js";
+import { classify } from "../runtime/classifier/classify.js";
+import { buildMatchers, scan, setLongTextFilters } from "../runtime/classifier/compile.js";
+import { emphaticPunctuation, shouting } from "../runtime/classifier/frustration.js";
+import { findRating } from "../runtime/classifier/rating.js";
+import { matchText, typedPart } from "../runtime/classifier/text.js";
 
 interface Prompt {
   text: string;

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolvePaths } from "../runtime/paths.js";
 import { openLedger } from "../runtime/store/index.js";
-import { runDaily } from "../runtime/daily/daily.js";
-import { wireDaily } from "../runtime/daily/wire.js";
+import { runDaily } from "../runtime/jobs/daily/daily.js";
+import { wireDaily } from "../runtime/jobs/daily/wire.js";
 
 const [mode, ledgerDir, hostDir, transcripts, home] = process.argv.slice(2) as [string, string, string, string, string];
 const t0 = performance.now();

@@ -2,14 +2,14 @@
  * Generates the daily benchmark's inputs into a folder, seeded (mulberry32), with no
  * network: a ledger of N errata spread over a year (most enriched and triaged through
  * patch lines, the newest still new), the host's outputs and receipts, and a year of
- * synthetic Claude Code sessions from helper C's generator (`runtime/synthetic`).
+ * synthetic Claude Code sessions from helper C's generator (`runtime/corpora/synthetic`).
  *
  * Example: `generateDailyBench({dir, entries: 100_000, days: 365, sessionsPerDay: 3, seed: 7, nowMs})`
  * -> `{ledgerLines: 218_332, transcriptFiles: 1095, prompts: ~8,900 typed, outputs: 36_500}`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { generateCorpus } from "../runtime/synthetic/index.js";
+import { generateCorpus } from "../runtime/corpora/synthetic/index.js";
 
 import { mulberry32 } from "../eval/prng.js";
 export { mulberry32 };

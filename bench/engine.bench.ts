@@ -14,11 +14,11 @@ import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
 import { bank } from "../questions/index.js";
 import { createEngine } from "../engine/index.js";
-import { openAnswerCache } from "../engine/cache.js";
+import { openAnswerCache } from "../engine/base/cache.js";
 import { DEFAULT_FEATURES, extractFeatures } from "../engine/embedded/features.js";
 import { loadCaptureSignals } from "../engine/embedded/signals.js";
 import { trainEmbedded } from "../engine/embedded/train.js";
-import type { WeightsFile } from "../engine/schemas.js";
+import type { WeightsFile } from "../engine/base/schemas.js";
 import type { Exchange } from "../schemas/exchange.js";
 import { syntheticSet } from "../test/engine/helpers/labelled.js";
 

@@ -9,7 +9,7 @@
  * - capturing prompt after the Stop hook kept the reply (the usual capture: a row, a
  *   deep-context attachment, the record row; reply hash and reporter identity already known);
  * - capturing prompt with no kept reply (Stop hook not installed: the reply is read from the
- *   transcript and hashed by the WebAssembly SHA-256, runtime/sha256.ts).
+ *   transcript and hashed by the WebAssembly SHA-256, core/sha256.ts).
  * The transcript is a real one (the bundled spotter session).
  *
  * Two measures:
@@ -25,7 +25,7 @@
  * Run: `npm run build && node dist/bench/run.js hook`
  */
 import { spawnSync } from "node:child_process";
-import { classify } from "../runtime/capture/classify.js";
+import { classify } from "../runtime/classifier/classify.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const dir = new URL("./", import.meta.url);
+const dir = new URL(".//", import.meta.url);
 const wanted = process.argv.slice(2);
 const files = readdirSync(fileURLToPath(dir))
   .filter((f) => f.endsWith(".bench.js"))

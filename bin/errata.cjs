@@ -5,7 +5,7 @@
 // Node's ES module loader, zod or commander. Every other command loads the ES module CLI.
 //
 // It also holds the hook's bundle loader (one file fewer to resolve, read and compile at
-// every prompt): `createLoader` loads the CommonJS bundles in dist/runtime/capture/ with V8's
+// every prompt): `createLoader` loads the CommonJS bundles in dist/runtime/hooks/ with V8's
 // code cache. The build writes each bundle already wrapped in the CommonJS module function
 // (WRAP_HEAD ... WRAP_TAIL), so it is compiled as read: such a file is for this loader, not
 // for require().
@@ -120,7 +120,7 @@ function main(args = process.argv.slice(2)) {
     // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
     let hook;
     try {
-      hook = createLoader(path.join(__dirname, "..", "dist", "runtime", "capture")).load("hook.bundle.cjs");
+      hook = createLoader(path.join(__dirname, "..", "dist", "runtime", "hooks")).load("hook.bundle.cjs");
     } catch (err) {
       fs.writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
       hook = { runHook: async () => 0, outputFlushed: () => true };

@@ -8,7 +8,7 @@
  */
 import { relative } from "node:path";
 import type { CommandContext } from "./command.js";
-import { badInput, describeFound } from "./errors.js";
+import { badInput, describeFound } from "../core/errors.js";
 import { warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../runtime/paths.js";
 import { openLedger, type Ledger, type ReadProblem } from "../runtime/store/index.js";

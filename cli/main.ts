@@ -2,7 +2,7 @@ import { Command, CommanderError } from "commander";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CommandContext, Register } from "./command.js";
-import { ErrataError } from "./errors.js";
+import { ErrataError } from "../core/errors.js";
 import { defaultIo, type Io } from "./io.js";
 
 const commandsDir = new URL("./commands/", import.meta.url);

@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ErrataPaths } from "../runtime/paths.js";
-import { BudgetBook } from "./budget.js";
-import { openAnswerCache } from "./cache.js";
+import { BudgetBook } from "./base/budget.js";
+import { openAnswerCache } from "./base/cache.js";
 import { createEngine } from "./core.js";
 import { parseWeights } from "./embedded/weights.js";
 import { BudgetSchema, OpenAILaneSchema, type OpenAILaneConfig } from "./openai/config.js";
 import type { OpenAIEngine } from "./openai/engine.js";
-import { readAnswersFile } from "./replay.js";
-import type { Engine } from "./types.js";
+import { readAnswersFile } from "./replay/replay.js";
+import type { Engine } from "./base/types.js";
 
 /**
  * The engine's configuration: `errata-engine.json` in the ledger folder (or `--config FILE`),

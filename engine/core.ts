@@ -1,17 +1,17 @@
 import type { Answer } from "../schemas/answer.js";
-import type { Engine } from "./types.js";
-import { BudgetBook, type Budget } from "./budget.js";
-import type { AnswerCache } from "./cache.js";
+import type { Engine } from "./base/types.js";
+import { BudgetBook, type Budget } from "./base/budget.js";
+import type { AnswerCache } from "./base/cache.js";
 import { embeddedEngine } from "./embedded/engine.js";
 import { loadShippedWeights } from "./embedded/shipped.js";
 import type { SignalSource } from "./embedded/signals.js";
 import { OpenAILaneSchema, type OpenAILaneConfig } from "./openai/config.js";
 import { openaiEngine, type OpenAIEngine } from "./openai/engine.js";
 import type { LaneDeps } from "./openai/lane.js";
-import { FairPool } from "./pool.js";
-import { replayEngine } from "./replay-engine.js";
-import type { ReplayFilter } from "./replay.js";
-import type { WeightsFile } from "./schemas.js";
+import { FairPool } from "./base/pool.js";
+import { replayEngine } from "./replay/replay-engine.js";
+import type { ReplayFilter } from "./replay/replay.js";
+import type { WeightsFile } from "./base/schemas.js";
 
 /**
  * `createEngine(config)`: the judgment layer over one lane. Every ask goes: cache (when one is

@@ -1,6 +1,6 @@
 import type { Answer } from "../schemas/answer.js";
 import type { EvalRow } from "./embedded/evaluate.js";
-import type { WeightsFile } from "./schemas.js";
+import type { WeightsFile } from "./base/schemas.js";
 
 /**
  * Plain-text and JSON summaries the engine's commands print. Pure.

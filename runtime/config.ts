@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ErrataError } from "../cli/errors.js";
+import { ErrataError } from "../core/errors.js";
 import { BUILTIN_SYSTEMS, SystemsConfigSchema } from "../schemas/erratum.js";
 
 export const SYSTEMS_FILE = "errata-systems.json";

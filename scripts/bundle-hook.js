@@ -7,31 +7,32 @@
 // CommonJS skips Node's ES module loader, which alone costs about a quarter of a bare
 // `node -e 0` start (callgrind: 106M vs 85M instructions), and one small file spares
 // resolving ~30 modules at every prompt. The bundles sit in the folder of the modules they
-// replace, so files read next to them (./lang/index.json) resolve the same.
+// replace (dist/runtime/hooks); the classifier's language files are read from
+// dist/runtime/classifier/lang, beside the classifier's own modules.
 import { build } from "esbuild";
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dir = "dist/runtime/capture";
-// The bundles sit in the folder of the modules they replace: the language folder is beside
-// __dirname (runtime/capture/lang-dir.ts finds it from import.meta.url, through node:url).
+const dir = "dist/runtime/hooks";
+// The bundles sit in dist/runtime/hooks: the language folder is ../classifier/lang from
+// __dirname (runtime/classifier/lang-dir.ts finds it from import.meta.url, through node:url).
 const langDirCjs = {
   name: "lang-dir-cjs",
   setup(b) {
-    b.onLoad({ filter: /[\\/]runtime[\\/]capture[\\/]lang-dir\.js$/ }, () => ({
-      contents: 'import { join } from "node:path";\nexport function langFile(name) { return join(__dirname, "lang", name); }\n',
+    b.onLoad({ filter: /[\\/]runtime[\\/]classifier[\\/]lang-dir\.js$/ }, () => ({
+      contents: 'import { join } from "node:path";\nexport function langFile(name) { return join(__dirname, "..", "classifier", "lang", name); }\n',
       loader: "js",
     }));
   },
 };
-// node:crypto is loaded on first use (runtime/node-crypto.ts); as an ES module that takes
+// node:crypto is loaded on first use (core/node-crypto.ts); as an ES module that takes
 // node:module's createRequire, in CommonJS a plain require.
 const cryptoLoadCjs = {
   name: "node-crypto-load-cjs",
   setup(b) {
-    b.onLoad({ filter: /[\\/]runtime[\\/]node-crypto-load\.js$/ }, () => ({
+    b.onLoad({ filter: /[\\/]core[\\/]node-crypto-load\.js$/ }, () => ({
       contents: 'export function loadNodeCrypto() { return require("node:crypto"); }\n',
       loader: "js",
     }));
@@ -62,9 +63,9 @@ const lazyParts = {
 
 // The generated files the classifier reads beside the bundles: the rule files (which tsc does
 // not copy) and the index as written (tsc's copy of a JSON module is re-indented).
-const langSource = `${root}/runtime/capture/lang`;
+const langSource = `${root}/runtime/classifier/lang`;
 for (const name of readdirSync(langSource)) {
-  if (name === "index.json" || name.endsWith(".rules.tsv")) copyFileSync(`${langSource}/${name}`, `${root}/${dir}/lang/${name}`);
+  if (name === "index.json" || name.endsWith(".rules.tsv")) copyFileSync(`${langSource}/${name}`, `${root}/dist/runtime/classifier/lang/${name}`);
 }
 
 await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, cryptoLoadCjs, lazyParts] });

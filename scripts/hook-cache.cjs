@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 "use strict";
-// Writes V8 code caches beside the hook bundles (dist/runtime/capture/<bundle>.v8cache), used
+// Writes V8 code caches beside the hook bundles (dist/runtime/hooks/<bundle>.v8cache), used
 // by the loader in bin/errata.cjs. Run by `npm run build` after scripts/bundle-hook.js, in its own
 // process so that the cache is made under the same V8 flags the hook runs with.
 //
@@ -16,7 +16,7 @@ const path = require("path");
 const { createLoader } = require("../bin/errata.cjs");
 
 const root = path.join(__dirname, "..");
-const dir = path.join(root, "dist", "runtime", "capture");
+const dir = path.join(root, "dist", "runtime", "hooks");
 const transcript = path.join(root, "datasets", "claude-code", "spotter", "tool_heavy.jsonl");
 
 /** Prompts that write nothing: what the main bundle's cache is made from. */

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sha256Engine, sha256Hex, sha256Tagged } from "../runtime/sha256.js";
+import { sha256Engine, sha256Hex, sha256Tagged } from "../core/sha256.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const oracle = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
@@ -42,13 +42,13 @@ describe("sha256Hex (WebAssembly)", () => {
   });
 
   it("falls back to node:crypto where WebAssembly is off (node --jitless), with the same digest", () => {
-    const script = `import("${join(repoRoot, "dist", "runtime", "sha256.js")}").then((m) => console.log(m.sha256Engine(), m.sha256Hex("abc")))`;
+    const script = `import("${join(repoRoot, "dist", "core", "sha256.js")}").then((m) => console.log(m.sha256Engine(), m.sha256Hex("abc")))`;
     const r = spawnSync(process.execPath, ["--jitless", "-e", script], { encoding: "utf8" });
     expect(r.status).toBe(0); // V8 itself warns on stderr that --jitless turns WebAssembly off
     expect(r.stdout.trim()).toBe("node:crypto ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 
-  it("the module bytes are what runtime/wasm/sha256.wat compiles to", () => {
+  it("the module bytes are what core/wasm/sha256.wat compiles to", () => {
     const r = spawnSync(process.execPath, [join(repoRoot, "scripts", "build-sha256-wasm.js"), "--check"], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);

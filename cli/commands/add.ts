@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
 import type { CommandContext } from "../command.js";
-import { ErrataError, badInput } from "../errors.js";
+import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../ledger-common.js";
 import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";

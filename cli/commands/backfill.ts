@@ -10,10 +10,10 @@ import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { count, printJson, println, warn } from "../io.js";
 import { ledgerFor } from "../ledger-common.js";
-import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/capture/backfill.js";
+import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/jobs/backfill.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 
 interface BackfillOpts {

@@ -9,8 +9,8 @@ import type { CommandContext } from "../command.js";
 import { fmtRate, joinedView } from "../daily-common.js";
 import { printJson, println } from "../io.js";
 import { parseSince } from "../ledger-common.js";
-import { DAY_MS } from "../../runtime/daily/ids.js";
-import { modelRates } from "../../runtime/daily/joins.js";
+import { DAY_MS } from "../../runtime/jobs/daily/ids.js";
+import { modelRates } from "../../runtime/jobs/daily/joins.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

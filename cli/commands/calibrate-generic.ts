@@ -20,7 +20,7 @@ import { CalibDrawRowSchema, CalibItemSchema, QuestionCandidateSchema, type Cali
 import { LabelSchema, type Label } from "../../schemas/label.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { candidatePath, fileExists, intOption, numberOption, readJson, readJsonl, readText, stamp, writeAtomic } from "./research-io.js";
 

@@ -5,7 +5,7 @@ import { splitOfSession, type SplitSide } from "../../eval/split.js";
 import { GoldItemSchema } from "../../schemas/gold.js";
 import { AnswerSchema, type Answer } from "../../schemas/answer.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { readJsonl } from "./research-io.js";
 
 /**

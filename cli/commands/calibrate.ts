@@ -12,7 +12,7 @@ import {
   type QuestionCutsRecord,
 } from "../../schemas/calibration.js";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { loadInputs, splitQuestion, type InputOptions, type SplitOptions } from "./calibrate-inputs.js";
 import { registerGeneric } from "./calibrate-generic.js";

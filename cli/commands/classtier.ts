@@ -19,7 +19,7 @@ import { ExchangeSchema } from "../../schemas/exchange.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import type { CommandContext } from "../command.js";
-import { badInput, ErrataError } from "../errors.js";
+import { badInput, ErrataError } from "../../core/errors.js";
 import { printJson, println, progress } from "../io.js";
 import { loadInputs } from "./calibrate-inputs.js";
 import { splitFrom } from "./calibrate.js";

@@ -10,7 +10,7 @@ import type { Answer } from "../../schemas/answer.js";
 import { CombinerSchema, type CombinerRecord } from "../../schemas/combiner.js";
 import { DETECT_UNHAPPY } from "../../schemas/label.js";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { loadInputs, type ResearchInputs } from "./calibrate-inputs.js";
 import { splitFrom, withInputOptions } from "./calibrate.js";

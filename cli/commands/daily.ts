@@ -9,9 +9,9 @@ import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../ledger-common.js";
-import { runDaily } from "../../runtime/daily/daily.js";
+import { runDaily } from "../../runtime/jobs/daily/daily.js";
 
 interface DailyCliOptions {
   root?: string;

@@ -2,16 +2,16 @@ import type { Command } from "commander";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
-import { badInput, ErrataError } from "../errors.js";
+import { badInput, ErrataError } from "../../core/errors.js";
 import { printJson, println, progress, warn, type Io } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
 import type { Question } from "../../schemas/question.js";
 import type { Answer } from "../../schemas/answer.js";
 import { engineFromConfig, EngineConfigError } from "../../engine/config.js";
-import { EngineInputError, readExchanges, readQuestions } from "../../engine/files.js";
+import { EngineInputError, readExchanges, readQuestions } from "../../engine/embedded/files.js";
 import { readSet, SyntheticSeedError, syntheticTrainingSet } from "../../engine/embedded/sets.js";
-import { SYNTHETIC_LABELER } from "../../runtime/synthetic/index.js";
+import { SYNTHETIC_LABELER } from "../../runtime/corpora/synthetic/index.js";
 import { signalsFingerprint, trainEmbedded, trainingExchanges } from "../../engine/embedded/train.js";
 import { evaluateEmbedded } from "../../engine/embedded/evaluate.js";
 import { crossValidate } from "../../engine/embedded/crossval.js";
@@ -22,7 +22,7 @@ import { parseWeights, serialiseWeights, weightsId } from "../../engine/embedded
 import { answersSummary, evalTable, weightsSummary } from "../../engine/summaries.js";
 import type { OpenAIEngine } from "../../engine/openai/engine.js";
 import type { TrainingSet } from "../../engine/embedded/train.js";
-import type { WeightsFile } from "../../engine/schemas.js";
+import type { WeightsFile } from "../../engine/base/schemas.js";
 
 /**
  * `errata engine train | eval | ask | probe`: the judgment layer from the command line.

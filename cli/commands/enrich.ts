@@ -6,9 +6,9 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { runManualStage, wireFor } from "../daily-common.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../ledger-common.js";
-import { runEnrich } from "../../runtime/daily/enrich.js";
+import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

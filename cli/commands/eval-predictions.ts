@@ -2,7 +2,7 @@
  * `errata eval predictions`: writes the `prediction/1` rows `errata eval score` reads, for the
  * detectors regex (the capture classifier), v3 (what the regex caught, named by the argmax of
  * the 14 `class.*` answers) and v4 (the stored answers composed under `--cuts`); the logic is
- * `runtime/v4/predictions.ts`. Nothing is asked: v3 and v4 read `<v4Dir>/answers.jsonl`
+ * `runtime/jobs/v4/predictions.ts`. Nothing is asked: v3 and v4 read `<v4Dir>/answers.jsonl`
  * (`errata v4 detect|diagnose|v3 [--regex-caught]`), and a missing or unscored answer gives a
  * null prediction, never "no". Registered on the `eval` group, which `eval.ts` creates; whichever
  * file registers first creates the group and the others reuse it.
@@ -13,10 +13,10 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { resolvePaths } from "../../runtime/paths.js";
-import { buildPredictions, dominantJudge, parseDetectors, PREDICTION_DETECTORS, readAnswers, readExchanges, v4Files } from "../../runtime/v4/index.js";
+import { buildPredictions, dominantJudge, parseDetectors, PREDICTION_DETECTORS, readAnswers, readExchanges, v4Files } from "../../runtime/jobs/v4/index.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
 import type { CommandContext } from "../command.js";
-import { badInput, describeFound } from "../errors.js";
+import { badInput, describeFound } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { writeAtomic } from "./research-io.js";
 import { readCutsFile } from "./v4.js";

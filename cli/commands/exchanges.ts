@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println, progress, warn } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { loadCapturedIndex } from "../../runtime/transcripts/ledger-turns.js";

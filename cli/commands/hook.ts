@@ -1,6 +1,6 @@
 /**
  * `errata hook user-prompt-submit|stop`: the capture door for Claude Code. `bin/errata.js`
- * runs it on a fast lane that loads only `runtime/capture/hook-main.js`; this registration
+ * runs it on a fast lane that loads only `runtime/hooks/hook-main.js`; this registration
  * makes the same hook reachable through the CLI (in-process tests, `errata hook --help`).
  * Always exits 0: a hook must never block or break the host.
  *
@@ -9,7 +9,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { runHook } from "../../runtime/capture/hook-main.js";
+import { runHook } from "../../runtime/hooks/hook-main.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

@@ -9,11 +9,11 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { fmtRate, joinedView } from "../daily-common.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { parseNumber, parseSince } from "../ledger-common.js";
-import { landedImpacts, skillImpact, type Impact } from "../../runtime/daily/impact.js";
-import { readUpgrades } from "../../runtime/daily/upgrades.js";
+import { landedImpacts, skillImpact, type Impact } from "../../runtime/jobs/daily/impact.js";
+import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";
 
 function line(i: Impact): string {
   const change = i.change === null ? "n/a" : `${i.change >= 0 ? "+" : ""}${(i.change * 100).toFixed(1)} pts`;

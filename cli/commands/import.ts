@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println, warn } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/importers/index.js";
-import { validateImport, writeImport } from "../../runtime/importers/write.js";
+import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/corpora/importers/index.js";
+import { validateImport, writeImport } from "../../runtime/corpora/importers/write.js";
 
 interface ImportOpts {
   out?: string;

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { runManualStage, wireFor } from "../daily-common.js";
-import { runLabel } from "../../runtime/daily/label.js";
+import { runLabel } from "../../runtime/jobs/daily/label.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

@@ -10,10 +10,10 @@ import type { CommandContext } from "../command.js";
 import { joinedView } from "../daily-common.js";
 import { printJson, println } from "../io.js";
 import { parseSince } from "../ledger-common.js";
-import { falsePassClaim, findMisses } from "../../runtime/daily/joins.js";
-import { fileUpgrades, type UpgradeDraft } from "../../runtime/daily/upgrades.js";
-import { makeReceipt, writeRunReceipt } from "../../runtime/daily/receipts.js";
-import { runId } from "../../runtime/daily/ids.js";
+import { falsePassClaim, findMisses } from "../../runtime/jobs/daily/joins.js";
+import { fileUpgrades, type UpgradeDraft } from "../../runtime/jobs/daily/upgrades.js";
+import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
+import { runId } from "../../runtime/jobs/daily/ids.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

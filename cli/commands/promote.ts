@@ -14,7 +14,7 @@ import { PredictionSchema } from "../../schemas/prediction.js";
 import { PromotedSchema, type Promoted } from "../../schemas/promoted.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import type { CommandContext } from "../command.js";
-import { badInput, ErrataError } from "../errors.js";
+import { badInput, ErrataError } from "../../core/errors.js";
 import { EvalInputError } from "../../eval/errors.js";
 import { printJson, println } from "../io.js";
 import { loadCombiner } from "./combiner.js";

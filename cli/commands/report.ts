@@ -11,9 +11,9 @@ import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { formatCounts, wireFor } from "../daily-common.js";
 import { printJson, println } from "../io.js";
-import { runReport } from "../../runtime/daily/report.js";
-import { makeReceipt, writeRunReceipt } from "../../runtime/daily/receipts.js";
-import { runId } from "../../runtime/daily/ids.js";
+import { runReport } from "../../runtime/jobs/daily/report.js";
+import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
+import { runId } from "../../runtime/jobs/daily/ids.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { resolvePaths } from "../../runtime/paths.js";
 import type { CommandContext } from "../command.js";
-import { badInput, ErrataError } from "../errors.js";
+import { badInput, ErrataError } from "../../core/errors.js";
 
 /**
  * File helpers shared by the research commands (calibrate, combiner, classtier, promote):

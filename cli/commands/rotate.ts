@@ -8,7 +8,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { pathsFor } from "../ledger-common.js";
 import { rotateLedger } from "../../runtime/store/rotate.js";

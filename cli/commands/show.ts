@@ -6,11 +6,11 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { ErrataError } from "../errors.js";
+import { ErrataError } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { ledgerFor, reportProblems } from "../ledger-common.js";
 import { ERRATUM_ID_PATTERN } from "../../schemas/erratum-constants.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

@@ -12,8 +12,8 @@ import type { CommandContext } from "../command.js";
 import { runManualStage, wireFor } from "../daily-common.js";
 import { printJson, println } from "../io.js";
 import { parseSince } from "../ledger-common.js";
-import { DAY_MS } from "../../runtime/daily/ids.js";
-import { markReports, runTriage } from "../../runtime/daily/triage.js";
+import { DAY_MS } from "../../runtime/jobs/daily/ids.js";
+import { markReports, runTriage } from "../../runtime/jobs/daily/triage.js";
 
 interface TriageCliOptions {
   since?: string;

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { type Cuts, parseCuts } from "../../composers/index.js";
 import { EngineConfigError, engineFromConfig } from "../../engine/config.js";
-import type { Engine } from "../../engine/types.js";
+import type { Engine } from "../../engine/base/types.js";
 import { bank, bankHash, type ModeId, renderTaxonomyPage, v3ClassQuestions } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import {
@@ -30,9 +30,9 @@ import {
   runV4Stage,
   v4Files,
   type V4Stage,
-} from "../../runtime/v4/index.js";
+} from "../../runtime/jobs/v4/index.js";
 import type { CommandContext } from "../command.js";
-import { badInput, describeFound, ErrataError } from "../errors.js";
+import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import { printJson, println, progress } from "../io.js";
 
 type EngineFactory = (ctx: CommandContext, lane: string | undefined) => Promise<Engine>;

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
-import { runWeekly } from "../../runtime/daily/daily.js";
+import { runWeekly } from "../../runtime/jobs/daily/daily.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program

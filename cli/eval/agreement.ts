@@ -4,7 +4,7 @@ import { ExchangeSchema } from "../../schemas/exchange.js";
 import { GoldItemSchema } from "../../schemas/gold.js";
 import { LabelSchema } from "../../schemas/label.js";
 import type { CommandContext } from "../command.js";
-import { badInput } from "../errors.js";
+import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { evalPaths, listOption, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom } from "./files.js";
 import { withInterval } from "./format.js";

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { EvalInputError } from "../../eval/errors.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { badInput, describeFound, ErrataError } from "../errors.js";
+import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import type { Io } from "../io.js";
 
 /**

@@ -5,7 +5,7 @@ import { ExchangeSchema } from "../../schemas/exchange.js";
 import { GoldItemSchema } from "../../schemas/gold.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";
 import type { CommandContext } from "../command.js";
-import { badInput, describeFound } from "../errors.js";
+import { badInput, describeFound } from "../../core/errors.js";
 import { printJson, println, warn } from "../io.js";
 import { evalPaths, readJsonlStrict, readText, resolveFrom, toJsonl, writeAtomic } from "./files.js";
 import { answerSpecs } from "./questions.js";

@@ -4,13 +4,13 @@ import { inclusionMonteCarlo } from "../../eval/inclusion-monte-carlo.js";
 import { mulberry32 } from "../../eval/prng.js";
 import { drawWithPlan, planSample, sampleGold, type GoldCandidate } from "../../eval/sample-gold.js";
 import { DEFAULT_SPLIT_SALT, splitOfSession } from "../../eval/split.js";
-import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../runtime/v4/index.js";
+import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../runtime/jobs/v4/index.js";
 import { ExchangeSchema } from "../../schemas/exchange.js";
 import { GoldItemSchema, GoldManifestSchema, type GoldItem, type GoldManifest } from "../../schemas/gold.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
 import type { CommandContext } from "../command.js";
 import { readCutsFile } from "../commands/v4.js";
-import { badInput, describeFound } from "../errors.js";
+import { badInput, describeFound } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "./files.js";
 

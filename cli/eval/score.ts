@@ -7,7 +7,7 @@ import { GoldItemSchema } from "../../schemas/gold.js";
 import { DETECT_UNHAPPY } from "../../schemas/label.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
 import type { CommandContext } from "../command.js";
-import { badInput, describeFound } from "../errors.js";
+import { badInput, describeFound } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { loadLabels } from "./agreement.js";
 import { evalPaths, listOption, parseIntOption, parseNumberOption, pure, readJsonStrict, readJsonlStrict, resolveFrom } from "./files.js";

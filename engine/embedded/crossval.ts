@@ -1,6 +1,6 @@
-import { classify, unhappyWithReply } from "../../runtime/capture/classify.js";
+import { classify, unhappyWithReply } from "../../runtime/classifier/classify.js";
 import { fitLogistic, LogisticError, predictLogistic } from "../../learn/logistic.js";
-import type { FeatureSpec } from "../schemas.js";
+import type { FeatureSpec } from "../base/schemas.js";
 import type { EvalRow } from "./evaluate.js";
 import { extractFeatures, type FeatureVector } from "./features.js";
 import { buildItems } from "./items.js";

@@ -1,11 +1,11 @@
 import type { Answer } from "../../schemas/answer.js";
 import type { Question } from "../../schemas/question.js";
-import { baseAnswer, runPairs, scored, unscored, type EngineStats } from "../answers.js";
-import type { AnswerCache } from "../cache.js";
-import { cacheKey, type SamplingSettings } from "../cache-key.js";
-import { exchangeHash } from "../hash.js";
-import type { WeightsFile } from "../schemas.js";
-import type { AskPair, Engine } from "../types.js";
+import { baseAnswer, runPairs, scored, unscored, type EngineStats } from "../base/answers.js";
+import type { AnswerCache } from "../base/cache.js";
+import { cacheKey, type SamplingSettings } from "../base/cache-key.js";
+import { exchangeHash } from "../base/hash.js";
+import type { WeightsFile } from "../base/schemas.js";
+import type { AskPair, Engine } from "../base/types.js";
 import { EmbeddedLane, embeddedPromptHash } from "./lane.js";
 import { loadCaptureSignals, type SignalSource } from "./signals.js";
 

@@ -1,5 +1,5 @@
-import { classify, unhappyWithReply } from "../../runtime/capture/classify.js";
-import type { WeightsFile } from "../schemas.js";
+import { classify, unhappyWithReply } from "../../runtime/classifier/classify.js";
+import type { WeightsFile } from "../base/schemas.js";
 import type { Interval } from "./interval.js";
 import { interval } from "./interval-row.js";
 import { buildItems } from "./items.js";

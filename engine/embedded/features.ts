@@ -1,5 +1,5 @@
 import type { Exchange } from "../../schemas/exchange.js";
-import type { FeatureSpec } from "../schemas.js";
+import type { FeatureSpec } from "../base/schemas.js";
 import type { SignalSource } from "./signals.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Question } from "../../schemas/question.js";
-import { canonicalJson, sha256Hex } from "../hash.js";
-import type { FeatureSpec, WeightsFile } from "../schemas.js";
+import { canonicalJson, sha256Hex } from "../base/hash.js";
+import type { FeatureSpec, WeightsFile } from "../base/schemas.js";
 import { createScorer, type Scorer } from "./scorer.js";
 import type { SignalSource } from "./signals.js";
 

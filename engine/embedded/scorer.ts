@@ -1,6 +1,6 @@
 import { sigmoid } from "../../learn/logistic.js";
 import type { Exchange } from "../../schemas/exchange.js";
-import type { WeightsFile } from "../schemas.js";
+import type { WeightsFile } from "../base/schemas.js";
 import { extractFeatures } from "./features.js";
 import type { SignalSource } from "./signals.js";
 import { compileWeights, scoreAll, weightsId, type CompiledWeights } from "./weights.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readLabelledSet } from "../files.js";
-import { importSynthetic } from "../../runtime/synthetic/index.js";
+import { readLabelledSet } from "./files.js";
+import { importSynthetic } from "../../runtime/corpora/synthetic/index.js";
 import type { TrainingSet } from "./train.js";
 import { hasUkpLabels, UKP_MAP_ID, ukpBankLabels } from "./ukp-map.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WeightsFile } from "../schemas.js";
+import type { WeightsFile } from "../base/schemas.js";
 import { parseWeights } from "./weights.js";
 
 /**

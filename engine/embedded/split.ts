@@ -1,4 +1,4 @@
-import { sha256Hex } from "../hash.js";
+import { sha256Hex } from "../base/hash.js";
 
 /**
  * The session-disjoint holdout: a session is in the holdout when a hash of its corpus and

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { fitLogistic, LogisticError, predictLogistic, type Row } from "../../learn/logistic.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Label } from "../../schemas/label.js";
-import type { FeatureSpec, QuestionWeights, WeightsFile } from "../schemas.js";
+import type { FeatureSpec, QuestionWeights, WeightsFile } from "../base/schemas.js";
 import { DEFAULT_FEATURES, extractFeatures, type FeatureVector } from "./features.js";
 import { buildItems, type Item } from "./items.js";
 import { bestKappaCut } from "./metrics.js";

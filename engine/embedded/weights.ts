@@ -1,5 +1,5 @@
-import { canonicalJson, sha256Hex } from "../hash.js";
-import { WeightsFileSchema, type QuestionWeights, type WeightsFile } from "../schemas.js";
+import { canonicalJson, sha256Hex } from "../base/hash.js";
+import { WeightsFileSchema, type QuestionWeights, type WeightsFile } from "../base/schemas.js";
 
 /**
  * The embedded lane's weights: parse, serialise byte-for-byte deterministically, and compile

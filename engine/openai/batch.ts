@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname } from "node:path";
 import { toFile } from "openai";
 import { z } from "zod";
-import type { BudgetBook } from "../budget.js";
-import { sha256Hex } from "../hash.js";
-import type { AnswerMode, ChatMessage } from "../prompt.js";
-import { BatchStateSchema, type BatchState } from "../schemas.js";
+import type { BudgetBook } from "../base/budget.js";
+import { sha256Hex } from "../base/hash.js";
+import type { AnswerMode, ChatMessage } from "../base/prompt.js";
+import { BatchStateSchema, type BatchState } from "../base/schemas.js";
 import type { OpenAILane } from "./lane.js";
 import { tokenBound } from "./lane.js";
 import { readLogprobs, readStructured, type ReplyReading } from "./reply.js";

@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import type { BudgetBook } from "../budget.js";
-import type { SamplingSettings } from "../cache-key.js";
-import type { AnswerMode, ChatMessage } from "../prompt.js";
+import type { BudgetBook } from "../base/budget.js";
+import type { SamplingSettings } from "../base/cache-key.js";
+import type { AnswerMode, ChatMessage } from "../base/prompt.js";
 import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
 import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
 import { backoffMs, describeError, isRetryable, retryAfterMs } from "./retry.js";

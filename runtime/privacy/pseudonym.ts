@@ -9,7 +9,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { nodeCrypto } from "../node-crypto.js";
+import { nodeCrypto } from "../../core/node-crypto.js";
 
 export const REPORTER_KEY_FILE = "reporter-key";
 

@@ -4,7 +4,7 @@
  * Example: `newErratumId(Date.parse("2026-11-30T12:00:00Z"), () => Buffer.from([0x3f,0xa9,0xc1]))`
  * -> "er-20261130-3fa9c1"; `monthFileName("2026-11")` -> "errata-2026-11.jsonl".
  */
-import { randomBytesCheap } from "../node-crypto.js";
+import { randomBytesCheap } from "../../core/node-crypto.js";
 
 /** `er-YYYYMMDD-` (UTC day of `nowMs`) + 6 hex from `random` (default: the kernel's generator). */
 export function newErratumId(nowMs: number, random: (n: number) => Uint8Array = randomBytesCheap): string {

@@ -16,7 +16,7 @@
  * ```
  */
 import { join } from "node:path";
-import { ErrataError, badInput } from "../../cli/errors.js";
+import { ErrataError, badInput } from "../../core/errors.js";
 import { loadSystems } from "../config.js";
 import type { ErrataPaths } from "../paths.js";
 import { redactNullable } from "../privacy/redact.js";

@@ -10,7 +10,7 @@
  */
 import { hostname } from "node:os";
 import type { Erratum, ErratumContext, Links, Reporter } from "../../schemas/erratum.js";
-import { nodeCrypto } from "../node-crypto.js";
+import { nodeCrypto } from "../../core/node-crypto.js";
 import { isoTime, newErratumId } from "./ids.js";
 
 export interface NewErratumInput {

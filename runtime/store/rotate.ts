@@ -24,7 +24,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { ErrataError, badInput } from "../../cli/errors.js";
+import { ErrataError, badInput } from "../../core/errors.js";
 import { MONTH_PATTERN, archiveFileName } from "./ids.js";
 import { ARCHIVE_DIR, listMonths, overlapBytes } from "./read-files.js";
 

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, wri
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ToolCallSchema } from "../../schemas/exchange.js";
-import { ErrataError } from "../../cli/errors.js";
+import { ErrataError } from "../../core/errors.js";
 
 /** Bytes before a cursor's offset whose hash proves the file was only appended to. */
 export const TAIL_CHECK_BYTES = 256;

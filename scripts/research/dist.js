@@ -1,6 +1,6 @@
 // The compiled modules the loop reads beside the CLI (all from dist/, built by `npx tsc`).
 // The regex, v3 and v4 detectors are not among them: the loop writes their predictions with
-// `errata eval predictions` (runtime/v4/predictions.ts).
+// `errata eval predictions` (runtime/jobs/v4/predictions.ts).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,7 +12,7 @@ export async function loadDist(repoRoot) {
   return {
     questions: await load("questions/index.js"),
     classtier: await load("classtier/index.js"),
-    v4: await load("runtime/v4/index.js"),
+    v4: await load("runtime/jobs/v4/index.js"),
     split: await load("eval/split.js"),
     train: await load("engine/embedded/train.js"),
     weights: await load("engine/embedded/weights.js"),

@@ -1,7 +1,7 @@
 // The classtier detector's prediction/1 rows (`errata eval score --predictions`): the Combiner's
 // detect head decides detection (v4 when no Combiner could be fitted), plus the second look's
 // flags when the recorded level turns it on; the class is the ClassTier model judge's.
-// The regex, v3 and v4 rows come from `errata eval predictions` (runtime/v4/predictions.ts),
+// The regex, v3 and v4 rows come from `errata eval predictions` (runtime/jobs/v4/predictions.ts),
 // the combiner rows straight from `errata combiner eval --predictions`.
 //
 // Example: classTierPredictions({detectorRows: [{exchange_id: "ex-…", detected: false, …}],

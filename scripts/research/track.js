@@ -123,7 +123,7 @@ export async function runTrack({ name, exchanges, labels, engine, dist, opts, re
     return { file, candidate };
   });
   T.cuts = cuts.candidate;
-  // v3 and v4 under the calibrated cuts, through `errata eval predictions` (runtime/v4/predictions.ts).
+  // v3 and v4 under the calibrated cuts, through `errata eval predictions` (runtime/jobs/v4/predictions.ts).
   const composed = {};
   for (const [d, file] of [["v3", v3File], ["v4", v4File]]) {
     const r = await cli.json(["eval", "predictions", "--exchanges", exchangesFile, "--cuts", cuts.file, "--detectors", d, ...judgeArgs, "--out", file, "--json"]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fitClassHead } from "../../combiner/index.js";
-import { classHeadJudge } from "../../runtime/daily/promoted.js";
-import { erratumToExchange } from "../../runtime/daily/erratum-exchange.js";
+import { classHeadJudge } from "../../runtime/jobs/daily/promoted.js";
+import { erratumToExchange } from "../../runtime/jobs/daily/erratum-exchange.js";
 import { newErratum } from "../../runtime/store/new-erratum.js";
 import type { Erratum } from "../../schemas/erratum.js";
 import { NOW, REPORTER, fakeEngine } from "./fixtures.js";

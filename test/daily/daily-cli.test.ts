@@ -5,10 +5,10 @@ import { run } from "../../cli/main.js";
 import { bankHash } from "../../questions/index.js";
 import type { RunReceipt } from "../../schemas/daily.js";
 import type { HostOutput, HostReceipt } from "../../schemas/host.js";
-import { readEvents } from "../../runtime/daily/events.js";
-import { makeReceipt, writeRunReceipt } from "../../runtime/daily/receipts.js";
-import { readReportState } from "../../runtime/daily/state.js";
-import { readUpgrades } from "../../runtime/daily/upgrades.js";
+import { readEvents } from "../../runtime/jobs/daily/events.js";
+import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
+import { readReportState } from "../../runtime/jobs/daily/state.js";
+import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { DAY, HOUR, NOW, allFiles, seedLedger, tearLedger } from "./fixtures.js";
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { runDaily, type DailyDeps } from "../../runtime/daily/daily.js";
-import { stageOutput } from "../../runtime/daily/context.js";
-import { engineEnricher, v3Judge } from "../../runtime/daily/enrich-embedded.js";
-import { readRunReceipts } from "../../runtime/daily/receipts.js";
-import { runEnrich } from "../../runtime/daily/enrich.js";
-import { runTriage } from "../../runtime/daily/triage.js";
+import { runDaily, type DailyDeps } from "../../runtime/jobs/daily/daily.js";
+import { stageOutput } from "../../runtime/jobs/daily/context.js";
+import { engineEnricher, v3Judge } from "../../runtime/jobs/daily/enrich-embedded.js";
+import { readRunReceipts } from "../../runtime/jobs/daily/receipts.js";
+import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
+import { runTriage } from "../../runtime/jobs/daily/triage.js";
 import { tempDir } from "../helpers/io.js";
 import { fakeEngine, fakeProse, seedLedger, stageCtx } from "./fixtures.js";
 

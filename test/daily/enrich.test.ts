@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { engineEnricher, howUpsetRule } from "../../runtime/daily/enrich-embedded.js";
-import { runEnrich } from "../../runtime/daily/enrich.js";
+import { engineEnricher, howUpsetRule } from "../../runtime/jobs/daily/enrich-embedded.js";
+import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
 import { tempDir } from "../helpers/io.js";
 import { GOOD_REPLY, NOW, fakeEngine, fakeProse, seedLedger, stageCtx } from "./fixtures.js";
 

@@ -1,17 +1,17 @@
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Engine } from "../../engine/types.js";
+import type { Engine } from "../../engine/base/types.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Erratum } from "../../schemas/erratum.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { openLedger } from "../../runtime/store/index.js";
 import { newErratum, type NewErratumInput } from "../../runtime/store/new-erratum.js";
-import { loadDailyConfig } from "../../runtime/daily/config.js";
-import { cachedLedger, type StageContext } from "../../runtime/daily/context.js";
-import { dailyFiles } from "../../runtime/daily/files.js";
-import { ledgerPort } from "../../runtime/daily/ledger-port.js";
-import type { ProseLane } from "../../runtime/daily/enrich-openai.js";
-import type { ProseReply } from "../../runtime/daily/enrich-reply.js";
+import { loadDailyConfig } from "../../runtime/jobs/daily/config.js";
+import { cachedLedger, type StageContext } from "../../runtime/jobs/daily/context.js";
+import { dailyFiles } from "../../runtime/jobs/daily/files.js";
+import { ledgerPort } from "../../runtime/jobs/daily/ledger-port.js";
+import type { ProseLane } from "../../runtime/jobs/daily/enrich-openai.js";
+import type { ProseReply } from "../../runtime/jobs/daily/enrich-reply.js";
 
 export const NOW = Date.parse("2026-11-30T12:00:00Z");
 export const HOUR = 3_600_000;
@@ -117,7 +117,7 @@ export function fakeProse(reply: (e: Erratum) => ProseReply | string, model = "g
       sent.push(e);
       const r = reply(e);
       if (typeof r === "string") {
-        const { parseProseReply } = await import("../../runtime/daily/enrich-reply.js");
+        const { parseProseReply } = await import("../../runtime/jobs/daily/enrich-reply.js");
         return parseProseReply(r);
       }
       return { ok: true, reply: r };

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
-import { runEnrich } from "../../runtime/daily/enrich.js";
-import { engineEnricher, v3Judge } from "../../runtime/daily/enrich-embedded.js";
-import { runLabel } from "../../runtime/daily/label.js";
+import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
+import { engineEnricher, v3Judge } from "../../runtime/jobs/daily/enrich-embedded.js";
+import { runLabel } from "../../runtime/jobs/daily/label.js";
 import { tempDir } from "../helpers/io.js";
 import { GOOD_REPLY, fakeEngine, fakeProse, seedLedger, stageCtx } from "./fixtures.js";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cpSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ledgerPort } from "../../runtime/daily/ledger-port.js";
+import { ledgerPort } from "../../runtime/jobs/daily/ledger-port.js";
 import { openLedger } from "../../runtime/store/index.js";
 import { tempDir } from "../helpers/io.js";
 import { GOOD_REPLY, NOW, pathsFor, seedLedger } from "./fixtures.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readRunReceipts } from "../../runtime/daily/receipts.js";
-import { runLoop } from "../../runtime/daily/run-loop.js";
-import { stageOutput } from "../../runtime/daily/context.js";
+import { readRunReceipts } from "../../runtime/jobs/daily/receipts.js";
+import { runLoop } from "../../runtime/jobs/daily/run-loop.js";
+import { stageOutput } from "../../runtime/jobs/daily/context.js";
 import { tempDir } from "../helpers/io.js";
 import { join } from "node:path";
 import { NOW } from "./fixtures.js";

@@ -3,9 +3,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runEnrich } from "../../runtime/daily/enrich.js";
-import { loadDailyConfig } from "../../runtime/daily/config.js";
-import { proseLaneFor, proseLaneWithReason } from "../../runtime/daily/wire.js";
+import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
+import { loadDailyConfig } from "../../runtime/jobs/daily/config.js";
+import { proseLaneFor, proseLaneWithReason } from "../../runtime/jobs/daily/wire.js";
 import { tempDir } from "../helpers/io.js";
 import { GOOD_REPLY, pathsFor, seedLedger, stageCtx } from "./fixtures.js";
 

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunReceipt } from "../../schemas/daily.js";
-import { readEvents } from "../../runtime/daily/events.js";
-import { makeReceipt, missingRunDays } from "../../runtime/daily/receipts.js";
-import { computeReport, runReport } from "../../runtime/daily/report.js";
-import { readReportState } from "../../runtime/daily/state.js";
+import { readEvents } from "../../runtime/jobs/daily/events.js";
+import { makeReceipt, missingRunDays } from "../../runtime/jobs/daily/receipts.js";
+import { computeReport, runReport } from "../../runtime/jobs/daily/report.js";
+import { readReportState } from "../../runtime/jobs/daily/state.js";
 import { tempDir } from "../helpers/io.js";
 import { DAY, HOUR, NOW, seedLedger, stageCtx } from "./fixtures.js";
 

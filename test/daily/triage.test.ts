@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { engineEnricher } from "../../runtime/daily/enrich-embedded.js";
-import { runEnrich } from "../../runtime/daily/enrich.js";
-import { hasHistoricalMarker, markReports, runTriage } from "../../runtime/daily/triage.js";
-import { readUpgrades } from "../../runtime/daily/upgrades.js";
+import { engineEnricher } from "../../runtime/jobs/daily/enrich-embedded.js";
+import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
+import { hasHistoricalMarker, markReports, runTriage } from "../../runtime/jobs/daily/triage.js";
+import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";
 import { tempDir } from "../helpers/io.js";
 import { DAY, GOOD_REPLY, NOW, fakeEngine, fakeProse, seedLedger, stageCtx } from "./fixtures.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { runDaily } from "../../runtime/daily/daily.js";
-import { stageOutput } from "../../runtime/daily/context.js";
+import { runDaily } from "../../runtime/jobs/daily/daily.js";
+import { stageOutput } from "../../runtime/jobs/daily/context.js";
 import { tempDir } from "../helpers/io.js";
 import { seedLedger, stageCtx } from "./fixtures.js";
 

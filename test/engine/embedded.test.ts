@@ -8,7 +8,7 @@ import { createScorer } from "../../engine/embedded/scorer.js";
 import { isHoldout } from "../../engine/embedded/split.js";
 import { trainEmbedded } from "../../engine/embedded/train.js";
 import { parseWeights, serialiseWeights } from "../../engine/embedded/weights.js";
-import { readLabelledSet } from "../../engine/files.js";
+import { readLabelledSet } from "../../engine/embedded/files.js";
 import { correction, makeExchange, unhappy } from "./helpers/fixtures.js";
 import { syntheticSet } from "./helpers/labelled.js";
 

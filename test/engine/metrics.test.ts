@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildItems } from "../../engine/embedded/items.js";
 import { auc, bestKappaCut, brier, cohenKappaBinary, fleissKappa, logLoss } from "../../engine/embedded/metrics.js";
-import { readLabelledSet } from "../../engine/files.js";
+import { readLabelledSet } from "../../engine/embedded/files.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..");
 

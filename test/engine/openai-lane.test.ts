@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngine } from "../../engine/index.js";
-import { openAnswerCache } from "../../engine/cache.js";
+import { openAnswerCache } from "../../engine/base/cache.js";
 import { completion, defaultChat, logprobsCompletion, startFakeOpenAI, structuredCompletion, structuredOnlyChat, type FakeServer } from "./helpers/fake-openai.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 

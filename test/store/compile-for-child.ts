@@ -27,8 +27,8 @@ export function compileForChild(outDir: string, files: string[]): void {
 export const RAW_WRITE_FILES = [
   "runtime/store/append-line.ts",
   "runtime/store/ids.ts",
-  "runtime/node-crypto.ts",
-  "runtime/node-crypto-load.ts",
+  "core/node-crypto.ts",
+  "core/node-crypto-load.ts",
   "runtime/store/record.ts",
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",

@@ -170,7 +170,7 @@ describe("errata rotate", () => {
 
   it("killed with SIGKILL at every step, in a real process, loses nothing and can be re-run", async () => {
     const code = join(t.dir, "code");
-    compileForChild(code, ["runtime/store/rotate.ts", "runtime/store/ids.ts", "runtime/node-crypto.ts", "runtime/node-crypto-load.ts", "runtime/store/read-files.ts", "cli/errors.ts"]);
+    compileForChild(code, ["runtime/store/rotate.ts", "runtime/store/ids.ts", "core/node-crypto.ts", "core/node-crypto-load.ts", "runtime/store/read-files.ts", "core/errors.ts"]);
     const child = join(code, "child.mjs");
     writeFileSync(
       child,

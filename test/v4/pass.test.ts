@@ -5,7 +5,7 @@ import { run } from "../../cli/main.js";
 import { setV4EngineFactory } from "../../cli/commands/v4.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
 import type { Exchange } from "../../schemas/exchange.js";
-import { judgeProjection } from "../../runtime/v4/index.js";
+import { judgeProjection } from "../../runtime/jobs/v4/index.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { exchange, fakeEngine } from "./fake-engine.js";
 

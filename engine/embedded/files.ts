@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { z } from "zod";
+import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
+import { LabelSchema, type Label } from "../../schemas/label.js";
+import { QuestionSchema, type Question } from "../../schemas/question.js";
+import type { TrainingSet } from "./train.js";
+
+/**
+ * Reading the files the engine's commands take: exchanges, labels and questions (JSONL, each
+ * line parsed with its schema; a bad line is an error naming the file and line), and a labelled
+ * set as `datasets/<set>/labels.jsonl` beside its `exchanges.jsonl`.
+ *
+ * Example: `readLabelledSet("datasets/ab-redial/labels.jsonl")` -> `{name: "ab-redial",
+ * exchanges: [...], labels: [...], exchangesSha256: "…", labelsSha256: "…"}`.
+ */
+export class EngineInputError extends Error {
+  constructor(
+    message: string,
+    readonly expected: string,
+    readonly found: string,
+  ) {
+    super(message);
+    this.name = "EngineInputError";
+  }
+}
+
+function readText(path: string): string {
+  if (!existsSync(path)) throw new EngineInputError(`file not found: ${path}`, "an existing file", "nothing");
+  return readFileSync(path, "utf8");
+}
+
+export function parseJsonl<T>(text: string, schema: z.ZodType<T>, name: string): T[] {
+  const rows: T[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new EngineInputError(`${name} line ${i + 1} is not JSON`, "one JSON object per line", line.slice(0, 60));
+    }
+    const r = schema.safeParse(json);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new EngineInputError(`${name} line ${i + 1} does not match its schema`, issue ? `${issue.path.join(".") || "(row)"}: ${issue.message}` : "a valid row", line.slice(0, 60));
+    }
+    rows.push(r.data);
+  });
+  return rows;
+}
+
+export function readExchanges(path: string): Exchange[] {
+  return parseJsonl(readText(path), ExchangeSchema, path);
+}
+
+/** Questions from a JSONL file or a JSON array. */
+export function readQuestions(path: string): Question[] {
+  const text = readText(path).trim();
+  if (text.startsWith("[")) {
+    let arr: unknown;
+    try {
+      arr = JSON.parse(text);
+    } catch (e) {
+      throw new EngineInputError(`${path} is not valid JSON`, "a JSON array of questions or JSONL", (e as Error).message);
+    }
+    return parseJsonl((arr as unknown[]).map((q) => JSON.stringify(q)).join("\n"), QuestionSchema, path);
+  }
+  return parseJsonl(text, QuestionSchema, path);
+}
+
+const sha = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+/**
+ * A labelled set: the labels file and the exchanges file beside it (`exchanges.jsonl`), or the
+ * one given. The set's name is its folder's name.
+ */
+export function readLabelledSet(labelsPath: string, exchangesPath?: string): TrainingSet {
+  const exPath = exchangesPath ?? join(dirname(labelsPath), "exchanges.jsonl");
+  const labelsText = readText(labelsPath);
+  const exText = readText(exPath);
+  return {
+    name: basename(dirname(labelsPath)),
+    labels: parseJsonl<Label>(labelsText, LabelSchema, labelsPath),
+    exchanges: parseJsonl<Exchange>(exText, ExchangeSchema, exPath),
+    labelsSha256: sha(labelsText),
+    exchangesSha256: sha(exText),
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * `errata hook user-prompt-submit` and `errata hook stop`: the capture door in Claude Code.
+ * `bin/errata.cjs` loads only this module's bundle (and what it imports: no zod, no commander), so
+ * a prompt costs little more than Node's own start.
+ *
+ * user-prompt-submit reads the UserPromptSubmit JSON on stdin (`session_id`,
+ * `transcript_path`, `cwd`, `prompt`, `hook_event_name`, ...; unknown fields are ignored),
+ * classifies the prompt against the reply it answers (kept by the Stop hook, else read from
+ * the transcript's end) and, for an explicit rating, correction, standing directive or
+ * praise, appends one erratum (secrets redacted) and prints one line for the host:
+ * "Errata captured this prompt as a correction (er-…); acceptance pending." An ordinary
+ * prompt writes and prints nothing. A rating <= 3 or an explicit correction also writes a
+ * deep-context attachment (the reply, the turn's tool calls), linked from the erratum.
+ *
+ * stop reads the Stop JSON and keeps `last_assistant_message` (or the transcript's last
+ * reply) in the state folder for the next capture.
+ *
+ * The hook never blocks or breaks the host: every outcome exits 0; a fault prints one line
+ * on stderr and leaves the ledger as it was.
+ *
+ * Example: stdin `{"session_id":"s1","prompt":"no, that's wrong","transcript_path":"…"}` ->
+ * stdout `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
+ */
+import { fstatSync, readFileSync, writeSync } from "node:fs";
+import { classify } from "../classifier/classify.js";
+import { rowKind } from "../classifier/row-kind.js";
+
+export interface HookIo {
+  readStdin: () => Promise<string>;
+  stdout: { write: (s: string) => unknown };
+  stderr: { write: (s: string) => unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now: () => number;
+}
+
+/** Stdin beyond this is ignored (a prompt that large is kept by its head anyway). */
+export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+export function processHookIo(): HookIo {
+  return {
+    readStdin: async () => readStdin(),
+    stdout: { write: (s: string) => writeFd(1, s) },
+    stderr: { write: (s: string) => writeFd(2, s) },
+    env: process.env,
+    cwd: process.cwd(),
+    now: () => Date.now(),
+  };
+}
+
+/**
+ * Writes to stdout or stderr without making `process.stdout`/`process.stderr`: creating
+ * those streams costs a fifth of a bare Node start, and an ordinary prompt writes nothing.
+ * A descriptor the host left non-blocking (EAGAIN) falls back to the stream; a closed one
+ * (EPIPE) is not the hook's fault and is left alone.
+ */
+function writeFd(fd: 1 | 2, s: string): void {
+  const buf = Buffer.from(s, "utf8");
+  let off = 0;
+  try {
+    while (off < buf.length) off += writeSync(fd, buf, off);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+    streamWrites = true;
+    (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
+  }
+}
+
+/** A write went through a stream (see `writeFd`): it may still be pending. */
+let streamWrites = false;
+
+/**
+ * Whether the process may exit as soon as `runHook` resolves: everything it writes is written
+ * synchronously (ledger, state, stdout and stderr), unless a stream took a write. bin/errata.cjs
+ * then exits at once instead of letting Node run what it queued for later (a scavenge of the
+ * young generation, about 3 ms, which an exiting process does not need).
+ */
+export function outputFlushed(): boolean {
+  return !streamWrites;
+}
+
+/**
+ * Reads the whole of stdin synchronously (a stream costs more to set up than the rest of
+ * the hook). A terminal gives "": nothing was piped. The host closes stdin after writing;
+ * Claude Code's own hook time-out bounds a host that would not.
+ */
+function readStdin(): string {
+  try {
+    const st = fstatSync(0);
+    if (st.isCharacterDevice()) return "";
+    const buf = readFileSync(0);
+    return buf.subarray(0, MAX_STDIN_BYTES).toString("utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EAGAIN" || code === "EOF" || code === "EBADF") return "";
+    throw err;
+  }
+}
+
+const USAGE = "usage: errata hook user-prompt-submit|stop  (reads the Claude Code hook JSON on stdin; always exits 0; --help for more)";
+const HELP = `usage: errata hook user-prompt-submit|stop
+
+Claude Code's capture hooks. Each reads its hook JSON on stdin and always exits 0: a fault is
+one line on stderr and leaves the ledger as it was.
+
+  user-prompt-submit  classifies the typed prompt (no model, no network). A rating, an
+                      explicit correction, a standing directive or praise appends one erratum
+                      to the ledger and prints one line for the host, e.g.
+                      "Errata captured this prompt as a correction (er-...); acceptance pending."
+                      Any other prompt writes and prints nothing.
+  stop                keeps the last assistant reply and its hash, so that the next capture
+                      fills response_preview and response_hash without reading the transcript.
+
+Install both in ~/.claude/settings.json (or a project's .claude/settings.json):
+  "hooks": {
+    "UserPromptSubmit": [{ "hooks": [{ "type": "command", "command": "errata hook user-prompt-submit" }] }],
+    "Stop": [{ "hooks": [{ "type": "command", "command": "errata hook stop" }] }]
+  }
+
+Environment: ERRATA_DIR, the ledger folder (default ~/.local/share/errata); ERRATA_HOST_DIR,
+the folder of the host's outputs.jsonl (for context.output_ids).
+
+Example:
+  $ echo '{"session_id":"s1","prompt":"No, that is wrong."}' | ERRATA_DIR=/tmp/l errata hook user-prompt-submit
+  Errata captured this prompt as a correction (er-...); acceptance pending.
+
+More: docs/capture.md ("The hook").`;
+
+type Fields = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/** Parses the hook JSON, or says in one line why it cannot be used. */
+function parseInput(raw: string): { fields: Fields } | { problem: string } {
+  if (raw.trim() === "") return { problem: "empty stdin (expected the hook's JSON); nothing captured" };
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return { problem: `stdin is not JSON (expected the hook's JSON object; found ${JSON.stringify(raw.slice(0, 40))}); nothing captured` };
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return { problem: "stdin JSON is not an object; nothing captured" };
+  return { fields: v as Fields };
+}
+
+export async function runHook(args: string[], io: HookIo = processHookIo()): Promise<number> {
+  const say = (line: string): void => void io.stderr.write(`errata hook: ${line}\n`);
+  const event = args[0];
+  if (event === "--help" || event === "-h" || event === "help") {
+    io.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  // No event: a hook set up without one. Its stdout would reach the model's context: say it on stderr.
+  if (event === undefined) {
+    say(`no hook named; nothing captured. ${USAGE}`);
+    return 0;
+  }
+  if (event !== "user-prompt-submit" && event !== "stop") {
+    say(`unknown hook ${JSON.stringify(event)} (expected user-prompt-submit or stop); nothing captured`);
+    return 0;
+  }
+  try {
+    const parsed = parseInput(await io.readStdin());
+    if ("problem" in parsed) {
+      say(parsed.problem);
+      return 0;
+    }
+    if (event === "stop") await onStop(parsed.fields, io, say);
+    else await onPrompt(parsed.fields, io, say);
+  } catch (err) {
+    say(`internal fault (${err instanceof Error ? err.message : String(err)}); nothing captured`);
+  }
+  return 0;
+}
+
+function onStop(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> | void {
+  const sessionId = str(f["session_id"]);
+  if (sessionId === null) {
+    say("no session_id in the Stop JSON; last reply not kept");
+    return;
+  }
+  return import("./hook-reply.js").then((m) =>
+    m.keepLastReply(io.env, io.cwd, io.now(), sessionId, str(f["last_assistant_message"]), str(f["transcript_path"]), say),
+  );
+}
+
+async function onPrompt(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> {
+  const prompt = typeof f["prompt"] === "string" ? f["prompt"] : null;
+  if (prompt === null) {
+    say("no prompt in the UserPromptSubmit JSON; nothing captured");
+    return;
+  }
+  const sessionId = str(f["session_id"]);
+  const transcriptPath = str(f["transcript_path"]);
+  // Most prompts never need the reply: classify first, and read the transcript and the
+  // kept reply (and load the code that does) only when a rule asks for the reply or a row
+  // will be written.
+  let wantsReply = false;
+  let verdict = classify(prompt, {
+    previousReply: () => {
+      wantsReply = true;
+      return null;
+    },
+  });
+  let reply: import("./hook-reply.js").ReplyContext | null = null;
+  const loadReply = async () => (await import("./hook-reply.js")).replyContext(io.env, io.cwd, sessionId, transcriptPath, prompt, say);
+  if (wantsReply) {
+    reply = await loadReply();
+    verdict = classify(prompt, { previousReply: reply.reply });
+  }
+  if (rowKind(verdict) === null) return; // an ordinary prompt: nothing written, nothing said
+  reply ??= await loadReply();
+  const { captureToLedger } = await import("./hook-capture.js");
+  const line = captureToLedger({
+    env: io.env,
+    cwd: io.cwd,
+    nowMs: io.now(),
+    prompt,
+    sessionId,
+    hostCwd: str(f["cwd"]),
+    transcriptPath,
+    verdict,
+    reply,
+    stderr: (l) => void io.stderr.write(`${l}\n`),
+  });
+  if (line !== null) io.stdout.write(`${line}\n`);
+}

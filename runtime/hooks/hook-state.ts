@@ -1,0 +1,93 @@
+/**
+ * What the Stop hook keeps for the next capture: the last assistant reply of a session and
+ * its hash (so that a capture need not hash it), in
+ * `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`, written atomically (temp
+ * file + rename). The file name needs no cryptographic hash: the file records its session,
+ * and a file of another session is treated as absent. Files untouched for 7 days are removed
+ * when a new one is written. zod-free (hook path); a file that does not parse is treated as
+ * absent.
+ *
+ * Example file: `{"schema":"hook-last-reply/1","session_id":"0b7c…","ts":"2026-11-30T12:00:00.000Z",
+ * "reply":"Done: the tests pass.","model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…"}`
+ */
+import { sha256Tagged } from "../../core/sha256.js";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const LAST_REPLY_SCHEMA = "hook-last-reply/1";
+/** A reply longer than this is kept by its end (the preview and the hash use what is kept). */
+export const MAX_KEPT_REPLY_CHARS = 256 * 1024;
+const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
+
+export interface LastReply {
+  schema: typeof LAST_REPLY_SCHEMA;
+  session_id: string;
+  ts: string;
+  reply: string;
+  model: string | null;
+  /** `sha256:<hex>` of `reply` (absent in files written before it was kept). */
+  reply_sha256?: string;
+}
+
+export function hookStateDir(stateDir: string): string {
+  return join(stateDir, "hook");
+}
+
+/** 16 hex: FNV-1a over the UTF-16 code units, two 32-bit lanes with different offsets. */
+function sessionKey(sessionId: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < sessionId.length; i++) {
+    const c = sessionId.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 13);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+function fileFor(stateDir: string, sessionId: string): string {
+  return join(hookStateDir(stateDir), `last-reply-${sessionKey(sessionId)}.json`);
+}
+
+export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256">, nowMs: number): string {
+  const dir = hookStateDir(stateDir);
+  mkdirSync(dir, { recursive: true });
+  const file = fileFor(stateDir, entry.session_id);
+  const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ schema: LAST_REPLY_SCHEMA, ...entry, reply, reply_sha256: sha256Tagged(reply) })}\n`);
+  renameSync(tmp, file);
+  prune(dir, nowMs, file);
+  return file;
+}
+
+export function loadLastReply(stateDir: string, sessionId: string): LastReply | null {
+  try {
+    const v = JSON.parse(readFileSync(fileFor(stateDir, sessionId), "utf8")) as Partial<LastReply>;
+    if (v.schema !== LAST_REPLY_SCHEMA || v.session_id !== sessionId || typeof v.reply !== "string" || typeof v.ts !== "string") return null;
+    const kept: LastReply = { schema: LAST_REPLY_SCHEMA, session_id: sessionId, ts: v.ts, reply: v.reply, model: typeof v.model === "string" ? v.model : null };
+    if (typeof v.reply_sha256 === "string" && /^sha256:[0-9a-f]{64}$/.test(v.reply_sha256)) kept.reply_sha256 = v.reply_sha256;
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
+function prune(dir: string, nowMs: number, keep: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith("last-reply-")) continue;
+    const file = join(dir, name);
+    if (file === keep) continue;
+    try {
+      if (nowMs - statSync(file).mtimeMs > PRUNE_AFTER_MS) unlinkSync(file);
+    } catch {
+      // another hook pruned it first
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import type { Counts } from "../../../schemas/daily.js";
+import type { StageContext, StageOutput } from "./context.js";
+import { stageOutput } from "./context.js";
+import type { ClassJudge, EmbeddedEnricher } from "./enrich-embedded.js";
+import type { ProseLane } from "./enrich-openai.js";
+import { runEnrich } from "./enrich.js";
+import { runLabel } from "./label.js";
+import { runReport } from "./report.js";
+import { runLoop, type LoopResult, type LoopStage, type StageResult } from "./run-loop.js";
+import { runTriage } from "./triage.js";
+
+/**
+ * `errata daily`: mine, enrich, label, triage, report, then the v4 pass (exchanges, detect,
+ * diagnose), each fault-isolated, each with a run receipt. The daily run triages without
+ * filing. It uses only the promoted configuration; with none promoted the v4 pass runs in
+ * shadow and says so. A v4 failure is reported and never fails the job.
+ *
+ * The parts other rooms build (mining, the engine, the v4 pass) come in as `DailyDeps`, so
+ * tests can make any of them throw and the CLI wires the real ones.
+ *
+ * Example: `await runDaily(ctx, deps, {skipMine: true})` -> `{ok: true, failed: [], stages: [
+ * {name: "mine", skipped: true, ...}, {name: "enrich", counts: {enriched: 3, ...}}, ...]}`.
+ */
+export interface MineRequest {
+  root: string;
+  limitFiles: number | null;
+  dryRun: boolean;
+}
+
+export interface V4Request {
+  root: string;
+  limit: number | null;
+  /** True when nothing is promoted: answers are stored, nothing acts on them. */
+  shadow: boolean;
+  dryRun: boolean;
+}
+
+export interface DailyDeps {
+  mine: ((req: MineRequest) => Promise<{ counts: Counts; notes?: string[] }>) | null;
+  /** Created on first use (loading weights costs time a run that enriches nothing should not pay). */
+  embedded: () => Promise<EmbeddedEnricher | null>;
+  classJudge: () => Promise<ClassJudge | null>;
+  prose: ProseLane | null;
+  v4: ((req: V4Request) => Promise<StageOutput>) | null;
+  /** A short description of the promoted configuration in force, or null when none is promoted. */
+  promoted: string | null;
+}
+
+export interface DailyOptions {
+  root?: string;
+  limit?: number;
+  mineLimit?: number;
+  skipMine?: boolean;
+  onStage?: (r: StageResult) => void;
+}
+
+function unavailable(what: string): never {
+  const err = new Error(`${what} is not available in this build`);
+  (err as Error & { code: string }).code = "UNSUPPORTED";
+  throw err;
+}
+
+export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptions): LoopStage[] {
+  const root = opts.root ?? ctx.cfg.transcriptsRoot;
+  return [
+    {
+      name: "mine",
+      skip: opts.skipMine === true,
+      run: async () => {
+        if (!deps.mine) unavailable("mine");
+        const r = await deps.mine({ root, limitFiles: opts.mineLimit ?? null, dryRun: ctx.dryRun });
+        return stageOutput(r.counts, r.notes ?? []);
+      },
+    },
+    {
+      name: "enrich",
+      run: async () => {
+        const embedded = await deps.embedded();
+        return runEnrich(ctx, { embedded, prose: deps.prose, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
+      },
+    },
+    { name: "label", run: async () => runLabel(ctx, await deps.classJudge()) },
+    { name: "triage", run: async () => runTriage(ctx, { file: false }) },
+    { name: "report", run: async () => runReport(ctx) },
+    {
+      name: "v4",
+      advisory: true,
+      run: async () => {
+        if (!deps.v4) unavailable("the v4 pass");
+        const shadow = deps.promoted === null;
+        const out = await deps.v4({ root, limit: opts.limit ?? null, shadow, dryRun: ctx.dryRun });
+        const note = shadow ? "v4 ran in shadow: no promoted configuration" : `v4 on the promoted configuration (${deps.promoted})`;
+        return { ...out, notes: [note, ...out.notes] };
+      },
+    },
+  ];
+}
+
+export async function runDaily(ctx: StageContext, deps: DailyDeps, opts: DailyOptions = {}): Promise<LoopResult> {
+  return runLoop(dailyStages(ctx, deps, opts), {
+    loop: "daily",
+    nowMs: ctx.nowMs,
+    runsFile: ctx.files.runs,
+    dryRun: ctx.dryRun,
+    ...(opts.onStage ? { onStage: opts.onStage } : {}),
+  });
+}
+
+/** `errata weekly`: for now the report over seven days (the rules pass joins it later). */
+export async function runWeekly(ctx: StageContext, opts: { onStage?: (r: StageResult) => void } = {}): Promise<LoopResult> {
+  return runLoop([{ name: "report", run: async () => runReport(ctx, { windowDays: 7 }) }], {
+    loop: "weekly",
+    nowMs: ctx.nowMs,
+    runsFile: ctx.files.runs,
+    dryRun: ctx.dryRun,
+    ...(opts.onStage ? { onStage: opts.onStage } : {}),
+  });
+}

@@ -1,0 +1,51 @@
+import { existsSync, statSync } from "node:fs";
+import { userInfo } from "node:os";
+import { ErrataError } from "../../../core/errors.js";
+import { mineTranscripts } from "../mine.js";
+import type { ErrataPaths } from "../../paths.js";
+import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../privacy/pseudonym.js";
+import { CapturedIndex } from "../../transcripts/captured.js";
+import { ledgerTurns } from "../../transcripts/ledger-turns.js";
+import type { LedgerPort } from "./context.js";
+import type { MineRequest } from "./daily.js";
+
+/**
+ * The daily run's mine stage: helper B's `mineTranscripts` in process, with the ledger view
+ * the run already holds (the turns it has captured) and appends through the same port, so
+ * one run reads the ledger once. The reporter is the owner's keyed pseudonym, as `errata
+ * mine` makes it. A transcripts folder that does not exist fails the stage (the owner's
+ * configuration is wrong, and a night that mined nothing must not look like a quiet one).
+ *
+ * Example counts: `{root_files: 63, files_read: 63, prompts: 482, written: 12, already_captured: 3, ...}`.
+ */
+export async function runMine(req: MineRequest, deps: { paths: ErrataPaths; ledger: LedgerPort; env: Record<string, string | undefined>; nowMs: () => number }): Promise<{ counts: Record<string, number>; notes: string[] }> {
+  if (!existsSync(req.root) || !statSync(req.root).isDirectory()) {
+    throw new ErrataError("BAD_CONFIG", "transcripts folder not found", { expected: "a folder of Claude Code transcripts (--root, transcripts_root or ERRATA_TRANSCRIPTS_ROOT)", found: req.root });
+  }
+  const view = await deps.ledger.readAll();
+  const stateDir = deps.paths.stateDir;
+  const key = req.dryRun ? (readReporterKey(stateDir) ?? Buffer.alloc(32)) : loadOrCreateReporterKey(stateDir);
+  const owner = deps.env["USER"] ?? ownerName();
+  const report = await mineTranscripts({
+    root: req.root,
+    stateDir,
+    nowMs: deps.nowMs(),
+    reporter: { id: pseudonymize(owner, key), role: "owner" },
+    ...(req.limitFiles !== null ? { limitFiles: req.limitFiles } : {}),
+    dryRun: req.dryRun,
+    captured: new CapturedIndex(ledgerTurns(view.errata)),
+    append: (e) => void deps.ledger.append(e),
+  });
+  const counts: Record<string, number> = {};
+  for (const [k, v] of Object.entries(report)) if (typeof v === "number") counts[k] = v;
+  for (const [k, v] of Object.entries(report.by_kind)) counts[`kind_${k}`] = v;
+  return { counts, notes: report.files_left > 0 ? [`${report.files_left} files left for the next run`] : [] };
+}
+
+function ownerName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return "owner";
+  }
+}

@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Cuts } from "../../../composers/index.js";
+import type { Engine } from "../../../engine/base/types.js";
+import { bankHash } from "../../../questions/index.js";
+import type { ErrataPaths } from "../../paths.js";
+import { CapturedIndex } from "../../transcripts/captured.js";
+import { ledgerTurns } from "../../transcripts/ledger-turns.js";
+import { sweepExchanges } from "../../transcripts/sweep.js";
+import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, renderReport, runV4Stage, v4Files } from "../v4/index.js";
+import type { LedgerPort, StageOutput } from "./context.js";
+import { stageOutput } from "./context.js";
+import type { V4Request } from "./daily.js";
+import { dayOf } from "./ids.js";
+
+/**
+ * The daily run's v4 pass, in process through the other rooms' runtime functions: new
+ * exchanges from the transcripts (helper C's `sweepExchanges`, a re-run appends nothing),
+ * v4 detect then v4 diagnose (helper G's `runV4Stage`, a re-run asks nothing new), then the
+ * v4 report recomposed from the stored answers, written to `<v4Dir>/report-YYYY-MM-DD.md`.
+ * A v4 run never writes the ledger or the audit files. The `captured` flag comes from the
+ * ledger view the daily run already holds (no second read of the ledger).
+ *
+ * Example counts: `{new_exchanges: 40, exchanges: 412, detect_asked: 320, diagnose_asked: 95,
+ * failures: 31, reported: 4, unreported: 27}`.
+ */
+export interface V4PassDeps {
+  paths: ErrataPaths;
+  ledger: LedgerPort;
+  engine: () => Promise<Engine>;
+  cuts: Cuts;
+  home: string | undefined;
+  nowMs: () => number;
+}
+
+export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<StageOutput> {
+  const { paths } = deps;
+  const files = v4Files(paths.v4Dir);
+  const notes: string[] = [];
+  const counts: Record<string, number> = {};
+  if (existsSync(req.root) && statSync(req.root).isDirectory()) {
+    const view = await deps.ledger.readAll();
+    const sweep = await sweepExchanges({
+      root: req.root,
+      v4Dir: paths.v4Dir,
+      stateDir: paths.stateDir,
+      dryRun: req.dryRun,
+      captured: new CapturedIndex(ledgerTurns(view.errata)),
+    });
+    counts["transcript_files"] = sweep.files;
+    counts["new_exchanges"] = sweep.newExchanges;
+    counts["broken_lines"] = sweep.brokenLines;
+  } else {
+    notes.push(`transcripts folder not found (${req.root}): no new exchanges`);
+  }
+  if (!existsSync(files.exchanges)) {
+    notes.push("no exchanges yet: nothing to judge");
+    return stageOutput({ ...counts, exchanges: 0 }, notes);
+  }
+  const engine = await deps.engine();
+  const common = { engine, v4Dir: paths.v4Dir, cuts: deps.cuts, dryRun: req.dryRun, home: deps.home, ...(req.limit !== null ? { limit: req.limit } : {}) };
+  const detect = await runV4Stage("detect", common);
+  const diagnose = await runV4Stage("diagnose", common);
+  counts["exchanges"] = detect.exchangesRead;
+  counts["detect_asked"] = detect.asked;
+  counts["detect_unscored"] = detect.unscored;
+  counts["diagnose_eligible"] = diagnose.eligible;
+  counts["diagnose_asked"] = diagnose.asked;
+  const out = join(paths.v4Dir, `report-${dayOf(deps.nowMs())}.md`);
+  // Nothing new since today's report: it still holds; do not read every answer a third time.
+  if (!req.dryRun && (counts["new_exchanges"] ?? 0) === 0 && detect.asked === 0 && diagnose.asked === 0 && existsSync(out)) {
+    notes.push("nothing new: today's v4 report stands");
+    return stageOutput(counts, notes, {});
+  }
+  const ex = readExchanges([files.exchanges]);
+  const answers = readAnswers(files.answers);
+  const judge = dominantJudge(answers.rows);
+  const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, deps.cuts);
+  const report = buildReport(composed, { judge, bankHash, cuts: deps.cuts });
+  const failures = composed.filter((c) => !c.exchange.synthetic && c.detect?.is_failure === true);
+  counts["failures"] = failures.length;
+  counts["reported"] = failures.filter((c) => c.exchange.captured).length;
+  counts["unreported"] = failures.length - counts["reported"];
+  counts["unscored_detect"] = composed.filter((c) => c.detect === null).length;
+  if (!req.dryRun) {
+    mkdirSync(paths.v4Dir, { recursive: true });
+    const head = `# v4 report ${dayOf(deps.nowMs())}${req.shadow ? " (shadow)" : ""}\n\n`;
+    writeFileSync(out, `${head}${renderReport(report).join("\n")}\n`);
+  }
+  return stageOutput(counts, notes, { report: out });
+}
