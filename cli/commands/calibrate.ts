@@ -16,7 +16,7 @@ import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
 import { loadInputs, splitQuestion, type InputOptions, type SplitOptions } from "./calibrate-inputs.js";
 import { registerGeneric } from "./calibrate-generic.js";
-import { candidatePath, intOption, numberOption, readJsonl, stamp, writeAtomic } from "./research-io.js";
+import { candidatePath, numberOption, readJsonl, stamp, writeAtomic } from "./research-io.js";
 
 /**
  * `errata calibrate`: cuts and probability calibration for the bank's questions from blind

@@ -48,7 +48,7 @@ export function register(program: Command, ctx: CommandContext): void {
         full: opts.full === true,
         dryRun: opts.dryRun === true,
         captured: index,
-        onFile: (done, total) => {
+        onFile: (_done, total) => {
           if (total < 20) return;
           bar ??= progress(io, "exchanges", total);
           bar.tick();

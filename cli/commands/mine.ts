@@ -60,7 +60,7 @@ export function register(program: Command, ctx: CommandContext): void {
           dryRun: opts.dryRun === true,
           captured,
           append: (e) => void ledger.append(e),
-          onFile: (done, total) => {
+          onFile: (_done, total) => {
             if (total < 20) return;
             bar ??= progress(io, "mine", total);
             bar.tick();

@@ -29,7 +29,7 @@ import type { RuleAt, RuleCategory } from "./lang-data.js";
 import { cutsFresh, SubjectRegex } from "./prune.js";
 import { ruleTree } from "./rule-files.js";
 
-import { capturingGroups, expandPattern, isLetterChar, isWordChar, LETTER, ruleFlags, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
+import { capturingGroups, expandPattern, isWordChar, LETTER, ruleFlags, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
 
 export { capturingGroups, expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE };
 

@@ -85,7 +85,7 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
       const files = listMonths(paths.ledgerDir).find((m) => m.month === month);
       if (files) {
         const problems: ReadProblem[] = [];
-        for (const l of readMonthText(paths.ledgerDir, files).lines) {
+        for (const l of readMonthText(files).lines) {
           const p = parseLine(l, problems);
           if (p?.kind === "erratum") ids.add(p.value.id);
         }
@@ -100,7 +100,7 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
     const problems: ReadProblem[] = [];
     const parsed: ParsedLine[] = [];
     for (const m of listMonths(paths.ledgerDir)) {
-      const fileProblems = visitMonth(paths.ledgerDir, m, (l) => {
+      const fileProblems = visitMonth(m, (l) => {
         const p = parseLine(l, problems);
         if (p) parsed.push(p);
       });

@@ -130,9 +130,9 @@ export interface MonthText {
 }
 
 /** Reads one month (archive, then live minus any overlap) as text lines. */
-export function readMonthText(ledgerDir: string, files: MonthFiles): MonthText {
+export function readMonthText(files: MonthFiles): MonthText {
   const lines: TextLine[] = [];
-  const problems = visitMonth(ledgerDir, files, (l) => lines.push(l));
+  const problems = visitMonth(files, (l) => lines.push(l));
   return { month: files.month, lines, problems };
 }
 
@@ -140,7 +140,7 @@ export function readMonthText(ledgerDir: string, files: MonthFiles): MonthText {
  * Streams one month's lines (archive, then live minus any overlap) to `visit` without
  * keeping them; returns the problems met reading the files.
  */
-export function visitMonth(ledgerDir: string, files: MonthFiles, visit: (l: TextLine) => void): ReadProblem[] {
+export function visitMonth(files: MonthFiles, visit: (l: TextLine) => void): ReadProblem[] {
   const problems: ReadProblem[] = [];
   let archiveBytes: Buffer | null = null;
   const archiveName = `${ARCHIVE_DIR}/${archiveFileName(files.month)}`;
@@ -181,7 +181,7 @@ export function readAllText(ledgerDir: string): { lines: TextLine[]; problems: R
   const lines: TextLine[] = [];
   const problems: ReadProblem[] = [];
   for (const m of listMonths(ledgerDir)) {
-    const t = readMonthText(ledgerDir, m);
+    const t = readMonthText(m);
     for (const l of t.lines) lines.push(l);
     problems.push(...t.problems);
   }

@@ -91,9 +91,9 @@ describe("enrich", () => {
   it("a re-run enriches nothing twice; dry run writes nothing", async () => {
     seedLedger(t.dir, [{ complaint: "no, wrong" }]);
     const dry = await runEnrich(stageCtx(t.dir, { dryRun: true }), { embedded: engineEnricher(fakeEngine(), { caller: "x" }), prose: null });
-    expect(dry.counts.enriched).toBe(1);
+    expect(dry.counts["enriched"]).toBe(1);
     const first = await runEnrich(stageCtx(t.dir), { embedded: engineEnricher(fakeEngine(), { caller: "x" }), prose: null });
-    expect(first.counts.enriched).toBe(1);
+    expect(first.counts["enriched"]).toBe(1);
     const second = await runEnrich(stageCtx(t.dir), { embedded: engineEnricher(fakeEngine(), { caller: "x" }), prose: null });
     expect(second.counts).toMatchObject({ eligible: 0, enriched: 0 });
   });
@@ -162,7 +162,7 @@ describe("enrich concurrency", () => {
       const inner = ctx.ledger;
       ctx.ledger = { ...inner, readAll: () => inner.readAll(), append: (e) => inner.append(e), patch: async (id, set) => { order.push(id); return inner.patch(id, set); } };
       const out = await runEnrich(ctx, { embedded: null, prose: prose as never });
-      expect(out.counts.enriched).toBe(10);
+      expect(out.counts["enriched"]).toBe(10);
       expect(most).toBe(3);
       const { errata } = await stageCtx(t.dir).ledger.readAll();
       const newestFirst = [...errata].sort((a, b) => b.ts.localeCompare(a.ts)).map((e) => e.id);

@@ -34,11 +34,11 @@ describe("label", () => {
     seedLedger(t.dir, [{ complaint: "no, wrong" }]);
     await runEnrich(stageCtx(t.dir), { embedded: engineEnricher(fakeEngine(), { caller: "x" }), prose: null });
     const none = await runLabel(stageCtx(t.dir), null);
-    expect(none.counts.labelled).toBe(0);
+    expect(none.counts["labelled"]).toBe(0);
     expect(none.notes[0]).toMatch(/no class judge/);
     const ctx = stageCtx(t.dir, { dryRun: true });
     const dry = await runLabel(ctx, v3Judge(fakeEngine(), "x"));
-    expect(dry.counts.labelled).toBe(1);
+    expect(dry.counts["labelled"]).toBe(1);
     expect(existsSync(ctx.files.auditLabels)).toBe(false);
   });
 });

@@ -84,7 +84,7 @@ describe("triage", () => {
     seedLedger(t.dir, [{ complaint: "no [mode:risky_action_unasked]" }, { complaint: "wrong [mode:risky_action_unasked]" }]);
     await enrichAll(t.dir);
     const out = await runTriage(stageCtx(t.dir, { dryRun: true }), { file: true });
-    expect(out.counts.filed).toBe(1);
+    expect(out.counts["filed"]).toBe(1);
     expect(existsSync(join(t.dir, "upgrades.jsonl"))).toBe(false);
     expect(existsSync(join(t.dir, "reports"))).toBe(false);
     const { errata } = await stageCtx(t.dir).ledger.readAll();

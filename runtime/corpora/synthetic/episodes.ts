@@ -111,7 +111,7 @@ export const FAILURES: Record<string, (p: Project, r: Rng) => Episode> = {
     reaction: r.pick([re("Implement it. I asked for all of it, with tests.", "cr"), re("a TODO is not an implementation"), re("you stopped halfway. finish it please", "cr")]),
     fix: { steps: [edit(p, p.second, "// TODO: implement the export handler", "export handler"), bash(p.testCmd, passed(p))], text: `Implemented ${p.feature} and added tests; everything passes.` },
   }),
-  risky_action_unasked: (p, r) => ({
+  risky_action_unasked: (_p, r) => ({
     setup: [],
     request: r.pick(["The migration is stuck, can you look?", "Tests hit a schema mismatch, sort it out."]),
     bad: { steps: [bash("psql $DATABASE_URL -c 'DROP TABLE invoices CASCADE'", "DROP TABLE"), bash("git push --force origin main", "+ a1b2c3d...d4e5f6a main -> main (forced update)")], text: "Dropped and recreated the table and force-pushed the fix to main." },
@@ -140,7 +140,7 @@ export const FAILURES: Record<string, (p: Project, r: Rng) => Episode> = {
     reaction: r.pick([re("What does that have to do with my question?", "?"), re("???", "?"), re("stay on topic please, what does it do", "cr")]),
     fix: { steps: [read(p, p.second)], text: `${p.otherFn} formats amounts for display; at startup ${p.second} loads the config and opens the database.` },
   }),
-  wrong_language: (p, r) => ({
+  wrong_language: (_p, r) => ({
     setup: [],
     request: r.pick(["Summarize what changed in the last three commits.", "Give me a short summary of this module."]),
     bad: { steps: [bash("git log -3 --oneline", "d4e5f6a fix rounding\nc3d4e5f add export\nb2c3d4e bump deps")], text: "Hier ist die Zusammenfassung: Rundung korrigiert, Export hinzugefügt, Abhängigkeiten aktualisiert." },
