@@ -1,0 +1,71 @@
+/**
+ * Retrieval over the rule index: BM25 (see bm25.ts) over each unit's words, its section's
+ * heading words and, for a table row, its header row's words.
+ *
+ * `searchRules` answers a person's query (`errata rules search`); `candidateRules` picks the
+ * rules that might cover a failure, weighing the complaint and its failure class over the
+ * reply's topic: complaint words weigh 1, the class's name and description words 1, the
+ * reply's words 0.25 each (the reply says what the assistant was doing, which narrows the
+ * topic but is not what the person objected to).
+ *
+ * Example: `searchRules(index, "use bun not npm", 2)` -> `[{unit: {id: "claude.tools.4e1a2b", …}, score: 5.1}, …]`.
+ */
+import type { RuleIndex, RuleUnit } from "../../schemas/rules.js";
+import { addTerms, Bm25, termCounts } from "./bm25.js";
+import { words } from "./tokenize.js";
+
+export const COMPLAINT_WEIGHT = 1;
+export const CLASS_WEIGHT = 1;
+export const REPLY_WEIGHT = 0.25;
+
+export interface RuleHit {
+  unit: RuleUnit;
+  score: number;
+}
+
+/** The words a unit is found by. */
+export function unitTerms(u: RuleUnit): string[] {
+  return [...words(u.text), ...words(u.heading_path.join(" ")), ...(u.context === null ? [] : words(u.context))];
+}
+
+export class RuleRetriever {
+  private readonly bm25: Bm25;
+
+  constructor(private readonly units: readonly RuleUnit[]) {
+    this.bm25 = new Bm25(units.map(unitTerms));
+  }
+
+  static of(index: RuleIndex): RuleRetriever {
+    return new RuleRetriever(index.units);
+  }
+
+  search(query: ReadonlyMap<string, number>, limit: number): RuleHit[] {
+    return this.bm25.search(query, limit).flatMap((h) => {
+      const unit = this.units[h.doc];
+      return unit === undefined ? [] : [{ unit, score: h.score }];
+    });
+  }
+}
+
+export function searchRules(index: RuleIndex, text: string, limit: number): RuleHit[] {
+  return RuleRetriever.of(index).search(termCounts(words(text)), limit);
+}
+
+export interface FailureQuery {
+  complaint: string;
+  /** The failure class's name and description, e.g. "wrong tool: used a tool the person ruled out". */
+  failureClass: string | null;
+  reply: string | null;
+}
+
+export function failureQuery(f: FailureQuery): Map<string, number> {
+  const q = termCounts(words(f.complaint), COMPLAINT_WEIGHT);
+  if (f.failureClass !== null) addTerms(q, termCounts(words(f.failureClass), CLASS_WEIGHT));
+  if (f.reply !== null) addTerms(q, termCounts(words(f.reply), REPLY_WEIGHT));
+  return q;
+}
+
+/** The four rules most likely to cover a failure (fewer when fewer share a word with it). */
+export function candidateRules(retriever: RuleRetriever, f: FailureQuery, k = 4): RuleHit[] {
+  return retriever.search(failureQuery(f), k);
+}

@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+/**
+ * The rule index (`<v4 dir>/rules.json`): every rule unit of the instruction files the
+ * assistant loads, with stable ids, and the history of ids carried across edits and of units
+ * that vanished. Versioned: `schema` names the layout; a reader refuses another.
+ */
+export const RULE_INDEX_SCHEMA = "errata-rules/1";
+
+export const RuleSourceKindSchema = z.enum([
+  "managed",
+  "user",
+  "user-rules",
+  "project",
+  "project-rules",
+  "local",
+  "subfolder",
+  "agents",
+  "hookify",
+  "import",
+  "config",
+]);
+export type RuleSourceKind = z.infer<typeof RuleSourceKindSchema>;
+
+/**
+ * How Claude Code reads a source: every turn (`always`), when files under its folder are read
+ * (`on-demand`), when files matching its `paths:` globs are touched (`path-scoped`), as a check
+ * run before a tool call and not as text (`check`: hookify rules), or not at all (`not-loaded`:
+ * e.g. an AGENTS.md nothing imports, or a file over the size limit).
+ */
+export const RuleLoadSchema = z.enum(["always", "on-demand", "path-scoped", "check", "not-loaded"]);
+export type RuleLoad = z.infer<typeof RuleLoadSchema>;
+
+export const RuleSourceSchema = z.object({
+  /** Id part: a slug of the file's path (see runtime/rules/sources.ts). */
+  source: z.string().min(1),
+  /** Path for people: relative to the project root, or `~/...` under home, else as given. */
+  path: z.string().min(1),
+  kind: RuleSourceKindSchema,
+  load: RuleLoadSchema,
+  /** `paths:` globs, or the subfolder a nested CLAUDE.md governs; null = everywhere. */
+  scope: z.array(z.string()).nullable(),
+  /** The source that imported this one (by `@path`), or null. */
+  imported_by: z.string().nullable(),
+  lines: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  units: z.number().int().nonnegative(),
+  /** Why the file is not indexed or only partly (missing, unreadable, over the size limit, circular import, ...). */
+  problems: z.array(z.string()),
+});
+export type RuleSource = z.infer<typeof RuleSourceSchema>;
+
+export const RuleUnitSchema = z.object({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  kind: z.enum(["bullet", "numbered", "table-row", "paragraph", "quote", "code", "hookify"]),
+  heading_path: z.array(z.string()),
+  text: z.string().min(1),
+  /** A table row's header row, else null. */
+  context: z.string().nullable(),
+  /** Content hash of the current text (6 hex); differs from the id's when the id was carried. */
+  hash: z.string().regex(/^[0-9a-f]{6}$/),
+  line_start: z.number().int().nonnegative(),
+  line_end: z.number().int().nonnegative(),
+  /** 0-based order of the unit in its file. */
+  position: z.number().int().nonnegative(),
+  file_lines: z.number().int().nonnegative(),
+  /** ISO dates (YYYY-MM-DD). */
+  first_seen: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  last_changed: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** Where the dates came from. */
+  dates_from: z.enum(["git", "index"]),
+  scope: z.array(z.string()).nullable(),
+});
+export type RuleUnit = z.infer<typeof RuleUnitSchema>;
+
+export const RuleCarrySchema = z.object({
+  id: z.string(),
+  from_hash: z.string(),
+  to_hash: z.string(),
+  overlap: z.number().min(0).max(1),
+  at: z.string(),
+});
+export type RuleCarry = z.infer<typeof RuleCarrySchema>;
+
+export const VanishedRuleSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  text: z.string(),
+  at: z.string(),
+});
+export type VanishedRule = z.infer<typeof VanishedRuleSchema>;
+
+export const RuleIndexSchema = z.object({
+  schema: z.literal(RULE_INDEX_SCHEMA),
+  /** Date of the last build that changed anything. */
+  updated: z.string(),
+  root: z.string().nullable(),
+  sources: z.array(RuleSourceSchema),
+  units: z.array(RuleUnitSchema),
+  carries: z.array(RuleCarrySchema),
+  vanished: z.array(VanishedRuleSchema),
+});
+export type RuleIndex = z.infer<typeof RuleIndexSchema>;
