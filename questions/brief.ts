@@ -30,6 +30,7 @@ export function renderBrief(questions: readonly Question[], bankHash: string): s
     { group: "blame", title: "Blame", intro: "If something went wrong, whose doing was it? Several may be yes." },
     { group: "mode", title: "Mode", intro: "How did the assistant fail? Several may be yes." },
     { group: "cost", title: "Cost", intro: "What did the failure cost the owner?" },
+    { group: "rules", title: "Rules", intro: "Each question names a second thing in its note: a rule of the owner's instruction files, or another failure." },
   ];
   for (const g of groups) {
     const qs = questions.filter((q) => q.group === g.group);

@@ -43,4 +43,5 @@ export { renderBrief } from "./brief.js";
 export { renderTaxonomyPage } from "./taxonomy-page.js";
 export * from "./taxonomy.js";
 export { v3ClassQuestions, v3Hash } from "./v3.js";
+export { rulesHash, rulesQuestions, ruleSubject } from "./rules.js";
 export { blameQuestions, costQuestions, detectQuestions, modeQuestions };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const QuestionGroupSchema = z.enum(["detect", "blame", "mode", "cost"]);
+export const QuestionGroupSchema = z.enum(["detect", "blame", "mode", "cost", "rules"]);
 export type QuestionGroup = z.infer<typeof QuestionGroupSchema>;
 
 /** An example exchange for a question, in the brief and in tests. */

@@ -10,5 +10,5 @@ export { CARRY_OVERLAP, contentHash, headingSlug, ruleId, slug, wordOverlap } fr
 export { candidateRules, failureQuery, RuleRetriever, searchRules, type FailureQuery, type RuleHit } from "./search.js";
 export { defaultManagedFiles, discoverSources, MAX_IMPORT_HOPS, MAX_SOURCE_BYTES, type LoadedSource, type SourceOptions } from "./sources.js";
 export { readRuleIndex, RULE_INDEX_FILE, ruleIndexPath, writeRuleIndex } from "./store.js";
-export { words } from "./tokenize.js";
+export { terms, words } from "./tokenize.js";
 export { parseInstructionFile, type ParsedFile, type RawUnit, type UnitKind } from "./units.js";

@@ -4,19 +4,21 @@
  *
  * `searchRules` answers a person's query (`errata rules search`); `candidateRules` picks the
  * rules that might cover a failure, weighing the complaint and its failure class over the
- * reply's topic: complaint words weigh 1, the class's name and description words 1, the
- * reply's words 0.25 each (the reply says what the assistant was doing, which narrows the
- * topic but is not what the person objected to).
+ * reply's topic: each complaint word weighs 1, each word of the class's name and definition
+ * 0.5, each word of the reply's end and of the tool-call summaries 0.4 (the reply says what
+ * the assistant was doing, which narrows the topic but is not what the person objected to).
+ * Terms are stemmed (see `terms`). The weights were chosen on one synthetic seed and are
+ * reported on another (docs/rules.md).
  *
  * Example: `searchRules(index, "use bun not npm", 2)` -> `[{unit: {id: "claude.tools.4e1a2b", …}, score: 5.1}, …]`.
  */
 import type { RuleIndex, RuleUnit } from "../../schemas/rules.js";
 import { addTerms, Bm25, termCounts } from "./bm25.js";
-import { words } from "./tokenize.js";
+import { terms } from "./tokenize.js";
 
 export const COMPLAINT_WEIGHT = 1;
-export const CLASS_WEIGHT = 1;
-export const REPLY_WEIGHT = 0.25;
+export const CLASS_WEIGHT = 0.5;
+export const REPLY_WEIGHT = 0.4;
 
 export interface RuleHit {
   unit: RuleUnit;
@@ -25,7 +27,7 @@ export interface RuleHit {
 
 /** The words a unit is found by. */
 export function unitTerms(u: RuleUnit): string[] {
-  return [...words(u.text), ...words(u.heading_path.join(" ")), ...(u.context === null ? [] : words(u.context))];
+  return [...terms(u.text), ...terms(u.heading_path.join(" ")), ...(u.context === null ? [] : terms(u.context))];
 }
 
 export class RuleRetriever {
@@ -48,7 +50,7 @@ export class RuleRetriever {
 }
 
 export function searchRules(index: RuleIndex, text: string, limit: number): RuleHit[] {
-  return RuleRetriever.of(index).search(termCounts(words(text)), limit);
+  return RuleRetriever.of(index).search(termCounts(terms(text)), limit);
 }
 
 export interface FailureQuery {
@@ -56,12 +58,15 @@ export interface FailureQuery {
   /** The failure class's name and description, e.g. "wrong tool: used a tool the person ruled out". */
   failureClass: string | null;
   reply: string | null;
+  /** Summaries of the tool calls before the prompt (commands, file paths). */
+  tools: readonly string[];
 }
 
 export function failureQuery(f: FailureQuery): Map<string, number> {
-  const q = termCounts(words(f.complaint), COMPLAINT_WEIGHT);
-  if (f.failureClass !== null) addTerms(q, termCounts(words(f.failureClass), CLASS_WEIGHT));
-  if (f.reply !== null) addTerms(q, termCounts(words(f.reply), REPLY_WEIGHT));
+  const q = termCounts(terms(f.complaint), COMPLAINT_WEIGHT);
+  if (f.failureClass !== null) addTerms(q, termCounts(terms(f.failureClass), CLASS_WEIGHT));
+  if (f.reply !== null) addTerms(q, termCounts(terms(f.reply), REPLY_WEIGHT));
+  for (const t of f.tools) addTerms(q, termCounts(terms(t), REPLY_WEIGHT));
   return q;
 }
 

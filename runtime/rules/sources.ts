@@ -283,3 +283,30 @@ export function discoverSources(opts: SourceOptions): LoadedSource[] {
   for (const e of opts.extra) walk.add(resolve(root, e), "config", "always", null);
   return walk.sources;
 }
+
+/**
+ * Sources from texts in memory (a generated project, a test), read as a project's CLAUDE.md
+ * and `.claude/rules/*.md` would be; `@imports` are not followed.
+ */
+export function sourcesFromTexts(files: ReadonlyArray<{ path: string; text: string }>): LoadedSource[] {
+  const slugs = new Set<string>();
+  return files.map((f) => {
+    let source = slug(f.path.replace(/\.md$/i, "").replace(/^\.+/, "")) || "source";
+    for (let n = 2; slugs.has(source); n++) source = `${slug(f.path)}-${n}`;
+    slugs.add(source);
+    const parsed = parseInstructionFile(f.text, { hookify: /^hookify\..+\.local\.md$/.test(basename(f.path)) });
+    const rulesFile = f.path.startsWith(".claude/rules/");
+    return {
+      source,
+      abs: f.path,
+      path: f.path,
+      kind: rulesFile ? "project-rules" : "project",
+      load: rulesFile && parsed.paths !== null ? "path-scoped" : "always",
+      scope: parsed.paths,
+      imported_by: null,
+      bytes: Buffer.byteLength(f.text),
+      parsed,
+      problems: parsed.problems,
+    } satisfies LoadedSource;
+  });
+}

@@ -7,6 +7,8 @@
  *
  * Example: `words("Never use NPM; 不要使用npm")` -> `["never", "use", "npm", "不要", "使用", "npm"]`.
  */
+import { stemmer } from "stemmer";
+
 const SEGMENTER = new Intl.Segmenter("und", { granularity: "word" });
 
 export function words(text: string): string[] {
@@ -15,4 +17,16 @@ export function words(text: string): string[] {
     if (s.isWordLike) out.push(s.segment);
   }
   return out;
+}
+
+/**
+ * Retrieval terms: `words`, with English words (ASCII letters only) reduced to their Porter
+ * stem by the `stemmer` package, so "deleted", "deleting" and "delete" meet. Words of other
+ * scripts, and words with digits or accents, are kept whole: no stemmer is applied where its
+ * language is not known.
+ *
+ * Example: `terms("Ask before deleting files")` -> `["ask", "befor", "delet", "file"]`.
+ */
+export function terms(text: string): string[] {
+  return words(text).map((w) => (/^[a-z]+$/.test(w) ? stemmer(w) : w));
 }
