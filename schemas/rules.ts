@@ -102,3 +102,55 @@ export const RuleIndexSchema = z.object({
   vanished: z.array(VanishedRuleSchema),
 });
 export type RuleIndex = z.infer<typeof RuleIndexSchema>;
+
+/** One candidate rule of a failure and the judge's answer to `rules.rule_covers` about it. */
+export const CoverageCandidateSchema = z.object({
+  rule_id: z.string(),
+  rank: z.number().int().positive(),
+  score: z.number().nonnegative(),
+  status: z.enum(["scored", "unscored"]),
+  p_yes: z.number().min(0).max(1).nullable(),
+  reason: z.string().nullable(),
+});
+export type CoverageCandidate = z.infer<typeof CoverageCandidateSchema>;
+
+/**
+ * Coverage of one diagnosed failure (`<v4 dir>/coverage.jsonl`): its candidate rules, the
+ * rule that covers it (the scored candidate with the highest P(yes) at or over the cut) and
+ * the fix type that follows: `enforce_rule` when a rule covers it, `add_rule` when every
+ * candidate was judged and none does, null when some answer is missing (never a guess).
+ * `before_rule`: dated on or before its covering rule's first-seen date, so it broke no rule.
+ */
+export const CoverageRecordSchema = z.object({
+  schema: z.literal("rule-coverage/1"),
+  exchange_id: z.string(),
+  session_id: z.string(),
+  /** The failure's date (YYYY-MM-DD), from the prompt's time. */
+  date: z.string().nullable(),
+  failure_class: z.string().nullable(),
+  severity: z.number().int().min(0).max(3).nullable(),
+  component: z.string(),
+  synthetic: z.boolean(),
+  candidates: z.array(CoverageCandidateSchema).max(4),
+  covering: z.string().nullable(),
+  fix: z.enum(["enforce_rule", "add_rule"]).nullable(),
+  before_rule: z.boolean(),
+  cut: z.number().min(0).max(1),
+  cut_origin: z.string(),
+  judge: z.object({ lane: z.string(), model: z.string() }),
+});
+export type CoverageRecord = z.infer<typeof CoverageRecordSchema>;
+
+/** A cluster of failures with one root cause (`<v4 dir>/clusters.json`). */
+export const RuleClusterSchema = z.object({
+  id: z.string(),
+  bucket: z.string(),
+  kind: z.enum(["rule", "gap"]),
+  rule_id: z.string().nullable(),
+  failure_class: z.string().nullable(),
+  component: z.string().nullable(),
+  exchange_ids: z.array(z.string()).min(1),
+  sessions: z.number().int().positive(),
+  mean_severity: z.number().nullable(),
+});
+export type RuleCluster = z.infer<typeof RuleClusterSchema>;

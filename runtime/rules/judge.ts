@@ -1,0 +1,93 @@
+/**
+ * Asks the rules wing's nouls through the engine. A rules noul is about an exchange and a
+ * subject (a candidate rule, or another failure); the question asked is the noul's text with
+ * the subject after it, so a model lane sees both and its prompt hash (and cache key) differs
+ * per subject. On the OpenAI-compatible lane the pairs go through `engine.ask` under the
+ * caller `errata-coverage` (its own budget: coverage can never starve daily detection), one
+ * call per exchange's pairs. On the embedded lane, which has no text model, the answers come
+ * from the rules model over computed features (nouls.ts), offline; without its weights every
+ * answer is unscored with that reason.
+ *
+ * Example: `await askRuleCovers(judge, [{exchange, unit, retrieval}])` -> one Answer per pair.
+ */
+import type { Engine } from "../../engine/base/types.js";
+import { rulesQuestions, ruleSubject } from "../../questions/rules.js";
+import type { Answer } from "../../schemas/answer.js";
+import type { Exchange } from "../../schemas/exchange.js";
+import type { Question } from "../../schemas/question.js";
+import type { RuleUnit } from "../../schemas/rules.js";
+import { noulProbability, ruleCoversFeatures, sameRootFeatures, type CandidateContext, type RootCauseSide } from "./nouls.js";
+import type { RuleNoulWeights } from "./train-nouls.js";
+
+export const COVERAGE_CALLER = "errata-coverage";
+
+const RULE_COVERS = rulesQuestions.find((q) => q.id === "rules.rule_covers") as Question;
+const SAME_ROOT = rulesQuestions.find((q) => q.id === "rules.same_root_cause") as Question;
+
+export interface RulesJudge {
+  engine: Engine;
+  weights: RuleNoulWeights | null;
+  now: () => string;
+}
+
+export interface CoverPair {
+  exchange: Exchange;
+  failureClass: string | null;
+  unit: RuleUnit;
+  retrieval: Omit<CandidateContext, "unit">;
+}
+
+export interface RootPair {
+  a: Exchange & { cls: string | null; candidates: readonly string[] };
+  b: Exchange & { cls: string | null; candidates: readonly string[] };
+}
+
+function bound(q: Question, subject: string): Question {
+  return { ...q, text: `${q.text}\n\n${subject}` };
+}
+
+function otherSubject(e: Exchange): string {
+  const tools = e.tool_calls.map((t) => `${t.name}: ${t.summary}`).join("; ");
+  return `Other failure: the owner wrote "${e.prompt}" after the reply "${e.reply_end ?? ""}"${tools ? ` (tool calls: ${tools})` : ""}.`;
+}
+
+function localAnswer(e: Exchange, q: Question, lane: string, model: string, ts: string, p: number | null, reason: string | null): Answer {
+  const base = { schema: "answer/1" as const, exchange_id: e.id, question_id: q.id, question_version: q.version, lane: lane as Answer["lane"], model, prompt_hash: "rules-model", raw: "", latency_ms: 0, cost_usd: 0, ts };
+  return p === null
+    ? ({ ...base, status: "unscored", p_yes: null, computed_from: null, reason: reason ?? "unscored" } as Answer)
+    : ({ ...base, status: "scored", p_yes: p, computed_from: "rules-model", reason: null, raw: `p_yes=${p.toFixed(6)}` } as Answer);
+}
+
+function side(e: Exchange, cls: string | null, candidates: readonly string[]): RootCauseSide {
+  return { complaint: e.prompt, reply: e.reply_end, tools: e.tool_calls.map((t) => t.summary), cls, candidates };
+}
+
+export async function askRuleCovers(j: RulesJudge, pairs: readonly CoverPair[]): Promise<Answer[]> {
+  if (j.engine.lane === "embedded") {
+    const ts = j.now();
+    return pairs.map((p) => {
+      if (j.weights === null) return localAnswer(p.exchange, RULE_COVERS, "embedded", j.engine.model, ts, null, "no weights for rules.rule_covers (datasets/weights/rules-nouls.json missing)");
+      const x = ruleCoversFeatures({ complaint: p.exchange.prompt, reply: p.exchange.reply_end, tools: p.exchange.tool_calls.map((t) => t.summary), cls: p.failureClass }, { ...p.retrieval, unit: p.unit });
+      return localAnswer(p.exchange, RULE_COVERS, "embedded", j.engine.model, ts, noulProbability(j.weights.rule_covers, x), null);
+    });
+  }
+  return j.engine.ask(
+    pairs.map((p) => ({ exchange: p.exchange, question: bound(RULE_COVERS, ruleSubject(p.unit.text)) })),
+    { caller: COVERAGE_CALLER },
+  );
+}
+
+export async function askSameRoot(j: RulesJudge, pairs: readonly RootPair[]): Promise<Answer[]> {
+  if (j.engine.lane === "embedded") {
+    const ts = j.now();
+    return pairs.map((p) => {
+      if (j.weights === null) return localAnswer(p.a, SAME_ROOT, "embedded", j.engine.model, ts, null, "no weights for rules.same_root_cause (datasets/weights/rules-nouls.json missing)");
+      const x = sameRootFeatures(side(p.a, p.a.cls, p.a.candidates), side(p.b, p.b.cls, p.b.candidates));
+      return localAnswer(p.a, SAME_ROOT, "embedded", j.engine.model, ts, noulProbability(j.weights.same_root_cause, x), null);
+    });
+  }
+  return j.engine.ask(
+    pairs.map((p) => ({ exchange: p.a, question: bound(SAME_ROOT, otherSubject(p.b)) })),
+    { caller: COVERAGE_CALLER },
+  );
+}
