@@ -24,7 +24,8 @@ export function loadCursorFile<S extends z.ZodType>(path: string, schema: S, emp
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return empty();
     throw new ErrataError("IO", `cannot read cursor file ${path}: ${(err as Error).message}`, { cause: err });
   }
-  const what = `a ${String((empty() as { schema?: unknown }).schema ?? "cursor")} object`;
+  const name = String((empty() as { schema?: unknown }).schema ?? "cursor");
+  const what = `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name} object`;
   let value: unknown;
   try {
     value = JSON.parse(text);
