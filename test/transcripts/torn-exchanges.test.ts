@@ -8,6 +8,7 @@ import { tempDir } from "../helpers/io.js";
 import { spotterDir } from "./fixtures.js";
 
 const cleanups: (() => void)[] = [];
+const quiet = { warn: () => undefined };
 afterEach(() => {
   while (cleanups.length) cleanups.pop()?.();
 });
@@ -37,7 +38,7 @@ describe("a torn write to exchanges.jsonl loses no exchange", () => {
     const lastStart = text.lastIndexOf("\n", text.length - 2) + 1;
     truncateSync(out, Buffer.byteLength(text.slice(0, lastStart + 60)));
     writeFileSync(cursorPath(opts.stateDir), cursorBefore);
-    const torn = readExchanges([out]);
+    const torn = readExchanges([out], quiet);
     expect(torn.rows).toHaveLength(2);
     expect(torn.problems).toMatchObject([{ line: 3, code: "torn-tail", severity: "warning" }]);
 
@@ -51,10 +52,10 @@ describe("a torn write to exchanges.jsonl loses no exchange", () => {
     const once = tempDir("errata-torn-once-");
     cleanups.push(once.cleanup);
     await sweepExchanges({ ...opts, v4Dir: join(once.dir, "v4"), stateDir: join(once.dir, "state") });
-    const expected = readExchanges([exchangesPath(join(once.dir, "v4"))]).rows.map((e) => e.id).sort();
+    const expected = readExchanges([exchangesPath(join(once.dir, "v4"))], quiet).rows.map((e) => e.id).sort();
     expect(expected).toHaveLength(4);
 
-    const back = readExchanges([out]);
+    const back = readExchanges([out], quiet);
     expect(back.rows.map((e) => e.id).sort()).toEqual(expected);
     // The fragment is its own line now: reported with its line number, glued to nothing.
     expect(back.problems).toMatchObject([{ line: 3, code: "malformed-json", severity: "error" }]);
