@@ -22,7 +22,7 @@ export function answerTable(answers: readonly Answer[], questions: readonly Ques
   const table = new Map<string, number | null>();
   for (const a of answers) {
     if (version.get(a.question_id) !== a.question_version) continue;
-    if (a.status === "scored" && a.p_yes !== null) table.set(a.question_id, a.p_yes);
+    if (a.status === "scored") table.set(a.question_id, a.p_yes);
     else if (!table.has(a.question_id)) table.set(a.question_id, null);
   }
   return table;

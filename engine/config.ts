@@ -9,6 +9,7 @@ import { parseWeights } from "./embedded/weights.js";
 import { BudgetSchema, OpenAILaneSchema, type OpenAILaneConfig } from "./openai/config.js";
 import type { OpenAIEngine } from "./openai/engine.js";
 import { readAnswersFile } from "./replay/replay.js";
+import { reportProblems, warnOnStderr } from "../runtime/files/jsonl.js";
 import type { Engine } from "./base/types.js";
 
 /**
@@ -144,6 +145,8 @@ export interface EngineFromConfigOptions {
   now?: () => number;
   /** Share budgets between engines made from the same config. */
   budgets?: BudgetBook;
+  /** Where unreadable lines of a replay answers file are reported (default: stderr). */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -155,8 +158,13 @@ export function engineFromConfig(opts: EngineFromConfigOptions): { engine: Engin
   const laneName = opts.lane ?? settings.lane;
   const lane: LaneSettings | undefined = settings.lanes[laneName] ?? (laneName === "embedded" ? { kind: "embedded" } : undefined);
   const common = opts.now ? { now: opts.now } : {};
+  const replayAnswers = (path: string) => {
+    const r = readAnswersFile(path);
+    reportProblems(r.problems, opts.warn ?? warnOnStderr);
+    return r.answers;
+  };
   if (lane === undefined && laneName === "replay" && opts.answersPath) {
-    return { engine: createEngine({ lane: "replay", answers: readAnswersFile(opts.answersPath).answers, ...common }), laneName, settings, cachePath: null };
+    return { engine: createEngine({ lane: "replay", answers: replayAnswers(opts.answersPath), ...common }), laneName, settings, cachePath: null };
   }
   if (lane === undefined) {
     throw new EngineConfigError(`no lane named ${laneName}`, `one of: embedded${Object.keys(settings.lanes).length ? `, ${Object.keys(settings.lanes).join(", ")}` : ""}`, laneName);
@@ -167,7 +175,7 @@ export function engineFromConfig(opts: EngineFromConfigOptions): { engine: Engin
   }
   if (lane.kind === "replay") {
     const filter = { ...(lane.model ? { model: lane.model } : {}), ...(lane.promptHash ? { promptHash: lane.promptHash } : {}) };
-    return { engine: createEngine({ lane: "replay", answers: readAnswersFile(opts.answersPath ?? lane.answers).answers, filter, ...common }), laneName, settings, cachePath: null };
+    return { engine: createEngine({ lane: "replay", answers: replayAnswers(opts.answersPath ?? lane.answers), filter, ...common }), laneName, settings, cachePath: null };
   }
   const useCache = (opts.cache ?? true) && settings.cache;
   const cachePath = useCache ? join(opts.paths.stateDir, "engine-cache.jsonl") : null;

@@ -27,10 +27,10 @@ export function answersSummary(answers: readonly Answer[]): AnswersSummary {
     if (a.status === "scored") {
       scored++;
       q.scored++;
-      q.sum += a.p_yes ?? 0;
+      q.sum += a.p_yes;
     } else {
       q.unscored++;
-      const r = a.reason ?? "(no reason)";
+      const r = a.reason;
       reasons.set(r, (reasons.get(r) ?? 0) + 1);
     }
     byQ.set(k, q);

@@ -3,11 +3,8 @@ import { z } from "zod";
 export const LaneSchema = z.enum(["embedded", "openai", "replay"]);
 export type Lane = z.infer<typeof LaneSchema>;
 
-/**
- * A judge's raw answer to one (exchange, question): P(yes) and what it was computed from,
- * or `unscored` with a reason. An unscored answer is never counted as "no".
- */
-export const AnswerSchema = z.object({
+/** The fields every answer carries, scored or not. */
+const AnswerCommon = {
   schema: z.literal("answer/1"),
   exchange_id: z.string(),
   question_id: z.string(),
@@ -15,17 +12,50 @@ export const AnswerSchema = z.object({
   lane: LaneSchema,
   model: z.string(),
   prompt_hash: z.string(),
-  status: z.enum(["scored", "unscored"]),
-  /** Probability of yes in [0, 1]; null when unscored. */
-  p_yes: z.number().min(0).max(1).nullable(),
-  /** How p_yes was computed: "logprobs", "structured", "model" (embedded), "replay". */
-  computed_from: z.string().nullable(),
-  /** Why the answer could not be used (unscored only). */
-  reason: z.string().nullable(),
   /** The raw reply text, truncated to 2,000 characters. */
   raw: z.string(),
   latency_ms: z.number().nonnegative(),
   cost_usd: z.number().nonnegative(),
   ts: z.string(),
+};
+
+const PROBABILITY = 'a probability in [0, 1] (status "scored")';
+
+/**
+ * A scored answer: P(yes), a finite number in [0, 1], and how it was computed; no reason.
+ * Example: `{status: "scored", p_yes: 0.83, computed_from: "logprobs", reason: null, …}`.
+ */
+export const ScoredAnswerSchema = z.object({
+  ...AnswerCommon,
+  status: z.literal("scored"),
+  p_yes: z.number({ error: PROBABILITY }).min(0, { error: PROBABILITY }).max(1, { error: PROBABILITY }),
+  /** How p_yes was computed: "logprobs", "structured", "batch:…", "model" (embedded), "replay". */
+  computed_from: z.string({ error: 'how p_yes was computed (status "scored")' }),
+  reason: z.null({ error: 'no reason (status "scored")' }),
+});
+export type ScoredAnswer = z.infer<typeof ScoredAnswerSchema>;
+
+/**
+ * An unscored answer: why the judge's answer could not be used, and no probability. It is
+ * never counted as "no". Example: `{status: "unscored", p_yes: null, computed_from: null,
+ * reason: "gave up after 3 attempts: HTTP 503", …}`.
+ */
+export const UnscoredAnswerSchema = z.object({
+  ...AnswerCommon,
+  status: z.literal("unscored"),
+  p_yes: z.null({ error: 'no probability (status "unscored")' }),
+  computed_from: z.null({ error: 'nothing computed (status "unscored")' }),
+  reason: z.string({ error: 'a reason (status "unscored")' }).min(1, { error: 'a non-empty reason (status "unscored")' }),
+});
+export type UnscoredAnswer = z.infer<typeof UnscoredAnswerSchema>;
+
+/**
+ * A judge's raw answer to one (exchange, question), a closed union on `status`: scored
+ * carries P(yes), unscored carries a reason. A row that fits neither (a scored answer with
+ * no number, an unscored one with a probability or no reason) is not an answer: readers
+ * report it with file and line and skip it, never guess which was meant.
+ */
+export const AnswerSchema = z.discriminatedUnion("status", [ScoredAnswerSchema, UnscoredAnswerSchema], {
+  error: 'status "scored" or "unscored"',
 });
 export type Answer = z.infer<typeof AnswerSchema>;

@@ -11,6 +11,7 @@
  * -> `{ anyOf: [{ type: "number", minimum: 1, maximum: 10 }, { type: "null" }] }`
  */
 import { z } from "zod";
+import { AnswerSchema } from "./answer.js";
 import { EnrichmentSchema, ErratumSchema, PatchSchema, RecordRowSchema, SystemsConfigSchema } from "./erratum.js";
 
 const EXPORTS: Array<[file: string, title: string, description: string, schema: z.ZodType]> = [
@@ -19,6 +20,7 @@ const EXPORTS: Array<[file: string, title: string, description: string, schema: 
   ["enrichment.schema.json", "enrichment/1", "What a model filled in on an erratum; model is required.", EnrichmentSchema],
   ["record-row.schema.json", "record/1", "One row of the record stream (record.jsonl): ids and enums, never text.", RecordRowSchema],
   ["errata-systems.schema.json", "errata-systems/1", "errata-systems.json in the ledger folder: extra system names.", SystemsConfigSchema],
+  ["answer.schema.json", "answer/1", "One judge answer: one JSON line in v4/answers.jsonl. Scored carries p_yes in [0, 1]; unscored carries a reason and no probability.", AnswerSchema],
 ];
 
 export function jsonSchemas(): Record<string, Record<string, unknown>> {

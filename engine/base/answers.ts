@@ -8,7 +8,7 @@ import type { AskOptions, AskPair } from "./types.js";
  *
  * Example: `unscored(base, "no weights for question mode.x@1")` -> `{status: "unscored", p_yes: null, …}`.
  */
-export type AnswerBase = Omit<Answer, "status" | "p_yes" | "computed_from" | "reason" | "raw" | "latency_ms" | "cost_usd">;
+export type AnswerBase = Pick<Answer, "schema" | "exchange_id" | "question_id" | "question_version" | "lane" | "model" | "prompt_hash" | "ts">;
 
 const RAW_MAX = 2000;
 
@@ -18,32 +18,51 @@ export function baseAnswer(pair: AskPair, lane: Lane, model: string, promptHash:
 
 // Answers are written as one literal in schema order (not a spread of the base): the embedded
 // lane makes hundreds of thousands of them, and a literal is several times cheaper.
-function answer(b: AnswerBase, status: Answer["status"], pYes: number | null, from: string | null, reason: string | null, raw: string, latencyMs: number, costUsd: number): Answer {
+
+/**
+ * A scored answer. P(yes) is clamped to [0, 1]; a value that is not a finite number (NaN
+ * from a broken reading) is no probability at all, so the answer is unscored with that reason.
+ */
+export function scored(base: AnswerBase, pYes: number, from: string, raw: string, latencyMs: number, costUsd: number): Answer {
+  if (!Number.isFinite(pYes)) return unscored(base, `the judge's P(yes) is not a finite number (found ${pYes})`, raw, latencyMs, costUsd);
   return {
     schema: "answer/1",
-    exchange_id: b.exchange_id,
-    question_id: b.question_id,
-    question_version: b.question_version,
-    lane: b.lane,
-    model: b.model,
-    prompt_hash: b.prompt_hash,
-    status,
-    p_yes: pYes,
+    exchange_id: base.exchange_id,
+    question_id: base.question_id,
+    question_version: base.question_version,
+    lane: base.lane,
+    model: base.model,
+    prompt_hash: base.prompt_hash,
+    status: "scored",
+    p_yes: Math.min(1, Math.max(0, pYes)),
     computed_from: from,
-    reason,
+    reason: null,
     raw: raw.length > RAW_MAX ? raw.slice(0, RAW_MAX) : raw,
     latency_ms: latencyMs > 0 ? latencyMs : 0,
     cost_usd: costUsd,
-    ts: b.ts,
+    ts: base.ts,
   };
 }
 
-export function scored(base: AnswerBase, pYes: number, from: string, raw: string, latencyMs: number, costUsd: number): Answer {
-  return answer(base, "scored", Math.min(1, Math.max(0, pYes)), from, null, raw, latencyMs, costUsd);
-}
-
 export function unscored(base: AnswerBase, reason: string, raw = "", latencyMs = 0, costUsd = 0): Answer {
-  return answer(base, "unscored", null, null, reason, raw, latencyMs, costUsd);
+  return {
+    schema: "answer/1",
+    exchange_id: base.exchange_id,
+    question_id: base.question_id,
+    question_version: base.question_version,
+    lane: base.lane,
+    model: base.model,
+    prompt_hash: base.prompt_hash,
+    status: "unscored",
+    p_yes: null,
+    computed_from: null,
+    // A reason is what an unscored answer carries; an empty one would say nothing.
+    reason: reason === "" ? "(the judge gave no reason)" : reason,
+    raw: raw.length > RAW_MAX ? raw.slice(0, RAW_MAX) : raw,
+    latency_ms: latencyMs > 0 ? latencyMs : 0,
+    cost_usd: costUsd,
+    ts: base.ts,
+  };
 }
 
 export interface EngineStats {

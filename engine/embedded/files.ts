@@ -6,10 +6,12 @@ import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";
 import { QuestionSchema, type Question } from "../../schemas/question.js";
 import type { TrainingSet } from "./train.js";
+import { firstError, parseJsonlText, reportProblems, warnOnStderr } from "../../runtime/files/jsonl.js";
 
 /**
  * Reading the files the engine's commands take: exchanges, labels and questions (JSONL, each
- * line parsed with its schema; a bad line is an error naming the file and line), and a labelled
+ * line parsed with its schema; a bad line is an error naming the file and line, a torn last
+ * line is skipped with a warning), and a labelled
  * set as `datasets/<set>/labels.jsonl` beside its `exchanges.jsonl`.
  *
  * Example: `readLabelledSet("datasets/ab-redial/labels.jsonl")` -> `{name: "ab-redial",
@@ -31,24 +33,17 @@ function readText(path: string): string {
   return readFileSync(path, "utf8");
 }
 
-export function parseJsonl<T>(text: string, schema: z.ZodType<T>, name: string): T[] {
-  const rows: T[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      throw new EngineInputError(`${name} line ${i + 1} is not JSON`, "one JSON object per line", line.slice(0, 60));
-    }
-    const r = schema.safeParse(json);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      throw new EngineInputError(`${name} line ${i + 1} does not match its schema`, issue ? `${issue.path.join(".") || "(row)"}: ${issue.message}` : "a valid row", line.slice(0, 60));
-    }
-    rows.push(r.data);
-  });
-  return rows;
+/**
+ * Parses one input file's JSONL under the module's policy (runtime/files/jsonl.ts): the first
+ * line that is not JSON or does not fit the schema is refused with its file and line; a torn
+ * last line is skipped with a warning.
+ */
+export function parseJsonl<T>(text: string, schema: z.ZodType<T>, name: string, warn: (line: string) => void = warnOnStderr): T[] {
+  const r = parseJsonlText(text, name, schema);
+  const bad = firstError(r.problems);
+  if (bad) throw new EngineInputError(`${name} line ${bad.line} ${bad.code === "malformed-json" ? "is not JSON" : "does not match its schema"}`, bad.expected, bad.found);
+  reportProblems(r.problems, warn);
+  return r.rows;
 }
 
 export function readExchanges(path: string): Exchange[] {

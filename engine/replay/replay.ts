@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { parseJsonlText, type JsonlProblem } from "../../runtime/files/jsonl.js";
 import { AnswerSchema, type Answer } from "../../schemas/answer.js";
 
 /**
@@ -43,19 +44,13 @@ export class ReplayLane {
   }
 }
 
-/** Reads an answers file; torn or invalid lines are skipped and counted. */
-export function readAnswersFile(path: string): { answers: Answer[]; skipped: number } {
-  const answers: Answer[] = [];
-  let skipped = 0;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const r = AnswerSchema.safeParse(JSON.parse(line));
-      if (r.success) answers.push(r.data);
-      else skipped++;
-    } catch {
-      skipped++;
-    }
-  }
-  return { answers, skipped };
+/**
+ * Reads an answers file through runtime/files/jsonl.ts: a torn line, a line that is not JSON
+ * and a row that fits neither side of the answer union are skipped, counted and listed with
+ * file and line in `problems`.
+ */
+export function readAnswersFile(path: string): { answers: Answer[]; skipped: number; problems: JsonlProblem[] } {
+  // A missing file is an error here (the lane was pointed at it), so read it first.
+  const r = parseJsonlText(readFileSync(path, "utf8"), path, AnswerSchema, { what: "an answer/1 row" });
+  return { answers: r.rows, skipped: r.problems.length, problems: r.problems };
 }

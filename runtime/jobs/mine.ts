@@ -14,8 +14,10 @@
  * Example: `mineTranscripts({root, ...})` on the bundled spotter sessions ->
  * `{files_seen: 3, files_read: 3, prompts: 4, written: 1, already_captured: 0, ...}`.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { MineCursorSchema, type MineCursor } from "../../schemas/cursor.js";
+import { loadCursorFile, saveCursorFile } from "../files/cursor.js";
 import type { Erratum, Reporter } from "../../schemas/erratum.js";
 import { CapturedIndex } from "../transcripts/captured.js";
 import { discoverTranscripts } from "../transcripts/discover.js";
@@ -25,40 +27,13 @@ import { classify } from "../classifier/classify.js";
 
 export const MINE_CURSOR_SCHEMA = "mine-cursor/1";
 
-interface CursorEntry {
-  size: number;
-  mtimeMs: number;
-}
-interface MineCursor {
-  schema: typeof MINE_CURSOR_SCHEMA;
-  files: Record<string, CursorEntry>;
-}
-
 export function mineCursorPath(stateDir: string): string {
   return join(stateDir, "mine-cursor.json");
 }
 
-/** A missing cursor is empty; an unreadable one is an error (the caller reports it, exit 2). */
+/** A missing cursor is empty; one that is not JSON or does not fit its schema is bad input (exit 2). */
 export function loadMineCursor(path: string): MineCursor {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { schema: MINE_CURSOR_SCHEMA, files: {} };
-    throw err;
-  }
-  const v = JSON.parse(text) as Partial<MineCursor>;
-  if (v.schema !== MINE_CURSOR_SCHEMA || typeof v.files !== "object" || v.files === null) {
-    throw new Error(`mine cursor ${path} is not a ${MINE_CURSOR_SCHEMA} object`);
-  }
-  return { schema: MINE_CURSOR_SCHEMA, files: v.files };
-}
-
-function saveMineCursor(path: string, cursor: MineCursor): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(cursor)}\n`);
-  renameSync(tmp, path);
+  return loadCursorFile(path, MineCursorSchema, () => ({ schema: MINE_CURSOR_SCHEMA as typeof MINE_CURSOR_SCHEMA, files: {} }));
 }
 
 export interface MineOptions {
@@ -154,7 +129,7 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
     cursor.files[f.rel] = { size: st.size, mtimeMs: st.mtimeMs };
     o.onFile?.(report.files_read, batch.length);
     // Saved after each file, so an interrupted run resumes where it stopped.
-    if (!o.dryRun) saveMineCursor(cursorFile, cursor);
+    if (!o.dryRun) saveCursorFile(cursorFile, cursor);
   }
   return report;
 }

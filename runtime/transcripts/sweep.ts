@@ -1,10 +1,10 @@
-import { appendFileSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Exchange } from "../../schemas/exchange.js";
+import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
+import { appendJsonl, iterateJsonl, reportProblems, type JsonlProblem } from "../files/jsonl.js";
 import type { CapturedIndex } from "./captured.js";
 import { cursorPath, loadCursor, saveCursor, tailHash, type CursorFile, type FileCursor } from "./cursor.js";
 import { discoverTranscripts } from "./discover.js";
-import { readLines } from "./lines.js";
 import { scanTranscript, type ScanResult } from "./scan.js";
 
 export interface SweepOptions {
@@ -21,6 +21,8 @@ export interface SweepOptions {
   /** The ledger's captured turns; null when no ledger is readable (captured stays false). */
   captured?: CapturedIndex | null;
   onFile?: (done: number, total: number) => void;
+  /** Where lines of exchanges.jsonl that cannot be read are reported, one line each (default: stderr). */
+  warn?: (line: string) => void;
 }
 
 export interface SweepReport {
@@ -48,16 +50,14 @@ export function exchangesPath(v4Dir: string): string {
   return join(v4Dir, "exchanges.jsonl");
 }
 
-const ID_IN_LINE = /"id":"(ex-[0-9a-f]{16})"/;
-
-/** The ids already in an exchanges file (streamed; only ids are kept). */
-export async function existingExchangeIds(path: string): Promise<Set<string>> {
+/**
+ * The ids of the exchanges readable back from an exchanges file (streamed; only ids are kept).
+ * Only rows that parse and fit the schema count: a torn or malformed line holds no exchange,
+ * so its exchange is appended again by the next sweep instead of being lost.
+ */
+export async function existingExchangeIds(path: string, onProblem?: (p: JsonlProblem) => void): Promise<Set<string>> {
   const ids = new Set<string>();
-  if (!existsSync(path)) return ids;
-  for await (const line of readLines(path)) {
-    const m = ID_IN_LINE.exec(line.text);
-    if (m?.[1] !== undefined) ids.add(m[1]);
-  }
+  for await (const { row } of iterateJsonl(path, ExchangeSchema, { what: "an exchange/1 row", ...(onProblem ? { onProblem } : {}) })) ids.add(row.id);
   return ids;
 }
 
@@ -73,13 +73,20 @@ export async function existingExchangeIds(path: string): Promise<Set<string>> {
  * (a rewind to an earlier prompt), the file is read again whole and the exchanges of the new
  * live branch are appended. Exchanges appended earlier are never removed: the file is an
  * append-only log of prompts that were live when read, so a prompt later rewound stays in it.
+ *
+ * A crash while appending leaves a torn last row and the old cursor (it is saved after the
+ * appends): the next sweep reads those transcripts again, finds the torn row's id missing
+ * (only readable rows count as present), sets the fragment apart on its own line and appends
+ * the exchange again (runtime/files/jsonl.ts has the policy).
  */
 export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
   const out = exchangesPath(opts.v4Dir);
   const cPath = cursorPath(opts.stateDir);
   const cursor: CursorFile = opts.full ? { schema: "exchanges-cursor/1", files: {} } : loadCursor(cPath);
   const oldCursor = opts.full ? loadCursor(cPath) : cursor;
-  const seen = await existingExchangeIds(out);
+  const problems: JsonlProblem[] = [];
+  const seen = await existingExchangeIds(out, (p) => problems.push(p));
+  reportProblems(problems, opts.warn ?? ((line) => void process.stderr.write(`errata exchanges: ${line}\n`)));
   const files = discoverTranscripts(opts.root);
   const report: SweepReport = {
     root: opts.root,
@@ -156,7 +163,8 @@ export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
       fresh.push(captured ? { ...ex, captured } : ex);
     });
     report.newExchanges += fresh.length;
-    if (!opts.dryRun && fresh.length > 0) appendFileSync(out, fresh.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    // One write of whole lines; a torn tail left by a crashed run is set apart first.
+    if (!opts.dryRun && fresh.length > 0) appendJsonl(out, fresh);
     nextCursor.files[f.path] = cursorEntry(f.path, st.ino, result);
   }
   if (!opts.dryRun) saveCursor(cPath, nextCursor);

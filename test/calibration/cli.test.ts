@@ -27,7 +27,7 @@ function writeCorpus(n = 400): void {
     const q = r();
     const truth = r() < q;
     exchanges.push(JSON.stringify({ id, session_id: `s${Math.floor(i / 4)}` }));
-    answers.push(JSON.stringify({ schema: "answer/1", exchange_id: id, question_id: "detect.unhappy", question_version: 1, lane: "replay", model: "m", prompt_hash: "h", status: i % 50 === 0 ? "unscored" : "scored", p_yes: i % 50 === 0 ? null : q * q, computed_from: "replay", reason: null, raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-11-30T00:00:00Z" }));
+    answers.push(JSON.stringify({ schema: "answer/1", exchange_id: id, question_id: "detect.unhappy", question_version: 1, lane: "replay", model: "m", prompt_hash: "h", ...(i % 50 === 0 ? { status: "unscored", p_yes: null, computed_from: null, reason: "no reply" } : { status: "scored", p_yes: q * q, computed_from: "replay", reason: null }), raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-11-30T00:00:00Z" }));
     for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: id, labeler: who, question: "detect.unhappy", value: r() < 0.1 ? !truth : truth, origin: "test" }));
   }
   writeFileSync(join(dir, "answers.jsonl"), answers.join("\n") + "\n");

@@ -28,7 +28,7 @@ const exchange = (i: number): Exchange => ({
 
 const answer = (exchangeId: string, questionId: string, p: number | null, lane: Answer["lane"] = "replay"): Answer => ({
   schema: "answer/1", exchange_id: exchangeId, question_id: questionId, question_version: 1, lane, model: "judge-m", prompt_hash: "h",
-  status: p === null ? "unscored" : "scored", p_yes: p, computed_from: p === null ? null : "replay", reason: p === null ? "no reply" : null, raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-11-30T00:00:00Z",
+  ...(p === null ? { status: "unscored" as const, p_yes: null, computed_from: null, reason: "no reply" } : { status: "scored" as const, p_yes: p, computed_from: "replay", reason: null }), raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-11-30T00:00:00Z",
 });
 
 /** A fake model judge: names "fabrication" for even exchanges, nothing for odd ones. */

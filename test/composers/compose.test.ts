@@ -161,17 +161,19 @@ describe("composers: properties", () => {
 });
 
 describe("answer table and cuts", () => {
-  const base: Omit<Answer, "question_id" | "question_version" | "status" | "p_yes"> = {
+  const base: Omit<Answer, "question_id" | "question_version" | "status" | "p_yes" | "computed_from" | "reason"> = {
     schema: "answer/1", exchange_id: "ex-0000000000000000", lane: "embedded", model: "m", prompt_hash: "h",
-    computed_from: "model", reason: null, raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-01-01T00:00:00Z",
+    raw: "", latency_ms: 0, cost_usd: 0, ts: "2026-01-01T00:00:00Z",
   };
+  const yes = { computed_from: "model", reason: null } as const;
+  const no = { computed_from: null, reason: "timed out" } as const;
   it("ignores stale question versions and lets a scored answer win over an unscored one", () => {
     const t = answerTable(
       [
-        { ...base, question_id: "detect.unhappy", question_version: 99, status: "scored", p_yes: 0.9 },
-        { ...base, question_id: "detect.repeat", question_version: 1, status: "unscored", p_yes: null },
-        { ...base, question_id: "detect.confused", question_version: 1, status: "scored", p_yes: 0.2 },
-        { ...base, question_id: "detect.confused", question_version: 1, status: "unscored", p_yes: null },
+        { ...base, question_id: "detect.unhappy", question_version: 99, status: "scored", p_yes: 0.9, ...yes },
+        { ...base, question_id: "detect.repeat", question_version: 1, status: "unscored", p_yes: null, ...no },
+        { ...base, question_id: "detect.confused", question_version: 1, status: "scored", p_yes: 0.2, ...yes },
+        { ...base, question_id: "detect.confused", question_version: 1, status: "unscored", p_yes: null, ...no },
       ],
       bank,
     );

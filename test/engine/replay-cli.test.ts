@@ -3,13 +3,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
 import { createEngine } from "../../engine/index.js";
-import type { Answer } from "../../schemas/answer.js";
+import type { ScoredAnswer } from "../../schemas/answer.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { startFakeOpenAI, structuredOnlyChat, type FakeServer } from "./helpers/fake-openai.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 import { syntheticSet } from "./helpers/labelled.js";
 
-const stored = (exchangeId: string, p: number, over: Partial<Answer> = {}): Answer => ({
+const stored = (exchangeId: string, p: number, over: Partial<ScoredAnswer> = {}): ScoredAnswer => ({
   schema: "answer/1",
   exchange_id: exchangeId,
   question_id: "detect.unhappy",

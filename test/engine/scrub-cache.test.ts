@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openAnswerCache } from "../../engine/base/cache.js";
 import { judgePrompt } from "../../engine/base/prompt.js";
 import { scrubForJudge } from "../../engine/base/scrub.js";
-import type { Answer } from "../../schemas/answer.js";
+import type { Answer, ScoredAnswer } from "../../schemas/answer.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 
 let dir: string | null = null;
@@ -22,10 +22,7 @@ const answer = (id: string, status: "scored" | "unscored" = "scored"): Answer =>
   lane: "openai",
   model: "m",
   prompt_hash: "p",
-  status,
-  p_yes: status === "scored" ? 0.3 : null,
-  computed_from: status === "scored" ? "logprobs" : null,
-  reason: status === "scored" ? null : "HTTP 500",
+  ...(status === "scored" ? { status, p_yes: 0.3, computed_from: "logprobs", reason: null } : { status, p_yes: null, computed_from: null, reason: "HTTP 500" }),
   raw: "",
   latency_ms: 1,
   cost_usd: 0,
@@ -58,7 +55,7 @@ describe("answer cache file", () => {
     const c = openAnswerCache(path, { flushEvery: 1 });
     c.put(key(1), answer("ex-1"));
     c.put(key(2), answer("ex-2", "unscored"));
-    c.put(key(1), { ...answer("ex-1"), p_yes: 0.7 });
+    c.put(key(1), { ...(answer("ex-1") as ScoredAnswer), p_yes: 0.7 });
     const again = openAnswerCache(path);
     expect(again.size).toBe(1);
     expect(again.get(key(1))?.p_yes).toBe(0.7);

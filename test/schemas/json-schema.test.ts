@@ -24,4 +24,15 @@ describe("committed JSON Schema", () => {
     expect(enrichment.required).toContain("model");
     expect(enrichment.properties.model.minLength).toBe(1);
   });
+  it("states the answer union: scored carries p_yes in [0, 1], unscored a reason and no probability", () => {
+    const answer = JSON.parse(generated["answer.schema.json"]!);
+    const [scored, unscored] = answer.oneOf;
+    expect(scored.properties.status.const).toBe("scored");
+    expect(scored.properties.p_yes).toEqual({ type: "number", minimum: 0, maximum: 1 });
+    expect(scored.properties.reason).toEqual({ type: "null" });
+    expect(unscored.properties.status.const).toBe("unscored");
+    expect(unscored.properties.p_yes).toEqual({ type: "null" });
+    expect(unscored.properties.reason).toEqual({ type: "string", minLength: 1 });
+    expect(scored.required).toEqual(expect.arrayContaining(["status", "p_yes", "reason", "computed_from"]));
+  });
 });

@@ -1,5 +1,5 @@
 import type { Engine } from "../../../engine/base/types.js";
-import type { Answer } from "../../../schemas/answer.js";
+import type { ScoredAnswer } from "../../../schemas/answer.js";
 import type { Erratum } from "../../../schemas/erratum.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { answerTable, v3Choice } from "../../../composers/index.js";
@@ -58,14 +58,14 @@ export function modeArgmaxJudge(engine: Engine, caller: string): ClassJudge {
     const answers = pairs.length > 0 ? await engine.ask(pairs, { caller }) : [];
     const labeler = `engine-modes:${engine.lane}/${engine.model}`;
     return exchanges.map((_, i) => {
-      let best: Answer | null = null;
+      let best: ScoredAnswer | null = null;
       for (let j = 0; j < modes.length; j++) {
         const a = answers[i * modes.length + j];
-        if (!a || a.status !== "scored" || a.p_yes === null) continue;
-        if (best === null || (best.p_yes ?? 0) < a.p_yes) best = a;
+        if (!a || a.status !== "scored") continue;
+        if (best === null || best.p_yes < a.p_yes) best = a;
       }
       if (best === null) return { class: null, confidence: null, labeler };
-      const p = best.p_yes ?? 0;
+      const p = best.p_yes;
       return { class: p >= 0.5 ? classOfQuestion(best.question_id) : null, confidence: p, labeler };
     });
   };

@@ -38,6 +38,9 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   const files = v4Files(paths.v4Dir);
   const notes: string[] = [];
   const counts: Record<string, number> = {};
+  // The same unreadable line is met by every read of a file in this stage: noted once.
+  const unreadable = new Set<string>();
+  const warn = (line: string): void => void unreadable.add(line);
   if (existsSync(req.root) && statSync(req.root).isDirectory()) {
     const view = await deps.ledger.readAll();
     const sweep = await sweepExchanges({
@@ -46,6 +49,7 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
       stateDir: paths.stateDir,
       dryRun: req.dryRun,
       captured: new CapturedIndex(ledgerTurns(view.errata)),
+      warn,
     });
     counts["transcript_files"] = sweep.files;
     counts["new_exchanges"] = sweep.newExchanges;
@@ -58,7 +62,7 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
     return stageOutput({ ...counts, exchanges: 0 }, notes);
   }
   const engine = await deps.engine();
-  const common = { engine, v4Dir: paths.v4Dir, cuts: deps.cuts, dryRun: req.dryRun, home: deps.home, ...(req.limit !== null ? { limit: req.limit } : {}) };
+  const common = { engine, v4Dir: paths.v4Dir, cuts: deps.cuts, dryRun: req.dryRun, home: deps.home, warn, ...(req.limit !== null ? { limit: req.limit } : {}) };
   const detect = await runV4Stage("detect", common);
   const diagnose = await runV4Stage("diagnose", common);
   counts["exchanges"] = detect.exchangesRead;
@@ -69,11 +73,12 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   const out = join(paths.v4Dir, `report-${dayOf(deps.nowMs())}.md`);
   // Nothing new since today's report: it still holds; do not read every answer a third time.
   if (!req.dryRun && (counts["new_exchanges"] ?? 0) === 0 && detect.asked === 0 && diagnose.asked === 0 && existsSync(out)) {
-    notes.push("nothing new: today's v4 report stands");
+    notes.push("nothing new: today's v4 report stands", ...unreadable);
     return stageOutput(counts, notes, {});
   }
-  const ex = readExchanges([files.exchanges]);
-  const answers = readAnswers(files.answers);
+  const ex = readExchanges([files.exchanges], { warn });
+  const answers = readAnswers(files.answers, { warn });
+  notes.push(...unreadable);
   const judge = dominantJudge(answers.rows);
   const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, deps.cuts);
   const report = buildReport(composed, { judge, bankHash, cuts: deps.cuts });

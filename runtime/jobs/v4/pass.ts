@@ -25,6 +25,8 @@ export interface V4PassOptions {
   /** The owner's home folder, scrubbed from everything a judge sees. */
   home?: string | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /** Where unreadable lines of the exchanges and answers files are reported (default: stderr). */
+  warn?: ((line: string) => void) | undefined;
 }
 
 export interface V4PassResult extends AskSummary {
@@ -60,8 +62,9 @@ export function stageQuestions(stage: V4Stage): Question[] {
  */
 export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V4PassResult> {
   const files = v4Files(opts.v4Dir);
-  const ex = readExchanges(opts.exchangeFiles ?? [files.exchanges]);
-  const existing = readAnswers(files.answers);
+  const read = opts.warn ? { warn: opts.warn } : {};
+  const ex = readExchanges(opts.exchangeFiles ?? [files.exchanges], read);
+  const existing = readAnswers(files.answers, read);
   const judge: JudgeId = { lane: opts.engine.lane, model: opts.engine.model };
   let eligible: Exchange[] = ex.rows;
   if (stage !== "detect") {

@@ -64,7 +64,7 @@ export function composedPredictions(opts: { exchanges: readonly Exchange[]; answ
   const regexHit = new Map(opts.regexRows.map((r) => [r.exchange_id, r.detected]));
   const pUnhappy = new Map<string, number>();
   for (const a of opts.answers) {
-    if (a.question_id === "detect.unhappy" && a.status === "scored" && a.p_yes !== null && a.lane === judge.lane && a.model === judge.model) pUnhappy.set(a.exchange_id, a.p_yes);
+    if (a.question_id === "detect.unhappy" && a.status === "scored" && a.lane === judge.lane && a.model === judge.model) pUnhappy.set(a.exchange_id, a.p_yes);
   }
   const v4: Row[] = [];
   const v3: Row[] = [];

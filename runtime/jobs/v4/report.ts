@@ -200,7 +200,7 @@ export function buildReport(
   for (const a of opts.answers ?? []) {
     if (a.status !== "unscored" || opts.judge === null || a.lane !== opts.judge.lane || a.model !== opts.judge.model) continue;
     unscoredN++;
-    const r = a.reason ?? "(no reason)";
+    const r = a.reason;
     reasons.set(r, (reasons.get(r) ?? 0) + 1);
   }
   const unscored = {

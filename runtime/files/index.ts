@@ -1,0 +1,28 @@
+/**
+ * Files the program writes and reads back: JSONL (one bad-line policy for every reader and
+ * appender, see jsonl.ts), cursor files checked by their schemas, atomic whole-file writes,
+ * and the byte-offset line streamer they share with the transcript reader.
+ *
+ * Example: `readJsonl("v4/answers.jsonl", AnswerSchema, {what: "an answer/1 row"})` ->
+ * `{rows: [...], problems: [{file, line, code, severity, expected, found}]}`.
+ */
+export {
+  appendJsonl,
+  countJsonl,
+  firstError,
+  formatProblem,
+  iterateJsonl,
+  parseJsonlText,
+  readJsonl,
+  reportProblems,
+  warnOnStderr,
+  type JsonlAppend,
+  type JsonlIterateOptions,
+  type JsonlProblem,
+  type JsonlProblemCode,
+  type JsonlRead,
+  type JsonlReadOptions,
+} from "./jsonl.js";
+export { loadCursorFile, saveCursorFile } from "./cursor.js";
+export { writeFileAtomic } from "./atomic.js";
+export { readLines, type RawLine, type ReadLinesOptions } from "./lines.js";
