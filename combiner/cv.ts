@@ -1,4 +1,5 @@
-import { mulberry32, shuffled } from "../calibration/random.js";
+import { mulberry32 } from "../core/mulberry32.js";
+import { shuffled } from "../core/shuffle.js";
 import { CombinerInputError } from "./errors.js";
 
 /**

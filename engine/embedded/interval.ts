@@ -17,7 +17,7 @@ export interface Interval {
   level: number;
 }
 
-import { mulberry32 } from "../../eval/prng.js";
+import { mulberry32 } from "../../core/mulberry32.js";
 export { mulberry32 };
 
 function quantileSorted(sorted: readonly number[], q: number): number {
