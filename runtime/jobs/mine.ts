@@ -16,6 +16,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { ErrataError } from "../../core/errors.js";
 import type { Erratum, Reporter } from "../../schemas/erratum.js";
 import { CapturedIndex } from "../transcripts/captured.js";
 import { discoverTranscripts } from "../transcripts/discover.js";
@@ -49,7 +50,7 @@ export function loadMineCursor(path: string): MineCursor {
   }
   const v = JSON.parse(text) as Partial<MineCursor>;
   if (v.schema !== MINE_CURSOR_SCHEMA || typeof v.files !== "object" || v.files === null) {
-    throw new Error(`mine cursor ${path} is not a ${MINE_CURSOR_SCHEMA} object`);
+    throw new ErrataError("BAD_INPUT", `mine cursor ${path} is not a ${MINE_CURSOR_SCHEMA} object`);
   }
   return { schema: MINE_CURSOR_SCHEMA, files: v.files };
 }
