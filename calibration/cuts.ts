@@ -1,4 +1,5 @@
 import { cohenKappaFromTable } from "./kappa-table.js";
+import { CalibrationError } from "./errors.js";
 
 /**
  * Per-question cuts from blind labels. A judge says "yes" when its probability is at or above
@@ -43,18 +44,18 @@ export function chooseCuts(
   options: { precisionTarget: number; weights?: readonly number[] },
 ): QuestionCuts {
   const n = probabilities.length;
-  if (n === 0) throw new Error("cuts: expected at least one labelled probability, found none");
-  if (majority.length !== n) throw new Error(`cuts: expected ${n} majority labels, found ${majority.length}`);
+  if (n === 0) throw new CalibrationError("EMPTY", "cuts", "at least one labelled probability", "none");
+  if (majority.length !== n) throw new CalibrationError("BAD_SHAPE", "cuts", `${n} majority labels`, String(majority.length));
   const { weights, precisionTarget } = options;
-  if (weights !== undefined && weights.length !== n) throw new Error(`cuts: expected ${n} weights, found ${weights.length}`);
-  if (!(precisionTarget > 0 && precisionTarget <= 1)) throw new Error(`cuts: expected a precision target in (0, 1], found ${precisionTarget}`);
+  if (weights !== undefined && weights.length !== n) throw new CalibrationError("BAD_SHAPE", "cuts", `${n} weights`, String(weights.length));
+  if (!(precisionTarget > 0 && precisionTarget <= 1)) throw new CalibrationError("BAD_OPTION", "cuts", "a precision target in (0, 1]", String(precisionTarget));
   let total = 0;
   let positives = 0;
   for (let i = 0; i < n; i++) {
     const p = probabilities[i]!;
-    if (!(p >= 0 && p <= 1)) throw new Error(`cuts: expected probabilities in [0, 1], found ${p} at ${i}`);
+    if (!(p >= 0 && p <= 1)) throw new CalibrationError("BAD_VALUE", "cuts", "probabilities in [0, 1]", `${p} at ${i}`);
     const w = weights?.[i] ?? 1;
-    if (!(w >= 0) || !Number.isFinite(w)) throw new Error(`cuts: expected non-negative finite weights, found ${w} at ${i}`);
+    if (!(w >= 0) || !Number.isFinite(w)) throw new CalibrationError("BAD_VALUE", "cuts", "non-negative finite weights", `${w} at ${i}`);
     total += w;
     if (majority[i] === 1) positives += w;
   }

@@ -1,4 +1,6 @@
-import { mulberry32, shuffled } from "./random.js";
+import { mulberry32 } from "../core/mulberry32.js";
+import { shuffled } from "../core/shuffle.js";
+import { CalibrationError } from "./errors.js";
 
 /**
  * The calibration draw for any yes/no question: items stratified into equal-width bands of
@@ -67,15 +69,15 @@ export function drawForCalibration<T extends DrawableItem>(items: readonly T[], 
   const bands = options.bands ?? 5;
   const perSession = options.perSession ?? 2;
   const replicates = options.replicates ?? 200;
-  if (!Number.isInteger(options.n) || options.n < 1) throw new Error(`draw: expected n >= 1, found ${options.n}`);
-  if (!Number.isInteger(bands) || bands < 1) throw new Error(`draw: expected bands >= 1, found ${bands}`);
-  if (!Number.isInteger(perSession) || perSession < 1) throw new Error(`draw: expected perSession >= 1, found ${perSession}`);
+  if (!Number.isInteger(options.n) || options.n < 1) throw new CalibrationError("BAD_OPTION", "draw", "n >= 1", String(options.n));
+  if (!Number.isInteger(bands) || bands < 1) throw new CalibrationError("BAD_OPTION", "draw", "bands >= 1", String(bands));
+  if (!Number.isInteger(perSession) || perSession < 1) throw new CalibrationError("BAD_OPTION", "draw", "perSession >= 1", String(perSession));
   const seen = new Set<string>();
   const byBand: T[][] = Array.from({ length: bands }, () => []);
   for (const item of items) {
-    if (seen.has(item.item_id)) throw new Error(`draw: expected unique item ids, found ${item.item_id} twice`);
+    if (seen.has(item.item_id)) throw new CalibrationError("BAD_VALUE", "draw", "unique item ids", `${item.item_id} twice`);
     seen.add(item.item_id);
-    if (!(item.p_yes >= 0 && item.p_yes <= 1)) throw new Error(`draw: expected p_yes in [0, 1], found ${item.p_yes} for ${item.item_id}`);
+    if (!(item.p_yes >= 0 && item.p_yes <= 1)) throw new CalibrationError("BAD_VALUE", "draw", "p_yes in [0, 1]", `${item.p_yes} for ${item.item_id}`);
     byBand[bandOf(item.p_yes, bands)]!.push(item);
   }
   const drawn = drawOnce(byBand, options.n, perSession, options.seed);

@@ -15,5 +15,6 @@ export {
 export { calibrateQuestion, applyCalibrator, metricsOf, plattScore, type PlattInput, type QuestionCalibration, type ChosenCalibrator, type Metrics } from "./probabilities.js";
 export { assembleQuestion, cutsForItems, yesNoQuestions, type LabelledItem, type AnswerLike, type LabelLike } from "./labelled.js";
 export { mulberry32, shuffled, type RandomSource } from "./random.js";
+export { CalibrationError, type CalibrationErrorCode } from "./errors.js";
 export { drawForCalibration, bandOf, type DrawableItem, type DrawnItem } from "./draw.js";
 export { renderCalibBrief, renderCalibSheet, csvField, type BriefQuestion, type BriefItem } from "./brief.js";

@@ -9,6 +9,7 @@
  * isotonicPredict(model, 2.5) = 0.5, isotonicPredict(model, 1.5) = 0.25 and
  * isotonicPredict(model, 9) = 1 (clipped to the fitted range).
  */
+import { CalibrationError } from "./errors.js";
 export interface IsotonicModel {
   readonly method: "isotonic";
   /** Fitted scores, increasing. */
@@ -53,21 +54,21 @@ export function pava(values: readonly number[], weights?: readonly number[]): nu
 /** Fits an increasing isotonic map from scores to labels (any reals; 0/1 for calibration). */
 export function fitIsotonic(scores: readonly number[], labels: readonly number[], weights?: readonly number[]): IsotonicModel {
   if (labels.length !== scores.length) {
-    throw new Error(`isotonic: expected ${scores.length} labels (one per score), found ${labels.length}`);
+    throw new CalibrationError("BAD_SHAPE", "isotonic", `${scores.length} labels (one per score)`, String(labels.length));
   }
   if (weights !== undefined && weights.length !== scores.length) {
-    throw new Error(`isotonic: expected ${scores.length} weights, found ${weights.length}`);
+    throw new CalibrationError("BAD_SHAPE", "isotonic", `${scores.length} weights`, String(weights.length));
   }
   const idx: number[] = [];
   for (let i = 0; i < scores.length; i++) {
     const s = scores[i]!;
     const y = labels[i]!;
     const w = weights?.[i] ?? 1;
-    if (!Number.isFinite(s) || !Number.isFinite(y)) throw new Error(`isotonic: expected finite values, found ${s}, ${y} at ${i}`);
-    if (!(w >= 0) || !Number.isFinite(w)) throw new Error(`isotonic: expected non-negative finite weights, found ${w} at ${i}`);
+    if (!Number.isFinite(s) || !Number.isFinite(y)) throw new CalibrationError("BAD_VALUE", "isotonic", "finite values", `${s}, ${y} at ${i}`);
+    if (!(w >= 0) || !Number.isFinite(w)) throw new CalibrationError("BAD_VALUE", "isotonic", "non-negative finite weights", `${w} at ${i}`);
     if (w > 0) idx.push(i);
   }
-  if (idx.length === 0) throw new Error("isotonic: expected at least one point with positive weight, found none");
+  if (idx.length === 0) throw new CalibrationError("EMPTY", "isotonic", "at least one point with positive weight", "none");
   idx.sort((i, j) => scores[i]! - scores[j]! || labels[i]! - labels[j]! || i - j);
   // Merge ties in score.
   const ux: number[] = [];
@@ -105,7 +106,7 @@ export function fitIsotonic(scores: readonly number[], labels: readonly number[]
 export function isotonicPredict(model: Pick<IsotonicModel, "x" | "y">, score: number): number {
   const { x, y } = model;
   const n = x.length;
-  if (n === 0) throw new Error("isotonic: expected a fitted model, found no points");
+  if (n === 0) throw new CalibrationError("EMPTY", "isotonic", "a fitted model", "no points");
   if (n === 1 || score <= x[0]!) return y[0]!;
   if (score >= x[n - 1]!) return y[n - 1]!;
   let lo = 0;

@@ -9,6 +9,7 @@
  * Example: fitPlatt([-2, -1, 0, 1, 2], [0, 0, 1, 1, 1]) gives about
  * {a: -0.79236, b: -0.41865}; plattPredict(that, 0) ≈ 0.60316.
  */
+import { CalibrationError } from "./errors.js";
 export interface PlattModel {
   readonly method: "platt";
   /** Slope (negative when larger scores mean "yes"). */
@@ -24,19 +25,19 @@ export interface PlattOptions {
 }
 
 function checkInputs(scores: readonly number[], labels: readonly number[], weights: readonly number[] | undefined): void {
-  if (scores.length === 0) throw new Error("platt: expected at least one score, found none");
+  if (scores.length === 0) throw new CalibrationError("EMPTY", "platt", "at least one score", "none");
   if (labels.length !== scores.length) {
-    throw new Error(`platt: expected ${scores.length} labels (one per score), found ${labels.length}`);
+    throw new CalibrationError("BAD_SHAPE", "platt", `${scores.length} labels (one per score)`, String(labels.length));
   }
   if (weights !== undefined && weights.length !== scores.length) {
-    throw new Error(`platt: expected ${scores.length} weights, found ${weights.length}`);
+    throw new CalibrationError("BAD_SHAPE", "platt", `${scores.length} weights`, String(weights.length));
   }
   for (let i = 0; i < scores.length; i++) {
-    if (!Number.isFinite(scores[i])) throw new Error(`platt: expected finite scores, found ${scores[i]} at ${i}`);
+    if (!Number.isFinite(scores[i])) throw new CalibrationError("BAD_VALUE", "platt", "finite scores", `${scores[i]} at ${i}`);
     const y = labels[i];
-    if (y !== 0 && y !== 1) throw new Error(`platt: expected labels 0 or 1, found ${y} at ${i}`);
+    if (y !== 0 && y !== 1) throw new CalibrationError("BAD_VALUE", "platt", "labels 0 or 1", `${y} at ${i}`);
     const w = weights?.[i] ?? 1;
-    if (!(w >= 0) || !Number.isFinite(w)) throw new Error(`platt: expected non-negative finite weights, found ${w} at ${i}`);
+    if (!(w >= 0) || !Number.isFinite(w)) throw new CalibrationError("BAD_VALUE", "platt", "non-negative finite weights", `${w} at ${i}`);
   }
 }
 

@@ -1,13 +1,9 @@
-import { shuffleInPlace, type RandomSource } from "../eval/prng.js";
-
 /**
- * Seeded randomness for calibration and the Combiner: eval/'s mulberry32 (one generator for
+ * Seeded randomness for calibration and the Combiner: core's mulberry32 (one generator for
  * the whole research toolkit), and a shuffle that leaves its input alone.
  *
- * Example: shuffled([1, 2, 3], mulberry32(1)) → the same permutation on every run.
+ * Example: shuffled([1, 2, 3, 4, 5], mulberry32(1)) → [5, 3, 2, 1, 4] on every run.
  */
-export { mulberry32, type RandomSource } from "../eval/prng.js";
-
-export function shuffled<T>(items: readonly T[], random: RandomSource): T[] {
-  return shuffleInPlace([...items], random);
-}
+export type { RandomSource } from "../core/random-source.js";
+export { mulberry32 } from "../core/mulberry32.js";
+export { shuffled } from "../core/shuffle.js";

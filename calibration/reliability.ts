@@ -1,4 +1,5 @@
 import { checkProbabilities } from "./scores.js";
+import { CalibrationError } from "./errors.js";
 
 /**
  * Reliability-diagram data and expected calibration error (ECE) over equal-mass bins.
@@ -42,7 +43,7 @@ export function reliability(
   checkProbabilities("reliability", probabilities, labels, weights);
   const binsRequested = options.bins ?? 10;
   if (!Number.isInteger(binsRequested) || binsRequested < 1) {
-    throw new Error(`reliability: expected a positive whole number of bins, found ${binsRequested}`);
+    throw new CalibrationError("BAD_OPTION", "reliability", "a positive whole number of bins", String(binsRequested));
   }
   const order = probabilities.map((_, i) => i).sort((i, j) => probabilities[i]! - probabilities[j]! || i - j);
   let total = 0;

@@ -1,4 +1,5 @@
 import jStat from "jstat";
+import { CalibrationError } from "./errors.js";
 
 /**
  * The shadow gate's arithmetic. A new check watches live traffic without acting; it earns
@@ -12,10 +13,10 @@ import jStat from "jstat";
  */
 export function clopperPearsonUpper(falseAlarms: number, opportunities: number, confidence: number): number {
   if (!Number.isInteger(opportunities) || opportunities < 1) {
-    throw new Error(`shadow gate: expected at least one opportunity, found ${opportunities}`);
+    throw new CalibrationError("EMPTY", "shadow gate", "at least one opportunity", String(opportunities));
   }
   if (!Number.isInteger(falseAlarms) || falseAlarms < 0 || falseAlarms > opportunities) {
-    throw new Error(`shadow gate: expected false alarms in 0..${opportunities}, found ${falseAlarms}`);
+    throw new CalibrationError("BAD_VALUE", "shadow gate", `false alarms in 0..${opportunities}`, String(falseAlarms));
   }
   checkConfidence(confidence);
   if (falseAlarms === opportunities) return 1;
@@ -23,7 +24,7 @@ export function clopperPearsonUpper(falseAlarms: number, opportunities: number, 
 }
 
 function checkConfidence(confidence: number): void {
-  if (!(confidence > 0 && confidence < 1)) throw new Error(`shadow gate: expected a confidence in (0, 1), found ${confidence}`);
+  if (!(confidence > 0 && confidence < 1)) throw new CalibrationError("BAD_OPTION", "shadow gate", "a confidence in (0, 1)", String(confidence));
 }
 
 /**
@@ -32,7 +33,7 @@ function checkConfidence(confidence: number): void {
  */
 export function opportunitiesNeeded(falseAlarmRate: number, confidence: number, falseAlarms = 0): number {
   if (!(falseAlarmRate > 0 && falseAlarmRate < 1)) {
-    throw new Error(`shadow gate: expected a false-alarm rate in (0, 1), found ${falseAlarmRate}`);
+    throw new CalibrationError("BAD_OPTION", "shadow gate", "a false-alarm rate in (0, 1)", String(falseAlarmRate));
   }
   checkConfidence(confidence);
   // Closed form for zero alarms, then step to be exact at the boundary.
@@ -103,7 +104,7 @@ export function judgeShadowLog(
   for (const e of events) {
     if (e.check !== check || !e.eligible) continue;
     const t = Date.parse(e.ts);
-    if (Number.isNaN(t)) throw new Error(`shadow gate: expected an ISO timestamp, found ${JSON.stringify(e.ts)}`);
+    if (Number.isNaN(t)) throw new CalibrationError("BAD_VALUE", "shadow gate", "an ISO timestamp", JSON.stringify(e.ts));
     first = Math.min(first, t);
     last = Math.max(last, t);
     if (e.violation) {

@@ -2,7 +2,7 @@ import { Command, CommanderError } from "commander";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CommandContext, Register } from "./command.js";
-import { ErrataError } from "../core/errors.js";
+import { CodedError, exitCodeOfKind, isSystemError } from "../core/errors.js";
 import { defaultIo, type Io } from "./io.js";
 
 const commandsDir = new URL("./commands/", import.meta.url);
@@ -75,20 +75,34 @@ export async function run(argv: string[], io: Io = defaultIo()): Promise<number>
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
-      return 2;
-    }
-    if (err instanceof ErrataError) {
-      io.stderr.write(`errata: ${err.message}\n`);
-      return err.exitCode;
-    }
-    const e = err as NodeJS.ErrnoException;
-    if (e && typeof e === "object" && "code" in e && typeof e.code === "string" && e.code.startsWith("E")) {
-      io.stderr.write(`errata: I/O error: ${e.message}\n`);
-      return 2;
-    }
-    io.stderr.write(`errata: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-    return 2;
+    return reportError(err, io);
   }
+}
+
+/**
+ * The one place a thrown error becomes an exit code and a line on stderr: commander's usage
+ * errors exit 2 (help and version 0); an error of the base (`CodedError`, core/errors.ts)
+ * exits by its kind; a Node system error (recognised by its `errno` and `syscall`, not by
+ * its code's first letter) is an I/O fault; anything else is an internal error, printed with
+ * its stack.
+ *
+ * Example: an `EvalInputError` with code EMPTY -> "errata: quantile of an empty list
+ * (expected at least one value; found 0 values)", 2.
+ */
+export function reportError(err: unknown, io: Io): number {
+  if (err instanceof CommanderError) {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+    return exitCodeOfKind("input");
+  }
+  if (err instanceof CodedError) {
+    if (err.kind === "internal") io.stderr.write(`errata: internal error: ${err.stack ?? err.message}\n`);
+    else io.stderr.write(`errata: ${err.message}\n`);
+    return exitCodeOfKind(err.kind);
+  }
+  if (isSystemError(err)) {
+    io.stderr.write(`errata: I/O error: ${err.message}\n`);
+    return exitCodeOfKind("io");
+  }
+  io.stderr.write(`errata: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+  return exitCodeOfKind("internal");
 }

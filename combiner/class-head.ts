@@ -2,6 +2,7 @@ import { fitSoftmax, predictSoftmax } from "../learn/softmax.js";
 import { DEFAULT_L2_GRID, pickL2, sessionFolds, type CvPoint } from "./cv.js";
 import { fitStandardiser, rawFeatures, standardise, type AnswerTable, type Standardiser } from "./features.js";
 import type { HeadItem, HeadOptions } from "./detect-head.js";
+import { CombinerInputError } from "./errors.js";
 
 /**
  * The class head: multinomial (softmax) regression (learn/softmax.ts, L2, sample weights)
@@ -42,7 +43,7 @@ function distribution(m: { classes: string[]; s: Standardiser; W: number[][]; b:
 
 export function fitClassHead(items: readonly (HeadItem & { cls: string })[], opts: HeadOptions): ClassHead {
   const classes = [...new Set(items.map((i) => i.cls))].sort();
-  if (classes.length < 2) throw new Error(`combiner: expected gold failures of at least 2 classes to fit the class head, found ${classes.length}`);
+  if (classes.length < 2) throw new CombinerInputError("ONE_CLASS", "gold failures of at least 2 classes to fit the class head", String(classes.length));
   const questions = [...opts.questions];
   const rows = items.map((i) => rawFeatures(i.table, questions));
   const labels = items.map((i) => i.cls);

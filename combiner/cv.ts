@@ -1,4 +1,6 @@
-import { mulberry32, shuffled } from "../calibration/random.js";
+import { mulberry32 } from "../core/mulberry32.js";
+import { shuffled } from "../core/shuffle.js";
+import { CombinerInputError } from "./errors.js";
 
 /**
  * Session-grouped folds: sessions are shuffled with the seed and dealt round-robin into k
@@ -9,9 +11,9 @@ import { mulberry32, shuffled } from "../calibration/random.js";
  * one fold; the same seed gives the same folds.
  */
 export function sessionFolds(sessions: readonly string[], k: number, seed: number): number[] {
-  if (!Number.isInteger(k) || k < 2) throw new Error(`combiner: expected at least 2 folds, found ${k}`);
+  if (!Number.isInteger(k) || k < 2) throw new CombinerInputError("BAD_OPTION", "at least 2 folds", String(k));
   const unique = [...new Set(sessions)].sort();
-  if (unique.length < k) throw new Error(`combiner: expected at least ${k} sessions for ${k} folds, found ${unique.length}`);
+  if (unique.length < k) throw new CombinerInputError("TOO_FEW", `at least ${k} sessions for ${k} folds`, String(unique.length));
   const fold = new Map<string, number>();
   shuffled(unique, mulberry32(seed)).forEach((s, i) => fold.set(s, i % k));
   return sessions.map((s) => fold.get(s)!);
@@ -33,6 +35,6 @@ export interface CvPoint {
 export function pickL2(points: readonly CvPoint[]): number {
   let best: CvPoint | null = null;
   for (const p of points) if (best === null || p.loss < best.loss - 1e-9 || (Math.abs(p.loss - best.loss) <= 1e-9 && p.l2 > best.l2)) best = p;
-  if (best === null) throw new Error("combiner: expected at least one cross-validation point, found none");
+  if (best === null) throw new CombinerInputError("EMPTY", "at least one cross-validation point", "none");
   return best.l2;
 }

@@ -3,6 +3,7 @@ import { logLoss } from "../calibration/scores.js";
 import { fitLogistic, predictLogistic } from "../learn/logistic.js";
 import { DEFAULT_L2_GRID, pickL2, sessionFolds, type CvPoint } from "./cv.js";
 import { fitStandardiser, rawFeatures, standardise, type AnswerTable, type Standardiser } from "./features.js";
+import { CombinerInputError } from "./errors.js";
 
 /**
  * The detect head: L2 logistic regression (learn/logistic.ts, sample weights) over the
@@ -55,7 +56,7 @@ function predictOnce(model: { s: Standardiser; coef: number[]; intercept: number
 export function fitDetectHead(items: readonly (HeadItem & { y: 0 | 1 })[], opts: HeadOptions): DetectHead {
   const positives = items.filter((i) => i.y === 1).length;
   if (positives === 0 || positives === items.length) {
-    throw new Error(`combiner: expected gold failures and non-failures to fit the detect head, found ${positives} of ${items.length}`);
+    throw new CombinerInputError("ONE_CLASS", "gold failures and non-failures to fit the detect head", `${positives} of ${items.length}`);
   }
   const questions = [...opts.questions];
   const rows = items.map((i) => rawFeatures(i.table, questions));

@@ -7,6 +7,7 @@
  * Example: rawFeatures(new Map([["detect.unhappy", 0.9]]), ["detect.unhappy", "blame.world"])
  * → [0.9, 2.1972, 0, 0.5, 0, 1].
  */
+import { CombinerInputError } from "./errors.js";
 export type AnswerTable = ReadonlyMap<string, number | null>;
 
 const CLIP = 1e-4;
@@ -37,7 +38,7 @@ export interface Standardiser {
 
 /** Means and standard deviations per column (sd 1 for a constant column, so it stays 0). */
 export function fitStandardiser(rows: readonly (readonly number[])[]): Standardiser {
-  if (rows.length === 0) throw new Error("combiner: expected at least one row to standardise, found none");
+  if (rows.length === 0) throw new CombinerInputError("EMPTY", "at least one row to standardise", "none");
   const d = rows[0]!.length;
   const means = new Array<number>(d).fill(0);
   const sds = new Array<number>(d).fill(0);

@@ -3,17 +3,20 @@
  * features are other questions' answers, so their weights mean nothing there).
  *
  * Example: assertSameBank({bank_hash: "aa…"}, "bb…") throws CombinerBankError with
- * expected "bank aa…" and found "bank bb…".
+ * expected "bank aa…" and found "bank bb…" (code BANK_MISMATCH, kind `input`).
  */
-export class CombinerBankError extends Error {
-  readonly code = "BANK_MISMATCH";
-  readonly expected: string;
-  readonly found: string;
+import { CodedError } from "../core/errors.js";
+
+export class CombinerBankError extends CodedError {
+  declare readonly code: "BANK_MISMATCH";
+  declare readonly expected: string;
+  declare readonly found: string;
   constructor(modelBank: string, currentBank: string) {
-    super(`the combiner was fitted under bank ${modelBank}, not the current bank ${currentBank}: refit it (errata combiner fit)`);
+    super("input", "BANK_MISMATCH", `the combiner was fitted under bank ${modelBank}, not the current bank ${currentBank}: refit it (errata combiner fit)`, {
+      expected: `bank ${modelBank}`,
+      found: `bank ${currentBank}`,
+    });
     this.name = "CombinerBankError";
-    this.expected = `bank ${modelBank}`;
-    this.found = `bank ${currentBank}`;
   }
 }
 

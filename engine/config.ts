@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { CodedError } from "../core/errors.js";
 import type { ErrataPaths } from "../runtime/paths.js";
 import { BudgetBook } from "./base/budget.js";
 import { openAnswerCache } from "./base/cache.js";
@@ -51,13 +52,13 @@ export const EngineFileSchema = z.strictObject({
 export type EngineSettings = z.infer<typeof EngineFileSchema>;
 export type LaneSettings = z.infer<typeof LaneFileSchema>;
 
-export class EngineConfigError extends Error {
-  constructor(
-    message: string,
-    readonly expected: string,
-    readonly found: string,
-  ) {
-    super(message);
+/** An engine configuration that cannot be used: code BAD_CONFIG, kind `config` (exit 2). */
+export class EngineConfigError extends CodedError {
+  declare readonly code: "BAD_CONFIG";
+  declare readonly expected: string;
+  declare readonly found: string;
+  constructor(message: string, expected: string, found: string) {
+    super("config", "BAD_CONFIG", message, { expected, found });
     this.name = "EngineConfigError";
   }
 }

@@ -1,24 +1,24 @@
 /**
  * Errors thrown by the pure evaluation code. Each carries a stable code and says what was
- * expected and what was found; the CLI turns them into exit code 2 (bad input). Degenerate
+ * expected and what was found; they are `CodedError`s of kind `input`, exit code 2. Degenerate
  * but valid data (every rating in one category) is not an error: statistics return `null`
  * with a reason instead (see `Undefined`).
  *
  * Example: `new EvalInputError("EMPTY", "Fleiss' kappa needs rated items", "at least one item with 2 or more ratings", "0 items")`
  * has message "Fleiss' kappa needs rated items (expected at least one item with 2 or more ratings; found 0 items)".
  */
+import { CodedError, withDetail } from "../core/errors.js";
+
 export type EvalErrorCode = "EMPTY" | "BAD_SHAPE" | "BAD_VALUE" | "BAD_OPTION";
 
-export class EvalInputError extends Error {
-  readonly code: EvalErrorCode;
-  readonly expected: string;
-  readonly found: string;
+/** Kind `input` (exit 2): the data or an option given to a statistic cannot be used. */
+export class EvalInputError extends CodedError {
+  declare readonly code: EvalErrorCode;
+  declare readonly expected: string;
+  declare readonly found: string;
   constructor(code: EvalErrorCode, message: string, expected: string, found: string) {
-    super(`${message} (expected ${expected}; found ${found})`);
+    super("input", code, withDetail(message, expected, found), { expected, found });
     this.name = "EvalInputError";
-    this.code = code;
-    this.expected = expected;
-    this.found = found;
   }
 }
 

@@ -1,5 +1,5 @@
 import { EvalInputError } from "./errors.js";
-import { fnv1a32 } from "./prng.js";
+import { fnv1a32Utf16 } from "../core/fnv1a.js";
 
 /**
  * Inclusion probabilities by Monte Carlo over a seeded sampler: run it `replicates` times
@@ -19,7 +19,7 @@ export interface MonteCarloInclusion {
 }
 
 /** Seed of replicate r, derived from the base seed (distinct streams per replicate). */
-export const replicateSeed = (seed: number, r: number): number => fnv1a32(`${seed}:${r}`);
+export const replicateSeed = (seed: number, r: number): number => fnv1a32Utf16(`${seed}:${r}`);
 
 export function inclusionMonteCarlo(
   ids: readonly string[],

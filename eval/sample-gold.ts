@@ -1,5 +1,7 @@
 import { EvalInputError } from "./errors.js";
-import { mulberry32, sampleIndices, type RandomSource } from "./prng.js";
+import { mulberry32 } from "../core/mulberry32.js";
+import type { RandomSource } from "../core/random-source.js";
+import { sampleIndices } from "../core/shuffle.js";
 
 /**
  * The gold-set draw: N items (default 300), at most k per session (default 3), M of them

@@ -1,5 +1,6 @@
 import { EvalInputError, requireInRange } from "./errors.js";
-import { mulberry32, randomIndex } from "./prng.js";
+import { mulberry32 } from "../core/mulberry32.js";
+import { randomIndex } from "../core/shuffle.js";
 import { quantileSelect } from "./quantile.js";
 
 /**

@@ -1,6 +1,8 @@
 import Papa from "papaparse";
 import { describeSpec, parseAnswer, type AnswerSpec } from "./answer-spec.js";
-import { fnv1a32, mulberry32, shuffleInPlace } from "./prng.js";
+import { fnv1a32Utf16 } from "../core/fnv1a.js";
+import { mulberry32 } from "../core/mulberry32.js";
+import { shuffleInPlace } from "../core/shuffle.js";
 
 /**
  * Blind labelling sheets (CSV, for any spreadsheet). Export: one labeller's sheet holds the
@@ -31,7 +33,7 @@ export interface SheetItem {
 
 /** The per-labeller order: a shuffle seeded by the labeller id. */
 export function labellerOrder<T>(items: readonly T[], labeler: string): T[] {
-  return shuffleInPlace([...items], mulberry32(fnv1a32(`errata-sheet/1\u0000${labeler}`)));
+  return shuffleInPlace([...items], mulberry32(fnv1a32Utf16(`errata-sheet/1\u0000${labeler}`)));
 }
 
 export function buildSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[]): string {

@@ -1,5 +1,6 @@
 import { requireInRange } from "./errors.js";
-import { fnv1a32 } from "./prng.js";
+import { fmix32 } from "../core/fmix32.js";
+import { fnv1a32Utf16 } from "../core/fnv1a.js";
 
 /**
  * The fit/holdout split, by session: a session's side is a pure function of its id (a
@@ -17,13 +18,7 @@ export const DEFAULT_SPLIT_SALT = "errata-split/1";
 
 /** A uniform number in [0, 1) from a text. */
 export function hashUnit(text: string): number {
-  let h = fnv1a32(text);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b) >>> 0;
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35) >>> 0;
-  h ^= h >>> 16;
-  return (h >>> 0) / 4294967296;
+  return fmix32(fnv1a32Utf16(text)) / 4294967296;
 }
 
 export function splitOfSession(sessionId: string, opts: { holdoutShare?: number; salt?: string } = {}): SplitSide {

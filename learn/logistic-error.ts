@@ -5,15 +5,16 @@
  * Example: `fitLogistic([[1], [2]], [1, 1], {l2: 1})` throws
  * `LogisticError("DEGENERATE", "expected both classes among rows with positive weight; found only y=1")`.
  */
+import { CodedError } from "../core/errors.js";
+
 export type LogisticErrorCode = "BAD_INPUT" | "DEGENERATE";
 
-/** Thrown for input the fit cannot use; `code` is stable. */
-export class LogisticError extends Error {
-  readonly code: LogisticErrorCode;
+/** Thrown for input the fit cannot use; `code` is stable; kind `input` (exit 2). */
+export class LogisticError extends CodedError {
+  declare readonly code: LogisticErrorCode;
   constructor(code: LogisticErrorCode, message: string) {
-    super(message);
+    super("input", code, message);
     this.name = "LogisticError";
-    this.code = code;
   }
 }
 

@@ -14,6 +14,7 @@
  * W = [[-0.6706], [0.6706]], b = [0, 0]: the same as logistic regression with l2 = 0.5 on
  * the difference (coef 1.3413), since at the optimum W₁ = −W₀.
  */
+import { SoftmaxError } from "./softmax-error.js";
 export interface SoftmaxOptions {
   /** Number of classes K (labels are 0..K-1); every class must carry positive weight. */
   classes: number;
@@ -43,27 +44,27 @@ export interface SoftmaxModel {
 
 function check(rows: readonly ArrayLike<number>[], y: ArrayLike<number>, opts: SoftmaxOptions): { dim: number; w: Float64Array } {
   const n = rows.length;
-  if (n === 0) throw new Error("softmax: expected at least one row, found none");
-  if (y.length !== n) throw new Error(`softmax: expected ${n} labels, found ${y.length}`);
+  if (n === 0) throw new SoftmaxError("EMPTY", "at least one row", "none");
+  if (y.length !== n) throw new SoftmaxError("BAD_INPUT", `${n} labels`, String(y.length));
   const K = opts.classes;
-  if (!Number.isInteger(K) || K < 2) throw new Error(`softmax: expected at least 2 classes, found ${K}`);
-  if (!(opts.l2 >= 0) || !Number.isFinite(opts.l2)) throw new Error(`softmax: expected l2 >= 0, found ${opts.l2}`);
+  if (!Number.isInteger(K) || K < 2) throw new SoftmaxError("BAD_INPUT", "at least 2 classes", String(K));
+  if (!(opts.l2 >= 0) || !Number.isFinite(opts.l2)) throw new SoftmaxError("BAD_INPUT", "l2 >= 0", String(opts.l2));
   const dim = rows[0]!.length;
   const w = new Float64Array(n);
   const classWeight = new Float64Array(K);
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
-    if (row.length !== dim) throw new Error(`softmax: expected rows of ${dim} values, found ${row.length} at row ${i}`);
-    for (let j = 0; j < dim; j++) if (!Number.isFinite(row[j])) throw new Error(`softmax: expected finite values, found ${row[j]} at row ${i}`);
+    if (row.length !== dim) throw new SoftmaxError("BAD_INPUT", `rows of ${dim} values`, `${row.length} at row ${i}`);
+    for (let j = 0; j < dim; j++) if (!Number.isFinite(row[j])) throw new SoftmaxError("BAD_INPUT", "finite values", `${row[j]} at row ${i}`);
     const c = y[i]!;
-    if (!Number.isInteger(c) || c < 0 || c >= K) throw new Error(`softmax: expected labels in 0..${K - 1}, found ${c} at row ${i}`);
+    if (!Number.isInteger(c) || c < 0 || c >= K) throw new SoftmaxError("BAD_INPUT", `labels in 0..${K - 1}`, `${c} at row ${i}`);
     const wi = opts.sampleWeights === undefined ? 1 : opts.sampleWeights[i]!;
-    if (!(wi >= 0) || !Number.isFinite(wi)) throw new Error(`softmax: expected non-negative finite weights, found ${wi} at row ${i}`);
+    if (!(wi >= 0) || !Number.isFinite(wi)) throw new SoftmaxError("BAD_INPUT", "non-negative finite weights", `${wi} at row ${i}`);
     w[i] = wi;
     classWeight[c] = classWeight[c]! + wi;
   }
   for (let c = 0; c < K; c++) {
-    if (!(classWeight[c]! > 0)) throw new Error(`softmax: expected every class to carry weight, found none for class ${c} (fit the classes present)`);
+    if (!(classWeight[c]! > 0)) throw new SoftmaxError("DEGENERATE", "every class to carry weight", `none for class ${c} (fit the classes present)`);
   }
   return { dim, w };
 }
@@ -223,7 +224,7 @@ export function fitSoftmax(rows: readonly ArrayLike<number>[], y: ArrayLike<numb
 
 /** Class probabilities for one row (they sum to 1). */
 export function predictSoftmax(model: Pick<SoftmaxModel, "W" | "b" | "dim">, row: ArrayLike<number>): number[] {
-  if (row.length !== model.dim) throw new Error(`softmax: expected a row of ${model.dim} values, found ${row.length}`);
+  if (row.length !== model.dim) throw new SoftmaxError("BAD_INPUT", `a row of ${model.dim} values`, String(row.length));
   const z = model.W.map((wc, c) => {
     let s = model.b[c]!;
     for (let j = 0; j < model.dim; j++) s += wc[j]! * row[j]!;

@@ -1,3 +1,5 @@
+import { fmix32 } from "../../core/fmix32.js";
+import { FNV1A32_OFFSET as FNV_OFFSET, FNV1A32_PRIME as FNV_PRIME, fnv1a32Utf16Feed as feed } from "../../core/fnv1a.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { FeatureSpec } from "../base/schemas.js";
 import type { SignalSource } from "./signals.js";
@@ -24,23 +26,6 @@ export const DEFAULT_FEATURES: FeatureSpec = {
 export interface FeatureVector {
   idx: Int32Array;
   val: Float64Array;
-}
-
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-function feed(h: number, s: string, from = 0, to = s.length): number {
-  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu;
@@ -77,7 +62,7 @@ class Collector {
       next.set(scratch);
       scratch = next;
     }
-    scratch[this.len++] = fmix(h) & this.mask;
+    scratch[this.len++] = fmix32(h) & this.mask;
   }
   token(ns: string, token: string): void {
     this.add(feed(feed(FNV_OFFSET, ns), token));

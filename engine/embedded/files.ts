@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { CodedError } from "../../core/errors.js";
 import type { z } from "zod";
 import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";
@@ -17,13 +18,12 @@ import { firstError, parseJsonlText, reportProblems, warnOnStderr } from "../../
  * Example: `readLabelledSet("datasets/ab-redial/labels.jsonl")` -> `{name: "ab-redial",
  * exchanges: [...], labels: [...], exchangesSha256: "…", labelsSha256: "…"}`.
  */
-export class EngineInputError extends Error {
-  constructor(
-    message: string,
-    readonly expected: string,
-    readonly found: string,
-  ) {
-    super(message);
+export class EngineInputError extends CodedError {
+  declare readonly code: "BAD_INPUT";
+  declare readonly expected: string;
+  declare readonly found: string;
+  constructor(message: string, expected: string, found: string) {
+    super("input", "BAD_INPUT", message, { expected, found });
     this.name = "EngineInputError";
   }
 }

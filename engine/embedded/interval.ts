@@ -17,18 +17,9 @@ export interface Interval {
   level: number;
 }
 
-import { mulberry32 } from "../../eval/prng.js";
+import { mulberry32 } from "../../core/mulberry32.js";
+import { quantileSorted } from "../../eval/quantile.js";
 export { mulberry32 };
-
-function quantileSorted(sorted: readonly number[], q: number): number {
-  // Linear interpolation between order statistics (type 7, as numpy's default).
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  const a = sorted[lo] as number;
-  const b = sorted[hi] as number;
-  return a + (b - a) * (pos - lo);
-}
 
 export function sessionBootstrap<T>(items: readonly T[], sessionOf: (t: T) => string, stat: (sample: readonly T[]) => number | null, opts: { resamples?: number; seed?: number; level?: number } = {}): Interval {
   const resamples = opts.resamples ?? 2000;

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { CodedError } from "../../core/errors.js";
 import { readLabelledSet } from "./files.js";
 import { importSynthetic } from "../../runtime/corpora/synthetic/index.js";
 import type { TrainingSet } from "./train.js";
@@ -31,11 +32,18 @@ const jsonlSha = (rows: readonly unknown[]): string => {
   return h.digest("hex");
 };
 
-export class SyntheticSeedError extends Error {}
+/** A synthetic training set asked with an unusable seed or size: code BAD_SEED, kind `input`. */
+export class SyntheticSeedError extends CodedError {
+  declare readonly code: "BAD_SEED";
+  constructor(message: string, expected: string, found: string) {
+    super("input", "BAD_SEED", message, { expected, found });
+    this.name = "SyntheticSeedError";
+  }
+}
 
 export async function syntheticTrainingSet(seed: number, sessions: number): Promise<TrainingSet> {
-  if (seed === EVALUATION_SEED) throw new SyntheticSeedError(`seed ${EVALUATION_SEED} is the bundled evaluation corpus (datasets/synthetic); train on another seed`);
-  if (!Number.isInteger(seed) || seed < 0 || !Number.isInteger(sessions) || sessions < 1) throw new SyntheticSeedError(`a synthetic training set needs a whole seed >= 0 and sessions >= 1 (got ${seed}, ${sessions})`);
+  if (seed === EVALUATION_SEED) throw new SyntheticSeedError(`seed ${EVALUATION_SEED} is the bundled evaluation corpus (datasets/synthetic); train on another seed`, `a seed other than ${EVALUATION_SEED}`, String(seed));
+  if (!Number.isInteger(seed) || seed < 0 || !Number.isInteger(sessions) || sessions < 1) throw new SyntheticSeedError(`a synthetic training set needs a whole seed >= 0 and sessions >= 1 (got ${seed}, ${sessions})`, "a whole seed >= 0 and sessions >= 1", `${seed}, ${sessions}`);
   const r = await importSynthetic({ seed, sessions, transcriptsDir: null });
   return {
     name: `synthetic-seed-${seed}`,

@@ -1,5 +1,6 @@
 import { canonicalJson, sha256Hex } from "../base/hash.js";
 import { WeightsFileSchema, type QuestionWeights, type WeightsFile } from "../base/schemas.js";
+import { EngineInputError } from "./files.js";
 
 /**
  * The embedded lane's weights: parse, serialise byte-for-byte deterministically, and compile
@@ -71,7 +72,7 @@ export function compileWeights(w: WeightsFile): CompiledWeights {
   let slots = 0;
   for (const k of keys) {
     for (const j of (w.questions[k] as QuestionWeights).idx) {
-      if (j >= size) throw new Error(`weights for ${k} index ${j} outside the 2^${w.features.bits} space`);
+      if (j >= size) throw new EngineInputError(`weights for ${k} index ${j} outside the 2^${w.features.bits} space`, `indices below ${size}`, String(j));
       if (slotOf[j] === -1) slotOf[j] = slots++;
     }
   }

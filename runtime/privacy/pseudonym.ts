@@ -9,6 +9,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ErrataError } from "../../core/errors.js";
 import { nodeCrypto } from "../../core/node-crypto.js";
 
 export const REPORTER_KEY_FILE = "reporter-key";
@@ -55,7 +56,7 @@ export function loadOrCreateReporterKey(stateDir: string): Buffer {
 function parseKey(text: string, file: string): Buffer {
   const hex = text.trim();
   if (!/^[0-9a-f]{64}$/.test(hex)) {
-    throw new Error(`reporter key unreadable at ${file} (expected 64 hex characters; found ${hex.length} characters)`);
+    throw new ErrataError("IO", `reporter key unreadable at ${file}`, { expected: "64 hex characters", found: `${hex.length} characters` });
   }
   return Buffer.from(hex, "hex");
 }

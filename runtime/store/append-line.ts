@@ -16,6 +16,7 @@
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, constants } from "node:fs";
 import { dirname } from "node:path";
+import { CodedError } from "../../core/errors.js";
 
 /** Lines longer than this are refused: put large context in an attachment instead. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -26,12 +27,12 @@ export interface AppendResult {
   repairedTornTail: boolean;
 }
 
-export class AppendError extends Error {
-  readonly code: "LINE_HAS_NEWLINE" | "LINE_TOO_LONG" | "SHORT_WRITE";
+/** A line refused (kind `input`) or not written whole (`SHORT_WRITE`, kind `io`). */
+export class AppendError extends CodedError {
+  declare readonly code: "LINE_HAS_NEWLINE" | "LINE_TOO_LONG" | "SHORT_WRITE";
   constructor(code: AppendError["code"], message: string) {
-    super(message);
+    super(code === "SHORT_WRITE" ? "io" : "input", code, message);
     this.name = "AppendError";
-    this.code = code;
   }
 }
 

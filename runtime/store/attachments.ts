@@ -9,16 +9,17 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { ErrataError } from "../../core/errors.js";
 
 export function safeAttachmentName(name: string): string {
   const base = basename(name).replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
-  if (base === "" || base === "_") throw new Error(`bad attachment name (expected a file name; found ${JSON.stringify(name)})`);
+  if (base === "" || base === "_") throw new ErrataError("BAD_INPUT", "bad attachment name", { expected: "a file name", found: JSON.stringify(name) });
   return base.slice(0, 120);
 }
 
 /** Writes `content` atomically (temp file + rename) and returns the link to store. */
 export function writeAttachment(attachmentsDir: string, id: string, name: string, content: string | Uint8Array): string {
-  if (!/^er-\d{8}-[0-9a-f]{6}$/.test(id)) throw new Error(`bad erratum id for an attachment (expected er-YYYYMMDD-xxxxxx; found ${JSON.stringify(id)})`);
+  if (!/^er-\d{8}-[0-9a-f]{6}$/.test(id)) throw new ErrataError("BAD_INPUT", "bad erratum id for an attachment", { expected: "er-YYYYMMDD-xxxxxx", found: JSON.stringify(id) });
   const file = safeAttachmentName(name);
   const dir = join(attachmentsDir, id);
   mkdirSync(dir, { recursive: true });

@@ -4,6 +4,7 @@
  * Example: `newErratumId(Date.parse("2026-11-30T12:00:00Z"), () => Buffer.from([0x3f,0xa9,0xc1]))`
  * -> "er-20261130-3fa9c1"; `monthFileName("2026-11")` -> "errata-2026-11.jsonl".
  */
+import { ErrataError } from "../../core/errors.js";
 import { randomBytesCheap } from "../../core/node-crypto.js";
 
 /** `er-YYYYMMDD-` (UTC day of `nowMs`) + 6 hex from `random` (default: the kernel's generator). */
@@ -32,7 +33,7 @@ export function isoTime(ms: number): string {
 /** "YYYY-MM" of an ISO timestamp (UTC). */
 export function monthOf(ts: string): string {
   const m = /^(\d{4})-(\d{2})/.exec(ts);
-  if (!m) throw new Error(`not an ISO timestamp (expected YYYY-MM-...; found ${JSON.stringify(ts.slice(0, 30))})`);
+  if (!m) throw new ErrataError("BAD_INPUT", "not an ISO timestamp", { expected: "YYYY-MM-...", found: JSON.stringify(ts.slice(0, 30)) });
   return `${m[1]}-${m[2]}`;
 }
 

@@ -23,9 +23,10 @@ export function compileForChild(outDir: string, files: string[]): void {
   }
 }
 
-/** The zod-free write path: append-line, ids, record, raw-append, redact. */
+/** The zod-free write path: append-line (with core/errors), ids, record, raw-append, redact. */
 export const RAW_WRITE_FILES = [
   "runtime/store/append-line.ts",
+  "core/errors.ts",
   "runtime/store/ids.ts",
   "core/node-crypto.ts",
   "core/node-crypto-load.ts",

@@ -171,6 +171,8 @@ describe("v4 report", () => {
       { class_id: "wrong_language", count: 1, reported: 0, unreported: 1 },
     ]);
     expect(rep.session_rates.top[0]).toMatchObject({ session_id: "a", failures: 2, rate: 1 });
+    // Session a: 2 of 2 flagged, b: 0 of 1; the median of [0, 1] is their midpoint.
+    expect(rep.session_rates).toMatchObject({ sessions_with_failure: 1, mean_rate: 0.5, median_rate: 0.5 });
     expect(rep.v3).toMatchObject({ chosen: 2, compared: 2, agree: 1 });
     expect(rep.synthetic).toMatchObject({ exchanges: 2, planted: 2, found: 1, missed: 1, mode_found: 1, unplanted_flagged: 0 });
     expect(rep.synthetic.by_mode).toEqual([{ mode: "stopped_short", planted: 2, found: 1 }]);

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { InvariantError } from "../../../core/errors.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
 import { MODE_IDS } from "../../../questions/taxonomy.js";
@@ -66,7 +67,7 @@ export async function importSynthetic(opts: SyntheticOptions): Promise<ImportRes
       scan.exchanges.forEach((ex, i) => {
         const uuid = scan.prompts[i]?.uuid ?? null;
         const t = uuid === null ? undefined : s.truth.get(uuid);
-        if (t === undefined) throw new Error(`synthetic prompt ${ex.source_ref} has no plan`);
+        if (t === undefined) throw new InvariantError("SYNTHETIC_NO_PLAN", `synthetic prompt ${ex.source_ref} has no plan`);
         exchanges.push(ex);
         for (const [q, v] of plannedLabels(t)) labels.push(label(ex.id, SYNTHETIC_LABELER, q, v, "import:synthetic"));
         const mode = plantedMode(t);

@@ -1,9 +1,14 @@
 /**
- * A small seeded PRNG (mulberry32) and the draws the generator needs. Same seed, same
- * sequence, on every machine; no `Math.random` anywhere in the generator.
+ * The draws the generator needs, from core's seeded mulberry32 and Fisher-Yates shuffle (the
+ * bundled evaluation corpus is generated from seed 7 with them). Same seed, same sequence,
+ * on every machine; no `Math.random` anywhere in the generator.
  *
  * Example: `rng(7).int(0, 9)` is the same number on every run.
  */
+import { InvariantError } from "../../../core/errors.js";
+import { mulberry32 } from "../../../core/mulberry32.js";
+import { shuffled } from "../../../core/shuffle.js";
+
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;
@@ -17,21 +22,14 @@ export interface Rng {
 }
 
 export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
   return {
     next,
     int,
     chance: (p) => next() < p,
     pick<T>(items: readonly T[]): T {
-      if (items.length === 0) throw new Error("pick from an empty list");
+      if (items.length === 0) throw new InvariantError("EMPTY_PICK", "pick from an empty list", { expected: "at least one item", found: "none" });
       return items[int(0, items.length - 1)] as T;
     },
     hex: (n) => {
@@ -39,14 +37,8 @@ export function rng(seed: number): Rng {
       for (let i = 0; i < n; i++) s += int(0, 15).toString(16);
       return s;
     },
-    shuffle<T>(items: readonly T[]): T[] {
-      const out = [...items];
-      for (let i = out.length - 1; i > 0; i--) {
-        const j = int(0, i);
-        [out[i], out[j]] = [out[j] as T, out[i] as T];
-      }
-      return out;
-    },
+    // Each step draws int(0, i) = floor(next() * (i + 1)), which is core's randomIndex(next, i + 1).
+    shuffle: (items) => shuffled(items, next),
   };
 }
 

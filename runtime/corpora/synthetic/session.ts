@@ -1,3 +1,4 @@
+import { InvariantError } from "../../../core/errors.js";
 import { MODE_IDS, type ModeId } from "../../../questions/taxonomy.js";
 import { CLEAN, CLOSINGS, FAILURES, type Episode, type Exchange0 } from "./episodes.js";
 import { OUTSIDE, type OutsideKind } from "./episodes-outside.js";
@@ -119,7 +120,7 @@ export function generateSession(r: Rng, index: number, modes: readonly ModeId[],
       return;
     }
     const ep = FAILURES[item.mode]?.(p, r);
-    if (ep === undefined) throw new Error(`no template for mode ${item.mode}`);
+    if (ep === undefined) throw new InvariantError("SYNTHETIC_NO_TEMPLATE", `no template for mode ${item.mode}`);
     episode(ep, { kind: "failure", mode: item.mode, reaction: ep.reaction });
     if (extras.command && r.chance(0.5)) {
       extras.command = false;

@@ -1,3 +1,4 @@
+import { ErrataError } from "../../../core/errors.js";
 import type { Counts } from "../../../schemas/daily.js";
 import type { StageContext, StageOutput } from "./context.js";
 import { stageOutput } from "./context.js";
@@ -55,9 +56,7 @@ export interface DailyOptions {
 }
 
 function unavailable(what: string): never {
-  const err = new Error(`${what} is not available in this build`);
-  (err as Error & { code: string }).code = "UNSUPPORTED";
-  throw err;
+  throw new ErrataError("UNSUPPORTED", `${what} is not available in this build`);
 }
 
 export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptions): LoopStage[] {

@@ -1,3 +1,4 @@
+import { InvariantError } from "../../../core/errors.js";
 import type { AskPair, Engine } from "../../../engine/base/types.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Exchange } from "../../../schemas/exchange.js";
@@ -80,11 +81,11 @@ export async function askPlanned(
   for (let i = 0; i < plan.pairs.length; i += chunk) {
     const pairs = plan.pairs.slice(i, i + chunk);
     const answers = await engine.ask(pairs, { caller: opts.caller ?? "errata-triage" });
-    if (answers.length !== pairs.length) throw new Error(`engine returned ${answers.length} answers for ${pairs.length} pairs`);
+    if (answers.length !== pairs.length) throw new InvariantError("ENGINE_ANSWER_COUNT", `engine returned ${answers.length} answers for ${pairs.length} pairs`, { expected: `${pairs.length} answers`, found: String(answers.length) });
     answers.forEach((a, j) => {
       const p = pairs[j] as AskPair;
       if (a.exchange_id !== p.exchange.id || a.question_id !== p.question.id || a.question_version !== p.question.version)
-        throw new Error(`engine answer ${j} is for ${a.exchange_id}/${a.question_id}, expected ${p.exchange.id}/${p.question.id}`);
+        throw new InvariantError("ENGINE_ANSWER_ORDER", `engine answer ${j} is for ${a.exchange_id}/${a.question_id}, expected ${p.exchange.id}/${p.question.id}`, { expected: `${p.exchange.id}/${p.question.id}`, found: `${a.exchange_id}/${a.question_id}` });
       if (a.status === "scored") scored++;
       else unscored++;
     });

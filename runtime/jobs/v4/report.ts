@@ -1,4 +1,5 @@
 import type { Cuts } from "../../../composers/index.js";
+import { quantileSorted } from "../../../eval/quantile.js";
 import { CLASS_IDS, type ClassId, MODE_IDS, type ModeId } from "../../../questions/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Label } from "../../../schemas/label.js";
@@ -90,11 +91,9 @@ export function plantedFromLabels(labels: readonly Label[], syntheticIds: Readon
   return out;
 }
 
-function median(xs: number[]): number | null {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+/** The median (eval's type-7 quantile at 0.5: the middle value, or the mean of the middle two); null for no values. */
+function median(xs: readonly number[]): number | null {
+  return xs.length === 0 ? null : quantileSorted([...xs].sort((a, b) => a - b), 0.5);
 }
 
 export function buildReport(
