@@ -5,6 +5,7 @@
  *
  * Example: on the synthetic plan (seed 12, 24 projects) -> `{en: {n: 199, at4: 0.905, at1: 0.668}, …}`.
  */
+import { InvariantError } from "../../core/errors.js";
 import { classes } from "../../questions/taxonomy.js";
 import type { RuleIndex } from "../../schemas/rules.js";
 import { candidateRules, RuleRetriever } from "./search.js";
@@ -39,7 +40,7 @@ export function retrievalRecall(projects: ReadonlyArray<{ index: RuleIndex; fail
       if (f.coveringText === null) continue;
       const text = f.coveringText;
       const unit = p.index.units.find((u) => u.text.includes(text));
-      if (unit === undefined) throw new Error(`covering rule not in the index: ${text}`);
+      if (unit === undefined) throw new InvariantError("NOT_INDEXED", "a covering rule of the plan is not in the index", { expected: "a unit holding the rule's text", found: text });
       const hits = candidateRules(retriever, { complaint: f.prompt, failureClass: classText(f.cls), reply: f.reply, tools: f.tools.map((t) => t.summary) });
       const rank = hits.findIndex((h) => h.unit.id === unit.id);
       const row = (counts[f.lang] ??= { n: 0, at4: 0, at1: 0 });

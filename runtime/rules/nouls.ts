@@ -17,6 +17,7 @@
  *
  * Example: `ruleCoversFeatures(f, {score: 6.2, rank: 1, top: 6.2, next: 2.1, unit})` -> 11 numbers in [0, ~3].
  */
+import { InvariantError } from "../../core/errors.js";
 import { classify } from "../classifier/classify.js";
 import { predictLogistic } from "../../learn/logistic.js";
 import type { RuleUnit } from "../../schemas/rules.js";
@@ -116,6 +117,8 @@ export interface NoulModel {
 }
 
 export function noulProbability(model: NoulModel, x: readonly number[]): number {
-  if (x.length !== model.features.length) throw new Error(`expected ${model.features.length} features, found ${x.length}`);
+  if (x.length !== model.features.length) {
+    throw new InvariantError("FEATURES", "a rules noul got a feature row of the wrong length", { expected: `${model.features.length} features`, found: String(x.length) });
+  }
   return predictLogistic({ coef: Float64Array.from(model.coef), intercept: model.intercept, dim: model.coef.length }, x);
 }
