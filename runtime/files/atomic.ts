@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
@@ -7,9 +7,15 @@ import { dirname } from "node:path";
  *
  * Example: `writeFileAtomic("/tmp/s/state.json", "{}\n")`.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string, opts: { mode?: number } = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, text, opts.mode === undefined ? undefined : { mode: opts.mode });
+    renameSync(tmp, path);
+  } catch (err) {
+    // A failed write (a full disk, a folder in the way) leaves no temporary file behind.
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }

@@ -5,9 +5,10 @@
  *
  * Example: `readRuleIndex("/x/v4/rules.json")` -> `null` when there is none yet.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ErrataError } from "../../core/errors.js";
+import { writeFileAtomic } from "../files/atomic.js";
 import { RULE_INDEX_SCHEMA, RuleIndexSchema, type RuleIndex } from "../../schemas/rules.js";
 
 export const RULE_INDEX_FILE = "rules.json";
@@ -43,13 +44,9 @@ export function readRuleIndex(file: string): RuleIndex | null {
 }
 
 export function writeRuleIndex(file: string, index: RuleIndex): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, `${JSON.stringify(index, null, 1)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomic(file, `${JSON.stringify(index, null, 1)}\n`, { mode: 0o600 });
   } catch (err) {
-    rmSync(tmp, { force: true });
     throw new ErrataError("IO", `cannot write the rule index ${file}`, { found: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
   }
 }
