@@ -100,6 +100,7 @@ export interface CombinerFitReply {
 export interface CombinerEvalReply {
   evaluated_on: string;
   items: number;
+  /** `at_cut`: the precision, recall and kappa at the head's cut (not read here). */
   detect?: { n: number; cut: number; at_cut: unknown; log_loss: number; brier: number; ece: number };
   class?: { n: number; accuracy_given_gold_failure: number | null };
   predictions?: string;

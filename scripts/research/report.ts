@@ -65,7 +65,8 @@ export function renderDoc(S: Summary): { markdown: string; summaryText: string }
   P("holdout → `promote`. Each corpus is its own track, with its own ledger folder, gold set, cuts and promotion decision.");
   P();
   P("```");
-  P(`npx tsc -p tsconfig.json && ${m.command}`);
+  // `npm run build`, not tsc alone: the build also copies the classifier's rule files into dist/.
+  P(`npm run build && ${m.command}`);
   P("```");
   P();
   P(`Seed ${m.seed} (gold draw, bootstrap, Combiner folds); run on ${m.date.slice(0, 10)} (${m.date}), ${m.seconds} s on Node ${m.node}; ${m.options.resamples} bootstrap resamples; engine: ${S.engine.mode === "train" ? `embedded lane trained here on ${Math.round(m.options.engineShare * 100)}% of the sessions, the loop run on the rest` : "the shipped weights, the loop run on the sessions they held out"}.`);
