@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Papa from "papaparse";
@@ -14,15 +15,18 @@ import { GoldItemSchema, GoldManifestSchema } from "../../schemas/gold.js";
 import { LabelSchema } from "../../schemas/label.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
 import { PromotedSchema } from "../../schemas/promoted.js";
+import { runResearch, type ResearchIo } from "../../scripts/research/run.js";
 import { tempDir } from "../helpers/io.js";
 
 /**
- * scripts/research.js end to end on a small subset of the bundled data (the first 40
+ * The research driver (scripts/research.ts, compiled to dist/scripts/research.js) end to end on a small subset of the bundled data (the first 40
  * AB-ReDial dialogues and 40 synthetic sessions of the bundled seed-7 set; half of them train
  * the engine, the other half run the loop with a gold set of at most 48 per corpus),
  * through the compiled CLI, then every artefact read back with its own schema.
  */
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const compiled = join(repoRoot, "dist", "scripts", "research.js");
+const docsPage = join(repoRoot, "docs", "research-loop.md");
 const DETECTORS = ["regex", "v3", "v4", "combiner", "classtier"];
 const LABELERS = ["rater1", "rater2", "rater3"];
 
@@ -59,23 +63,41 @@ function runScript(args: string[]): { status: number | null; stdout: string; std
   for (const k of Object.keys(env)) if (k.startsWith("ERRATA_")) delete env[k];
   // The raw AB-ReDial CSV (when present) adds a re-import check; the subset test does without it.
   env["ERRATA_SHARED_DATASETS"] = join(repoRoot, "no-shared-datasets-here");
-  const r = spawnSync(process.execPath, [join(repoRoot, "scripts", "research.js"), ...args], { cwd: repoRoot, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [compiled, ...args], { cwd: repoRoot, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe("research loop (scripts/research.js) on a small subset", () => {
+/** The tracked page's bytes and modification time: what "left alone" means. */
+function fingerprint(file: string): { sha256: string; mtimeMs: number } {
+  return { sha256: createHash("sha256").update(readFileSync(file)).digest("hex"), mtimeMs: statSync(file).mtimeMs };
+}
+
+describe("research loop (dist/scripts/research.js) on a small subset", () => {
   const tmp = tempDir("errata-research-test-");
   afterAll(() => tmp.cleanup());
   const dir = join(tmp.dir, "loop");
-  const docFile = join(tmp.dir, "research-loop.md");
+  // No --out: the report goes to the loop's own folder.
+  const docFile = join(dir, "research-loop.md");
   let run: { status: number | null; stdout: string; stderr: string };
   let S: Summary;
+  let docsBefore: { sha256: string; mtimeMs: number };
 
   beforeAll(() => {
-    if (!existsSync(join(repoRoot, "dist", "cli", "main.js"))) execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: repoRoot, stdio: "inherit" });
-    run = runScript(["--dir", dir, "--seed", "3", "--sessions", "40", "--synthetic-sessions", "60", "--items", "48", "--failure-items", "16", "--monte-carlo", "200", "--doc", docFile]);
+    // The loop reads the classifier's rule files, which `npm run build` copies beside the compiled classifier.
+    if (!existsSync(compiled) || !existsSync(join(repoRoot, "dist", "runtime", "classifier", "lang", "en.rules.tsv"))) execFileSync("npm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
+    docsBefore = fingerprint(docsPage);
+    run = runScript(["--dir", dir, "--seed", "3", "--sessions", "40", "--synthetic-sessions", "60", "--items", "48", "--failure-items", "16", "--monte-carlo", "200"]);
     if (run.status === 0) S = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary;
   }, 180_000);
+
+  it("by default writes the report into the loop's folder, says where, and leaves docs/research-loop.md alone", () => {
+    expect(run.status, run.stderr.slice(-3000)).toBe(0);
+    expect(run.stdout).toContain(`report: ${docFile}`);
+    expect(run.stdout).toContain(`summary: ${join(dir, "summary.json")}`);
+    expect(run.stdout).toContain(`${docsPage}: left alone (--write-docs rewrites it)`);
+    expect(readFileSync(docFile, "utf8")).toMatch(/^# The research loop on the bundled labelled data\n/);
+    expect(fingerprint(docsPage)).toEqual(docsBefore);
+  });
 
   it("runs every step and exits 0 (a refused promotion is an outcome, not an error)", () => {
     expect(run.status, run.stderr.slice(-3000)).toBe(0);
@@ -163,14 +185,91 @@ describe("research loop (scripts/research.js) on a small subset", () => {
   });
 
   it("fails loudly on bad input: a corpus it cannot run on, a folder that is not fresh", () => {
-    const bad = runScript(["--dir", join(tmp.dir, "bad"), "--corpora", "dbdc3", "--no-doc"]);
+    const bad = runScript(["--dir", join(tmp.dir, "bad"), "--corpora", "dbdc3"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("the loop stopped: unknown corpus dbdc3");
     const used = join(tmp.dir, "used");
     mkdirSync(used);
     writeFileSync(join(used, "x"), "");
-    const notFresh = runScript(["--dir", used, "--no-doc"]);
+    const notFresh = runScript(["--dir", used]);
     expect(notFresh.status).toBe(2);
     expect(notFresh.stderr).toContain("is not empty");
+  });
+
+  it("--render rebuilds the same page from summary.json, into --out, and over the docs page only with --write-docs", async () => {
+    const docs = join(tmp.dir, "docs-render.md");
+    writeFileSync(docs, "the tracked page\n");
+    const paths = { repoRoot, docsPage: docs, tmpDir: tmp.dir };
+    const out = join(tmp.dir, "render");
+    const plain = memory();
+    expect(await runResearch(["--render", join(dir, "summary.json"), "--out", out], plain.io, paths)).toBe(0);
+    // The page is a function of the summary alone.
+    expect(readFileSync(join(out, "research-loop.md"), "utf8")).toBe(readFileSync(docFile, "utf8"));
+    expect(plain.out()).toContain(`${docs}: left alone`);
+    expect(readFileSync(docs, "utf8")).toBe("the tracked page\n");
+    const write = memory();
+    expect(await runResearch(["--render", join(dir, "summary.json"), "--out", out, "--write-docs"], write.io, paths)).toBe(0);
+    expect(write.out()).toContain(`wrote ${docs}`);
+    expect(readFileSync(docs, "utf8")).toBe(readFileSync(docFile, "utf8"));
+  });
+});
+
+/** An in-memory ResearchIo. */
+function memory(env: Record<string, string | undefined> = {}): { io: ResearchIo; out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  const io: ResearchIo = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env,
+    cwd: repoRoot,
+    now: () => Date.now(),
+  };
+  return { io, out: () => out, err: () => err };
+}
+
+describe("research driver in process (runResearch)", () => {
+  const tmp = tempDir("errata-research-inproc-");
+  afterAll(() => tmp.cleanup());
+  // The raw AB-ReDial CSV re-import is left out, as in the subset run above.
+  const env = { HOME: tmp.dir, ERRATA_SHARED_DATASETS: join(tmp.dir, "no-shared-datasets-here") };
+
+  it("a whole (tiny) loop with --write-docs writes the page into --out and over the docs page", async () => {
+    const docs = join(tmp.dir, "docs-page.md");
+    writeFileSync(docs, "the tracked page\n");
+    const out = join(tmp.dir, "out");
+    const m = memory(env);
+    const code = await runResearch(["--dir", join(tmp.dir, "loop"), "--out", out, "--write-docs", "--corpora", "synthetic", "--synthetic-sessions", "30", "--items", "30", "--failure-items", "10", "--monte-carlo", "50"], m.io, { repoRoot, docsPage: docs, tmpDir: tmp.dir });
+    expect(code, m.err().slice(-3000)).toBe(0);
+    const page = readFileSync(join(out, "research-loop.md"), "utf8");
+    expect(page).toContain("--write-docs --corpora synthetic");
+    expect(readFileSync(docs, "utf8")).toBe(page);
+    expect(m.out()).toContain(`wrote ${docs}`);
+    expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).meta.options).toMatchObject({ out, writeDocs: true, corpora: ["synthetic"] });
+  }, 120_000);
+
+  it("without --dir and --out, makes a new folder under the temp dir and reports there", async () => {
+    const m = memory(env);
+    // A corpus the loop refuses stops it after the folder is made: enough to see where the folder goes.
+    expect(await runResearch(["--corpora", "dbdc3"], m.io, { repoRoot, docsPage: join(tmp.dir, "untouched.md"), tmpDir: tmp.dir })).toBe(2);
+    expect(m.out()).toContain(`folder ${join(tmp.dir, "errata-research-")}`);
+    expect(existsSync(join(tmp.dir, "untouched.md"))).toBe(false);
+  });
+
+  it("--help teaches every flag with examples; a flag that is gone says what replaced it", async () => {
+    const help = memory();
+    expect(await runResearch(["--help"], help.io, { repoRoot, docsPage: join(tmp.dir, "x.md"), tmpDir: tmp.dir })).toBe(0);
+    for (const flag of ["--dir", "--out", "--write-docs", "--render", "--seed", "--corpora", "--synthetic-sessions", "--synthetic-seed", "--sessions", "--items", "--failure-items", "--per-session", "--monte-carlo", "--resamples", "--engine", "--engine-share"]) expect(help.out()).toContain(`${flag} `);
+    expect(help.out()).toContain("Examples:");
+    expect(help.out()).toContain("npm run research -- --write-docs");
+    for (const [flag, hint] of [["--doc", "--write-docs"], ["--no-doc", "--write-docs"], ["--summary", "--out DIR"]] as const) {
+      const m = memory();
+      expect(await runResearch([flag, "x"], m.io, { repoRoot, docsPage: join(tmp.dir, "x.md"), tmpDir: tmp.dir })).toBe(2);
+      expect(m.err()).toContain(`research: ${flag} is gone`);
+      expect(m.err()).toContain(hint);
+    }
+    const bad = memory();
+    expect(await runResearch(["--resamples", "10"], bad.io, { repoRoot, docsPage: join(tmp.dir, "x.md"), tmpDir: tmp.dir })).toBe(2);
+    expect(bad.err()).toContain("--resamples must be a whole number >= 2000");
   });
 });
