@@ -6,7 +6,7 @@ import { tempDir } from "../helpers/io.js";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 // `npm run demo` runs the compiled CLI; `npm test` builds dist/ before vitest runs.
-const built = existsSync(join(repoRoot, "dist", "cli", "main.js")) && existsSync(join(repoRoot, "dist", "runtime", "daily", "daily.js"));
+const built = existsSync(join(repoRoot, "dist", "cli", "main.js")) && existsSync(join(repoRoot, "dist", "runtime", "jobs", "daily", "daily.js"));
 
 let t: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -14,6 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
+if (!built) console.log(`skipped: test/daily/demo.test.ts needs a build (npm run build; npm test builds first)`);
 describe.skipIf(!built)("npm run demo: the daily run on bundled data", () => {
   it("writes a triage report, a v4 report and a state file, offline; a second run files nothing twice", () => {
     const env = { ...process.env, OPENAI_API_KEY: "", ERRATA_OPENAI_API_KEY: "" };

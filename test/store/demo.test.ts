@@ -15,6 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
+if (!built) console.log(`skipped: test/store/demo.test.ts needs a build (npm run build; npm test builds first)`);
 describe.skipIf(!built)("npm run demo", () => {
   it("builds the sample ledger from bundled data and prints its stats", () => {
     const out = execFileSync(process.execPath, [join(repoRoot, "scripts", "demo.js"), "--dir", t.dir, "--json"], { encoding: "utf8" });
