@@ -57,12 +57,17 @@ export interface JsonlReadOptions {
   what?: string;
   /** The file's name in problems (default: the path as given). */
   name?: string;
+  /**
+   * Return each row as it was read (checked by the schema, but not zod's output, which drops
+   * unknown keys and reorders the rest): for callers that write rows back and hash them.
+   */
+  asRead?: boolean;
 }
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problem: JsonlProblem } | null;
 
 /** Applies the policy to one line; null for a blank line. */
-function checkLine<S extends z.ZodType>(text: string, line: number, terminated: boolean, file: string, schema: S, what: string): Checked<z.output<S>> {
+function checkLine<S extends z.ZodType>(text: string, line: number, terminated: boolean, file: string, schema: S, what: string, asRead = false): Checked<z.output<S>> {
   if (text.trim() === "") return null;
   let value: unknown;
   try {
@@ -77,7 +82,7 @@ function checkLine<S extends z.ZodType>(text: string, line: number, terminated: 
     return { ok: false, problem: { file, line, code: "malformed-json", severity: "error", expected: `${what}: one JSON value a line`, found: describeFound(text) } };
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data as z.output<S> };
+  if (parsed.success) return { ok: true, value: (asRead ? value : parsed.data) as z.output<S> };
   const issue = parsed.error.issues[0];
   const path = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "";
   const at = path === "" ? value : valueAt(value, issue?.path ?? []);
@@ -114,7 +119,7 @@ export function parseJsonlText<S extends z.ZodType>(text: string, file: string, 
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const terminated = i < lines.length - 1;
-    const r = checkLine(lines[i] as string, i + 1, terminated, file, schema, what);
+    const r = checkLine(lines[i] as string, i + 1, terminated, file, schema, what, opts.asRead === true);
     if (r === null) continue;
     if (r.ok) rows.push(r.value);
     else problems.push(r.problem);

@@ -1,13 +1,15 @@
 // Small file helpers for the research loop: JSONL and JSON read/write, SHA-256.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { z } from "zod";
 import { ErrataError } from "../../core/errors.js";
+import { readJsonl as readJsonlFile } from "../../runtime/files/jsonl.js";
 
 /**
- * Every non-empty line of `file`, each checked against `schema`; a line that is not JSON or
- * not a valid row is an error naming file and line. The loop's only JSONL reader.
+ * Every row of `file` under the project's one JSONL policy (runtime/files/jsonl.ts), each
+ * checked against `schema`; the loop's inputs are refused at their first problem (a line that
+ * is not JSON, not a valid row, or torn), naming file and line. A missing file is an error.
  *
  * The rows are returned as read, not as zod's output: the loop writes them back and hashes
  * the files (the engine's weights record those hashes, and the model id is a hash of the
@@ -17,25 +19,11 @@ import { ErrataError } from "../../core/errors.js";
  * -> [{schema: "label/1", exchange_id: "ex-…", labeler: "ab-redial:r1", question: "satisfaction", value: 4, …}, …]
  */
 export function readJsonl<S extends z.ZodType>(file: string, schema: S): z.output<S>[] {
-  const out: z.output<S>[] = [];
-  readFileSync(file, "utf8")
-    .split("\n")
-    .forEach((line, i) => {
-      if (line.trim() === "") return;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        throw new ErrataError("BAD_INPUT", `${file}:${i + 1}: not JSON`, { expected: "one JSON value a line", found: JSON.stringify(line.slice(0, 60)) });
-      }
-      const parsed = schema.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ErrataError("BAD_INPUT", `${file}:${i + 1}: not a valid row`, { expected: `${issue?.path.join(".") || "the row"}: ${issue?.message ?? "valid"}`, found: JSON.stringify(line.slice(0, 80)) });
-      }
-      out.push(value as z.output<S>);
-    });
-  return out;
+  if (!existsSync(file)) throw new ErrataError("NOT_FOUND", `${file}: no such file`, { expected: "a JSONL file", found: "nothing" });
+  const read = readJsonlFile(file, schema, { asRead: true });
+  const bad = read.problems[0];
+  if (bad !== undefined) throw new ErrataError("BAD_INPUT", `${bad.file}:${bad.line}: ${bad.code === "schema" ? "not a valid row" : bad.code === "torn-tail" ? "a torn last line" : "not JSON"}`, { expected: bad.expected, found: bad.found });
+  return read.rows;
 }
 
 /** Writes one JSON value a line (creating the folder); returns the file. */

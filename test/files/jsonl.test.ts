@@ -198,3 +198,15 @@ describe("a torn tail with a row glued onto it by an older writer", () => {
     expect(r.problems).toMatchObject([{ line: 2, code: "malformed-json" }]);
   });
 });
+
+describe("rows as read", () => {
+  it("asRead returns the row as written (unknown keys and key order kept), still checked by the schema", () => {
+    const schema = z.object({ a: z.number(), b: z.string() });
+    const text = '{"b":"x","extra":1,"a":2}\n{"a":"no","b":"y"}\n';
+    const plain = parseJsonlText(text, "f.jsonl", schema);
+    const raw = parseJsonlText(text, "f.jsonl", schema, { asRead: true });
+    expect(JSON.stringify(plain.rows)).toBe('[{"a":2,"b":"x"}]');
+    expect(JSON.stringify(raw.rows)).toBe('[{"b":"x","extra":1,"a":2}]');
+    expect(raw.problems.map((p) => [p.line, p.code])).toEqual([[2, "schema"]]);
+  });
+});
