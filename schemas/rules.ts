@@ -42,6 +42,8 @@ export const RuleSourceSchema = z.object({
   scope: z.array(z.string()).nullable(),
   /** The source that imported this one (by `@path`), or null. */
   imported_by: z.string().nullable(),
+  /** The working folder of the project the source belongs to; null for the user's and managed files, which apply everywhere. */
+  project: z.string().nullable(),
   lines: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
   units: z.number().int().nonnegative(),
@@ -95,7 +97,8 @@ export const RuleIndexSchema = z.object({
   schema: z.literal(RULE_INDEX_SCHEMA),
   /** Date of the last build that changed anything. */
   updated: z.string(),
-  root: z.string().nullable(),
+  /** The working folders of the projects indexed. */
+  projects: z.array(z.string()),
   sources: z.array(RuleSourceSchema),
   units: z.array(RuleUnitSchema),
   carries: z.array(RuleCarrySchema),

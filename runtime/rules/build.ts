@@ -20,7 +20,8 @@ import type { LoadedSource } from "./sources.js";
 
 export interface BuildOptions {
   today: string;
-  root: string | null;
+  /** The working folders of the projects indexed (recorded in the index). */
+  projects: readonly string[];
   /** Per absolute path: the date (YYYY-MM-DD) each 1-based line was last changed, from git; null when not in a repository. */
   lineDates?: (abs: string) => ReadonlyArray<string | undefined> | null;
 }
@@ -77,7 +78,7 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
         units.push(u);
         usedIds.add(u.id);
       }
-      sources.push({ source: src.source, path: src.path, kind: src.kind, load: src.load, scope: src.scope, imported_by: src.imported_by, lines: 0, bytes: src.bytes, units: prev.length, problems: src.problems });
+      sources.push({ source: src.source, path: src.path, kind: src.kind, load: src.load, scope: src.scope, imported_by: src.imported_by, project: src.project, lines: 0, bytes: src.bytes, units: prev.length, problems: src.problems });
       continue;
     }
     const dates = opts.lineDates?.(src.abs) ?? null;
@@ -161,7 +162,7 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
       vanished.push({ id: p.id, source: p.source, text: p.text, at: opts.today });
       gone++;
     }
-    sources.push({ source: src.source, path: src.path, kind: src.kind, load: src.load, scope: src.scope, imported_by: src.imported_by, lines: src.parsed.lines, bytes: src.bytes, units: raw.length, problems: src.problems });
+    sources.push({ source: src.source, path: src.path, kind: src.kind, load: src.load, scope: src.scope, imported_by: src.imported_by, project: src.project, lines: src.parsed.lines, bytes: src.bytes, units: raw.length, problems: src.problems });
   }
   // Sources that are gone: their units vanish.
   for (const list of prevBySource.values()) {
@@ -170,7 +171,7 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
       gone++;
     }
   }
-  const next: RuleIndex = { schema: RULE_INDEX_SCHEMA, updated: opts.today, root: opts.root, sources, units, carries, vanished };
+  const next: RuleIndex = { schema: RULE_INDEX_SCHEMA, updated: opts.today, projects: [...opts.projects], sources, units, carries, vanished };
   const changed = previous === null || comparable(previous) !== comparable(next);
   return { index: changed ? next : previous, changed, kept, added, carried, vanished: gone };
 }

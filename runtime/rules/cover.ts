@@ -1,6 +1,7 @@
 /**
  * Coverage: for each diagnosed failure, does a rule already cover it? BM25 picks four
- * candidate rules (search.ts); the judge answers `rules.rule_covers` for each pair (one
+ * candidate rules among those in view for the failure's session (its project's files and
+ * the user's and managed ones; search.ts); the judge answers `rules.rule_covers` for each pair (one
  * exchange's pairs in one call, caller `errata-coverage`); code decides: the covering rule is
  * the scored candidate with the highest P(yes) at or over the cut, and the fix type follows
  * from that alone (`enforce_rule` when covered, `add_rule` when every candidate was judged and
@@ -41,14 +42,20 @@ function day(ts: string | null): string | null {
 }
 
 export async function coverFailures(index: RuleIndex, failures: readonly CoverFailure[], judge: RulesJudge, opts: CoverOptions): Promise<CoverageRecord[]> {
-  const retriever = RuleRetriever.of(index);
+  const retrievers = new Map<string, RuleRetriever>();
+  const retrieverFor = (cwd: string | null): RuleRetriever => {
+    const key = cwd ?? "";
+    let r = retrievers.get(key);
+    if (r === undefined) retrievers.set(key, (r = RuleRetriever.of(index, cwd)));
+    return r;
+  };
   const byId = new Map(index.units.map((u) => [u.id, u]));
   const out: CoverageRecord[] = [];
   let done = 0;
   for (const f of failures) {
     const e = f.exchange;
     const tools = e.tool_calls.map((t) => t.summary);
-    const hits = candidateRules(retriever, { complaint: e.prompt, failureClass: classText(f.failureClass), reply: e.reply_end, tools });
+    const hits = candidateRules(retrieverFor(e.cwd), { complaint: e.prompt, failureClass: classText(f.failureClass), reply: e.reply_end, tools });
     const answers = hits.length === 0 ? [] : await askRuleCovers(judge, hits.map((h, i) => ({ exchange: e, failureClass: f.failureClass, unit: h.unit, retrieval: { score: h.score, rank: i + 1, top: hits[0]?.score ?? 0, next: hits[i + 1]?.score ?? 0 } })));
     const candidates = hits.map((h, i) => {
       const a = answers[i];

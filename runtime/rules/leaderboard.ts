@@ -7,8 +7,8 @@
  * count, then id.
  *
  * When was a source loaded in a session: an always-loaded source in every session whose
- * working folder is inside the indexed project (in every session, when the index has no root,
- * e.g. one built from texts); a path-scoped or folder-scoped source in the sessions whose tool
+ * working folder is inside the source's project (in every session for the user's and managed
+ * files, and for sources built from texts, which name no project); a path-scoped or folder-scoped source in the sessions whose tool
  * calls name a file its globs match; a hookify check or a file Claude Code does not load in
  * none (a check is not read as text). Sessions with no working folder are not counted.
  *
@@ -48,8 +48,9 @@ function exemplar(text: string): string {
   return t.length > EXEMPLAR_CHARS ? `${t.slice(0, EXEMPLAR_CHARS - 1)}…` : t;
 }
 
-function sessionInView(source: RuleSource, root: string | null, exchanges: readonly Exchange[]): boolean {
+function sessionInView(source: RuleSource, exchanges: readonly Exchange[]): boolean {
   if (source.load === "check" || source.load === "not-loaded") return false;
+  const root = source.project;
   const inRoot = (cwd: string | null): boolean => {
     if (root === null) return true;
     if (cwd === null) return false;
@@ -81,7 +82,7 @@ export function mostBrokenRules(coverage: readonly CoverageRecord[], index: Rule
     let n = 0;
     if (src !== undefined) {
       for (const list of bySession.values()) {
-        if (sessionInView(src, index.root, list)) n += list.filter((e) => judged.has(e.id)).length;
+        if (sessionInView(src, list)) n += list.filter((e) => judged.has(e.id)).length;
       }
     }
     inViewCache.set(sourceId, n);

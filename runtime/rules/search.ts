@@ -12,6 +12,7 @@
  *
  * Example: `searchRules(index, "use bun not npm", 2)` -> `[{unit: {id: "claude.tools.4e1a2b", …}, score: 5.1}, …]`.
  */
+import { isAbsolute, relative } from "node:path";
 import type { RuleIndex, RuleUnit } from "../../schemas/rules.js";
 import { addTerms, Bm25, termCounts } from "./bm25.js";
 import { terms } from "./tokenize.js";
@@ -37,8 +38,15 @@ export class RuleRetriever {
     this.bm25 = new Bm25(units.map(unitTerms));
   }
 
-  static of(index: RuleIndex): RuleRetriever {
-    return new RuleRetriever(index.units);
+  /**
+   * A retriever over the rules in view for a session working in `cwd`: the units of the
+   * user's and managed files and of the projects whose folder holds `cwd`. With no `cwd`
+   * (a session whose folder is unknown, a test), every unit.
+   */
+  static of(index: RuleIndex, cwd: string | null = null): RuleRetriever {
+    if (cwd === null) return new RuleRetriever(index.units);
+    const project = new Map(index.sources.map((s) => [s.source, s.project]));
+    return new RuleRetriever(index.units.filter((u) => appliesTo(project.get(u.source) ?? null, cwd)));
   }
 
   search(query: ReadonlyMap<string, number>, limit: number): RuleHit[] {
@@ -47,6 +55,13 @@ export class RuleRetriever {
       return unit === undefined ? [] : [{ unit, score: h.score }];
     });
   }
+}
+
+/** True when a source of project `project` (null: every project) applies to a session in `cwd`. */
+export function appliesTo(project: string | null, cwd: string): boolean {
+  if (project === null) return true;
+  const rel = relative(project, cwd);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 export function searchRules(index: RuleIndex, text: string, limit: number): RuleHit[] {

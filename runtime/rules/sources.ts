@@ -30,6 +30,14 @@ const MAX_WALK_DEPTH = 12;
 
 export interface SourceOptions {
   root: string;
+  /**
+   * The working folder sessions of this project run in, when the files were checked out
+   * elsewhere (a copy, a fixture); default the root. Coverage asks a failure only about the
+   * rules of the project its session ran in (and the user's and managed files).
+   */
+  project?: string;
+  /** Put before every source slug of this root (several projects in one index). */
+  prefix?: string;
   /** Home folder for `~/.claude/...` and `@~/` imports; null skips the user's files. */
   home: string | null;
   /** Managed policy files (e.g. /etc/claude-code/CLAUDE.md); missing ones are skipped silently. */
@@ -48,6 +56,8 @@ export interface LoadedSource {
   load: RuleLoad;
   scope: string[] | null;
   imported_by: string | null;
+  /** The working folder the source applies to; null for the user's and managed files (every project). */
+  project: string | null;
   bytes: number;
   /** Parsed content, or null when the file could not be read or is over the limit. */
   parsed: ParsedFile | null;
@@ -156,7 +166,7 @@ export class SourceWalk {
       path = posix(abs);
       base = `${kind === "managed" ? "managed" : "ext"}-${basename(dirname(abs))}-${basename(abs).replace(/\.md$/i, "")}`;
     }
-    let source = slug(base.replace(/^\.+/, "")) || "source";
+    let source = slug(`${kind === "user" || kind === "user-rules" || kind === "managed" ? "" : (this.opts.prefix ?? "")}${base.replace(/^\.+/, "")}`) || "source";
     if (this.slugs.has(source)) {
       let n = 2;
       while (this.slugs.has(`${source}-${n}`)) n++;
@@ -200,6 +210,7 @@ export class SourceWalk {
       load: parsed === null ? "not-loaded" : load,
       scope: parsed?.paths ?? scope,
       imported_by: opts.importedBy?.source ?? null,
+      project: kind === "user" || kind === "user-rules" || kind === "managed" ? null : (opts.importedBy?.project !== undefined ? opts.importedBy.project : resolve(this.opts.project ?? this.opts.root)),
       bytes: size,
       parsed,
       problems: [...problems, ...(parsed?.problems ?? [])],
@@ -304,9 +315,42 @@ export function sourcesFromTexts(files: ReadonlyArray<{ path: string; text: stri
       load: rulesFile && parsed.paths !== null ? "path-scoped" : "always",
       scope: parsed.paths,
       imported_by: null,
+      project: null,
       bytes: Buffer.byteLength(f.text),
       parsed,
       problems: parsed.problems,
     } satisfies LoadedSource;
   });
+}
+
+/**
+ * Sources of several projects in one index: each root's files (slugs prefixed with the
+ * project's folder name when there is more than one), the user's and managed files once.
+ *
+ * Example: `discoverProjects([{root: "/src/a"}, {root: "/src/b"}], {home: null, managed: [], extra: []})`
+ * -> sources "a-claude", "b-claude", ...
+ */
+export function discoverProjects(
+  projects: ReadonlyArray<{ root: string; project?: string }>,
+  shared: { home: string | null; managed: readonly string[]; extra: readonly string[] },
+): LoadedSource[] {
+  const out: LoadedSource[] = [];
+  const seen = new Set<string>();
+  projects.forEach((p, i) => {
+    const prefix = projects.length > 1 ? `${basename(resolve(p.project ?? p.root))}-` : "";
+    const found = discoverSources({
+      root: p.root,
+      ...(p.project === undefined ? {} : { project: p.project }),
+      prefix,
+      home: i === 0 ? shared.home : null,
+      managed: i === 0 ? shared.managed : [],
+      extra: shared.extra,
+    });
+    for (const s of found) {
+      if (seen.has(s.abs)) continue;
+      seen.add(s.abs);
+      out.push(s);
+    }
+  });
+  return out;
 }

@@ -44,7 +44,7 @@ export function noulPairs(projects: readonly RuleScenarioProject[]): { covers: P
   const covers: PairSet = { x: [], y: [] };
   const root: PairSet = { x: [], y: [] };
   for (const p of projects) {
-    const index = buildIndex(sourcesFromTexts(p.files), null, { today: "2026-12-01", root: null }).index;
+    const index = buildIndex(sourcesFromTexts(p.files), null, { today: "2026-12-01", projects: [] }).index;
     const retriever = RuleRetriever.of(index);
     const sides: Array<RootCauseSide & { cause: string }> = [];
     for (const f of p.failures) {

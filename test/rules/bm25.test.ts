@@ -65,7 +65,7 @@ describe("BM25 against wink-bm25-text-search on the bundled rule sets", () => {
     let sets = 0;
     for (const repo of claudeMdRepos) {
       const sources = discoverSources({ root: join(claudeMdDir, repo), home: null, managed: [], extra: [] });
-      const units = buildIndex(sources, null, { today: "2026-12-01", root: null }).index.units;
+      const units = buildIndex(sources, null, { today: "2026-12-01", projects: [] }).index.units;
       if (units.length < 3) continue; // wink refuses fewer than 3 documents
       sets++;
       const docs = units.map(unitTerms);

@@ -81,7 +81,7 @@ describe("the shipped rules model", () => {
 describe("coverage", () => {
   const [project] = generateRuleScenarios({ seed: 12, projects: 1, failuresPerProject: 14 });
   if (project === undefined) throw new Error("no project");
-  const index = buildIndex(sourcesFromTexts(project.files), null, { today: "2026-12-01", root: null, lineDates: () => project.files[0]?.lineDates ?? null }).index;
+  const index = buildIndex(sourcesFromTexts(project.files), null, { today: "2026-12-01", projects: [], lineDates: () => project.files[0]?.lineDates ?? null }).index;
   const failures = project.failures.map((f, i) => ({ exchange: exchangeOf(f, i), failureClass: f.cls, severity: 2 }));
 
   it("code decides the fix type from the answers: covered -> enforce_rule, all judged and none -> add_rule, a missing answer -> none", async () => {

@@ -16,7 +16,7 @@ import { tempDir } from "../helpers/io.js";
 import { claudeMdDir, claudeMdRepos } from "./helpers.js";
 
 function build(root: string, previous: RuleIndex | null = null, today = "2026-12-01", extra: string[] = []) {
-  return buildIndex(discoverSources({ root, home: null, managed: [], extra }), previous, { today, root: null });
+  return buildIndex(discoverSources({ root, home: null, managed: [], extra }), previous, { today, projects: [] });
 }
 
 function allMarkdown(dir: string): string[] {
@@ -244,11 +244,42 @@ describe("dates from git", () => {
     git(["commit", "-qam", "two"], "2026-05-02T10:00:00Z");
     const dates = gitLineDates(join(tmp.dir, "CLAUDE.md"));
     expect(dates?.slice(1)).toEqual(["2026-03-01", "2026-05-02", "2026-05-02"]);
-    const ix = buildIndex(discoverSources({ root: tmp.dir, home: null, managed: [], extra: [] }), null, { today: "2026-12-01", root: null, lineDates: gitLineDates }).index;
+    const ix = buildIndex(discoverSources({ root: tmp.dir, home: null, managed: [], extra: [] }), null, { today: "2026-12-01", projects: [], lineDates: gitLineDates }).index;
     expect(ix.units.map((u) => [u.first_seen, u.last_changed, u.dates_from])).toEqual([
       ["2026-03-01", "2026-03-01", "git"],
       ["2026-05-02", "2026-05-02", "git"],
     ]);
     expect(gitLineDates(join(tmp.dir, "untracked.md"))).toBeNull();
+  });
+});
+
+describe("several projects in one index", () => {
+  it("prefixes each project's sources, and a session sees only its project's rules (and the user's)", async () => {
+    const { discoverProjects } = await import("../../runtime/rules/sources.js");
+    const { RuleRetriever } = await import("../../runtime/rules/search.js");
+    const { termCounts } = await import("../../runtime/rules/bm25.js");
+    const { terms } = await import("../../runtime/rules/tokenize.js");
+    const uv = join(claudeMdDir, "astral-sh__uv");
+    const llm = join(claudeMdDir, "simonw__llm");
+    const home = tempDir("errata-home-");
+    try {
+      mkdirSync(join(home.dir, ".claude"), { recursive: true });
+      writeFileSync(join(home.dir, ".claude", "CLAUDE.md"), "- Answer tersely.\n");
+      const sources = discoverProjects([{ root: uv, project: "/projects/uv" }, { root: llm, project: "/projects/llm" }], { home: home.dir, managed: [], extra: [] });
+      const ix = buildIndex(sources, null, { today: "2026-12-01", projects: ["/projects/uv", "/projects/llm"] }).index;
+      expect(ix.sources.map((s) => [s.source, s.project])).toEqual([
+        ["user-claude", null],
+        ["uv-claude", "/projects/uv"],
+        ["uv-agents", "/projects/uv"],
+        ["llm-agents", "/projects/llm"],
+      ]);
+      const inUv = RuleRetriever.of(ix, "/projects/uv/crates/uv");
+      const hits = inUv.search(termCounts(terms("answer tersely python llm")), 50);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.unit.source === "user-claude" || h.unit.source.startsWith("uv-"))).toBe(true);
+      expect(RuleRetriever.of(ix, "/elsewhere").search(termCounts(terms("tersely")), 5).map((h) => h.unit.source)).toEqual(["user-claude"]);
+    } finally {
+      home.cleanup();
+    }
   });
 });

@@ -11,7 +11,7 @@ function recall(seed: number) {
   const projects = generateRuleScenarios({ seed, projects: 24, failuresPerProject: 14 });
   return retrievalRecall(
     projects.map((p) => ({
-      index: buildIndex(sourcesFromTexts(p.files), null, { today: "2026-12-01", root: null }).index,
+      index: buildIndex(sourcesFromTexts(p.files), null, { today: "2026-12-01", projects: [] }).index,
       failures: p.failures.map((f) => ({ ...f, coveringText: f.covering === null ? null : (p.rules.find((r) => r.key === f.covering)?.text ?? null) })),
     })),
   );
