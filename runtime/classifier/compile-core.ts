@@ -20,8 +20,9 @@ export const TRAIL = `[^${LETTER}]*`;
 const WORD = `[${LETTER}'-]+`;
 
 /**
- * A word character for the tokenizer (`scan` in compile.ts): letters, digits, "_" and "'"
- * (not "-"); any character outside the Latin-1, punctuation and CJK punctuation ranges.
+ * A word character for the tokenizer (`scan` in compile.ts) and the word start of a match:
+ * letters, digits, "_" and "'" (not "-"); any character outside the Latin-1, punctuation and
+ * CJK punctuation ranges.
  */
 export function isWordChar(c: number): boolean {
   if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || c === 39;
@@ -32,11 +33,6 @@ export function isWordChar(c: number): boolean {
   return c !== 0xfeff;
 }
 
-/** A character of LETTER (what WORD_AFTER refuses after a match). */
-export function isLetterChar(c: number): boolean {
-  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
-  return (c >= 0xdf && c <= 0x24f) || (c >= 0x400 && c <= 0x4ff);
-}
 const WORD_OPTIONAL = `[${LETTER}'-]*`;
 
 export function expandPattern(src: string): string {
