@@ -5,19 +5,14 @@
  * baseline, measured in the same run on the same prompts, is a single case-insensitive regex
  * test of frustration words (the shape of the Claude Code regex in ANCHORS.md section 1).
  * Each call is timed on its own (hrtime); a prompt's latency is the fastest of 5 rounds, and
- * the figures are the mean and the 99th percentile of those over the prompts. Target: p99
- * under 20 us. A last line times the long prompts with the long-text filters off (the same
- * verdicts the plain way). Two more lines give the floor of this rule design on the long
- * prompts, in the same run: everything the classifier does besides trying rules (typed part,
- * lower-casing, the scan, rating, capitals, punctuation: classify's own calls, without the
- * rule tests), and the scan alone (tokenizing and looking up every word).
+ * the figures are the mean and the 99th percentile of those over the prompts.
  *
- * Warm-up: the figures are those of a process that has settled (as `errata mine` or the daily
- * run does after its first prompts): whole passes over the prompts for at least WARM_MS and
- * WARM_MIN_PASSES passes before the timed rounds. Three passes, as this bench once used, leave
- * the long-text path only partly optimized by V8 (it then reads about 1.6x slower); those
- * figures are printed too ("after 3 passes"). A hook process classifies one prompt cold: that
- * cost is in the hook's own benchmark (hook.bench.ts), as a whole process.
+ * Warm-up: the settled figures are those of a process that has run long enough for V8 to
+ * optimize the classifier (as `errata mine` or the daily run does after its first prompts):
+ * whole passes over the prompts for at least WARM_MS and WARM_MIN_PASSES passes before the
+ * timed rounds. The figures after EARLY_PASSES passes are printed too. A hook process
+ * classifies one prompt cold: that cost is in the hook's own benchmark (hook.bench.ts), as a
+ * whole process.
  *
  * Run: `npx tsc -p tsconfig.json && node dist/bench/run.js capture.bench`
  */
@@ -25,10 +20,6 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { classify } from "../runtime/classifier/classify.js";
-import { buildMatchers, scan, setLongTextFilters } from "../runtime/classifier/compile.js";
-import { emphaticPunctuation, shouting } from "../runtime/classifier/frustration.js";
-import { findRating } from "../runtime/classifier/rating.js";
-import { matchText, typedPart } from "../runtime/classifier/text.js";
 
 interface Prompt {
   text: string;
@@ -133,29 +124,5 @@ export async function run(): Promise<void> {
       `${name} (${s.n}): classify mean ${fmt(s.meanUs)} us, p99 ${fmt(s.p99Us)} us | single regex mean ${fmt(b.settled.meanUs)} us, p99 ${fmt(b.settled.p99Us)} us | ratio mean ${fmt(s.meanUs / b.settled.meanUs)}x, p99 ${fmt(s.p99Us / b.settled.p99Us)}x (settled, ${c.passes} passes)\n` +
         `  after ${EARLY_PASSES} passes: classify mean ${fmt(c.early.meanUs)} us, p99 ${fmt(c.early.p99Us)} us | single regex mean ${fmt(b.early.meanUs)} us, p99 ${fmt(b.early.p99Us)} us\n`,
     );
-  }
-  // The floor: classify's calls other than the rule tests, in its order, and the scan alone. Keep
-  // this in step with classify.ts: a pass added there belongs here too.
-  const m = buildMatchers();
-  const lowers = new Map(long.map((p) => [p, matchText(typedPart(p.text).text)]));
-  const untried = timeEach(long, (p) => {
-    const typed = typedPart(p.text);
-    const lower = matchText(typed.text);
-    const scanned = scan(m, lower);
-    const rest = scanned.restStart === 0 ? lower : lower.slice(scanned.restStart);
-    return [findRating(lower, rest, scanned.hasNumberWord), shouting(typed.text, lower, scanned.needs !== null ? scanned.letters : -1), emphaticPunctuation(typed.text)];
-  }).settled;
-  const scanOnly = timeEach(long, (p) => scan(m, lowers.get(p) ?? "")).settled;
-  process.stdout.write(
-    `1,000-character prompts, everything but the rule tests (typed part, lower-casing, scan, rating, capitals, punctuation): mean ${fmt(untried.meanUs)} us, p99 ${fmt(untried.p99Us)} us (settled)\n` +
-      `1,000-character prompts, the scan alone (tokenize, look up every word): mean ${fmt(scanOnly.meanUs)} us, p99 ${fmt(scanOnly.p99Us)} us (settled)\n`,
-  );
-  // The same verdicts without the long-text filters (compile.ts), for what they save.
-  setLongTextFilters(false);
-  try {
-    const plain = timeEach(long, (p) => classify(p.text, { previousReply: p.reply })).settled;
-    process.stdout.write(`1,000-character prompts, long-text filters off: classify mean ${fmt(plain.meanUs)} us, p99 ${fmt(plain.p99Us)} us (settled)\n`);
-  } finally {
-    setLongTextFilters(true);
   }
 }

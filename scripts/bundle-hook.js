@@ -4,8 +4,8 @@
 // - hook-capture.bundle.cjs: the store, redaction, transcript tail and reply state
 //   (hook-capture.js and hook-reply.js in one file), loaded only when a row is written, the
 //   last reply is needed or the Stop hook keeps it.
-// CommonJS skips Node's ES module loader, which alone costs about a quarter of a bare
-// `node -e 0` start (callgrind: 106M vs 85M instructions), and one small file spares
+// CommonJS skips Node's ES module loader, whose start-up alone is a sizeable part of a bare
+// `node -e 0` start (docs/benchmarks-history.md has the figures), and one small file spares
 // resolving ~30 modules at every prompt. The bundles sit in the folder of the modules they
 // replace (dist/runtime/hooks); the classifier's language files are read from
 // dist/runtime/classifier/lang, beside the classifier's own modules.
@@ -45,7 +45,7 @@ const common = {
   format: "cjs",
   target: "node20",
   // import.meta.url has no CommonJS equivalent: give it this file's URL, computed only when
-  // asked (loading node:url and making a URL is a tenth of a bare Node start).
+  // asked (the hook would otherwise load node:url and make a URL at every prompt).
   banner: { js: 'const __import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   define: { "import.meta.url": "__import_meta.url" },
   logLevel: "warning",

@@ -16,22 +16,51 @@
  *   ["correction.en.no_strong", "correction.en.thats_wrong", "correction.en.already_told",
  *    "frustration.punctuation"] }`
  */
-import { buildMatchers, mayMatchShort, ruleAt, ruleCutsNext, ruleRegexOn, scan, testNear, tokenRuns, type CompiledRule } from "./compile.js";
+import { buildMatchers, ruleAt, ruleRegexOn, scan, testNear, type CompiledRule, type Matchers } from "./compile.js";
 import { emphaticPunctuation, frustrationScore, shouting } from "./frustration.js";
-import { bareNumberPolicy, findRating } from "./rating.js";
-import { replyShape, type ReplyShape } from "./reply-shape.js";
 import { loadIndex } from "./index-file.js";
+import { CUT_USES } from "./prune.js";
+import { bareNumberPolicy, findRating, ratingPatterns, type RatingPatterns } from "./rating.js";
+import { replyPatterns, replyShape, type ReplyPatterns, type ReplyShape } from "./reply-shape.js";
 import { matchText, typedPart } from "./text.js";
 import type { CaptureVerdict, ClassifyContext } from "./verdict.js";
 
 export type { CaptureKind, CaptureVerdict, ClassifyContext, Frustration } from "./verdict.js";
 
-const M = buildMatchers();
+export type Classify = (text: string, context?: ClassifyContext) => CaptureVerdict;
+
+/**
+ * A classifier with matchers of its own. `cutUses`: how many uses of each regex run it cut to
+ * its subject before the whole regex is compiled (see `SubjectRegex` in prune.ts): 0 never
+ * cuts, Infinity always does; the verdicts are the same either way (tests compare them).
+ */
+export function makeClassifier(options: { cutUses?: number } = {}): Classify {
+  const cutUses = options.cutUses ?? CUT_USES;
+  const m = buildMatchers(loadIndex(), cutUses);
+  // Made on first use: a prompt with no digit never reads the index's rating trees, and most
+  // prompts never need the reply read.
+  let rating: RatingPatterns | undefined;
+  let reply: ReplyPatterns | undefined;
+  const patterns: Patterns = {
+    rating: () => (rating ??= ratingPatterns(loadIndex().rating, cutUses)),
+    reply: () => (reply ??= replyPatterns(loadIndex().reply, cutUses)),
+  };
+  return (text, context = {}) => classifyWith(m, patterns, text, context);
+}
+
+/** The process's classifier. */
+export const classify: Classify = makeClassifier();
+
+interface Patterns {
+  rating: () => RatingPatterns;
+  reply: () => ReplyPatterns;
+}
+
 /** Whole-message rules only make sense for short messages. */
 const WHOLE_MAX_CHARS = 160;
 const NON_LETTERS = /[^a-z\u00df-\u024f\u0400-\u04ff]+/g;
 
-export function classify(text: string, context: ClassifyContext = {}): CaptureVerdict {
+function classifyWith(m: Matchers, patterns: Patterns, text: string, context: ClassifyContext): CaptureVerdict {
   const typed = typedPart(text);
   if (typed.skip !== null) return { kind: "skip", rating: null, frustration: null, language: null, signals: [typed.skip] };
   const lower = matchText(typed.text);
@@ -42,18 +71,18 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     signals.push(r.signal);
   };
 
-  const scanned = scan(M, lower);
+  const scanned = scan(m, lower);
   const rest = scanned.restStart === 0 ? lower : lower.slice(scanned.restStart);
 
   // Rules anchored at the first word (after fillers): tried only when that word is a key.
   let startCorrection: CompiledRule | undefined;
   // Closing rules ("no, we are done here") matter only when a weak opener is all there is:
-  // they are tried then, in order, the first that fits (each regex built costs about as much
-  // as classifying a short prompt, and the hook builds them afresh in every process).
+  // they are tried then, in order, the first that fits (a hook process builds every regex it
+  // tries afresh, so a rule not tried is a regex not built).
   const closings: CompiledRule[] = [];
   const firedFirst = new Set<string>();
   for (const i of scanned.firstRules) {
-    const rule = ruleAt(M, i);
+    const rule = ruleAt(m, i);
     if (!rule || (rule.at === "whole" && rest.length > WHOLE_MAX_CHARS)) continue;
     if (rule.category === "closing") {
       closings.push(rule);
@@ -61,7 +90,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     }
     // One start rule per category: the first that fits (strong rules come first).
     if (rule.at === "start" && firedFirst.has(rule.category)) continue;
-    if (ruleRegexOn(rule, rest)?.test(rest) !== true) continue;
+    if (ruleRegexOn(m, rule, rest)?.test(rest) !== true) continue;
     if (rule.at === "start") firedFirst.add(rule.category);
     if (rule.category === "correction" && rule.weak) startCorrection ??= rule;
     else {
@@ -71,18 +100,9 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
   }
 
   // Keyed rules: tried only near the words that unlock them.
-  // Short texts: a rule about to be compiled whole is compiled only when the text holds the
-  // words its match needs (once compiled, the regex test is cheaper than the check; a rule
-  // whose regex is cut to the text, as in the hook's fresh process, needs no check: the cut
-  // drops what the text cannot match, and reading the index's needs would cost more).
-  const { anyRules, anyFrom, anyAt } = scanned;
-  let runs: Set<string> | null | undefined;
-  for (let k = 0; k < anyRules.length; k++) {
-    const i = anyRules[k] as number;
-    const rule = ruleAt(M, i);
-    if (!rule) continue;
-    if (scanned.needs === null && !ruleCutsNext(rule) && !mayMatchShort(M, i, runs === undefined ? (runs = tokenRuns(lower)) : runs)) continue;
-    if (testNear(rule, lower, anyAt, scanned.needs, anyFrom[k], anyFrom[k + 1])) fire(rule);
+  for (const { rule: i, at } of scanned.anyHits) {
+    const rule = ruleAt(m, i);
+    if (rule && testNear(m, rule, lower, at)) fire(rule);
   }
 
   let shape: ReplyShape | null | undefined;
@@ -90,12 +110,12 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     if (shape !== undefined) return shape;
     const given = context.previousReply;
     const reply = typeof given === "function" ? given() : given;
-    shape = reply ? replyShape(reply) : null;
+    shape = reply ? replyShape(reply, patterns.reply()) : null;
     return shape;
   };
   if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
     // A weak opener ("no") is a correction only when nothing else explains it.
-    const closing = closings.find((r) => ruleRegexOn(r, rest)?.test(rest) === true);
+    const closing = closings.find((r) => ruleRegexOn(m, r, rest)?.test(rest) === true);
     const s = closing || fired.some((r) => r.category === "praise") ? undefined : getShape();
     if (closing) signals.push(closing.signal);
     else if (s === undefined) signals.push("context.positive_words");
@@ -109,7 +129,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     else fire(startCorrection);
   }
 
-  const found = findRating(lower, rest, scanned.hasNumberWord);
+  const found = findRating(patterns.rating, lower, rest, scanned.hasNumberWord);
   let rating: number | null = null;
   if (found && !found.bare) {
     rating = found.value;
@@ -120,8 +140,7 @@ export function classify(text: string, context: ClassifyContext = {}): CaptureVe
     if (policy.counts) rating = found.value;
   }
 
-  // The scan counted the letters (long texts: the count of capitals may stop early).
-  if (shouting(typed.text, lower, scanned.needs !== null ? scanned.letters : -1)) signals.push("frustration.caps");
+  if (shouting(typed.text, lower)) signals.push("frustration.caps");
   if (emphaticPunctuation(typed.text)) signals.push("frustration.punctuation");
   const frustration = frustrationScore(signals);
 

@@ -9,7 +9,8 @@
 /**
  * Word characters of lower-cased text in the supported languages: Latin (with Latin-1 and
  * Latin Extended letters) and Cyrillic, digits and "_". Explicit ranges instead of
- * `\p{L}` and no `u` flag: property classes make each regex several times slower to build.
+ * `\p{L}` and no `u` flag: property classes make every regex costlier for V8 to build, and
+ * a hook process builds each regex it runs afresh.
  */
 export const LETTER = "a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff";
 /** Letters and digits on either side make a word continue. */
@@ -20,8 +21,9 @@ export const TRAIL = `[^${LETTER}]*`;
 const WORD = `[${LETTER}'-]+`;
 
 /**
- * A word character for the tokenizer (`scan` in compile.ts): letters, digits, "_" and "'"
- * (not "-"); any character outside the Latin-1, punctuation and CJK punctuation ranges.
+ * A word character for the tokenizer (`scan` in compile.ts) and the word start of a match:
+ * letters, digits, "_" and "'" (not "-"); any character outside the Latin-1, punctuation and
+ * CJK punctuation ranges.
  */
 export function isWordChar(c: number): boolean {
   if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || c === 39;
@@ -32,11 +34,6 @@ export function isWordChar(c: number): boolean {
   return c !== 0xfeff;
 }
 
-/** A character of LETTER (what WORD_AFTER refuses after a match). */
-export function isLetterChar(c: number): boolean {
-  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
-  return (c >= 0xdf && c <= 0x24f) || (c >= 0x400 && c <= 0x4ff);
-}
 const WORD_OPTIONAL = `[${LETTER}'-]*`;
 
 export function expandPattern(src: string): string {

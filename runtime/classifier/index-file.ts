@@ -15,23 +15,21 @@ import { readFileSync } from "node:fs";
 import type { CaptureIndex } from "./index-build.js";
 import { langFile } from "./lang-dir.js";
 
-export const INDEX_SCHEMA = "capture-index/2";
-
-let cached: CaptureIndex | null = null;
+export const INDEX_SCHEMA = "capture-index/3";
 
 /** Fields parsed only when first read, each on a line of its own after the others. */
-const LAZY_FIELDS = ["rating", "reply", "needs"] as const;
+const LAZY_FIELDS = ["rating", "reply"] as const;
 type LazyField = (typeof LAZY_FIELDS)[number];
 const EAGER_HEAD = '{"eager":';
 
 /**
  * The file's text: `{"eager":{…every other field…},` on the first line, then one line per
- * lazy field (`"needs":[…],`), the last closed with `}`; characters outside ASCII as \u
+ * lazy field (`"rating":{…},`), the last closed with `}`; characters outside ASCII as \u
  * escapes. Valid JSON. The loader keeps the file's bytes (outside the JavaScript heap),
- * decodes and parses the first line's object, and a lazy field when it is first read: a short
- * prompt never reads `needs` (long texts), `reply` (only when a rule asks what the reply was)
- * or `rating` (only with a digit or number word). A hook process so parses less and
- * allocates less (a scavenge of the young generation costs it about 3 ms).
+ * decodes and parses the first line's object, and a lazy field when it is first read: most
+ * prompts never read `reply` (only when a rule asks what the reply was) or `rating` (only
+ * with a digit or number word). A hook process so parses and allocates less, and a process
+ * that allocates little ends before its first young-generation collection.
  */
 export function indexFileText(ix: CaptureIndex): string {
   const eager: Record<string, unknown> = { ...ix };
@@ -44,10 +42,13 @@ export function asciiJson(json: string): string {
   return json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-export function loadIndex(): CaptureIndex {
-  if (cached) return cached;
-  cached = indexFromBytes(readFileSync(langFile("index.json")));
-  return cached;
+/** The committed index, read once per process. */
+export const loadIndex: () => CaptureIndex = once(() => indexFromBytes(readFileSync(langFile("index.json"))));
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** The index from its file's bytes: the layout `indexFileText` writes, or any JSON layout of it (tsc's re-indented copy). */

@@ -1,14 +1,15 @@
 /**
  * The capture classifier's language data: one JSON file per language in `lang/`, words and
- * phrase patterns only (no code). Read here with `readFileSync` next to this module (seven
- * JSON modules would cost the hook about twice as much to load); `lang-files.ts` imports
- * the same files as modules so that tsc copies them into `dist/`. The shape is checked
- * without zod (the hook path must not load zod).
+ * phrase patterns only (no code). Read here with `readFileSync` next to this module by the
+ * index writer (index-write.ts) and the tests; a hook process reads none of them (it
+ * classifies from `lang/index.json` and the rule files made from them). `lang-files.ts`
+ * imports the same files as modules so that tsc copies them into `dist/`. The shape is
+ * checked by hand: the classifier loads no zod.
  *
- * Pattern language (see `compile.ts`): lower-case text, straight apostrophes; a space is one
- * or more whitespace characters; `{w}` is one word; no capturing groups.
+ * Pattern language (see `compile-core.ts`): lower-case text, straight apostrophes; a space is
+ * one or more whitespace characters; `{w}` is one word; no capturing groups.
  *
- * Example: `LANGUAGES.map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru"].
+ * Example: `languages().map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru"].
  */
 import { readFileSync } from "node:fs";
 import { langFile } from "./lang-dir.js";
@@ -113,8 +114,7 @@ export function language(code: string): LangData {
 
 /**
  * Every language, English first (where two share a word, "no", the signal is named after the
- * first). Read on first use: the hook classifies from `lang/index.json` and reads a language
- * file only when one of its rules must be compiled.
+ * first), each read and checked on first use.
  */
 export function languages(): readonly LangData[] {
   return LANGUAGE_CODES.map(language);

@@ -2,7 +2,7 @@
  * Where the classifier's language files are: `lang/` beside this module. The hook's CommonJS
  * bundles replace this module with one that uses `__dirname` (scripts/bundle-hook.js; the
  * bundles sit in this module's folder), which spares loading `node:url` and making a URL at
- * every prompt (together about a tenth of a bare Node start).
+ * every prompt.
  *
  * Example: `langFile("index.json")` -> ".../runtime/classifier/lang/index.json".
  */

@@ -1,24 +1,24 @@
 /**
  * A regex cut down to one subject string before it is compiled. V8 builds a regex's
  * bytecode at its first use, and for the classifier's rules (hundreds of characters of
- * alternatives) that costs about a millisecond each on a slow machine: most of what a hook
- * process spends classifying a prompt that fires rules. An alternative that needs a run of
- * literal characters the subject does not hold can match nowhere in it, so it is dropped
- * (and an optional part or negative lookaround that can match nowhere with it); what is left
- * is often a tenth of the size, or nothing at all ("cannot match": no regex is built).
+ * alternatives) that is most of what a hook process spends classifying a prompt that fires
+ * rules. An alternative that needs a run of literal characters the subject does not hold can
+ * match nowhere in it, so it is dropped (and an optional part or negative lookaround that can
+ * match nowhere with it); what is left is often a small part of the whole, or nothing at all
+ * ("cannot match": no regex is built).
  *
  * On that subject the cut regex matches exactly where the whole one does, at the same
  * positions with the same lengths: a dropped alternative fails at every position, and the
  * order of the ones kept is unchanged. Tests compare both on every rule.
  *
- * Reads the syntax the rules and the rating checks use: alternation, groups (a dropped part
- * that holds capturing groups is replaced by one that fails at once and keeps their numbers,
- * `(?!)()`), lookarounds, classes, escapes, quantifiers, anchors. Anything else (a named group,
- * a back-reference, a `{` that is no quantifier) makes `parseRegex` return null, and the
- * caller compiles the whole regex. The caller must not use the "i" flag (literals are compared
- * as they are).
+ * This is the classifier's one reader of regex syntax. It reads what the rules and the rating
+ * and reply checks use: alternation, groups (a dropped part that holds capturing groups is
+ * replaced by one that fails at once and keeps their numbers, `(?!)()`), lookarounds, classes,
+ * escapes, quantifiers, anchors. Anything else (a named group, a back-reference, a `{` that is
+ * no quantifier) makes `parseRegex` return null, and the caller compiles the whole regex. The
+ * caller must not use the "i" flag (literals are compared as they are).
  *
- * The rule files (`lang/<code>.rules.json`, written with the index) keep every rule's regex
+ * The rule files (`lang/<code>.rules.tsv`, written with the index) keep every rule's regex
  * read into a compact tree (`parseRegex`, `compactTree`), so the hook neither reads the
  * language files nor parses a regex: it only walks the tree (`cutRegex`).
  *
@@ -340,32 +340,17 @@ function cutSeq(seq: CutSeq, grouped: boolean, holds: (run: string) => boolean):
   return out;
 }
 
-/** Uses of a regex cut to their subject before it is compiled whole. */
+/**
+ * Uses of a regex cut to their subject before it is compiled whole: a process that
+ * classifies one prompt (the hook's) never builds a whole rule regex; a long-lived one (a
+ * daily run, `mine`) builds each once, after which a test costs less than a cut.
+ */
 export const CUT_USES = 2;
 
 /**
- * "first-uses": a regex's first `CUT_USES` uses are cut (the default); "always": every use is
- * (tests: every classification then runs cut regexes); "off": none is.
- */
-export type CutMode = "first-uses" | "always" | "off";
-let cutting: CutMode = "first-uses";
-
-/** Whether a regex not built yet is cut at its first use. */
-export function cutsFresh(): boolean {
-  return cutting !== "off";
-}
-
-/** Sets when regexes are cut; returns the previous mode. For tests. */
-export function setRegexCutting(mode: CutMode): CutMode {
-  const before = cutting;
-  cutting = mode;
-  return before;
-}
-
-/**
- * A regex built on demand: its first `CUT_USES` uses run it cut to their subject (a process
- * that classifies one prompt, as the hook's, never builds the whole), later ones the whole
- * regex, compiled once.
+ * A regex built on demand: its first `cutUses` uses run it cut to their subject, later ones
+ * the whole regex, compiled once. `cutUses` 0 never cuts, Infinity always does (tests
+ * compare the two).
  *
  * Example: `new SubjectRegex(compactTree(parseRegex("^(?:hmm+|ok)$")!), "").on("ok")?.source` -> `"^(?:ok)$"`.
  */
@@ -377,17 +362,13 @@ export class SubjectRegex {
   constructor(
     readonly tree: CutTree,
     readonly flags: string,
+    readonly cutUses: number = CUT_USES,
   ) {}
 
   /** The whole regex (compiled on first call). */
   compiled(): RegExp {
     this.whole ??= new RegExp(treeSource(this.tree), this.flags);
     return this.whole;
-  }
-
-  /** Whether the next use is cut (else it runs the whole regex, compiled once). */
-  cutsNext(): boolean {
-    return cutsFresh() && (cutting === "always" || (this.whole === null && this.uses < CUT_USES));
   }
 
   /** The regex to run on `subject`, or null when it cannot match there. */
@@ -400,7 +381,7 @@ export class SubjectRegex {
    * when it cannot match any of them.
    */
   onWindowsOf(text: string, prefix: string): RegExp | null {
-    if (!this.cutsNext()) return this.compiled();
+    if (this.uses >= this.cutUses || (this.whole !== null && this.cutUses !== Infinity)) return this.compiled();
     this.uses++;
     const src = cutRegex(this.tree, text, prefix);
     return src === null ? null : new RegExp(src, this.flags);

@@ -13,36 +13,30 @@
  * What does not: "1 go", "1 commit and push", "2 tickets for later today", "3 files
  * changed", "1. Fix the bug", "10:30", "2.1.9", "step 3/10", "3/10 tests pass", "5/10/2024".
  *
- * Example: `findRating("rating: 7/10, close", "rating: 7/10, close", false)` -> `{ value: 7, signal: "rating.scale", bare: false }`.
+ * Example: `findRating(() => ratingPatterns(loadIndex().rating), "rating: 7/10, close", "rating: 7/10, close", false)`
+ * -> `{ value: 7, signal: "rating.scale", bare: false }`.
  */
+import type { CaptureIndex } from "./index-build.js";
 import { loadIndex } from "./index-file.js";
-import { SubjectRegex } from "./prune.js";
+import { CUT_USES, SubjectRegex } from "./prune.js";
 
-interface RatingPatterns {
-  AT_START: SubjectRegex;
-  LEAD_ONLY: SubjectRegex;
-  AT_END: SubjectRegex;
-  BARE: SubjectRegex;
-  COUNT_BEFORE: SubjectRegex;
+export interface RatingPatterns {
+  atStart: SubjectRegex;
+  leadOnly: SubjectRegex;
+  atEnd: SubjectRegex;
+  bare: SubjectRegex;
+  countBefore: SubjectRegex;
 }
-let built: RatingPatterns | null = null;
 
-/**
- * Made on first use from the index's trees: a prompt with no digit and no number word never
- * needs them. Each is cut to the text it runs on at first (see prune.ts): the five whole
- * regexes (about 8,000 characters) cost a fresh process some 10 ms to build.
- */
-function patterns(): RatingPatterns {
-  if (built) return built;
-  const r = loadIndex().rating;
-  built = {
-    AT_START: new SubjectRegex(r.at_start, ""),
-    LEAD_ONLY: new SubjectRegex(r.lead_only, ""),
-    AT_END: new SubjectRegex(r.at_end, ""),
-    BARE: new SubjectRegex(r.bare, ""),
-    COUNT_BEFORE: new SubjectRegex(r.count_before, ""),
+/** The rating checks from the index's trees, each cut to the text it runs on at first (see prune.ts). */
+export function ratingPatterns(trees: CaptureIndex["rating"], cutUses = CUT_USES): RatingPatterns {
+  return {
+    atStart: new SubjectRegex(trees.at_start, "", cutUses),
+    leadOnly: new SubjectRegex(trees.lead_only, "", cutUses),
+    atEnd: new SubjectRegex(trees.at_end, "", cutUses),
+    bare: new SubjectRegex(trees.bare, "", cutUses),
+    countBefore: new SubjectRegex(trees.count_before, "", cutUses),
   };
-  return built;
 }
 
 /** `re` run on `text` (cut to it at first); null when it does not match. */
@@ -63,35 +57,39 @@ function valueOf(m: RegExpExecArray): number | null {
   return Number.isFinite(v) && v >= 1 && v <= 10 ? v : null;
 }
 
-/** Finds an explicit rating in lower-cased text, or null. Cheap exits when no digit or number word can be present. */
 /** A rating opens the message or ends it: only its head and tail are read. */
 const HEAD_CHARS = 160;
 const DIGIT = /[0-9]/;
 const TAIL_CHARS = 60;
 
-export function findRating(lower: string, rest: string, hasNumberWord: boolean): FoundRating | null {
+/**
+ * Finds an explicit rating in lower-cased text (`rest`: from its first word that is no
+ * filler), or null. `patterns` is called only when a digit or a number word is present: a
+ * prompt with neither never reads the index's rating trees.
+ */
+export function findRating(patterns: () => RatingPatterns, lower: string, rest: string, hasNumberWord: boolean): FoundRating | null {
   const head = rest.length > HEAD_CHARS ? rest.slice(0, HEAD_CHARS) : rest;
   const tailStart = Math.max(0, lower.length - TAIL_CHARS);
   const tail = lower.slice(tailStart);
   if (!hasNumberWord && !DIGIT.test(head) && !DIGIT.test(tail)) return null;
-  const { AT_START, LEAD_ONLY, AT_END, BARE, COUNT_BEFORE } = patterns();
-  let m = execOn(AT_START, head);
+  const { atStart, leadOnly, atEnd, bare, countBefore } = patterns();
+  let m = execOn(atStart, head);
   if (m) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.scale", bare: false };
   }
-  m = execOn(LEAD_ONLY, head);
+  m = execOn(leadOnly, head);
   if (m) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.lead", bare: false };
   }
-  m = execOn(AT_END, tail);
-  if (m && (tailStart === 0 || m.index > 0) && execOn(COUNT_BEFORE, lower.slice(Math.max(0, tailStart + m.index - 24), tailStart + m.index)) === null) {
+  m = execOn(atEnd, tail);
+  if (m && (tailStart === 0 || m.index > 0) && execOn(countBefore, lower.slice(Math.max(0, tailStart + m.index - 24), tailStart + m.index)) === null) {
     const v = valueOf(m);
     if (v !== null) return { value: v, signal: "rating.end", bare: false };
   }
   if (rest.length <= 24) {
-    m = execOn(BARE, rest.trim());
+    m = execOn(bare, rest.trim());
     if (m) {
       const v = valueOf(m);
       if (v !== null) return { value: v, signal: "rating.bare", bare: true };

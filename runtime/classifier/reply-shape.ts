@@ -9,8 +9,9 @@
  *    asksForRating: false }`.
  */
 import { LETTER } from "./compile-core.js";
+import type { CaptureIndex } from "./index-build.js";
 import { loadIndex } from "./index-file.js";
-import { SubjectRegex } from "./prune.js";
+import { CUT_USES, SubjectRegex } from "./prune.js";
 
 export interface ReplyShape {
   /** The reply's last sentence is a question (a "?" with at most a short sign-off after it). */
@@ -28,24 +29,25 @@ export interface ReplyShape {
   asksForRating: boolean;
 }
 
-/**
- * Made on first use from the index's trees: most prompts never need the reply read. Each is
- * cut to the text it runs on at first (see prune.ts): the six whole regexes (about 5,700
- * characters) cost a fresh process several milliseconds to build.
- */
-let built: { CHECK: SubjectRegex; OFFER: SubjectRegex; MORE: SubjectRegex; QUESTION_START: SubjectRegex; MENU: SubjectRegex; RATING_REQUEST: SubjectRegex } | null = null;
-function patterns(): NonNullable<typeof built> {
-  if (built) return built;
-  const r = loadIndex().reply;
-  built = {
-    CHECK: new SubjectRegex(r.check, ""),
-    OFFER: new SubjectRegex(r.offer, ""),
-    MORE: new SubjectRegex(r.more, ""),
-    QUESTION_START: new SubjectRegex(r.question_start, ""),
-    MENU: new SubjectRegex(r.menu, ""),
-    RATING_REQUEST: new SubjectRegex(r.rating_request, ""),
+export interface ReplyPatterns {
+  check: SubjectRegex;
+  offer: SubjectRegex;
+  more: SubjectRegex;
+  questionStart: SubjectRegex;
+  menu: SubjectRegex;
+  ratingRequest: SubjectRegex;
+}
+
+/** The reply checks from the index's trees, each cut to the text it runs on at first (see prune.ts). */
+export function replyPatterns(trees: CaptureIndex["reply"], cutUses = CUT_USES): ReplyPatterns {
+  return {
+    check: new SubjectRegex(trees.check, "", cutUses),
+    offer: new SubjectRegex(trees.offer, "", cutUses),
+    more: new SubjectRegex(trees.more, "", cutUses),
+    questionStart: new SubjectRegex(trees.question_start, "", cutUses),
+    menu: new SubjectRegex(trees.menu, "", cutUses),
+    ratingRequest: new SubjectRegex(trees.rating_request, "", cutUses),
   };
-  return built;
 }
 
 /** Whether `re` (cut to `text` at first) matches `text`. */
@@ -58,8 +60,9 @@ const INLINE_CHOICE = /(?:^|\s)\(?(?:1|a)\)\s[\s\S]*\s\(?(?:2|b)\)\s/;
 export const REPLY_TAIL_CHARS = 1500;
 const QUESTION_TAIL = 120;
 
-export function replyShape(reply: string): ReplyShape {
-  const { CHECK, OFFER, MORE, QUESTION_START, MENU, RATING_REQUEST } = patterns();
+/** The shape of `reply`; `patterns` default to fresh ones (a caller that reads many replies passes its own, built once). */
+export function replyShape(reply: string, patterns: ReplyPatterns = replyPatterns(loadIndex().reply)): ReplyShape {
+  const { check, offer, more, questionStart, menu, ratingRequest } = patterns;
   const tail = reply.slice(-REPLY_TAIL_CHARS).toLowerCase().replace(/[\u2018\u2019]/g, "'").trimEnd();
   const q = tail.lastIndexOf("?");
   let question: string | null = null;
@@ -70,18 +73,18 @@ export function replyShape(reply: string): ReplyShape {
     // Chat replies often drop the "?": "have you seen Dunkirk" still asks.
     const body = tail.replace(TRAILING_NON_WORD, "");
     const last = body.slice(lastBoundary(body) + 1);
-    if (testOn(QUESTION_START, last)) question = last;
+    if (testOn(questionStart, last)) question = last;
   }
   const endsWithQuestion = question !== null;
-  const checkQuestion = question !== null && testOn(CHECK, question);
-  const offerQuestion = question !== null && !checkQuestion && testOn(OFFER, question) && !testOn(MORE, question);
+  const checkQuestion = question !== null && testOn(check, question);
+  const offerQuestion = question !== null && !checkQuestion && testOn(offer, question) && !testOn(more, question);
   LIST_LINE.lastIndex = 0;
   let listLines = 0;
   while (LIST_LINE.exec(tail) !== null && listLines < 2) listLines++;
-  const menuWords = testOn(MENU, tail);
+  const menuWords = testOn(menu, tail);
   const numberedChoices = (listLines >= 2 && (endsWithQuestion || menuWords)) || (menuWords && INLINE_CHOICE.test(tail));
   const tail400 = tail.slice(-400);
-  const asksForRating = testOn(RATING_REQUEST, tail400);
+  const asksForRating = testOn(ratingRequest, tail400);
   return { endsWithQuestion, checkQuestion, offerQuestion, numberedChoices, asksForRating };
 }
 

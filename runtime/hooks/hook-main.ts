@@ -50,7 +50,7 @@ export function processHookIo(): HookIo {
 
 /**
  * Writes to stdout or stderr without making `process.stdout`/`process.stderr`: creating
- * those streams costs a fifth of a bare Node start, and an ordinary prompt writes nothing.
+ * those streams costs more than the rest of an ordinary prompt's work, which writes nothing.
  * A descriptor the host left non-blocking (EAGAIN) falls back to the stream; a closed one
  * (EPIPE) is not the hook's fault and is left alone.
  */
@@ -73,7 +73,7 @@ let streamWrites = false;
  * Whether the process may exit as soon as `runHook` resolves: everything it writes is written
  * synchronously (ledger, state, stdout and stderr), unless a stream took a write. bin/errata.cjs
  * then exits at once instead of letting Node run what it queued for later (a scavenge of the
- * young generation, about 3 ms, which an exiting process does not need).
+ * young generation, which an exiting process does not need).
  */
 export function outputFlushed(): boolean {
   return !streamWrites;

@@ -1,35 +1,13 @@
-// The long-text scan (compile.ts: one pass that tokenizes and looks every token up in the word
-// table, key hits grouped by rule, one window per key token shared by the rules it keys, a
-// window's tokens read once from its end) must give exactly the verdicts of the plain path
-// (filters off: the short tokenizer, the index's own maps, every window tried with the rule's
-// whole regex). These tests aim at what that scan does apart: many rules hit in mixed order
-// (the verdict's signals are in rule order), keys shared by several rules, a text scanned
-// right after another whose key tokens sit at the same token numbers, words whose run (the
-// letters before an apostrophe, a digit or another script) is looked up on its own, very long
-// words, and the window edges.
+// Long texts (an "any" rule is tried in windows around its keys, with one regex cut to the
+// whole text for all its windows) and what does not depend on the process: a classifier that
+// has classified other prompts (its regexes compiled whole, its key index made an object)
+// gives a fresh one's verdicts, and cut regexes give whole ones' verdicts. The generated
+// prompts mix phrases that fire rules (several keyed by the same words), filler, tokens whose
+// letters are broken by apostrophes, digits or other scripts, very long words and capitals.
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { classify, mostCommonLanguage, type CaptureVerdict } from "../../runtime/classifier/classify.js";
-import { buildMatchers, scan, setLongTextFilters } from "../../runtime/classifier/compile.js";
+import { describe, expect, it } from "vitest";
+import { classify, makeClassifier, mostCommonLanguage } from "../../runtime/classifier/classify.js";
 import { loadIndex } from "../../runtime/classifier/index-file.js";
-
-afterEach(() => {
-  setLongTextFilters(true);
-});
-
-function fast(text: string, previousReply: string | null = null): CaptureVerdict {
-  setLongTextFilters(true);
-  return classify(text, { previousReply });
-}
-
-function plain(text: string, previousReply: string | null = null): CaptureVerdict {
-  setLongTextFilters(false);
-  try {
-    return classify(text, { previousReply });
-  } finally {
-    setLongTextFilters(true);
-  }
-}
 
 /** Phrases that fire rules (several keyed by the same words: "not", "don't", "that", "good"). */
 const PHRASES = [
@@ -80,20 +58,45 @@ const part = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...PHRASES).map((p) => p.toUpperCase()) },
 );
 const piece = fc.tuple(part, fc.constantFrom(...SEPARATORS)).map(([w, s]) => w + s);
-/** At least 400 characters: the long-text path. */
+/** At least 400 characters: several windows per text. */
 const longPrompt = fc
   .array(piece, { minLength: 40, maxLength: 200 })
   .map((parts) => parts.join(""))
   .filter((t) => t.trim().length >= 400);
 
-describe("the long-text scan gives the plain path's verdicts", () => {
-  it("with many rules hit in mixed order, keys shared by rules, runs looked up on their own and very long words", () => {
+const REPLIES = [null, "Done. Want me to commit these changes?", "Is that right?", "How would you rate this answer from 1 to 10?"];
+
+describe("long texts", () => {
+  it("a phrase fires wherever it sits: at the start, at the end, in the middle, against a window's edge", () => {
+    const filler = "lorem ipsum dolor sit amet ".repeat(20);
+    for (const phrase of ["that's wrong", "you didn't read the spec", "I already told you to use pnpm", "great job", "it still doesn't compile", "why did you do that", "I don't like it", "come on!!"]) {
+      for (const text of [`${phrase} ${filler}`, `${filler}${phrase}`, `${filler}${phrase} ${filler}`, `${filler.slice(0, 62)} ${phrase} ${filler}`]) {
+        expect(classify(text).signals.length, `${phrase} in ${text.length} characters`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("a phrase fires wherever its window starts and ends, with a quoted word inside it too", () => {
+    const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ".repeat(8);
+    for (const phrase of ["I don't like it", "you didn't read it", "that's a great idea", "it still doesn't compile", "not a fan of this", "i 'really' don't like it"]) {
+      for (let at = 0; at < 150; at += 1) {
+        const text = `${words.slice(0, at)} ${phrase} ${words}`;
+        expect(classify(text).signals.length, `${phrase} at ${at}`).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
+describe("verdicts that do not depend on the process", () => {
+  it("cut regexes (every use) give the verdicts of whole ones on generated long prompts", () => {
+    const cut = makeClassifier({ cutUses: Infinity });
+    const whole = makeClassifier({ cutUses: 0 });
     let withSeveral = 0;
     fc.assert(
-      fc.property(longPrompt, fc.constantFrom(null, "Done. Want me to commit these changes?", "Is that right?"), (text, reply) => {
-        const f = fast(text, reply);
-        expect(f).toEqual(plain(text, reply));
-        if (f.signals.length >= 3) withSeveral++;
+      fc.property(longPrompt, fc.constantFrom(...REPLIES), (text, reply) => {
+        const v = cut(text, { previousReply: reply });
+        expect(v).toEqual(whole(text, { previousReply: reply }));
+        if (v.signals.length >= 3) withSeveral++;
       }),
       { numRuns: 300, seed: 23 },
     );
@@ -101,39 +104,21 @@ describe("the long-text scan gives the plain path's verdicts", () => {
     expect(withSeveral).toBeGreaterThan(200);
   });
 
-  it("for a text scanned right after another (no window or hit of the one before is reused)", () => {
+  it("a classifier that has classified other prompts gives a fresh one's verdicts", () => {
+    const warm = makeClassifier();
+    // Enough prompts for every rule regex to be compiled whole and the key index made an object.
     fc.assert(
-      fc.property(longPrompt, longPrompt, fc.integer({ min: 1, max: 70 }), (first, second, shift) => {
-        // The second text often has its key tokens at the first one's token numbers, shifted.
-        const shifted = `${"y".repeat(shift)} ${second}`;
-        for (const [a, b] of [
-          [first, second],
-          [second, shifted],
-          [shifted, second],
-        ] as const) {
-          fast(a);
-          const f = fast(b);
-          expect(f).toEqual(plain(b));
-        }
+      fc.property(longPrompt, fc.constantFrom(...REPLIES), (text, reply) => {
+        warm(text, { previousReply: reply });
       }),
-      { numRuns: 120, seed: 29 },
+      { numRuns: 300, seed: 31 },
     );
-  });
-
-  it("finds a phrase wherever it sits against its window's edges, after a text that put the same key token elsewhere", () => {
-    const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ".repeat(8);
-    let fired = 0;
-    for (const phrase of ["I don't like it", "you didn't read it", "that's a great idea", "it still doesn't compile", "not a fan of this"]) {
-      for (let at = 0; at < 150; at += 3) {
-        const text = `${words.slice(0, at)} ${phrase} ${words}`;
-        // The same phrase one token number on, far away: a stale window would sit on lorem ipsum.
-        fast(`${words.slice(0, at)} x ${words.slice(0, 300)} ${phrase} ${words}`);
-        const f = fast(text);
-        expect(f).toEqual(plain(text));
-        if (f.signals.length > 0) fired++;
-      }
-    }
-    expect(fired).toBeGreaterThan(200);
+    fc.assert(
+      fc.property(longPrompt, fc.constantFrom(...REPLIES), (text, reply) => {
+        expect(warm(text, { previousReply: reply })).toEqual(makeClassifier()(text, { previousReply: reply }));
+      }),
+      { numRuns: 60, seed: 37 },
+    );
   });
 });
 
@@ -173,17 +158,5 @@ describe("the language of a verdict when rules of several languages fire as ofte
       }),
       { numRuns: 3000, seed: 17 },
     );
-  });
-});
-
-describe("the word table", () => {
-  it("is built on a process's second long text, not its first (a hook classifies one prompt: the plain way costs it less)", () => {
-    const m = buildMatchers();
-    const text = "please look at the failing test in the parser module again and explain why it fails ".repeat(6);
-    expect(text.length).toBeGreaterThan(400);
-    scan(m, text.toLowerCase());
-    expect(m.table).toBeNull();
-    scan(m, text.toLowerCase());
-    expect(m.table).not.toBeNull();
   });
 });

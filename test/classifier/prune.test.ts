@@ -6,14 +6,14 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classify } from "../../runtime/classifier/classify.js";
+import { describe, expect, it } from "vitest";
+import { makeClassifier } from "../../runtime/classifier/classify.js";
 import { ruleFlags, ruleSource } from "../../runtime/classifier/compile-core.js";
 import { treeOf } from "../../runtime/classifier/index-build.js";
 import { fromLines, indexFileText, indexFromBytes, loadIndex } from "../../runtime/classifier/index-file.js";
 import { freshIndex, freshRuleFiles } from "../../runtime/classifier/index-write.js";
 import { languages, RULE_CATEGORIES } from "../../runtime/classifier/lang-data.js";
-import { compactTree, cutRegex, parseRegex, setRegexCutting, SubjectRegex, treeSource, type CutTree } from "../../runtime/classifier/prune.js";
+import { compactTree, cutRegex, parseRegex, SubjectRegex, treeSource, type CutTree } from "../../runtime/classifier/prune.js";
 import { ruleTree } from "../../runtime/classifier/rule-files.js";
 import { bundledExchanges } from "../helpers/exchanges.js";
 
@@ -175,19 +175,11 @@ describe("a regex cut to its subject", () => {
 });
 
 describe("classifying with cut regexes", () => {
-  beforeAll(() => void setRegexCutting("always"));
-  afterAll(() => void setRegexCutting("first-uses"));
-
   it("gives the verdicts of whole regexes on every typed prompt of the bundled corpora", () => {
+    const cut = makeClassifier({ cutUses: Infinity });
+    const whole = makeClassifier({ cutUses: 0 });
     const exchanges = bundledExchanges();
-    for (const e of exchanges) {
-      setRegexCutting("always");
-      const cut = classify(e.prompt, { previousReply: e.reply_end });
-      setRegexCutting("off");
-      const whole = classify(e.prompt, { previousReply: e.reply_end });
-      setRegexCutting("always");
-      expect(cut).toEqual(whole);
-    }
+    for (const e of exchanges) expect(cut(e.prompt, { previousReply: e.reply_end })).toEqual(whole(e.prompt, { previousReply: e.reply_end }));
     expect(exchanges.length).toBeGreaterThan(3000);
   });
 });
@@ -209,6 +201,6 @@ describe("the generated files", () => {
     const indented = Buffer.from(JSON.stringify(JSON.parse(bytes.toString("utf8")), null, 2));
     expect(fromLines(indented)).toBeNull();
     expect(indexFromBytes(indented)).toEqual(indexFromBytes(bytes));
-    expect(() => indexFromBytes(Buffer.from('{"eager":{"schema":"capture-index/0"},\n"rating":{},\n"reply":{},\n"needs":[]}\n'))).toThrow(/expected schema capture-index\/2/);
+    expect(() => indexFromBytes(Buffer.from('{"eager":{"schema":"capture-index/0"},\n"rating":{},\n"reply":{}}\n'))).toThrow(/expected schema capture-index\/3/);
   });
 });
