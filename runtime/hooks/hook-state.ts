@@ -10,6 +10,7 @@
  * Example file: `{"schema":"hook-last-reply/1","session_id":"0b7c…","ts":"2026-11-30T12:00:00.000Z",
  * "reply":"Done: the tests pass.","model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…"}`
  */
+import { FNV1A32_OFFSET, FNV1A32_PRIME } from "../../core/fnv1a.js";
 import { sha256Tagged } from "../../core/sha256.js";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,14 +34,18 @@ export function hookStateDir(stateDir: string): string {
   return join(stateDir, "hook");
 }
 
-/** 16 hex: FNV-1a over the UTF-16 code units, two 32-bit lanes with different offsets. */
+/**
+ * 16 hex: two 32-bit lanes over the UTF-16 code units. Lane a is plain FNV-1a (core/fnv1a);
+ * lane b starts from another offset and mixes lane a in at every step, so the pair is not
+ * two copies of one hash. Stored file names depend on it: it must not change.
+ */
 function sessionKey(sessionId: string): string {
-  let a = 0x811c9dc5;
+  let a = FNV1A32_OFFSET;
   let b = 0x050c5d1f;
   for (let i = 0; i < sessionId.length; i++) {
     const c = sessionId.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 13);
+    a = Math.imul(a ^ c, FNV1A32_PRIME);
+    b = Math.imul(b ^ c, FNV1A32_PRIME) ^ (a >>> 13);
   }
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
