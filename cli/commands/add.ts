@@ -13,7 +13,7 @@ import { Command, Option } from "commander";
 import type { CommandContext } from "../command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../ledger-common.js";
+import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../shared/ledger.js";
 import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 import { writeAttachment } from "../../runtime/store/attachments.js";
 import { parseErText } from "../../runtime/store/er-grammar.js";

@@ -12,7 +12,7 @@ import { basename, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { badInput } from "../../core/errors.js";
 import { count, printJson, println, warn } from "../io.js";
-import { ledgerFor } from "../ledger-common.js";
+import { ledgerFor } from "../shared/ledger.js";
 import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/jobs/backfill.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 

@@ -8,9 +8,9 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
-import { parseNumber } from "../ledger-common.js";
+import { parseNumber } from "../shared/ledger.js";
 import { runDaily } from "../../runtime/jobs/daily/daily.js";
 
 interface DailyCliOptions {

@@ -5,9 +5,9 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { runManualStage, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
-import { parseNumber } from "../ledger-common.js";
+import { parseNumber } from "../shared/ledger.js";
 import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -8,10 +8,10 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { fmtRate, joinedView } from "../daily-common.js";
+import { fmtRate, joinedView } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { parseNumber, parseSince } from "../ledger-common.js";
+import { parseNumber, parseSince } from "../shared/ledger.js";
 import { landedImpacts, skillImpact, type Impact } from "../../runtime/jobs/daily/impact.js";
 import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";
 

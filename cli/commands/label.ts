@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { runManualStage, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../shared/daily.js";
 import { runLabel } from "../../runtime/jobs/daily/label.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, oneLine, parseKind, parseNumber, parseSince, parseStatus, reportProblems } from "../ledger-common.js";
+import { ledgerFor, oneLine, parseKind, parseNumber, parseSince, parseStatus, reportProblems } from "../shared/ledger.js";
 import { badInput } from "../../core/errors.js";
 
 interface ListOptions {

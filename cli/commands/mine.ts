@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { count, printJson, println, progress, warn } from "../io.js";
-import { ledgerFor, parseNumber } from "../ledger-common.js";
+import { ledgerFor, parseNumber } from "../shared/ledger.js";
 import { mineTranscripts } from "../../runtime/jobs/mine.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 import { CapturedIndex } from "../../runtime/transcripts/captured.js";

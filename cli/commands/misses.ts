@@ -7,9 +7,9 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { joinedView } from "../daily-common.js";
+import { joinedView } from "../shared/daily.js";
 import { printJson, println } from "../io.js";
-import { parseSince } from "../ledger-common.js";
+import { parseSince } from "../shared/ledger.js";
 import { falsePassClaim, findMisses } from "../../runtime/jobs/daily/joins.js";
 import { fileUpgrades, type UpgradeDraft } from "../../runtime/jobs/daily/upgrades.js";
 import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";

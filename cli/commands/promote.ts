@@ -17,8 +17,8 @@ import type { CommandContext } from "../command.js";
 import { badInput, ErrataError } from "../../core/errors.js";
 import { EvalInputError } from "../../eval/errors.js";
 import { printJson, println } from "../io.js";
-import { loadCombiner } from "./combiner.js";
-import { fileExists, intOption, readJson, readJsonl, writeAtomic } from "./research-io.js";
+import { loadCombiner } from "../shared/combiner.js";
+import { fileExists, intOption, readJson, readJsonl, writeAtomic } from "../shared/research-files.js";
 
 /**
  * `errata promote`: runs the `eval score --check` logic (eval/'s scoreDetectors and

@@ -9,7 +9,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { formatCounts, wireFor } from "../daily-common.js";
+import { formatCounts, wireFor } from "../shared/daily.js";
 import { printJson, println } from "../io.js";
 import { runReport } from "../../runtime/jobs/daily/report.js";
 import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";

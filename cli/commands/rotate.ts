@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { pathsFor } from "../ledger-common.js";
+import { pathsFor } from "../shared/ledger.js";
 import { rotateLedger } from "../../runtime/store/rotate.js";
 
 export function register(program: Command, ctx: CommandContext): void {

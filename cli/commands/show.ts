@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { ErrataError } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, reportProblems } from "../ledger-common.js";
+import { ledgerFor, reportProblems } from "../shared/ledger.js";
 import { ERRATUM_ID_PATTERN } from "../../schemas/erratum-constants.js";
 import { badInput } from "../../core/errors.js";
 

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, reportProblems } from "../ledger-common.js";
+import { ledgerFor, reportProblems } from "../shared/ledger.js";
 import { ledgerStats, type LedgerStats } from "../../runtime/store/stats.js";
 
 export function register(program: Command, ctx: CommandContext): void {

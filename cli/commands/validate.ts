@@ -9,7 +9,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { printJson, println } from "../io.js";
-import { formatProblem, pathsFor } from "../ledger-common.js";
+import { formatProblem, pathsFor } from "../shared/ledger.js";
 import { loadSystems } from "../../runtime/config.js";
 import { validateLedger } from "../../runtime/store/validate.js";
 

@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { runWeekly } from "../../runtime/jobs/daily/daily.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -1,0 +1,10 @@
+import type { Command } from "commander";
+import type { CommandContext } from "../../../command.js";
+import { register as exportSheet } from "./export.js";
+import { register as importSheet } from "./import.js";
+
+/** `errata eval label export|import`: blind labelling sheets, one per labeller, and their validated import. */
+export function register(group: Command, ctx: CommandContext): void {
+  const label = group.command("label").description("Blind labelling sheets: export one per labeller, import the returned sheets");
+  for (const sub of [exportSheet, importSheet]) sub(label, ctx);
+}
