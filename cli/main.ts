@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import type { CommandContext, Register } from "./command.js";
 import { ErrataError } from "../core/errors.js";
 import { defaultIo, type Io } from "./io.js";
+import { examples } from "./shared/help.js";
 
 type CommandModule = { register?: Register };
 
@@ -20,6 +21,7 @@ const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   classtier: () => import("./commands/classtier/index.js"),
   combiner: () => import("./commands/combiner/index.js"),
   daily: () => import("./commands/daily.js"),
+  datasets: () => import("./commands/datasets/index.js"),
   engine: () => import("./commands/engine/index.js"),
   enrich: () => import("./commands/enrich.js"),
   eval: () => import("./commands/eval/index.js"),
@@ -80,6 +82,14 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
       writeErr: (s) => void ctx.io.stderr.write(s),
     })
     .allowExcessArguments(false)
+    .addHelpText(
+      "after",
+      examples([
+        "errata add bug: it pushed to main without asking && errata list",
+        "errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --limit 50",
+        "errata daily --skip-mine --dry-run",
+      ]),
+    )
     .exitOverride();
   for (const register of registers) register(program, ctx);
   // Every subcommand inherits the output and exit behaviour.

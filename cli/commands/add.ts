@@ -19,6 +19,7 @@ import { writeAttachment } from "../../runtime/store/attachments.js";
 import { parseErText } from "../../runtime/store/er-grammar.js";
 import { newErratum } from "../../runtime/store/new-erratum.js";
 import type { ErratumContext, Links } from "../../schemas/erratum.js";
+import { examples } from "../shared/help.js";
 
 /** Shown by a dry run before any key exists: the real pseudonym needs the key, made on the first write. */
 const UNKEYED_PSEUDONYM = "rp-0000000000000000";
@@ -77,10 +78,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .addOption(new Option("--attach <file...>", "copy files into the attachments folder and link them"))
     .option("--dry-run", "validate and print what would be written; write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText(
-      "after",
-      "\nExample:\n  $ errata add bug: it pushed to main without asking --session 0b7c2d1e\n  $ errata add --product feature: a way to undo the last edit\n  $ errata add 'praise: the migration plan was spot on' --json",
-    )
+    .addHelpText("after", examples(["errata add bug: it pushed to main without asking --session 0b7c2d1e", "errata add --product feature: a way to undo the last edit", `errata add 'praise: the migration plan was spot on' --json`]))
     .action(async (words: string[], opts: AddOptions) => {
       const text = opts.complaint ?? words.join(" ");
       if (opts.complaint !== undefined && words.length > 0) {

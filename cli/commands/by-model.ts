@@ -8,11 +8,12 @@
 import { modelRates } from "../../runtime/jobs/daily/joins.js";
 import { fmtRate } from "../shared/daily.js";
 import { rateCommand } from "../shared/rates.js";
+import { examples } from "../shared/help.js";
 
 export const register = rateCommand({
   name: "by-model",
   description: "Complaints by assistant model, with rates over delivered outputs",
-  helpAfter: "\nExample:\n  $ errata by-model --since 2026-11-01",
+  helpAfter: examples(["errata add --model claude-sonnet-4-5 no, that is not what I asked && errata by-model --since 2026-11-01"]),
   key: "models",
   join: modelRates,
   empty: "no complaints or outputs in the window",

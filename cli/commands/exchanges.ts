@@ -8,6 +8,7 @@ import { printJson, println, progress, warn } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { loadCapturedIndex } from "../../runtime/transcripts/ledger-turns.js";
 import { sweepExchanges } from "../../runtime/transcripts/sweep.js";
+import { examples } from "../shared/help.js";
 
 interface ExchangesOpts {
   root?: string;
@@ -27,10 +28,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--full", "re-read every transcript from its start, ignoring the per-file cursor")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "read and count, write nothing")
-    .addHelpText(
-      "after",
-      "\nExample:\n  $ errata exchanges --root ~/.claude/projects --json\n  $ errata exchanges --root datasets/claude-code/spotter --dry-run",
-    )
+    .addHelpText("after", examples(["errata datasets copy claude-code/spotter && errata exchanges --root datasets/claude-code/spotter --dry-run", "errata import synthetic --sessions 3 --transcripts --out corpus && errata exchanges --root corpus/transcripts --json"]))
     .action(async (opts: ExchangesOpts) => {
       const io = ctx.io;
       const paths = resolvePaths(io.env, io.cwd);

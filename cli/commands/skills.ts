@@ -8,11 +8,18 @@
 import { skillRates } from "../../runtime/jobs/daily/joins.js";
 import { fmtRate } from "../shared/daily.js";
 import { rateCommand } from "../shared/rates.js";
+import { examples } from "../shared/help.js";
 
 export const register = rateCommand({
   name: "skills",
   description: "Per-skill complaint rates over delivered outputs",
-  helpAfter: "\nExample:\n  $ errata skills --since 2026-11-01 --json",
+  helpAfter: examples([
+    "errata skills --since 2026-11-01 --json",
+    [
+      `mkdir host && echo '{"schema":"output/1","id":"out-1","ts":"2026-11-29T10:02:09Z","session_id":null,"skill":"release-notes"}' > host/outputs.jsonl &&`,
+      "errata add the release notes missed two fixes --output-id out-1 && ERRATA_HOST_DIR=host errata skills --since 2026-11-01",
+    ],
+  ]),
   key: "skills",
   join: skillRates,
   empty: "no outputs or complaints in the window",

@@ -68,7 +68,7 @@ export function exchangeFiles(flags: PassFlags, ctx: CommandContext, v4Dir: stri
 }
 
 /** Adds one pass (`detect`, `diagnose` or `v3`) to the v4 group. */
-export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, description: string, example: string): void {
+export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage, description: string, helpAfter: string): void {
   const cmd = v4.command(stage);
   if (stage === "v3") cmd.option("--regex-caught", "also ask of the exchanges the capture classifier caught (what the seed's v3 sees; `errata eval predictions` reads them)");
   cmd
@@ -80,7 +80,7 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
     .option("--retry-unscored", "ask again where this judge's stored answer is unscored (default: a re-run asks nothing new)")
     .option("--dry-run", "plan only: ask nothing, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", `\nExample:\n  $ ${example}`)
+    .addHelpText("after", helpAfter)
     .action(async (flags: PassFlags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);

@@ -7,6 +7,7 @@ import { badInput } from "../../../core/errors.js";
 import { printJson, println } from "../../io.js";
 import { folderFor, QuestionFileSchema, readDraw } from "../../shared/calibration-loop.js";
 import { intOption, readJson, writeAtomic } from "../../shared/research-files.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata calibrate brief`: the blind labellers' brief (brief.md) and one shuffled sheet per
@@ -23,7 +24,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--seed <n>", "seed of the sheets' item order (default 1)")
     .option("--dry-run", "print the brief, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata calibrate brief --dir v4/calibration/rules.rule_covers --question-file rule_covers.json")
+    .addHelpText("after", examples([[`echo '{"schema":"calib-item/1","item_id":"a1","session_id":"s1","question":"detect.unhappy","p_yes":0.8,"shown":{"prompt":"no, not that file"}}' > items.jsonl &&`, "errata calibrate draw --items items.jsonl --question detect.unhappy --dir loop &&", "errata calibrate brief --dir loop --labellers 3"]]))
     .action((opts: { dir?: string; question?: string; questionFile?: string; labellers?: string; seed?: string; dryRun?: boolean; json?: boolean }) => {
       const folder = folderFor(ctx, opts.dir, opts.question);
       const draw = readDraw(folder);

@@ -13,8 +13,12 @@ import { register as draw } from "./draw.js";
 import { register as fit } from "./fit.js";
 import { register as probabilities } from "./probabilities.js";
 import { register as shadow } from "./shadow.js";
+import { examples } from "../../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
-  const group = program.command("calibrate").description("cuts and probability calibration from blind labels; the shadow gate");
+  const group = program
+    .command("calibrate")
+    .description("cuts and probability calibration from blind labels; the shadow gate")
+    .addHelpText("after", examples(["errata calibrate shadow --false-alarm 0.05 --confidence 0.95", ["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&", "errata calibrate cuts --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl"]]));
   for (const sub of [cuts, probabilities, shadow, draw, brief, agreement, fit]) sub(group, ctx);
 }

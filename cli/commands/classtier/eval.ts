@@ -11,6 +11,7 @@ import { classTierFiles, readCache } from "../../shared/classtier.js";
 import { goldRows, loadCombiner } from "../../shared/combiner.js";
 import { loadInputs, splitFrom } from "../../shared/research-inputs.js";
 import { numberOption, readJsonl, writeAtomic } from "../../shared/research-files.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata classtier eval`: compares the model judge with the class head on the fit split;
@@ -35,7 +36,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--write", "record the level in <v4>/classtier-level.json")
     .option("--dry-run", "with --write: show the record, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata classtier eval --labels labels.jsonl --gold gold.jsonl --answers v4/answers.jsonl --combiner v4/candidates/combiner.json --predictions v4.jsonl --write")
+    .addHelpText("after", examples([["errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 50 &&", "errata classtier eval --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --write"]]))
     .action((opts: { labels: string; answers?: string; gold?: string; exchanges?: string; combiner?: string; predictions?: string; detector?: string; cut?: string; secondLookPrecision?: string; holdoutShare?: string; splitSalt?: string; write?: boolean; dryRun?: boolean; json?: boolean }) => {
       if (opts.combiner && !opts.answers) throw badInput("--combiner needs --answers", "the engine's answers to run the class head on", "no --answers");
       const cut = numberOption("cut", opts.cut, 0.5, [0, 1]);

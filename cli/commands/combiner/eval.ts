@@ -8,6 +8,7 @@ import { printJson, println } from "../../io.js";
 import { loadCombiner, rowsFor, type CombinerOptions, type GoldRow } from "../../shared/combiner.js";
 import { withInputOptions } from "../../shared/research-inputs.js";
 import { writeAtomic } from "../../shared/research-files.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata combiner eval`: scores a fitted combiner on the holdout (all items when there is
@@ -19,7 +20,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--target <question>", `gold verdict question (default ${DETECT_UNHAPPY})`)
     .option("--class-question <question>", "gold class question (default class)")
     .option("--predictions <file>", "write prediction/1 lines (detector \"combiner\") for every labelled exchange")
-    .addHelpText("after", "\nExample:\n  $ errata combiner eval --model v4/candidates/combiner-20261130T120000Z.json --answers v4/answers.jsonl --labels labels.jsonl --gold gold.jsonl")
+    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&", "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out combiner.json &&", "errata combiner eval --model combiner.json --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl"]]))
     .action((opts: CombinerOptions & { model: string; predictions?: string }) => {
       const model = loadCombiner(resolve(ctx.io.cwd, opts.model));
       const rows = rowsFor(ctx, opts);

@@ -13,6 +13,7 @@ import { readExchanges, readQuestions } from "../../../engine/embedded/files.js"
 import { answersSummary } from "../../../engine/summaries.js";
 import type { OpenAIEngine } from "../../../engine/openai/engine.js";
 import { collect, guard } from "../../shared/engine.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata engine ask`: the bank's questions (or a question file) of every exchange in a file,
@@ -36,7 +37,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--limit <n>", "only the first n exchanges")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "count what would be asked; ask and write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl\n  $ ERRATA_OPENAI_BASE_URL=http://127.0.0.1:8000/v1 ERRATA_OPENAI_MODEL=qwen2.5 errata engine ask --lane openai --exchanges x.jsonl --caller errata-triage")
+    .addHelpText("after", examples(["errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl", ["errata datasets copy spotter &&", "ERRATA_OPENAI_BASE_URL=http://127.0.0.1:8000/v1 ERRATA_OPENAI_MODEL=qwen2.5 errata engine ask --lane openai --exchanges datasets/spotter/exchanges.jsonl --caller errata-triage"]]))
     .action(async (opts: { exchanges: string; questions?: string; question?: string[]; lane?: string; config?: string; answers?: string; caller: string; out?: string; cache: boolean; batch?: boolean; limit?: string; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
         const io = ctx.io;

@@ -12,6 +12,7 @@ import { loadShippedWeights } from "../../../engine/embedded/shipped.js";
 import { parseWeights } from "../../../engine/embedded/weights.js";
 import { evalTable } from "../../../engine/summaries.js";
 import { collect, defaultLabelFiles, guard, loadSets, staleSignals, versions } from "../../shared/engine.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata engine eval`: AUC, Brier, log loss and kappa of embedded weights (default the
@@ -27,7 +28,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--exchanges <file>", "the exchanges file for each --labels, when not beside it; repeatable", collect)
     .option("--cv", "also the recipe on every item of each set: 5 session-grouped folds (at each question's shipped L2)")
     .option("--json", "print one JSON value: {model, rows}")
-    .addHelpText("after", "\nExample:\n  $ errata engine eval --labels datasets/ab-redial/labels.jsonl --cv")
+    .addHelpText("after", examples(["errata datasets copy ab-redial && errata engine eval --labels datasets/ab-redial/labels.jsonl --cv"]))
     .action(async (opts: { weights?: string; labels?: string[]; exchanges?: string[]; cv?: boolean; json?: boolean }) =>
       guard(async () => {
         const io = ctx.io;

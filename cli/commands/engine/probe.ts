@@ -7,6 +7,7 @@ import { resolvePaths } from "../../../runtime/paths.js";
 import { engineFromConfig } from "../../../engine/config.js";
 import type { OpenAIEngine } from "../../../engine/openai/engine.js";
 import { guard } from "../../shared/engine.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata engine probe`: asks an OpenAI-compatible lane's server which answer modes it
@@ -19,7 +20,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--lane <name>", "lane name from the config", "openai")
     .option("--config <file>", "engine config (default: <ledger>/errata-engine.json)")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ ERRATA_OPENAI_BASE_URL=http://127.0.0.1:11434/v1 ERRATA_OPENAI_MODEL=llama3.1 errata engine probe")
+    .addHelpText("after", examples(["ERRATA_OPENAI_BASE_URL=http://127.0.0.1:11434/v1 ERRATA_OPENAI_MODEL=llama3.1 errata engine probe"]))
     .action(async (opts: { lane: string; config?: string; json?: boolean }) =>
       guard(async () => {
         const io = ctx.io;

@@ -9,6 +9,7 @@ import { printJson, println } from "../../io.js";
 import { evalPaths, listOption, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom } from "../../shared/eval-files.js";
 import { withInterval } from "../../shared/eval-format.js";
 import { loadLabels } from "../../shared/eval-labels.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata eval agreement`: per question, raw agreement, Fleiss' kappa (fixed and variable
@@ -45,7 +46,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--seed <n>", "bootstrap seed (default 1)")
     .option("--level <x>", "interval level (default 0.95)")
     .option("--json", "print one JSON value: every question's figures")
-    .addHelpText("after", "\nExample:\n  $ errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3")
+    .addHelpText("after", examples(["errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3"]))
     .action((flags: AgreementFlags) => runAgreement(ctx, flags));
 }
 

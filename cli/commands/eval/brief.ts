@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { bank, bankHash, renderBrief } from "../../../questions/index.js";
 import type { CommandContext } from "../../command.js";
 import { writeDoc } from "../../shared/doc.js";
+import { examples } from "../../shared/help.js";
 
 export function register(group: Command, ctx: CommandContext): void {
   group
@@ -17,7 +18,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <file>", "write to this file instead of stdout")
     .option("--dry-run", "print what would be written, write nothing")
     .option("--json", "print one JSON value: {out, bytes, written}")
-    .addHelpText("after", "\nExample:\n  $ errata eval brief --out brief.md")
+    .addHelpText("after", examples(["errata eval brief --out brief.md"]))
     .action((flags: { out?: string; dryRun?: boolean; json?: boolean }) => {
       writeDoc(ctx, renderBrief(bank, bankHash), flags);
     });

@@ -14,8 +14,12 @@ import { register as label } from "./label/index.js";
 import { register as predictions } from "./predictions.js";
 import { register as sample } from "./sample.js";
 import { register as score } from "./score.js";
+import { examples } from "../../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
-  const group = program.command("eval").description("Gold sets, labels, agreement and scoring");
+  const group = program
+    .command("eval")
+    .description("Gold sets, labels, agreement and scoring")
+    .addHelpText("after", examples(["errata eval brief --out brief.md", "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3"]));
   for (const sub of [brief, predictions, sample, label, agreement, score]) sub(group, ctx);
 }

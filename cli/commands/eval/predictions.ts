@@ -19,6 +19,7 @@ import { badInput, describeFound } from "../../../core/errors.js";
 import { printJson, println } from "../../io.js";
 import { readCutsFile } from "../../shared/cuts-file.js";
 import { writeAtomic } from "../../shared/research-files.js";
+import { examples } from "../../shared/help.js";
 
 interface Flags {
   exchanges?: string[];
@@ -43,7 +44,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <file>", "where to write (default <v4Dir>/predictions.jsonl; replaced whole)")
     .option("--dry-run", "count what would be written, write nothing")
     .option("--json", "print one JSON value: {out, written, rows, judge, counts}")
-    .addHelpText("after", "\nExample:\n  $ errata v4 v3 --regex-caught --cuts cuts.json\n  $ errata eval predictions --cuts cuts.json --detectors regex,v3,v4 --out predictions.jsonl\n  $ errata eval score --predictions predictions.jsonl --check")
+    .addHelpText("after", examples([["errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&", `echo '{"detect.unhappy": 0.3}' > cuts.json &&`, "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --cuts cuts.json --detectors regex,v3,v4 --out predictions.jsonl"]]))
     .action((flags: Flags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const detectors = parseDetectors(flags.detectors);

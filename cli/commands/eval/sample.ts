@@ -14,6 +14,7 @@ import { badInput, describeFound } from "../../../core/errors.js";
 import { printJson, println } from "../../io.js";
 import { readCutsFile } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
+import { examples } from "../../shared/help.js";
 
 /**
  * `errata eval sample`: draws the gold set from exchanges and their composed v4 verdicts and
@@ -62,7 +63,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--force", "replace an existing gold set")
     .option("--dry-run", "draw and report, write nothing")
     .option("--json", "print one JSON value: the manifest and where it was written")
-    .addHelpText("after", "\nExample:\n  $ errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --failures v4-predictions.jsonl --seed 7")
+    .addHelpText("after", examples([["errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 60 --failure-items 10 --seed 7"]]))
     .action((flags: SampleFlags) => runSample(ctx, flags));
 }
 

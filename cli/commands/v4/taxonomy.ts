@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { renderTaxonomyPage } from "../../../questions/index.js";
 import type { CommandContext } from "../../command.js";
 import { writeDoc } from "../../shared/doc.js";
+import { examples } from "../../shared/help.js";
 
 /** `errata v4 taxonomy`: the failure taxonomy page (classes and modes), to stdout or `--out`. */
 export function register(group: Command, ctx: CommandContext): void {
@@ -11,7 +12,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <file>", "write to this file instead of stdout")
     .option("--dry-run", "print what would be written, write nothing")
     .option("--json", "print one JSON value: {out, bytes}")
-    .addHelpText("after", "\nExample:\n  $ errata v4 taxonomy --out docs/taxonomy.md")
+    .addHelpText("after", examples(["errata v4 taxonomy --out taxonomy.md"]))
     .action((flags: { out?: string; dryRun?: boolean; json?: boolean }) => {
       const page = renderTaxonomyPage();
       writeDoc(ctx, page, flags);

@@ -8,6 +8,7 @@ import { printJson, println } from "../../../io.js";
 import { evalPaths, readJsonlStrict, resolveFrom, writeAtomic } from "../../../shared/eval-files.js";
 import { readGoldItems } from "../../../shared/eval-labels.js";
 import { answerSpecs } from "../../../shared/eval-questions.js";
+import { examples } from "../../../shared/help.js";
 
 /**
  * `errata eval label export`: one labeller's blind CSV sheet: the items' text, one column per
@@ -43,7 +44,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <file>", "the sheet (default: <ledger>/eval/sheets/<id>.csv)")
     .option("--dry-run", "build the sheet, write nothing")
     .option("--json", "print one JSON value: {out, labeler, items, questions, written}")
-    .addHelpText("after", "\nExample:\n  $ errata eval label export --labeler ana --split all")
+    .addHelpText("after", examples([["errata datasets copy ab-redial && errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 30 --failure-items 0 &&", "errata eval label export --labeler ana --exchanges datasets/ab-redial/exchanges.jsonl --split all"]]))
     .action((flags: ExportFlags) => runExport(ctx, flags));
 }
 

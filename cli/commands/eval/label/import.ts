@@ -9,6 +9,7 @@ import { printJson, println, warn } from "../../../io.js";
 import { evalPaths, readJsonlStrict, readText, resolveFrom, toJsonl, writeAtomic } from "../../../shared/eval-files.js";
 import { readGoldItems } from "../../../shared/eval-labels.js";
 import { answerSpecs } from "../../../shared/eval-questions.js";
+import { examples } from "../../../shared/help.js";
 
 /**
  * `errata eval label import`: the validated import of a returned sheet into `labels.jsonl`
@@ -39,7 +40,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--replace", "replace this labeller's earlier labels for the sheet's items")
     .option("--dry-run", "validate, write nothing")
     .option("--json", "print one JSON value: the import summary, or {imported: 0, errors}")
-    .addHelpText("after", "\nExample:\n  $ errata eval label import ana.csv")
+    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&", `printf 'labeler,exchange_id,detect.unhappy\\nana,ex-89f85987863af467,yes\\n' > ana.csv &&`, "errata eval label import ana.csv"]]))
     .action((sheet: string, flags: ImportFlags) => runImport(ctx, sheet, flags));
 }
 
