@@ -78,7 +78,14 @@ export function register(program: Command, ctx: CommandContext): void {
     .addOption(new Option("--attach <file...>", "copy files into the attachments folder and link them"))
     .option("--dry-run", "validate and print what would be written; write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples(["errata add bug: it pushed to main without asking --session 0b7c2d1e", "errata add --product feature: a way to undo the last edit", `errata add 'praise: the migration plan was spot on' --json`]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata add bug: it pushed to main without asking --session 0b7c2d1e",
+        "errata add --product feature: a way to undo the last edit",
+        `errata add 'praise: the migration plan was spot on' --json`,
+      ]),
+    )
     .action(async (words: string[], opts: AddOptions) => {
       const text = opts.complaint ?? words.join(" ");
       if (opts.complaint !== undefined && words.length > 0) {

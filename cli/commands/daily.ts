@@ -33,7 +33,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--skip-mine", "do not mine transcripts")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
-    .addHelpText("after", examples(["errata datasets copy claude-code/spotter && errata daily --root datasets/claude-code/spotter --json", "errata daily --skip-mine --limit 50"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy claude-code/spotter && errata daily --root datasets/claude-code/spotter --json",
+        "errata daily --skip-mine --limit 50",
+      ]),
+    )
     .action(async (opts: DailyCliOptions) => {
       const limit = parseNumber("limit", opts.limit, { integer: true });
       const mineLimit = parseNumber("mine-limit", opts.mineLimit, { integer: true });

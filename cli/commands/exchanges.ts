@@ -28,7 +28,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--full", "re-read every transcript from its start, ignoring the per-file cursor")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "read and count, write nothing")
-    .addHelpText("after", examples(["errata datasets copy claude-code/spotter && errata exchanges --root datasets/claude-code/spotter --dry-run", "errata import synthetic --sessions 3 --transcripts --out corpus && errata exchanges --root corpus/transcripts --json"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy claude-code/spotter && errata exchanges --root datasets/claude-code/spotter --dry-run",
+        "errata import synthetic --sessions 3 --transcripts --out corpus && errata exchanges --root corpus/transcripts --json",
+      ]),
+    )
     .action(async (opts: ExchangesOpts) => {
       const io = ctx.io;
       const paths = resolvePaths(io.env, io.cwd);

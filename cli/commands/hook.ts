@@ -17,7 +17,15 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("hook")
     .description("Claude Code hooks: user-prompt-submit captures explicit ratings, corrections, directives and praise; stop keeps the last reply")
     .argument("<event>", "user-prompt-submit or stop")
-    .addHelpText("after", examples([`echo '{"session_id":"s1","prompt":"no, that is wrong"}' | errata hook user-prompt-submit`], { after: "Install: see docs/capture.md for the settings.json lines." }))
+    .addHelpText(
+      "after",
+      examples(
+        [
+          `echo '{"session_id":"s1","prompt":"no, that is wrong"}' | errata hook user-prompt-submit`,
+        ],
+        { after: "Install: see docs/capture.md for the settings.json lines." },
+      ),
+    )
     .action(async (event: string) => {
       const io = ctx.io;
       ctx.exitCode = await runHook([event], {

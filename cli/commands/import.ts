@@ -38,7 +38,16 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--transcripts", "synthetic: also write the Claude Code JSONL sessions under <out>/transcripts")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "convert and validate, write nothing")
-    .addHelpText("after", examples(["errata import synthetic --seed 7 --sessions 60 --transcripts --out synthetic", "errata import synthetic --seed 3 --sessions 5 --dry-run --json"], { after: `The other formats read a corpus you download (each bundled set's NOTICE.md says where):\n  errata import ab-redial annotated_turns.csv --out ab-redial\n  errata import dbdc3 DBDC3.zip --per-part 5 --out dbdc3\n  errata import uss SGD.txt --out uss-sgd` }))
+    .addHelpText(
+      "after",
+      examples(
+        [
+          "errata import synthetic --seed 7 --sessions 60 --transcripts --out synthetic",
+          "errata import synthetic --seed 3 --sessions 5 --dry-run --json",
+        ],
+        { after: `The other formats read a corpus you download (each bundled set's NOTICE.md says where):\n  errata import ab-redial annotated_turns.csv --out ab-redial\n  errata import dbdc3 DBDC3.zip --per-part 5 --out dbdc3\n  errata import uss SGD.txt --out uss-sgd` },
+      ),
+    )
     .action(async (format: string, path: string | undefined, opts: ImportOpts) => {
       const io = ctx.io;
       if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {

@@ -34,7 +34,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--limit-files <n>", "read at most N new or changed files in this run")
     .option("--dry-run", "classify and count, write nothing (no ledger rows, no cursor)")
     .option("--json", "print one JSON summary")
-    .addHelpText("after", examples(["errata import synthetic --sessions 3 --transcripts --out corpus && errata mine --root corpus/transcripts --limit-files 50 --json", "errata datasets copy claude-code/spotter && errata mine --root datasets/claude-code/spotter --dry-run"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata import synthetic --sessions 3 --transcripts --out corpus && errata mine --root corpus/transcripts --limit-files 50 --json",
+        "errata datasets copy claude-code/spotter && errata mine --root datasets/claude-code/spotter --dry-run",
+      ]),
+    )
     .action(async (opts: MineOpts) => {
       const io = ctx.io;
       const limit = parseNumber("limit-files", opts.limitFiles, { integer: true });

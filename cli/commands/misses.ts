@@ -24,7 +24,18 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--file-upgrades", "file one upgrade per false pass (deduplicated)")
     .option("--json", "print one JSON value")
     .option("--dry-run", "with --file-upgrades: say what would be filed, write nothing")
-    .addHelpText("after", examples(["errata misses", [`mkdir host && echo '{"schema":"output/1","id":"out-1","ts":"2026-11-29T10:02:09Z","session_id":null,"skill":"release-notes"}' > host/outputs.jsonl &&`, `echo '{"schema":"receipt/1","id":"rc-1","ts":"2026-11-29T10:02:10Z","output_id":"out-1","passed":true}' > host/receipts.jsonl &&`, "errata add the release notes missed two fixes --output-id out-1 &&", "ERRATA_HOST_DIR=host errata misses --file-upgrades --json"]]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata misses",
+        [
+          `mkdir host && echo '{"schema":"output/1","id":"out-1","ts":"2026-11-29T10:02:09Z","session_id":null,"skill":"release-notes"}' > host/outputs.jsonl &&`,
+          `echo '{"schema":"receipt/1","id":"rc-1","ts":"2026-11-29T10:02:10Z","output_id":"out-1","passed":true}' > host/receipts.jsonl &&`,
+          "errata add the release notes missed two fixes --output-id out-1 &&",
+          "ERRATA_HOST_DIR=host errata misses --file-upgrades --json",
+        ],
+      ]),
+    )
     .action(async (opts: { since?: string; fileUpgrades?: boolean; json?: boolean; dryRun?: boolean }) => {
       const since = parseSince(opts.since);
       const { stage, errata, host } = await joinedView(ctx);

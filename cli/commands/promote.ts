@@ -67,7 +67,21 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--seed <n>", "bootstrap seed (default 1)")
     .option("--dry-run", "check and show the configuration, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([["errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --out predictions.jsonl &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&", "errata promote --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl  # exit 1: a bar fails, nothing written"]], { before: "Exit 1 when a bar fails (the failed bars are named; nothing is written)." }))
+    .addHelpText(
+      "after",
+      examples(
+        [
+          [
+            "errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&",
+            "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&",
+            "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --out predictions.jsonl &&",
+            "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+            "errata promote --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl  # exit 1: a bar fails, nothing written",
+          ],
+        ],
+        { before: "Exit 1 when a bar fails (the failed bars are named; nothing is written)." },
+      ),
+    )
     .action((flags: Flags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const evalDir = join(paths.ledgerDir, "eval");

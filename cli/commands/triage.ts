@@ -33,7 +33,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--mark-reports", "only add `references: historical` front matter to older reports")
     .option("--json", "print one JSON value")
     .option("--dry-run", "compute, write nothing")
-    .addHelpText("after", examples(["errata add bug: it pushed to main without asking && errata enrich && errata triage --since 2026-11-01", "errata triage --mark-reports --dry-run"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata add bug: it pushed to main without asking && errata enrich && errata triage --since 2026-11-01",
+        "errata triage --mark-reports --dry-run",
+      ]),
+    )
     .action(async (opts: TriageCliOptions) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       if (opts.markReports) {

@@ -25,7 +25,17 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--resamples <n>", "session-block bootstrap resamples (default 2000)")
     .option("--dry-run", "report, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([[`echo '{"schema":"calib-item/1","item_id":"a1","session_id":"s1","question":"detect.unhappy","p_yes":0.8,"shown":{"prompt":"no, not that file"}}' > items.jsonl &&`, "errata calibrate draw --items items.jsonl --question detect.unhappy --dir loop &&", `printf 'item_id,answer\\na1,yes\\n' | tee loop/ana.csv loop/ben.csv > loop/cai.csv &&`, "errata calibrate agreement --dir loop --sheets loop/ana.csv loop/ben.csv loop/cai.csv"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          `echo '{"schema":"calib-item/1","item_id":"a1","session_id":"s1","question":"detect.unhappy","p_yes":0.8,"shown":{"prompt":"no, not that file"}}' > items.jsonl &&`,
+          "errata calibrate draw --items items.jsonl --question detect.unhappy --dir loop &&",
+          `printf 'item_id,answer\\na1,yes\\n' | tee loop/ana.csv loop/ben.csv > loop/cai.csv &&`,
+          "errata calibrate agreement --dir loop --sheets loop/ana.csv loop/ben.csv loop/cai.csv",
+        ],
+      ]),
+    )
     .action((opts: { dir?: string; sheets?: string[]; labels?: string; seed?: string; resamples?: string; dryRun?: boolean; json?: boolean }) => {
       const folder = folderFor(ctx, opts.dir, undefined);
       const draw = readDraw(folder);

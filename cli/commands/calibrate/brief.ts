@@ -24,7 +24,16 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--seed <n>", "seed of the sheets' item order (default 1)")
     .option("--dry-run", "print the brief, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([[`echo '{"schema":"calib-item/1","item_id":"a1","session_id":"s1","question":"detect.unhappy","p_yes":0.8,"shown":{"prompt":"no, not that file"}}' > items.jsonl &&`, "errata calibrate draw --items items.jsonl --question detect.unhappy --dir loop &&", "errata calibrate brief --dir loop --labellers 3"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          `echo '{"schema":"calib-item/1","item_id":"a1","session_id":"s1","question":"detect.unhappy","p_yes":0.8,"shown":{"prompt":"no, not that file"}}' > items.jsonl &&`,
+          "errata calibrate draw --items items.jsonl --question detect.unhappy --dir loop &&",
+          "errata calibrate brief --dir loop --labellers 3",
+        ],
+      ]),
+    )
     .action((opts: { dir?: string; question?: string; questionFile?: string; labellers?: string; seed?: string; dryRun?: boolean; json?: boolean }) => {
       const folder = folderFor(ctx, opts.dir, opts.question);
       const draw = readDraw(folder);

@@ -18,7 +18,16 @@ export function register(group: Command, ctx: CommandContext): void {
   withInputOptions(group.command("cuts").description("per-question cuts from blind labels (kappa cut and precision cut), as a candidate"))
     .option("--precision <x>", "target precision for the precision cut (default 0.9)")
     .option("--rule <rule>", "which cut fills the registry: kappa or precision (default kappa)")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&", "errata calibrate cuts --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --precision 0.9"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&",
+          "errata calibrate cuts --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --precision 0.9",
+        ],
+      ]),
+    )
     .action((opts: CommonOptions & { precision?: string; rule?: string }) => {
       const rule = opts.rule ?? "kappa";
       if (rule !== "kappa" && rule !== "precision") throw badInput("bad --rule", "kappa or precision", JSON.stringify(rule));

@@ -28,7 +28,15 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dir <dir>", "folder for the loop's files (default <v4>/calibration/<question>)")
     .option("--dry-run", "draw and print, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([[`echo '{"schema":"calib-item/1","item_id":"p1","session_id":"s1","question":"rules.rule_covers","p_yes":0.8,"shown":{"rule":"ask before pushing","erratum":"it pushed to main"}}' > pairs.jsonl &&`, "errata calibrate draw --items pairs.jsonl --question rules.rule_covers --n 120 --seed 4"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          `echo '{"schema":"calib-item/1","item_id":"p1","session_id":"s1","question":"rules.rule_covers","p_yes":0.8,"shown":{"rule":"ask before pushing","erratum":"it pushed to main"}}' > pairs.jsonl &&`,
+          "errata calibrate draw --items pairs.jsonl --question rules.rule_covers --n 120 --seed 4",
+        ],
+      ]),
+    )
     .action((opts: { items: string; question: string; n?: string; bands?: string; perSession?: string; seed?: string; replicates?: string; dir?: string; dryRun?: boolean; json?: boolean }) => {
       const all = readJsonl(resolve(ctx.io.cwd, opts.items), CalibItemSchema).filter((i) => i.question === opts.question);
       const scored = all.filter((i): i is typeof i & { p_yes: number } => i.p_yes !== null);

@@ -19,6 +19,16 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("calibrate")
     .description("cuts and probability calibration from blind labels; the shadow gate")
-    .addHelpText("after", examples(["errata calibrate shadow --false-alarm 0.05 --confidence 0.95", ["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&", "errata calibrate cuts --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl"]]));
+    .addHelpText(
+      "after",
+      examples([
+        "errata calibrate shadow --false-alarm 0.05 --confidence 0.95",
+        [
+          "errata datasets copy ab-redial &&",
+          "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&",
+          "errata calibrate cuts --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl",
+        ],
+      ]),
+    );
   for (const sub of [cuts, probabilities, shadow, draw, brief, agreement, fit]) sub(group, ctx);
 }

@@ -16,7 +16,16 @@ import { examples } from "../../shared/help.js";
 export function register(group: Command, ctx: CommandContext): void {
   withInputOptions(group.command("probabilities").description("Platt and isotonic calibration per question, scored on the holdout, as a candidate"))
     .option("--platt-input <kind>", "what Platt reads: logit (default) or probability (sklearn's predict_proba path)")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&", "errata calibrate probabilities --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out probabilities.json"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl &&",
+          "errata calibrate probabilities --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out probabilities.json",
+        ],
+      ]),
+    )
     .action((opts: CommonOptions & { plattInput?: string }) => {
       const plattInput = opts.plattInput ?? "logit";
       if (plattInput !== "logit" && plattInput !== "probability") throw badInput("bad --platt-input", "logit or probability", JSON.stringify(plattInput));

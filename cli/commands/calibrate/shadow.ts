@@ -23,7 +23,19 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--check <name>", "only this check (default every check in the log)")
     .option("--min-days <n>", "days a check must watch besides the count (default 7)")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples(["errata calibrate shadow --false-alarm 0.05 --confidence 0.95", [`echo '{"schema":"shadow/1","check":"reply_language","session_id":"s1","ts":"2026-11-30T10:00:00Z","eligible":true,"violation":false,"fired":false}' > shadow.jsonl &&`, "errata calibrate shadow --log shadow.jsonl --check reply_language  # exit 1: still in shadow"]], { before: "Convention: one opportunity per distinct session with clean, eligible moments; a session\nis a false alarm when the check fired on any of its clean moments. Exit 1 when a check in\nthe log has not earned its place." }))
+    .addHelpText(
+      "after",
+      examples(
+        [
+          "errata calibrate shadow --false-alarm 0.05 --confidence 0.95",
+          [
+            `echo '{"schema":"shadow/1","check":"reply_language","session_id":"s1","ts":"2026-11-30T10:00:00Z","eligible":true,"violation":false,"fired":false}' > shadow.jsonl &&`,
+            "errata calibrate shadow --log shadow.jsonl --check reply_language  # exit 1: still in shadow",
+          ],
+        ],
+        { before: "Convention: one opportunity per distinct session with clean, eligible moments; a session\nis a false alarm when the check fired on any of its clean moments. Exit 1 when a check in\nthe log has not earned its place." },
+      ),
+    )
     .action((opts: { falseAlarm?: string; confidence?: string; log?: string; check?: string; minDays?: string; json?: boolean }) => {
       const rate = numberOption("false-alarm", opts.falseAlarm, 0.05, [1e-6, 0.999999]);
       const confidence = numberOption("confidence", opts.confidence, 0.95, [0.5, 0.999999]);

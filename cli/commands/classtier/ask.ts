@@ -24,7 +24,13 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--caller <name>", "the engine caller whose budget pays (default errata-triage)")
     .option("--dry-run", "count what would be asked, ask nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples(["errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200", "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 20 --dry-run"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200",
+        "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 20 --dry-run",
+      ]),
+    )
     .action(async (opts: { exchanges: string; replay?: string; lane?: string; limit?: string; caller?: string; dryRun?: boolean; json?: boolean }) => {
       let exchanges = readJsonl(resolve(ctx.io.cwd, opts.exchanges), ExchangeSchema);
       if (opts.limit) exchanges = exchanges.slice(0, intOption("limit", opts.limit, 0, 1));

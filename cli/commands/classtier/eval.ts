@@ -36,7 +36,15 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--write", "record the level in <v4>/classtier-level.json")
     .option("--dry-run", "with --write: show the record, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([["errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 50 &&", "errata classtier eval --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --write"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 50 &&",
+          "errata classtier eval --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --write",
+        ],
+      ]),
+    )
     .action((opts: { labels: string; answers?: string; gold?: string; exchanges?: string; combiner?: string; predictions?: string; detector?: string; cut?: string; secondLookPrecision?: string; holdoutShare?: string; splitSalt?: string; write?: boolean; dryRun?: boolean; json?: boolean }) => {
       if (opts.combiner && !opts.answers) throw badInput("--combiner needs --answers", "the engine's answers to run the class head on", "no --answers");
       const cut = numberOption("cut", opts.cut, 0.5, [0, 1]);

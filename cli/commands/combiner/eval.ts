@@ -20,7 +20,17 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--target <question>", `gold verdict question (default ${DETECT_UNHAPPY})`)
     .option("--class-question <question>", "gold class question (default class)")
     .option("--predictions <file>", "write prediction/1 lines (detector \"combiner\") for every labelled exchange")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&", "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out combiner.json &&", "errata combiner eval --model combiner.json --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&",
+          "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out combiner.json &&",
+          "errata combiner eval --model combiner.json --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl",
+        ],
+      ]),
+    )
     .action((opts: CombinerOptions & { model: string; predictions?: string }) => {
       const model = loadCombiner(resolve(ctx.io.cwd, opts.model));
       const rows = rowsFor(ctx, opts);

@@ -21,7 +21,16 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--class-question <question>", "label question holding the gold v3 class (default class)")
     .option("--seed <n>", "seed of the cross-validation folds (default 1)")
     .option("--folds <n>", "cross-validation folds (default 5)")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&", "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --seed 1 --out combiner.json"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&",
+          "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --seed 1 --out combiner.json",
+        ],
+      ]),
+    )
     .action((opts: CombinerOptions) => {
       const seed = intOption("seed", opts.seed, 1, 0);
       const folds = intOption("folds", opts.folds, 5, 2);

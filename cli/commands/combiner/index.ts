@@ -12,6 +12,15 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("combiner")
     .description("the learned detect and class heads over the engine's probabilities")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&", "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out combiner.json"]]));
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --out answers.jsonl &&",
+          "errata combiner fit --answers answers.jsonl --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --out combiner.json",
+        ],
+      ]),
+    );
   for (const sub of [fit, evaluate]) sub(group, ctx);
 }

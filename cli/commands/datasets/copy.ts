@@ -29,7 +29,13 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <dir>", "the folder to copy into (each set into <dir>/<set>)", "datasets")
     .option("--dry-run", "say what would be copied, copy nothing")
     .option("--json", "print one JSON value: {out, written, sets: [{name, to, copied, already}]}")
-    .addHelpText("after", examples(["errata datasets copy ab-redial spotter", "errata datasets copy claude-code/spotter --out transcripts --dry-run"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy ab-redial spotter",
+        "errata datasets copy claude-code/spotter --out transcripts --dry-run",
+      ]),
+    )
     .action((names: string[], flags: CopyFlags) => {
       const sets = bundledSets();
       const out = resolve(ctx.io.cwd, flags.out);

@@ -13,6 +13,12 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("datasets")
     .description("The data sets bundled with Errata: list them, copy them into a folder")
-    .addHelpText("after", examples(["errata datasets list", "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl"]));
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets list",
+        "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl",
+      ]),
+    );
   for (const sub of [list, copy]) sub(group, ctx);
 }

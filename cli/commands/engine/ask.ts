@@ -37,7 +37,16 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--limit <n>", "only the first n exchanges")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "count what would be asked; ask and write nothing")
-    .addHelpText("after", examples(["errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl", ["errata datasets copy spotter &&", "ERRATA_OPENAI_BASE_URL=http://127.0.0.1:8000/v1 ERRATA_OPENAI_MODEL=qwen2.5 errata engine ask --lane openai --exchanges datasets/spotter/exchanges.jsonl --caller errata-triage"]]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl",
+        [
+          "errata datasets copy spotter &&",
+          "ERRATA_OPENAI_BASE_URL=http://127.0.0.1:8000/v1 ERRATA_OPENAI_MODEL=qwen2.5 errata engine ask --lane openai --exchanges datasets/spotter/exchanges.jsonl --caller errata-triage",
+        ],
+      ]),
+    )
     .action(async (opts: { exchanges: string; questions?: string; question?: string[]; lane?: string; config?: string; answers?: string; caller: string; out?: string; cache: boolean; batch?: boolean; limit?: string; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
         const io = ctx.io;

@@ -14,6 +14,12 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("engine")
     .description("The judgment layer: train and evaluate the embedded lane, ask questions, probe a server")
-    .addHelpText("after", examples(["errata datasets copy ab-redial && errata engine eval --labels datasets/ab-redial/labels.jsonl", "errata datasets copy spotter && errata engine ask --exchanges datasets/spotter/exchanges.jsonl --question detect.unhappy"]));
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy ab-redial && errata engine eval --labels datasets/ab-redial/labels.jsonl",
+        "errata datasets copy spotter && errata engine ask --exchanges datasets/spotter/exchanges.jsonl --question detect.unhappy",
+      ]),
+    );
   for (const sub of [train, evaluate, ask, probe]) sub(group, ctx);
 }

@@ -33,7 +33,19 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--no-signals", "leave the capture classifier's signals out of the features")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "train and report, write nothing")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata engine train --labels datasets/ab-redial/labels.jsonl --l2 1 --max-features 2000 --out weights.json"], "errata engine train --synthetic-seed 101 --synthetic-sessions 10 --l2 1 --dry-run"], { after: "The shipped weights (datasets/weights/embedded.json) come from the longer command in\ndatasets/weights/NOTICE.md." }))
+    .addHelpText(
+      "after",
+      examples(
+        [
+          [
+            "errata datasets copy ab-redial &&",
+            "errata engine train --labels datasets/ab-redial/labels.jsonl --l2 1 --max-features 2000 --out weights.json",
+          ],
+          "errata engine train --synthetic-seed 101 --synthetic-sessions 10 --l2 1 --dry-run",
+        ],
+        { after: "The shipped weights (datasets/weights/embedded.json) come from the longer command in\ndatasets/weights/NOTICE.md." },
+      ),
+    )
     .action(async (opts: { labels?: string[]; exchanges?: string[]; out?: string; l2: string; syntheticSeed?: string; syntheticSessions: string; maxFeatures?: string; includeHoldout?: boolean; signals: boolean; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
         const io = ctx.io;

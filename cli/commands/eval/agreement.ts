@@ -46,7 +46,12 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--seed <n>", "bootstrap seed (default 1)")
     .option("--level <x>", "interval level (default 0.95)")
     .option("--json", "print one JSON value: every question's figures")
-    .addHelpText("after", examples(["errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3"]))
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3",
+      ]),
+    )
     .action((flags: AgreementFlags) => runAgreement(ctx, flags));
 }
 

@@ -20,6 +20,12 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("eval")
     .description("Gold sets, labels, agreement and scoring")
-    .addHelpText("after", examples(["errata eval brief --out brief.md", "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3"]));
+    .addHelpText(
+      "after",
+      examples([
+        "errata eval brief --out brief.md",
+        "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3",
+      ]),
+    );
   for (const sub of [brief, predictions, sample, label, agreement, score]) sub(group, ctx);
 }

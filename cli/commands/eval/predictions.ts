@@ -44,7 +44,17 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <file>", "where to write (default <v4Dir>/predictions.jsonl; replaced whole)")
     .option("--dry-run", "count what would be written, write nothing")
     .option("--json", "print one JSON value: {out, written, rows, judge, counts}")
-    .addHelpText("after", examples([["errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&", `echo '{"detect.unhappy": 0.3}' > cuts.json &&`, "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --cuts cuts.json --detectors regex,v3,v4 --out predictions.jsonl"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&",
+          "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&",
+          `echo '{"detect.unhappy": 0.3}' > cuts.json &&`,
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --cuts cuts.json --detectors regex,v3,v4 --out predictions.jsonl",
+        ],
+      ]),
+    )
     .action((flags: Flags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const detectors = parseDetectors(flags.detectors);

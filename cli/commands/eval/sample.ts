@@ -63,7 +63,15 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--force", "replace an existing gold set")
     .option("--dry-run", "draw and report, write nothing")
     .option("--json", "print one JSON value: the manifest and where it was written")
-    .addHelpText("after", examples([["errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 60 --failure-items 10 --seed 7"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&",
+          "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 60 --failure-items 10 --seed 7",
+        ],
+      ]),
+    )
     .action((flags: SampleFlags) => runSample(ctx, flags));
 }
 

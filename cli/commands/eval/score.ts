@@ -67,7 +67,24 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--check", "judge the promotion bars; exit 1 when one fails")
     .option("--bars <file>", "bars config (eval-bars/1); default eval-bars.json here or in <ledger>/eval, else the built-in bars")
     .option("--json", "print one JSON value: figures, differences, labellers, PPI, check")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&", "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&", "errata eval score --predictions regex.jsonl --labels datasets/ab-redial/labels.jsonl"], ["errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&", "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --out predictions.jsonl &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&", "errata eval score --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl --check  # exit 1: a bar fails"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&",
+          "errata eval score --predictions regex.jsonl --labels datasets/ab-redial/labels.jsonl",
+        ],
+        [
+          "errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&",
+          "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&",
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --out predictions.jsonl &&",
+          "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+          "errata eval score --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl --check  # exit 1: a bar fails",
+        ],
+      ]),
+    )
     .action((flags: ScoreFlags) => runScore(ctx, flags));
 }
 

@@ -23,6 +23,14 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("v4")
     .description("The v4 pass (shadow): many small yes/no questions about every exchange")
-    .addHelpText("after", examples([["errata datasets copy spotter && errata v4 detect --exchanges datasets/spotter/exchanges.jsonl &&", "errata v4 report --exchanges datasets/spotter/exchanges.jsonl"]]));
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy spotter && errata v4 detect --exchanges datasets/spotter/exchanges.jsonl &&",
+          "errata v4 report --exchanges datasets/spotter/exchanges.jsonl",
+        ],
+      ]),
+    );
   for (const sub of [detect, diagnose, v3, report, taxonomy]) sub(group, ctx);
 }

@@ -23,7 +23,16 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--labels <files...>", "label files naming planted failures of synthetic exchanges (default: labels.jsonl beside each exchanges file, when present)")
     .option("--cuts <file>", "cuts file (question id -> cut); default 0.5 for every question")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([["errata datasets copy synthetic && errata v4 detect --exchanges datasets/synthetic/exchanges.jsonl &&", `echo '{"detect.unhappy": 0.3}' > cuts.json &&`, "errata v4 report --exchanges datasets/synthetic/exchanges.jsonl --cuts cuts.json"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy synthetic && errata v4 detect --exchanges datasets/synthetic/exchanges.jsonl &&",
+          `echo '{"detect.unhappy": 0.3}' > cuts.json &&`,
+          "errata v4 report --exchanges datasets/synthetic/exchanges.jsonl --cuts cuts.json",
+        ],
+      ]),
+    )
     .action(async (flags: PassFlags & { labels?: string[] }) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);

@@ -44,7 +44,15 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--out <file>", "the sheet (default: <ledger>/eval/sheets/<id>.csv)")
     .option("--dry-run", "build the sheet, write nothing")
     .option("--json", "print one JSON value: {out, labeler, items, questions, written}")
-    .addHelpText("after", examples([["errata datasets copy ab-redial && errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 30 --failure-items 0 &&", "errata eval label export --labeler ana --exchanges datasets/ab-redial/exchanges.jsonl --split all"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial && errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 30 --failure-items 0 &&",
+          "errata eval label export --labeler ana --exchanges datasets/ab-redial/exchanges.jsonl --split all",
+        ],
+      ]),
+    )
     .action((flags: ExportFlags) => runExport(ctx, flags));
 }
 

@@ -40,7 +40,17 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--replace", "replace this labeller's earlier labels for the sheet's items")
     .option("--dry-run", "validate, write nothing")
     .option("--json", "print one JSON value: the import summary, or {imported: 0, errors}")
-    .addHelpText("after", examples([["errata datasets copy ab-redial &&", "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&", `printf 'labeler,exchange_id,detect.unhappy\\nana,ex-89f85987863af467,yes\\n' > ana.csv &&`, "errata eval label import ana.csv"]]))
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial &&",
+          "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+          `printf 'labeler,exchange_id,detect.unhappy\\nana,ex-89f85987863af467,yes\\n' > ana.csv &&`,
+          "errata eval label import ana.csv",
+        ],
+      ]),
+    )
     .action((sheet: string, flags: ImportFlags) => runImport(ctx, sheet, flags));
 }
 
