@@ -1,37 +1,72 @@
 import { Command, CommanderError } from "commander";
-import { readdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { CommandContext, Register } from "./command.js";
 import { CodedError, exitCodeOfKind, isSystemError } from "../core/errors.js";
 import { defaultIo, type Io } from "./io.js";
+import { examples } from "./shared/help.js";
 
-const commandsDir = new URL("./commands/", import.meta.url);
+type CommandModule = { register?: Register };
 
-/** Command module files: every `.js`/`.ts` file in `cli/commands/` (tests excluded). */
-export function commandFiles(): string[] {
-  return readdirSync(fileURLToPath(commandsDir))
-    .filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith(".d.ts") && !f.includes(".test."))
-    .sort();
+/**
+ * Every top-level command and the module that registers it: `commands/<name>.ts` for a single
+ * command, `commands/<name>/index.ts` for a group, whose folder holds one file per subcommand
+ * (named after it; a subfolder is a nested group). A test holds every file in cli/commands/
+ * to that layout. A table rather than a folder listing, so a stale build output left beside
+ * the current ones is never loaded.
+ */
+const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
+  add: () => import("./commands/add.js"),
+  backfill: () => import("./commands/backfill.js"),
+  "by-model": () => import("./commands/by-model.js"),
+  calibrate: () => import("./commands/calibrate/index.js"),
+  classtier: () => import("./commands/classtier/index.js"),
+  combiner: () => import("./commands/combiner/index.js"),
+  daily: () => import("./commands/daily.js"),
+  datasets: () => import("./commands/datasets/index.js"),
+  engine: () => import("./commands/engine/index.js"),
+  enrich: () => import("./commands/enrich.js"),
+  eval: () => import("./commands/eval/index.js"),
+  exchanges: () => import("./commands/exchanges.js"),
+  hook: () => import("./commands/hook.js"),
+  impact: () => import("./commands/impact.js"),
+  import: () => import("./commands/import.js"),
+  label: () => import("./commands/label.js"),
+  list: () => import("./commands/list.js"),
+  mine: () => import("./commands/mine.js"),
+  misses: () => import("./commands/misses.js"),
+  promote: () => import("./commands/promote.js"),
+  report: () => import("./commands/report.js"),
+  rotate: () => import("./commands/rotate.js"),
+  show: () => import("./commands/show.js"),
+  skills: () => import("./commands/skills.js"),
+  stats: () => import("./commands/stats.js"),
+  triage: () => import("./commands/triage.js"),
+  v4: () => import("./commands/v4/index.js"),
+  validate: () => import("./commands/validate.js"),
+  weekly: () => import("./commands/weekly.js"),
+};
+
+/** The top-level command names, in the order help lists them. */
+export function commandNames(): string[] {
+  return Object.keys(COMMAND_MODULES);
 }
 
 /**
- * The files that can register top-level command `name`: a file is named after the command it
- * registers (`eval.ts`, `eval-brief.ts` for `eval`; a test holds every file to that rule), so
- * a run loads only the modules its command needs. With no known command (help, a typo) every
- * module is loaded, so help lists everything and a typo gets its suggestion.
+ * The commands whose modules a run loads for `argv[0]`: only the named command's module, so
+ * a run loads only what its command needs. With no known command (help, a typo) every module
+ * is loaded, so help lists everything and a typo gets its suggestion.
  */
-export function filesFor(name: string | undefined, files: string[]): string[] {
-  if (name === undefined || name.startsWith("-")) return files;
-  const stem = (f: string) => f.replace(/\.(js|ts)$/, "");
-  const matched = files.filter((f) => stem(f) === name || stem(f).startsWith(`${name}-`));
-  return matched.length > 0 ? matched : files;
+export function commandsFor(name: string | undefined, names: string[]): string[] {
+  if (name === undefined || name.startsWith("-")) return names;
+  return names.includes(name) ? [name] : names;
 }
 
-/** Imports the command modules a run needs and returns their `register` functions. */
-export async function loadRegisters(files: string[]): Promise<Register[]> {
+/** Imports the modules of the named commands and returns their `register` functions. */
+export async function loadRegisters(names: string[]): Promise<Register[]> {
   const registers: Register[] = [];
-  for (const file of files) {
-    const mod = (await import(new URL(file, commandsDir).href)) as { register?: Register };
+  for (const name of names) {
+    const load = COMMAND_MODULES[name];
+    if (load === undefined) continue;
+    const mod = await load();
     if (typeof mod.register === "function") registers.push(mod.register);
   }
   return registers;
@@ -47,6 +82,14 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
       writeErr: (s) => void ctx.io.stderr.write(s),
     })
     .allowExcessArguments(false)
+    .addHelpText(
+      "after",
+      examples([
+        "errata add bug: it pushed to main without asking && errata list",
+        "errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --limit 50",
+        "errata daily --skip-mine --dry-run",
+      ]),
+    )
     .exitOverride();
   for (const register of registers) register(program, ctx);
   // Every subcommand inherits the output and exit behaviour.
@@ -70,7 +113,7 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
  */
 export async function run(argv: string[], io: Io = defaultIo()): Promise<number> {
   const ctx: CommandContext = { io, exitCode: 0 };
-  const program = buildProgram(ctx, await loadRegisters(filesFor(argv[0], commandFiles())));
+  const program = buildProgram(ctx, await loadRegisters(commandsFor(argv[0], commandNames())));
   try {
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode;

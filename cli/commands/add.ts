@@ -13,12 +13,13 @@ import { Command, Option } from "commander";
 import type { CommandContext } from "../command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../ledger-common.js";
+import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../shared/ledger.js";
 import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 import { writeAttachment } from "../../runtime/store/attachments.js";
 import { parseErText } from "../../runtime/store/er-grammar.js";
 import { newErratum } from "../../runtime/store/new-erratum.js";
 import type { ErratumContext, Links } from "../../schemas/erratum.js";
+import { examples } from "../shared/help.js";
 
 /** Shown by a dry run before any key exists: the real pseudonym needs the key, made on the first write. */
 const UNKEYED_PSEUDONYM = "rp-0000000000000000";
@@ -79,7 +80,11 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--json", "print one JSON value")
     .addHelpText(
       "after",
-      "\nExample:\n  $ errata add bug: it pushed to main without asking --session 0b7c2d1e\n  $ errata add --product feature: a way to undo the last edit\n  $ errata add 'praise: the migration plan was spot on' --json",
+      examples([
+        "errata add bug: it pushed to main without asking --session 0b7c2d1e",
+        "errata add --product feature: a way to undo the last edit",
+        `errata add 'praise: the migration plan was spot on' --json`,
+      ]),
     )
     .action(async (words: string[], opts: AddOptions) => {
       const text = opts.complaint ?? words.join(" ");

@@ -12,9 +12,10 @@ import { basename, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { badInput } from "../../core/errors.js";
 import { count, printJson, println, warn } from "../io.js";
-import { ledgerFor } from "../ledger-common.js";
+import { ledgerFor } from "../shared/ledger.js";
 import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/jobs/backfill.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
+import { examples } from "../shared/help.js";
 
 interface BackfillOpts {
   ratings?: string;
@@ -33,7 +34,23 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--upgrades <file>", "an upgrades.jsonl (records with source \"correction\")")
     .option("--dry-run", "read and report, write nothing")
     .option("--json", "print one JSON summary")
-    .addHelpText("after", "\nExample:\n  $ errata backfill --ratings old/ratings.jsonl --failures old/FAILURES --upgrades old/upgrades.jsonl --json")
+    .addHelpText(
+      "after",
+      examples([
+        [
+          `echo '{"ts":"2026-11-02T10:00:00Z","rating":3,"comment":"it ignored my instructions"}' > ratings.jsonl &&`,
+          "errata backfill --ratings ratings.jsonl",
+        ],
+        [
+          `mkdir -p FAILURES/f1 && echo '{"ts":"2026-10-20T09:00:00Z","user_message":"no, that is the wrong branch"}' > FAILURES/f1/sentiment.json &&`,
+          "errata backfill --failures FAILURES --dry-run --json",
+        ],
+        [
+          `echo '{"id":"up-7","source":"correction","ts":"2026-10-01T08:00:00Z","claim":"ask before force-pushing"}' > upgrades.jsonl &&`,
+          "errata backfill --upgrades upgrades.jsonl --json",
+        ],
+      ]),
+    )
     .action((opts: BackfillOpts) => {
       const io = ctx.io;
       if (opts.ratings === undefined && opts.failures === undefined && opts.upgrades === undefined) {

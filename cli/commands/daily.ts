@@ -8,10 +8,11 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
-import { parseNumber } from "../ledger-common.js";
+import { parseNumber } from "../shared/ledger.js";
 import { runDaily } from "../../runtime/jobs/daily/daily.js";
+import { examples } from "../shared/help.js";
 
 interface DailyCliOptions {
   root?: string;
@@ -32,7 +33,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--skip-mine", "do not mine transcripts")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata daily --root datasets/claude-code --json\n  $ errata daily --skip-mine --limit 50")
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy claude-code/spotter && errata daily --root datasets/claude-code/spotter --json",
+        "errata daily --skip-mine --limit 50",
+      ]),
+    )
     .action(async (opts: DailyCliOptions) => {
       const limit = parseNumber("limit", opts.limit, { integer: true });
       const mineLimit = parseNumber("mine-limit", opts.mineLimit, { integer: true });

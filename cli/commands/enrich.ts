@@ -5,10 +5,11 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { runManualStage, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
-import { parseNumber } from "../ledger-common.js";
+import { parseNumber } from "../shared/ledger.js";
 import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -17,7 +18,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--limit <n>", "at most n entries (never more than the configured batch)")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute the enrichments, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata enrich --limit 20 --json")
+    .addHelpText("after", examples(["errata add bug: it pushed to main without asking && errata enrich --limit 20 --json"]))
     .action(async (opts: { limit?: string; json?: boolean; dryRun?: boolean }) => {
       const limit = parseNumber("limit", opts.limit, { integer: true });
       if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));

@@ -8,6 +8,7 @@ import { printJson, println, progress, warn } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { loadCapturedIndex } from "../../runtime/transcripts/ledger-turns.js";
 import { sweepExchanges } from "../../runtime/transcripts/sweep.js";
+import { examples } from "../shared/help.js";
 
 interface ExchangesOpts {
   root?: string;
@@ -29,7 +30,10 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--dry-run", "read and count, write nothing")
     .addHelpText(
       "after",
-      "\nExample:\n  $ errata exchanges --root ~/.claude/projects --json\n  $ errata exchanges --root datasets/claude-code/spotter --dry-run",
+      examples([
+        "errata datasets copy claude-code/spotter && errata exchanges --root datasets/claude-code/spotter --dry-run",
+        "errata import synthetic --sessions 3 --transcripts --out corpus && errata exchanges --root corpus/transcripts --json",
+      ]),
     )
     .action(async (opts: ExchangesOpts) => {
       const io = ctx.io;

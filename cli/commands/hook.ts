@@ -10,6 +10,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -18,7 +19,12 @@ export function register(program: Command, ctx: CommandContext): void {
     .argument("<event>", "user-prompt-submit or stop")
     .addHelpText(
       "after",
-      '\nExample:\n  $ echo \'{"session_id":"s1","prompt":"no, that is wrong"}\' | errata hook user-prompt-submit\n\nInstall: see docs/capture.md for the settings.json lines.',
+      examples(
+        [
+          `echo '{"session_id":"s1","prompt":"no, that is wrong"}' | errata hook user-prompt-submit`,
+        ],
+        { after: "Install: see docs/capture.md for the settings.json lines." },
+      ),
     )
     .action(async (event: string) => {
       const io = ctx.io;

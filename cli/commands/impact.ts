@@ -8,12 +8,13 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { fmtRate, joinedView } from "../daily-common.js";
+import { fmtRate, joinedView } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { parseNumber, parseSince } from "../ledger-common.js";
+import { parseNumber, parseSince } from "../shared/ledger.js";
 import { landedImpacts, skillImpact, type Impact } from "../../runtime/jobs/daily/impact.js";
 import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";
+import { examples } from "../shared/help.js";
 
 function line(i: Impact): string {
   const change = i.change === null ? "n/a" : `${i.change >= 0 ? "+" : ""}${(i.change * 100).toFixed(1)} pts`;
@@ -29,7 +30,17 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--days <n>", "days on each side of the pivot", "14")
     .option("--landed", "every applied or verified upgrade that names a skill")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata impact --skill release-notes --since 2026-11-15 --days 14\n  $ errata impact --landed --json")
+    .addHelpText(
+      "after",
+      examples([
+        [
+          `mkdir host && echo '{"schema":"output/1","id":"out-1","ts":"2026-11-29T10:02:09Z","session_id":null,"skill":"release-notes"}' > host/outputs.jsonl &&`,
+          "errata add the release notes missed two fixes --output-id out-1 &&",
+          "ERRATA_HOST_DIR=host errata impact --skill release-notes --since 2026-11-15 --days 14",
+        ],
+        "errata impact --landed --json",
+      ]),
+    )
     .action(async (opts: { skill?: string; since?: string; days?: string; landed?: boolean; json?: boolean }) => {
       const days = parseNumber("days", opts.days, { integer: true }) ?? 14;
       if (days < 1) throw badInput("bad --days", "a whole number >= 1", String(days));

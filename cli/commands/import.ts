@@ -6,6 +6,7 @@ import { printJson, println, warn } from "../io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/corpora/importers/index.js";
 import { validateImport, writeImport } from "../../runtime/corpora/importers/write.js";
+import { examples } from "../shared/help.js";
 
 interface ImportOpts {
   out?: string;
@@ -39,14 +40,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--dry-run", "convert and validate, write nothing")
     .addHelpText(
       "after",
-      [
-        "",
-        "Example:",
-        "  $ errata import ab-redial ../shared/datasets/ab-redial/annotated_turns.csv --out datasets/ab-redial",
-        "  $ errata import dbdc3 ../shared/datasets/dbdc3/DBDC3.zip --per-part 5 --out datasets/dbdc3",
-        "  $ errata import uss ~/data/uss/SGD.txt --out uss-sgd",
-        "  $ errata import synthetic --seed 7 --sessions 60 --transcripts --out datasets/synthetic",
-      ].join("\n"),
+      examples(
+        [
+          "errata import synthetic --seed 7 --sessions 60 --transcripts --out synthetic",
+          "errata import synthetic --seed 3 --sessions 5 --dry-run --json",
+        ],
+        { after: `The other formats read a corpus you download (each bundled set's NOTICE.md says where):\n  errata import ab-redial annotated_turns.csv --out ab-redial\n  errata import dbdc3 DBDC3.zip --per-part 5 --out dbdc3\n  errata import uss SGD.txt --out uss-sgd` },
+      ),
     )
     .action(async (format: string, path: string | undefined, opts: ImportOpts) => {
       const io = ctx.io;

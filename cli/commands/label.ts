@@ -6,8 +6,9 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { runManualStage, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../shared/daily.js";
 import { runLabel } from "../../runtime/jobs/daily/label.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -15,7 +16,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Write audit labels and fix proposals for enriched entries (stored apart from the ledger)")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute the labels, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata label --json")
+    .addHelpText("after", examples(["errata add bug: it pushed to main without asking && errata enrich && errata label --json"]))
     .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
       const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
       await runManualStage(ctx, stage, { name: "label", run: async () => runLabel(stage, await deps.classJudge()) }, opts.json === true);

@@ -7,8 +7,9 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, oneLine, parseKind, parseNumber, parseSince, parseStatus, reportProblems } from "../ledger-common.js";
+import { ledgerFor, oneLine, parseKind, parseNumber, parseSince, parseStatus, reportProblems } from "../shared/ledger.js";
 import { badInput } from "../../core/errors.js";
+import { examples } from "../shared/help.js";
 
 interface ListOptions {
   system?: string;
@@ -31,7 +32,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--limit <n>", "at most n errata", "50")
     .option("--unenriched", "only errata no model has enriched yet")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata list --kind bug --since 2026-11-01 --limit 20\n  $ errata list --unenriched --json")
+    .addHelpText(
+      "after",
+      examples([
+        "errata add bug: it pushed to main without asking && errata list --kind bug --since 2026-11-01 --limit 20",
+        "errata list --unenriched --json",
+      ]),
+    )
     .action(async (opts: ListOptions) => {
       const kind = parseKind(opts.kind);
       const status = parseStatus(opts.status);

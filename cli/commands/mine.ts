@@ -12,11 +12,12 @@ import { join, resolve } from "node:path";
 import type { CommandContext } from "../command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { count, printJson, println, progress, warn } from "../io.js";
-import { ledgerFor, parseNumber } from "../ledger-common.js";
+import { ledgerFor, parseNumber } from "../shared/ledger.js";
 import { mineTranscripts } from "../../runtime/jobs/mine.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 import { CapturedIndex } from "../../runtime/transcripts/captured.js";
 import { ledgerTurns } from "../../runtime/transcripts/ledger-turns.js";
+import { examples } from "../shared/help.js";
 
 interface MineOpts {
   root?: string;
@@ -33,7 +34,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--limit-files <n>", "read at most N new or changed files in this run")
     .option("--dry-run", "classify and count, write nothing (no ledger rows, no cursor)")
     .option("--json", "print one JSON summary")
-    .addHelpText("after", "\nExample:\n  $ errata mine --root ~/.claude/projects --limit-files 50 --json\n  $ errata mine --root datasets/claude-code/spotter --dry-run")
+    .addHelpText(
+      "after",
+      examples([
+        "errata import synthetic --sessions 3 --transcripts --out corpus && errata mine --root corpus/transcripts --limit-files 50 --json",
+        "errata datasets copy claude-code/spotter && errata mine --root datasets/claude-code/spotter --dry-run",
+      ]),
+    )
     .action(async (opts: MineOpts) => {
       const io = ctx.io;
       const limit = parseNumber("limit-files", opts.limitFiles, { integer: true });

@@ -7,13 +7,14 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { joinedView } from "../daily-common.js";
+import { joinedView } from "../shared/daily.js";
 import { printJson, println } from "../io.js";
-import { parseSince } from "../ledger-common.js";
+import { parseSince } from "../shared/ledger.js";
 import { falsePassClaim, findMisses } from "../../runtime/jobs/daily/joins.js";
 import { fileUpgrades, type UpgradeDraft } from "../../runtime/jobs/daily/upgrades.js";
 import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
 import { runId } from "../../runtime/jobs/daily/ids.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -23,7 +24,18 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--file-upgrades", "file one upgrade per false pass (deduplicated)")
     .option("--json", "print one JSON value")
     .option("--dry-run", "with --file-upgrades: say what would be filed, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata misses\n  $ errata misses --file-upgrades --json")
+    .addHelpText(
+      "after",
+      examples([
+        "errata misses",
+        [
+          `mkdir host && echo '{"schema":"output/1","id":"out-1","ts":"2026-11-29T10:02:09Z","session_id":null,"skill":"release-notes"}' > host/outputs.jsonl &&`,
+          `echo '{"schema":"receipt/1","id":"rc-1","ts":"2026-11-29T10:02:10Z","output_id":"out-1","passed":true}' > host/receipts.jsonl &&`,
+          "errata add the release notes missed two fixes --output-id out-1 &&",
+          "ERRATA_HOST_DIR=host errata misses --file-upgrades --json",
+        ],
+      ]),
+    )
     .action(async (opts: { since?: string; fileUpgrades?: boolean; json?: boolean; dryRun?: boolean }) => {
       const since = parseSince(opts.since);
       const { stage, errata, host } = await joinedView(ctx);

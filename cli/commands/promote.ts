@@ -17,8 +17,9 @@ import type { CommandContext } from "../command.js";
 import { badInput, ErrataError } from "../../core/errors.js";
 import { EvalInputError } from "../../eval/errors.js";
 import { printJson, println } from "../io.js";
-import { loadCombiner } from "./combiner.js";
-import { fileExists, intOption, readJson, readJsonl, writeAtomic } from "./research-io.js";
+import { loadCombiner } from "../shared/combiner.js";
+import { fileExists, intOption, readJson, readJsonl, writeAtomic } from "../shared/research-files.js";
+import { examples } from "../shared/help.js";
 
 /**
  * `errata promote`: runs the `eval score --check` logic (eval/'s scoreDetectors and
@@ -66,7 +67,21 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--seed <n>", "bootstrap seed (default 1)")
     .option("--dry-run", "check and show the configuration, write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExit 1 when a bar fails (the failed bars are named; nothing is written).\n\nExample:\n  $ errata promote --predictions regex.jsonl v3.jsonl v4.jsonl --cuts v4/candidates/cuts-20261130T120000Z.json --combiner v4/candidates/combiner-20261130T120000Z.json")
+    .addHelpText(
+      "after",
+      examples(
+        [
+          [
+            "errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&",
+            "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&",
+            "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --out predictions.jsonl &&",
+            "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+            "errata promote --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl  # exit 1: a bar fails, nothing written",
+          ],
+        ],
+        { before: "Exit 1 when a bar fails (the failed bars are named; nothing is written)." },
+      ),
+    )
     .action((flags: Flags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const evalDir = join(paths.ledgerDir, "eval");

@@ -9,11 +9,12 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { formatCounts, wireFor } from "../daily-common.js";
+import { formatCounts, wireFor } from "../shared/daily.js";
 import { printJson, println } from "../io.js";
 import { runReport } from "../../runtime/jobs/daily/report.js";
 import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
 import { runId } from "../../runtime/jobs/daily/ids.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -21,7 +22,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Count the last seven days, find stuck entries and missing runs, emit events and state")
     .option("--json", "print one JSON value")
     .option("--dry-run", "compute the state and events, write and emit nothing")
-    .addHelpText("after", "\nExample:\n  $ errata report\n  $ errata report --json --dry-run")
+    .addHelpText("after", examples(["errata report", "errata report --json --dry-run"]))
     .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       const start = stage.nowMs();

@@ -10,8 +10,9 @@ import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { pathsFor } from "../ledger-common.js";
+import { pathsFor } from "../shared/ledger.js";
 import { rotateLedger } from "../../runtime/store/rotate.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -20,7 +21,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .requiredOption("--before <YYYY-MM>", "rotate every month strictly before this one")
     .option("--dry-run", "say what would be rotated; write nothing")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata rotate --before 2026-10 --dry-run\n  $ errata rotate --before 2026-10")
+    .addHelpText(
+      "after",
+      examples([
+        "errata rotate --before 2026-10 --dry-run",
+        "errata add --ts 2026-08-02T10:00:00Z bug: it deleted the wrong branch && errata rotate --before 2026-10",
+      ]),
+    )
     .action(async (opts: { before: string; dryRun?: boolean; json?: boolean }) => {
       if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(opts.before)) throw badInput("bad --before", "a month YYYY-MM", JSON.stringify(opts.before));
       const paths = pathsFor(ctx);

@@ -8,9 +8,10 @@ import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { ErrataError } from "../../core/errors.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, reportProblems } from "../ledger-common.js";
+import { ledgerFor, reportProblems } from "../shared/ledger.js";
 import { ERRATUM_ID_PATTERN } from "../../schemas/erratum-constants.js";
 import { badInput } from "../../core/errors.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -18,7 +19,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Show one erratum with its patches folded on")
     .argument("<id>", "erratum id, er-YYYYMMDD-xxxxxx")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata show er-20261130-3fa9c1\n  $ errata show er-20261130-3fa9c1 --json")
+    .addHelpText(
+      "after",
+      examples([
+        `errata add bug: it pushed to main without asking && errata show "$(errata list --limit 1 --json | grep -o 'er-[0-9]*-[0-9a-f]*' | head -1)"`,
+        [`echo '{"ts":"2026-11-02T10:00:00Z","rating":3,"comment":"it ignored my instructions"}' > ratings.jsonl &&`, "errata backfill --ratings ratings.jsonl && errata show er-20261102-eb1ff9 --json"],
+      ]),
+    )
     .action(async (id: string, opts: { json?: boolean }) => {
       if (!ERRATUM_ID_PATTERN.test(id)) throw badInput("bad id", "er-YYYYMMDD- followed by 6 hex digits", JSON.stringify(id));
       const { errata, problems } = ledgerFor(ctx).readAll();

@@ -7,15 +7,16 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { printJson, println } from "../io.js";
-import { ledgerFor, reportProblems } from "../ledger-common.js";
+import { ledgerFor, reportProblems } from "../shared/ledger.js";
 import { ledgerStats, type LedgerStats } from "../../runtime/store/stats.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
     .command("stats")
     .description("Count errata by system, kind, status, source and month")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata stats\n  $ ERRATA_DIR=./scratch errata stats --json")
+    .addHelpText("after", examples(["errata stats", "ERRATA_DIR=./scratch errata stats --json"]))
     .action(async (opts: { json?: boolean }) => {
       const { errata, problems } = ledgerFor(ctx).readAll();
       reportProblems(ctx, problems);

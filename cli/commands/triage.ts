@@ -9,11 +9,12 @@
 import type { Command } from "commander";
 import { readdirSync } from "node:fs";
 import type { CommandContext } from "../command.js";
-import { runManualStage, wireFor } from "../daily-common.js";
+import { runManualStage, wireFor } from "../shared/daily.js";
 import { printJson, println } from "../io.js";
-import { parseSince } from "../ledger-common.js";
+import { parseSince } from "../shared/ledger.js";
 import { DAY_MS } from "../../runtime/jobs/daily/ids.js";
 import { markReports, runTriage } from "../../runtime/jobs/daily/triage.js";
+import { examples } from "../shared/help.js";
 
 interface TriageCliOptions {
   since?: string;
@@ -32,7 +33,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--mark-reports", "only add `references: historical` front matter to older reports")
     .option("--json", "print one JSON value")
     .option("--dry-run", "compute, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata triage --since 2026-11-01\n  $ errata triage --mark-reports --dry-run")
+    .addHelpText(
+      "after",
+      examples([
+        "errata add bug: it pushed to main without asking && errata enrich && errata triage --since 2026-11-01",
+        "errata triage --mark-reports --dry-run",
+      ]),
+    )
     .action(async (opts: TriageCliOptions) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       if (opts.markReports) {

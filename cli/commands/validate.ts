@@ -9,9 +9,10 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
 import { printJson, println } from "../io.js";
-import { formatProblem, pathsFor } from "../ledger-common.js";
+import { formatProblem, pathsFor } from "../shared/ledger.js";
 import { loadSystems } from "../../runtime/config.js";
 import { validateLedger } from "../../runtime/store/validate.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -19,7 +20,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Check every ledger line (live and archived) and list each problem with file and line")
     .option("--strict", "fail on warnings (torn tail, interrupted rotation) too")
     .option("--json", "print one JSON value")
-    .addHelpText("after", "\nExample:\n  $ errata validate\n  $ errata validate --json --strict")
+    .addHelpText("after", examples(["errata validate", "errata validate --json --strict"]))
     .action(async (opts: { strict?: boolean; json?: boolean }) => {
       const paths = pathsFor(ctx);
       const report = validateLedger(paths.ledgerDir, loadSystems(paths.ledgerDir));

@@ -6,8 +6,9 @@
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../daily-common.js";
+import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { runWeekly } from "../../runtime/jobs/daily/daily.js";
+import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -15,7 +16,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Run the weekly job: the report over seven days")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
-    .addHelpText("after", "\nExample:\n  $ errata weekly --json")
+    .addHelpText("after", examples(["errata weekly --json"]))
     .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       const onStage = liveStagePrinter(ctx, opts.json === true);

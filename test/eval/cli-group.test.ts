@@ -2,20 +2,17 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CommandContext } from "../../cli/command.js";
-import { register as registerBrief } from "../../cli/commands/eval-brief.js";
-import { register as registerEval } from "../../cli/commands/eval.js";
+import { register as registerEval } from "../../cli/commands/eval/index.js";
 import { buildProgram, run } from "../../cli/main.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 
 describe("the eval command group", () => {
-  it("holds brief and the eval commands whichever file registers first", () => {
-    for (const order of [[registerEval, registerBrief], [registerBrief, registerEval]]) {
-      const ctx: CommandContext = { io: memoryIo().io, exitCode: 0 };
-      const program = buildProgram(ctx, order);
-      const groups = program.commands.filter((c) => c.name() === "eval");
-      expect(groups).toHaveLength(1);
-      expect(groups[0]?.commands.map((c) => c.name()).sort()).toEqual(["agreement", "brief", "label", "sample", "score"]);
-    }
+  it("is one group holding brief, predictions and the eval commands, registered by its index", () => {
+    const ctx: CommandContext = { io: memoryIo().io, exitCode: 0 };
+    const program = buildProgram(ctx, [registerEval]);
+    const groups = program.commands.filter((c) => c.name() === "eval");
+    expect(groups).toHaveLength(1);
+    expect(groups[0]?.commands.map((c) => c.name()).sort()).toEqual(["agreement", "brief", "label", "predictions", "sample", "score"]);
   });
 
   const tmp = tempDir();

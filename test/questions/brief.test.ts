@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CommandContext } from "../../cli/command.js";
-import { register as registerBrief } from "../../cli/commands/eval-brief.js";
+import { register as registerBrief } from "../../cli/commands/eval/brief.js";
 import { buildProgram, run } from "../../cli/main.js";
 import { bank, bankHash, renderBrief, renderTaxonomyPage } from "../../questions/index.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
@@ -41,19 +41,19 @@ describe("labellers' brief", () => {
     expect(JSON.parse(m.out())).toMatchObject({ written: false });
   });
 
-  it("works whichever of eval.ts and eval-brief.ts registers first", () => {
-    // A stand-in for helper E's eval.ts, which finds or creates the group the same way.
-    const registerEval = (program: Command): void => {
-      const g = program.commands.find((c) => c.name() === "eval") ?? program.command("eval");
+  it("eval brief registers on the group it is given, beside the group's other commands", () => {
+    // A stand-in for the eval group's index, which creates the group and passes it to each subcommand.
+    const registerEval = (program: Command, ctx: CommandContext): void => {
+      const g = program.command("eval");
       g.command("sample");
+      registerBrief(g, ctx);
     };
-    for (const order of [[registerEval, registerBrief], [registerBrief, registerEval]]) {
-      const ctx: CommandContext = { io: memoryIo().io, exitCode: 0 };
-      const program = buildProgram(ctx, order as ((p: Command, c: CommandContext) => void)[]);
-      const evals = program.commands.filter((c) => c.name() === "eval");
-      expect(evals).toHaveLength(1);
-      expect(evals[0]?.commands.map((c) => c.name()).sort()).toEqual(["brief", "sample"]);
-    }
+    const ctx: CommandContext = { io: memoryIo().io, exitCode: 0 };
+    const program = buildProgram(ctx, [registerEval]);
+    const evals = program.commands.filter((c) => c.name() === "eval");
+    expect(evals).toHaveLength(1);
+    expect(evals[0]?.commands.map((c) => c.name()).sort()).toEqual(["brief", "sample"]);
+    expect(program.commands.map((c) => c.name())).toEqual(["eval"]);
   });
 });
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { setV4EngineFactory } from "../../cli/commands/v4.js";
+import { setV4EngineFactory } from "../../cli/shared/v4-pass.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import { judgeProjection } from "../../runtime/jobs/v4/index.js";

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path, { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setV4EngineFactory } from "../../cli/commands/v4.js";
+import { setV4EngineFactory } from "../../cli/shared/v4-pass.js";
 import { run } from "../../cli/main.js";
 import { CLASS_IDS } from "../../questions/index.js";
 import { classify, unhappyWithReply } from "../../runtime/classifier/classify.js";

@@ -116,7 +116,7 @@ function multipartFile(body: Buffer, contentType: string): { filename: string; c
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function startFakeOpenAI(opts: { chat?: ChatHandler; latencyMs?: number; batchPollsToComplete?: number } = {}): Promise<FakeServer> {
+export async function startFakeOpenAI(opts: { chat?: ChatHandler; latencyMs?: number; batchPollsToComplete?: number; port?: number } = {}): Promise<FakeServer> {
   let chat = opts.chat ?? defaultChat;
   let chatN = 0;
   let inFlight = 0;
@@ -221,7 +221,7 @@ export async function startFakeOpenAI(opts: { chat?: ChatHandler; latencyMs?: nu
   });
   // Node's default keep-alive (5 s) lets undici reuse connections: it drops any socket whose
   // server hint is under its 2 s threshold, so a shorter timeout here means a connect per request.
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/v1`,

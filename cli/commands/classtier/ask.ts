@@ -1,0 +1,59 @@
+import { appendFileSync, mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { askClassTier, classTierPromptHash, classTierQuestions } from "../../../classtier/index.js";
+import { ExchangeSchema } from "../../../schemas/exchange.js";
+import type { CommandContext } from "../../command.js";
+import { printJson, println, progress } from "../../io.js";
+import { classTierEngine, classTierFiles, readCache } from "../../shared/classtier.js";
+import { intOption, readJsonl } from "../../shared/research-files.js";
+import { examples } from "../../shared/help.js";
+
+/**
+ * `errata classtier ask`: the ClassTier questions of exchanges through the engine, answers
+ * cached in `<v4>/classtier.jsonl` (a re-run asks only what the cache lacks).
+ */
+export function register(group: Command, ctx: CommandContext): void {
+  group
+    .command("ask")
+    .description("ask the ClassTier questions of exchanges through the engine, caching answers in <v4>/classtier.jsonl")
+    .requiredOption("--exchanges <file>", "exchanges to judge (exchange/1 JSONL)")
+    .option("--lane <name>", "engine lane from the engine config (default: the config's lane, else embedded with the shipped weights)")
+    .option("--replay <file>", "answer from a stored answers file (replay lane) instead of the configured lane")
+    .option("--limit <n>", "at most this many exchanges")
+    .option("--caller <name>", "the engine caller whose budget pays (default errata-triage)")
+    .option("--dry-run", "count what would be asked, ask nothing")
+    .option("--json", "print one JSON value")
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200",
+        "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 20 --dry-run",
+      ]),
+    )
+    .action(async (opts: { exchanges: string; replay?: string; lane?: string; limit?: string; caller?: string; dryRun?: boolean; json?: boolean }) => {
+      let exchanges = readJsonl(resolve(ctx.io.cwd, opts.exchanges), ExchangeSchema);
+      if (opts.limit) exchanges = exchanges.slice(0, intOption("limit", opts.limit, 0, 1));
+      const files = classTierFiles(ctx);
+      const cached = readCache(files.cache);
+      const engine = classTierEngine(ctx, opts);
+      if (opts.dryRun) {
+        const have = new Set(cached.filter((c) => c.prompt_hash === classTierPromptHash && c.answer.status === "scored" && c.answer.lane === engine.lane && c.answer.model === engine.model).map((c) => `${c.answer.exchange_id}\u0000${c.answer.question_id}`));
+        const todo = exchanges.length * classTierQuestions.length - exchanges.reduce((s, e) => s + classTierQuestions.filter((q) => have.has(`${e.id}\u0000${q.id}`)).length, 0);
+        const out = { exchanges: exchanges.length, would_ask: todo, prompt_hash: classTierPromptHash, dry_run: true };
+        return opts.json ? printJson(ctx.io, out) : println(ctx.io, `would ask ${todo} pairs about ${exchanges.length} exchanges (dry run)`);
+      }
+      const bar = progress(ctx.io, "classtier", exchanges.length * classTierQuestions.length);
+      const r = await askClassTier(engine, exchanges, cached, { questions: classTierQuestions, promptHash: classTierPromptHash, caller: opts.caller ?? "errata-triage", onProgress: () => bar.tick() });
+      bar.done();
+      if (r.newAnswers.length > 0) {
+        mkdirSync(resolve(files.cache, ".."), { recursive: true });
+        appendFileSync(files.cache, r.newAnswers.map((a) => JSON.stringify({ schema: "classtier-answer/1", prompt_hash: classTierPromptHash, answer: a })).join("\n") + "\n");
+      }
+      const counts = { named: 0, none: 0, unscored: 0 };
+      for (const v of r.verdicts.values()) counts[v.status]++;
+      const out = { exchanges: exchanges.length, asked: r.asked, from_cache: r.fromCache, verdicts: counts, lane: engine.lane, model: engine.model, prompt_hash: classTierPromptHash, cache: files.cache };
+      if (opts.json) return printJson(ctx.io, out);
+      println(ctx.io, `asked ${r.asked} pairs (${r.fromCache} from cache) about ${exchanges.length} exchanges on the ${engine.lane} lane: ${counts.named} named a class, ${counts.none} none, ${counts.unscored} unscored`);
+    });
+}

@@ -1,0 +1,19 @@
+/**
+ * `errata classtier ask|eval`: the model judge for failure class through the engine, its
+ * answers cached in `<v4>/classtier.jsonl`; `eval --write` records in
+ * `<v4>/classtier-level.json` which level ships and whether the second look is on, with the
+ * prompt hash (the runtime uses the judge only while that hash is current).
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../../command.js";
+import { register as ask } from "./ask.js";
+import { register as evaluate } from "./eval.js";
+import { examples } from "../../shared/help.js";
+
+export function register(program: Command, ctx: CommandContext): void {
+  const group = program
+    .command("classtier")
+    .description("the model judge for failure class, its cache, second look and shipped level")
+    .addHelpText("after", examples(["errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl"]));
+  for (const sub of [ask, evaluate]) sub(group, ctx);
+}

@@ -1,0 +1,86 @@
+import { join } from "node:path";
+import type { Command } from "commander";
+import { buildSheet, type SheetItem } from "../../../../eval/sheet.js";
+import { ExchangeSchema } from "../../../../schemas/exchange.js";
+import type { CommandContext } from "../../../command.js";
+import { badInput, describeFound } from "../../../../core/errors.js";
+import { printJson, println } from "../../../io.js";
+import { evalPaths, readJsonlStrict, resolveFrom, writeAtomic } from "../../../shared/eval-files.js";
+import { readGoldItems } from "../../../shared/eval-labels.js";
+import { answerSpecs } from "../../../shared/eval-questions.js";
+import { examples } from "../../../shared/help.js";
+
+/**
+ * `errata eval label export`: one labeller's blind CSV sheet: the items' text, one column per
+ * question, shuffled for that labeller; no stratum, weight or anyone's answers.
+ *
+ * Example: `errata eval label export --labeler ana` → "wrote …/sheets/ana.csv: 300 items,
+ * 27 questions".
+ */
+export interface ExportFlags {
+  labeler: string;
+  gold?: string;
+  exchanges?: string[];
+  questions?: string;
+  split: string;
+  out?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+const LABELER = /^[A-Za-z0-9][A-Za-z0-9_.:@-]*$/;
+
+const clip = (s: string | null, n = 4000): string | null => (s === null ? null : s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function register(group: Command, ctx: CommandContext): void {
+  group
+    .command("export")
+    .description("Write one labeller's CSV sheet: the items' text, one column per question, shuffled for that labeller; no other answers")
+    .requiredOption("--labeler <id>", "the labeller's id (also seeds the item order)")
+    .option("--gold <file>", "gold-item/1 JSONL (default: <ledger>/eval/gold.jsonl)")
+    .option("--exchanges <files...>", "exchange/1 JSONL with the items' text (default: the v4 folder's exchanges.jsonl)")
+    .option("--questions <list>", "answer columns, e.g. detect.unhappy,class,satisfaction:1-5 (default: the bank's questions and class)")
+    .option("--split <side>", "all, fit or holdout", "all")
+    .option("--out <file>", "the sheet (default: <ledger>/eval/sheets/<id>.csv)")
+    .option("--dry-run", "build the sheet, write nothing")
+    .option("--json", "print one JSON value: {out, labeler, items, questions, written}")
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy ab-redial && errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 30 --failure-items 0 &&",
+          "errata eval label export --labeler ana --exchanges datasets/ab-redial/exchanges.jsonl --split all",
+        ],
+      ]),
+    )
+    .action((flags: ExportFlags) => runExport(ctx, flags));
+}
+
+function runExport(ctx: CommandContext, flags: ExportFlags): void {
+  if (!LABELER.test(flags.labeler)) throw badInput("bad --labeler", "an id of letters, digits and _ . : @ -", describeFound(flags.labeler));
+  if (!["all", "fit", "holdout"].includes(flags.split)) throw badInput("bad --split", "all, fit or holdout", describeFound(flags.split));
+  const p = evalPaths(ctx.io);
+  const gold = readGoldItems(ctx, flags.gold).rows.filter((g) => flags.split === "all" || g.split === flags.split);
+  if (gold.length === 0) throw badInput("no gold items to label", "a gold set (errata eval sample)", `0 items in split ${flags.split}`);
+  const exchangeFiles = (flags.exchanges && flags.exchanges.length > 0 ? flags.exchanges : [`${p.v4Dir}/exchanges.jsonl`]).map((f) => resolveFrom(ctx.io, f));
+  const byId = new Map(exchangeFiles.flatMap((f) => readJsonlStrict(f, ExchangeSchema, "exchange/1")).map((e) => [e.id, e]));
+  const missing = gold.filter((g) => !byId.has(g.exchange_id));
+  if (missing.length > 0) throw badInput("gold items without their exchange text", `every gold exchange in ${exchangeFiles.join(", ")}`, `${missing.length} missing, e.g. ${missing[0]?.exchange_id}`);
+  const questions = answerSpecs(flags.questions);
+  // Only the text the labeller needs: no stratum, no weights, no judge or labeller answers.
+  const items: SheetItem[] = gold.map((g) => {
+    const e = byId.get(g.exchange_id) as NonNullable<ReturnType<typeof byId.get>>;
+    return {
+      exchange_id: e.id,
+      previous_ask: clip(e.previous_ask),
+      reply_end: clip(e.reply_end),
+      tool_calls: e.tool_calls.map((t) => `${t.name}: ${t.summary}`).join("\n"),
+      prompt: clip(e.prompt) ?? "",
+    };
+  });
+  const csv = buildSheet(flags.labeler, items, questions);
+  const out = flags.out ? resolveFrom(ctx.io, flags.out) : join(p.sheets, `${flags.labeler}.csv`);
+  if (!flags.dryRun) writeAtomic(out, csv);
+  if (flags.json) printJson(ctx.io, { written: !flags.dryRun, out, labeler: flags.labeler, items: items.length, questions: questions.map((q) => q.id) });
+  else println(ctx.io, `${flags.dryRun ? "would write" : "wrote"} ${out}: ${items.length} items, ${questions.length} questions, shuffled for ${flags.labeler}`);
+}

@@ -1,0 +1,55 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Command } from "commander";
+import { bankHash, type ModeId } from "../../../questions/index.js";
+import { resolvePaths } from "../../../runtime/paths.js";
+import { buildReport, composeAll, dominantJudge, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, v4Files } from "../../../runtime/jobs/v4/index.js";
+import type { CommandContext } from "../../command.js";
+import { printJson, println } from "../../io.js";
+import { readCutsFile } from "../../shared/cuts-file.js";
+import { exchangeFiles, type PassFlags } from "../../shared/v4-pass.js";
+import { examples } from "../../shared/help.js";
+
+/**
+ * `errata v4 report`: recomposes the stored answers under `--cuts` without asking again:
+ * failures reported and unreported, top classes, per-session rates, and for synthetic
+ * exchanges the planted failures found and missed.
+ */
+export function register(group: Command, ctx: CommandContext): void {
+  group
+    .command("report")
+    .description("Compose stored answers (no judge asked): failures reported and unreported, top classes, per-session rates, synthetic planted failures found and missed")
+    .option("--exchanges <files...>", "exchange files to read (default <v4Dir>/exchanges.jsonl)")
+    .option("--labels <files...>", "label files naming planted failures of synthetic exchanges (default: labels.jsonl beside each exchanges file, when present)")
+    .option("--cuts <file>", "cuts file (question id -> cut); default 0.5 for every question")
+    .option("--json", "print one JSON value")
+    .addHelpText(
+      "after",
+      examples([
+        [
+          "errata datasets copy synthetic && errata v4 detect --exchanges datasets/synthetic/exchanges.jsonl &&",
+          `echo '{"detect.unhappy": 0.3}' > cuts.json &&`,
+          "errata v4 report --exchanges datasets/synthetic/exchanges.jsonl --cuts cuts.json",
+        ],
+      ]),
+    )
+    .action(async (flags: PassFlags & { labels?: string[] }) => {
+      const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
+      const files = exchangeFiles(flags, ctx, paths.v4Dir);
+      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
+      const ex = readExchanges(files);
+      const labelFiles = flags.labels?.map((f) => resolve(ctx.io.cwd, f)) ?? files.map((f) => join(dirname(f), "labels.jsonl")).filter((f) => existsSync(f));
+      const answers = readAnswers(v4Files(paths.v4Dir).answers);
+      const judge = dominantJudge(answers.rows);
+      const composed = judge ? composeAll(ex.rows, answers.rows, judge, cuts) : composeAll(ex.rows, [], { lane: "-", model: "-" }, cuts);
+      let planted: Map<string, ModeId[]> | undefined;
+      const syntheticIds = new Set(ex.rows.filter((e) => e.synthetic).map((e) => e.id));
+      if (syntheticIds.size > 0) {
+        planted = new Map();
+        for (const f of labelFiles) for (const [k, v] of plantedFromLabels(readLabels(f).rows, syntheticIds)) planted.set(k, v);
+      }
+      const report = buildReport(composed, { judge, bankHash, cuts, answers: answers.rows, ...(planted ? { planted } : {}) });
+      if (flags.json) printJson(ctx.io, report);
+      else for (const line of renderReport(report)) println(ctx.io, line);
+    });
+}

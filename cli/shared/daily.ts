@@ -1,0 +1,93 @@
+/**
+ * Shared pieces of the daily-loop commands (daily, weekly, enrich, label, triage, report,
+ * skills, misses, by-model, impact): wiring the stage context from the command's Io and
+ * printing a loop's result, one line per stage or one JSON value.
+ *
+ * Example line: `enrich   ok    eligible=3 batch=3 enriched=3 malformed=0 (12 ms)`.
+ */
+import type { CommandContext } from "../command.js";
+import { printJson, println, warn } from "../io.js";
+import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
+import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/daily/run-loop.js";
+import { wireDaily } from "../../runtime/jobs/daily/wire.js";
+
+export function dailyPaths(ctx: CommandContext): ErrataPaths {
+  return resolvePaths(ctx.io.env, ctx.io.cwd);
+}
+
+export function wireFor(ctx: CommandContext, dryRun: boolean) {
+  return wireDaily({
+    paths: dailyPaths(ctx),
+    env: ctx.io.env,
+    cwd: ctx.io.cwd,
+    now: ctx.io.now,
+    dryRun,
+    log: (line) => warn(ctx.io, line),
+  });
+}
+
+/**
+ * Runs one stage by hand (`errata enrich`, `label`, `triage`) as a "manual" loop: its run
+ * receipt, a live line on stderr's terminal, then one line or one JSON value.
+ */
+export async function runManualStage(
+  ctx: CommandContext,
+  stage: ReturnType<typeof wireFor>["ctx"],
+  loopStage: LoopStage,
+  json: boolean,
+): Promise<void> {
+  const onStage = liveStagePrinter(ctx, json);
+  const result = await runLoop([loopStage], {
+    loop: "manual",
+    nowMs: stage.nowMs,
+    runsFile: stage.files.runs,
+    dryRun: stage.dryRun,
+    ...(onStage ? { onStage } : {}),
+  });
+  finishLoop(ctx, result, json, onStage !== undefined);
+}
+
+export function formatCounts(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
+}
+
+export function stageLine(r: StageResult): string {
+  const status = r.skipped ? "skip" : r.ok ? "ok" : "FAIL";
+  const body = r.ok ? formatCounts(r.counts) : `${r.error?.code ?? "Error"}: ${r.error?.message ?? ""}`;
+  const notes = r.notes.filter((n) => n !== "skipped");
+  return `${r.name.padEnd(7)}  ${status.padEnd(4)}  ${body}${notes.length ? `  [${notes.join("; ")}]` : ""} (${r.duration_ms} ms)`;
+}
+
+/** Prints a loop's result and sets exit code 1 when it failed. */
+export function finishLoop(ctx: CommandContext, result: LoopResult, json: boolean, printedLive: boolean): void {
+  if (json) {
+    printJson(ctx.io, { ok: result.ok, failed: result.failed, stages: result.stages, run_id: result.run_id, dry_run: result.dry_run });
+  } else {
+    if (!printedLive) for (const s of result.stages) println(ctx.io, stageLine(s));
+    const wrote = result.stages.flatMap((s) => Object.entries(s.wrote).map(([k, v]) => `${s.name}.${k}: ${v}`));
+    for (const w of wrote) println(ctx.io, `${result.dry_run ? "would write" : "wrote"} ${w}`);
+    println(ctx.io, result.ok ? `${result.loop} ok${result.failed.length ? ` (advisory failures: ${result.failed.join(", ")})` : ""}` : `${result.loop} FAILED: ${result.failed.join(", ")}`);
+  }
+  if (!result.ok) ctx.exitCode = 1;
+}
+
+export function liveStagePrinter(ctx: CommandContext, json: boolean): ((r: StageResult) => void) | undefined {
+  return json ? undefined : (r) => println(ctx.io, stageLine(r));
+}
+
+/** The joined view the skills/misses/by-model/impact commands read: errata and the host's files. */
+export async function joinedView(ctx: CommandContext) {
+  const { ctx: stage } = wireFor(ctx, true);
+  const { readHost } = await import("../../runtime/jobs/daily/host.js");
+  const view = await stage.ledger.readAll();
+  const host = readHost(stage.cfg.hostDir);
+  if (!host.present) warn(ctx.io, `errata: no host outputs or receipts found${stage.cfg.hostDir ? ` in ${stage.cfg.hostDir}` : " (set ERRATA_HOST_DIR or host_dir in daily.json)"}`);
+  if (host.bad > 0) warn(ctx.io, `errata: ${host.bad} malformed line(s) in the host's files skipped`);
+  return { stage, errata: view.errata, host };
+}
+
+export function fmtRate(rate: number | null): string {
+  return rate === null ? "n/a" : `${(rate * 100).toFixed(1)}%`;
+}
