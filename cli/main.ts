@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
-import type { CommandContext, Register } from "./command.js";
+import type { CommandContext, Register } from "./shared/command.js";
 import { CodedError, exitCodeOfKind, isSystemError } from "../core/errors.js";
-import { defaultIo, type Io } from "./io.js";
+import { defaultIo, type Io } from "./shared/io.js";
 import { examples } from "./shared/help.js";
 
 type CommandModule = { register?: Register };

@@ -25,7 +25,7 @@ const daily = !json || args.includes("--daily");
 const ledgerDir = dirArg >= 0 && args[dirArg + 1] ? resolve(args[dirArg + 1]) : mkdtempSync(join(tmpdir(), "errata-demo-"));
 
 const { run } = await import(new URL("../dist/cli/main.js", import.meta.url).href);
-const { defaultIo } = await import(new URL("../dist/cli/io.js", import.meta.url).href);
+const { defaultIo } = await import(new URL("../dist/cli/shared/io.js", import.meta.url).href);
 
 /** An Io for the in-process CLI: this ledger, output captured or passed through. */
 function io({ capture }) {

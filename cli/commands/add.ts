@@ -10,9 +10,9 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../shared/ledger.js";
 import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
 import { writeAttachment } from "../../runtime/store/attachments.js";

@@ -9,9 +9,9 @@
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
-import { count, printJson, println, warn } from "../io.js";
+import { count, printJson, println, warn } from "../shared/io.js";
 import { ledgerFor } from "../shared/ledger.js";
 import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/jobs/backfill.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../shared/ledger.js";

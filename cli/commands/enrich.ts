@@ -4,7 +4,7 @@
  * Example: `errata enrich --limit 20` -> `enrich   ok    eligible=31 batch=20 enriched=20 malformed=0 ...`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { runManualStage, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../shared/ledger.js";

@@ -8,7 +8,7 @@
  * -> `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
 import { examples } from "../shared/help.js";
 

@@ -7,10 +7,10 @@
  * -> `before 2/40 (5.0%)  after 6/40 (15.0%)  change +10.0 pts  RAISED`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { fmtRate, joinedView } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { parseNumber, parseSince } from "../shared/ledger.js";
 import { landedImpacts, skillImpact, type Impact } from "../../runtime/jobs/daily/impact.js";
 import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
-import { printJson, println, warn } from "../io.js";
+import { printJson, println, warn } from "../shared/io.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/corpora/importers/index.js";
+import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/corpora/index.js";
 import { validateImport, writeImport } from "../../runtime/corpora/importers/write.js";
 import { examples } from "../shared/help.js";
 

@@ -5,7 +5,7 @@
  * Example: `errata label --json` -> `{"ok": true, "stages": [{"name": "label", "counts": {"labelled": 4, ...}}]}`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { runManualStage, wireFor } from "../shared/daily.js";
 import { runLabel } from "../../runtime/jobs/daily/label.js";
 import { examples } from "../shared/help.js";

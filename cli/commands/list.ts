@@ -5,8 +5,8 @@
  * -> `er-20261130-3fa9c1  2026-11-30 12:00  assistant  bug  new  it pushed to main without asking`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
-import { printJson, println } from "../io.js";
+import type { CommandContext } from "../shared/command.js";
+import { printJson, println } from "../shared/io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSince, parseStatus, reportProblems } from "../shared/ledger.js";
 import { badInput } from "../../core/errors.js";
 import { examples } from "../shared/help.js";

@@ -6,9 +6,9 @@
  * Example: `errata misses --file-upgrades --json` -> `{"false_passes": [...], "filed": 2, "existing": 0, ...}`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { joinedView } from "../shared/daily.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { parseSince } from "../shared/ledger.js";
 import { falsePassClaim, findMisses } from "../../runtime/jobs/daily/joins.js";
 import { fileUpgrades, type UpgradeDraft } from "../../runtime/jobs/daily/upgrades.js";

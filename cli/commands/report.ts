@@ -8,9 +8,9 @@
  * Example: `errata report --dry-run --json` -> `{"state": {...}, "events": [...], "dry_run": true}`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { formatCounts, wireFor } from "../shared/daily.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { runReport } from "../../runtime/jobs/daily/report.js";
 import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
 import { runId } from "../../runtime/jobs/daily/ids.js";

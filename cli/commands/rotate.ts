@@ -7,9 +7,9 @@
  * -> `2026-08: archived (131 lines, 48,213 bytes -> 9,120 gz)`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { pathsFor } from "../shared/ledger.js";
 import { rotateLedger } from "../../runtime/store/rotate.js";
 import { examples } from "../shared/help.js";

@@ -5,9 +5,9 @@
  * `patches: 1 (errata-2026-12.jsonl:4 status=enriched)`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { ErrataError } from "../../core/errors.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { ledgerFor, reportProblems } from "../shared/ledger.js";
 import { ERRATUM_ID_PATTERN } from "../../schemas/erratum-constants.js";
 import { badInput } from "../../core/errors.js";

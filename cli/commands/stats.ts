@@ -5,8 +5,8 @@
  * Example: `errata stats` -> `errata: 24 (unenriched 20) ... by kind: complaint 12, bug 6, ...`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
-import { printJson, println } from "../io.js";
+import type { CommandContext } from "../shared/command.js";
+import { printJson, println } from "../shared/io.js";
 import { ledgerFor, reportProblems } from "../shared/ledger.js";
 import { ledgerStats, type LedgerStats } from "../../runtime/store/stats.js";
 import { examples } from "../shared/help.js";

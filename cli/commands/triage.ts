@@ -8,9 +8,9 @@
  */
 import type { Command } from "commander";
 import { readdirSync } from "node:fs";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { runManualStage, wireFor } from "../shared/daily.js";
-import { printJson, println } from "../io.js";
+import { printJson, println } from "../shared/io.js";
 import { parseSince } from "../shared/ledger.js";
 import { DAY_MS } from "../../runtime/jobs/daily/ids.js";
 import { markReports, runTriage } from "../../runtime/jobs/daily/triage.js";

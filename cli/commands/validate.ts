@@ -7,8 +7,8 @@
  *    `1 error, 0 warnings in 12 lines (9 errata, 3 patches)`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
-import { printJson, println } from "../io.js";
+import type { CommandContext } from "../shared/command.js";
+import { printJson, println } from "../shared/io.js";
 import { formatProblem, pathsFor } from "../shared/ledger.js";
 import { loadSystems } from "../../runtime/config.js";
 import { validateLedger } from "../../runtime/store/validate.js";

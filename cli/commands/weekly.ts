@@ -5,7 +5,7 @@
  * Example: `errata weekly --json` -> `{"ok": true, "failed": [], "stages": [{"name": "report", ...}]}`.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "../shared/command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { runWeekly } from "../../runtime/jobs/daily/daily.js";
 import { examples } from "../shared/help.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { CalibDrawRowSchema, type CalibDrawRow } from "../../schemas/calibration.js";
 import type { Label } from "../../schemas/label.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "./command.js";
 import { badInput } from "../../core/errors.js";
 import { fileExists, readJsonl, readText } from "./research-files.js";
 

@@ -5,7 +5,7 @@ import { createEngine, type Engine } from "../../engine/index.js";
 import { AnswerSchema } from "../../schemas/answer.js";
 import { ClassTierAnswerSchema } from "../../schemas/classtier.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "./command.js";
 import { badInput, ErrataError } from "../../core/errors.js";
 import { fileExists, readJsonl } from "./research-files.js";
 

@@ -6,7 +6,7 @@ import { bank, bankHash, questionsInGroup } from "../../questions/index.js";
 import type { Answer } from "../../schemas/answer.js";
 import { CombinerSchema, type CombinerRecord } from "../../schemas/combiner.js";
 import { DETECT_UNHAPPY } from "../../schemas/label.js";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "./command.js";
 import { badInput } from "../../core/errors.js";
 import { loadInputs, splitFrom, type ResearchInputs } from "./research-inputs.js";
 import { readJson } from "./research-files.js";

@@ -5,8 +5,8 @@
  *
  * Example line: `enrich   ok    eligible=3 batch=3 enriched=3 malformed=0 (12 ms)`.
  */
-import type { CommandContext } from "../command.js";
-import { printJson, println, warn } from "../io.js";
+import type { CommandContext } from "./command.js";
+import { printJson, println, warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/daily/run-loop.js";
 import { wireDaily } from "../../runtime/jobs/daily/wire.js";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { CommandContext } from "../command.js";
-import { printJson, println } from "../io.js";
+import type { CommandContext } from "./command.js";
+import { printJson, println } from "./io.js";
 
 /**
  * Writes a generated Markdown page (`eval brief`, `v4 taxonomy`) to `--out` (or stdout),

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { badInput, ErrataError } from "../../core/errors.js";
-import type { Io } from "../io.js";
+import type { Io } from "./io.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
 import { EngineConfigError } from "../../engine/config.js";
 import { EngineInputError } from "../../engine/embedded/files.js";

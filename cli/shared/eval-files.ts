@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { EvalInputError } from "../../eval/errors.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
-import type { Io } from "../io.js";
+import type { Io } from "./io.js";
 
 /**
  * File helpers of the `eval` commands: where the eval folder is, strict JSONL reading

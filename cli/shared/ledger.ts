@@ -7,9 +7,9 @@
  * warnings to `ctx.io.stderr`.
  */
 import { relative } from "node:path";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "./command.js";
 import { badInput, describeFound } from "../../core/errors.js";
-import { warn } from "../io.js";
+import { warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { openLedger, type Ledger, type ReadProblem } from "../../runtime/store/index.js";
 import { KINDS, SOURCES, STATUSES } from "../../schemas/erratum-constants.js";

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "
 import { basename, dirname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { resolvePaths } from "../../runtime/paths.js";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "./command.js";
 import { badInput, ErrataError } from "../../core/errors.js";
 
 /**

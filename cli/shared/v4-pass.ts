@@ -14,9 +14,9 @@ import type { Engine } from "../../engine/base/types.js";
 import { bankHash } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/v4/index.js";
-import type { CommandContext } from "../command.js";
+import type { CommandContext } from "./command.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
-import { printJson, println, progress } from "../io.js";
+import { printJson, println, progress } from "./io.js";
 import { readCutsFile } from "./cuts-file.js";
 
 type EngineFactory = (ctx: CommandContext, lane: string | undefined) => Promise<Engine>;

@@ -5,7 +5,7 @@
 // Example: `await cli.json<SampleReply>(["eval", "sample", "--exchanges", f, "--json"])`
 // -> { code: 0, value: { drawn: { failure: 180, ... }, ... }, out: "...", err: "..." }
 import { isAbsolute, relative } from "node:path";
-import type { Io } from "../../cli/io.js";
+import type { Io } from "../../cli/shared/io.js";
 import { run } from "../../cli/main.js";
 
 /** Environment for every command: ours, minus any ERRATA_* setting, plus the loop's ledger. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import type { CommandContext, Register } from "../../cli/command.js";
+import type { CommandContext, Register } from "../../cli/shared/command.js";
 import { buildProgram, commandNames, commandsFor, loadRegisters, run } from "../../cli/main.js";
 import { memoryIo } from "../helpers/io.js";
 

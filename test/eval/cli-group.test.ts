@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CommandContext } from "../../cli/command.js";
+import type { CommandContext } from "../../cli/shared/command.js";
 import { register as registerEval } from "../../cli/commands/eval/index.js";
 import { buildProgram, run } from "../../cli/main.js";
 import { memoryIo, tempDir } from "../helpers/io.js";

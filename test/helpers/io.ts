@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Io } from "../../cli/io.js";
+import type { Io } from "../../cli/shared/io.js";
 
 /** An in-memory Io for running the CLI in process. */
 export function memoryIo(opts: { env?: Record<string, string | undefined>; stdin?: string; now?: number; cwd?: string } = {}) {

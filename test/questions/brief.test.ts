@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CommandContext } from "../../cli/command.js";
+import type { CommandContext } from "../../cli/shared/command.js";
 import { register as registerBrief } from "../../cli/commands/eval/brief.js";
 import { buildProgram, run } from "../../cli/main.js";
 import { bank, bankHash, renderBrief, renderTaxonomyPage } from "../../questions/index.js";

@@ -5,7 +5,7 @@
  * arithmetic; one file a subcommand in this folder.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as agreement } from "./agreement.js";
 import { register as brief } from "./brief.js";
 import { register as cuts } from "./cuts.js";

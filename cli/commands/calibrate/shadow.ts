@@ -2,9 +2,9 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { clopperPearsonUpper, judgeShadowLog, opportunitiesNeeded } from "../../../calibration/index.js";
 import { ShadowEventSchema } from "../../../schemas/calibration.js";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
-import { printJson, println } from "../../io.js";
+import { printJson, println } from "../../shared/io.js";
 import { numberOption, readJsonl } from "../../shared/research-files.js";
 import { examples } from "../../shared/help.js";
 

@@ -4,9 +4,9 @@ import { classTierPromptHash, classTierQuestions, decideLevel, verdictsFromCache
 import { classDistribution } from "../../../combiner/index.js";
 import { ClassTierLevelSchema } from "../../../schemas/classtier.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
-import { printJson, println } from "../../io.js";
+import { printJson, println } from "../../shared/io.js";
 import { classTierFiles, readCache } from "../../shared/classtier.js";
 import { goldRows, loadCombiner } from "../../shared/combiner.js";
 import { loadInputs, splitFrom } from "../../shared/research-inputs.js";

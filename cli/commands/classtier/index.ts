@@ -5,7 +5,7 @@
  * prompt hash (the runtime uses the judge only while that hash is current).
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as ask } from "./ask.js";
 import { register as evaluate } from "./eval.js";
 import { examples } from "../../shared/help.js";

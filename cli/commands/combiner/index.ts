@@ -3,7 +3,7 @@
  * fit split of labelled data and scored on the holdout. Plain files in, a candidate out.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as evaluate } from "./eval.js";
 import { register as fit } from "./fit.js";
 import { examples } from "../../shared/help.js";

@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { printJson, println } from "../../io.js";
+import { printJson, println } from "../../shared/io.js";
 import { bundledSets } from "../../shared/datasets.js";
 import { examples } from "../../shared/help.js";
 

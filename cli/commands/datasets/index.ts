@@ -4,7 +4,7 @@
  * read them.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as copy } from "./copy.js";
 import { register as list } from "./list.js";
 import { examples } from "../../shared/help.js";

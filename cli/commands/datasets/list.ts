@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
-import { printJson, println } from "../../io.js";
+import type { CommandContext } from "../../shared/command.js";
+import { printJson, println } from "../../shared/io.js";
 import { bundledSets, datasetsDir } from "../../shared/datasets.js";
 import { examples } from "../../shared/help.js";
 

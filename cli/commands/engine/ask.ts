@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
-import { printJson, println, progress, warn } from "../../io.js";
+import { printJson, println, progress, warn } from "../../shared/io.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import { bank } from "../../../questions/index.js";
 import type { Question } from "../../../schemas/question.js";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput, ErrataError } from "../../../core/errors.js";
-import { printJson, println, warn } from "../../io.js";
+import { printJson, println, warn } from "../../shared/io.js";
 import { evaluateEmbedded } from "../../../engine/embedded/evaluate.js";
 import { crossValidate } from "../../../engine/embedded/crossval.js";
 import { createScorer } from "../../../engine/embedded/scorer.js";

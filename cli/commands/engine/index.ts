@@ -3,7 +3,7 @@
  * file a subcommand in this folder.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as ask } from "./ask.js";
 import { register as evaluate } from "./eval.js";
 import { register as probe } from "./probe.js";

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
-import { printJson, println } from "../../io.js";
+import { printJson, println } from "../../shared/io.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import { engineFromConfig } from "../../../engine/config.js";
 import type { OpenAIEngine } from "../../../engine/openai/engine.js";

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
-import { printJson, println, progress, warn } from "../../io.js";
+import { printJson, println, progress, warn } from "../../shared/io.js";
 import { syntheticTrainingSet } from "../../../engine/embedded/sets.js";
 import { SYNTHETIC_LABELER } from "../../../runtime/corpora/synthetic/index.js";
 import { trainEmbedded } from "../../../engine/embedded/train.js";

@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { bank, bankHash, renderBrief } from "../../../questions/index.js";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { writeDoc } from "../../shared/doc.js";
 import { examples } from "../../shared/help.js";
 

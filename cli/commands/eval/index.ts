@@ -7,7 +7,7 @@
  * export --labeler ana && … && errata eval score --predictions preds.jsonl --check`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as agreement } from "./agreement.js";
 import { register as brief } from "./brief.js";
 import { register as label } from "./label/index.js";

@@ -9,9 +9,9 @@ import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../../
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { GoldItemSchema, GoldManifestSchema, type GoldItem, type GoldManifest } from "../../../schemas/gold.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { printJson, println } from "../../io.js";
+import { printJson, println } from "../../shared/io.js";
 import { readCutsFile } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
 import { examples } from "../../shared/help.js";

@@ -11,7 +11,7 @@
  * -> `v4 detect (embedded/…): 597 exchanges, asked 4776, already answered 0, scored 4776, unscored 0`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { register as detect } from "./detect.js";
 import { register as diagnose } from "./diagnose.js";
 import { register as report } from "./report.js";

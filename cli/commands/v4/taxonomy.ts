@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { renderTaxonomyPage } from "../../../questions/index.js";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { writeDoc } from "../../shared/doc.js";
 import { examples } from "../../shared/help.js";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { CommandContext } from "../../command.js";
+import type { CommandContext } from "../../shared/command.js";
 import { addPassCommand } from "../../shared/v4-pass.js";
 import { examples } from "../../shared/help.js";
 

@@ -3,7 +3,7 @@ import { DETECT_UNHAPPY, type Label } from "../../../schemas/label.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { badInput } from "../../../core/errors.js";
 import { exchangeId } from "../../transcripts/ids.js";
-import { corpusExchange, label, UNHAPPY_MAX_RATING, type ImportResult } from "./types.js";
+import { corpusExchange, label, UNHAPPY_MAX_RATING, type ImportResult } from "../rows/rows.js";
 
 export const AB_REDIAL_CORPUS = "ab-redial";
 const UTTERANCES = 12;

@@ -3,7 +3,7 @@ import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
 import { badInput } from "../../../core/errors.js";
 import { exchangeId } from "../../transcripts/ids.js";
-import { corpusExchange, label, type ImportResult } from "./types.js";
+import { corpusExchange, label, type ImportResult } from "../rows/rows.js";
 
 export const DBDC3_CORPUS = "dbdc3";
 /** The English revised annotations inside DBDC3.zip. */

@@ -4,7 +4,7 @@ import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
 import { badInput } from "../../../core/errors.js";
 import { exchangeId } from "../../transcripts/ids.js";
-import { corpusExchange, label, type ImportResult } from "./types.js";
+import { corpusExchange, label, type ImportResult } from "../rows/rows.js";
 
 export const UKP_CORPUS = "ukp";
 const ERROR_TYPE = /^E(?:[1-9]|10)$/;

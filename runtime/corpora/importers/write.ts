@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { LabelSchema } from "../../../schemas/label.js";
 import { ErrataError } from "../../../core/errors.js";
-import type { ImportResult } from "./types.js";
+import type { ImportResult } from "../rows/rows.js";
 
 /**
  * Validates every exchange and label against its schema, checks that ids are unique and that

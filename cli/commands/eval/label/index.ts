@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { CommandContext } from "../../../command.js";
+import type { CommandContext } from "../../../shared/command.js";
 import { register as exportSheet } from "./export.js";
 import { register as importSheet } from "./import.js";
 import { examples } from "../../../shared/help.js";

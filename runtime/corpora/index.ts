@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { badInput } from "../../../core/errors.js";
-import { importAbRedial } from "./ab-redial.js";
-import { importConture } from "./conture.js";
-import { importDbdc3 } from "./dbdc3.js";
-import { importUkp } from "./ukp.js";
-import { importUss, ussCorpusName } from "./uss.js";
-import type { ImportResult } from "./types.js";
+import { badInput } from "../../core/errors.js";
+import { importAbRedial } from "./importers/ab-redial.js";
+import { importConture } from "./importers/conture.js";
+import { importDbdc3 } from "./importers/dbdc3.js";
+import { importUkp } from "./importers/ukp.js";
+import { importUss, ussCorpusName } from "./importers/uss.js";
+import type { ImportResult } from "./rows/rows.js";
 
 /**
  * The importers' registry: a format name and a path → exchanges + labels.
@@ -37,7 +37,7 @@ function fileIn(path: string, names: string[], what: string): string {
 
 export async function runImport(format: ImportFormat, path: string | null, opts: ImportRunOptions = {}): Promise<ImportResult> {
   if (format === "synthetic") {
-    const { importSynthetic } = await import("../synthetic/index.js");
+    const { importSynthetic } = await import("./synthetic/index.js");
     return importSynthetic({ seed: opts.seed ?? 1, sessions: opts.sessions ?? 60, transcriptsDir: opts.transcriptsDir ?? null });
   }
   if (path === null) throw badInput(`import ${format} needs a path`, "a corpus file or folder", "nothing");
@@ -64,10 +64,10 @@ export async function runImport(format: ImportFormat, path: string | null, opts:
   }
 }
 
-export type { ImportResult } from "./types.js";
-export { writeImport, validateImport } from "./write.js";
-export { importAbRedial } from "./ab-redial.js";
-export { importDbdc3 } from "./dbdc3.js";
-export { importConture } from "./conture.js";
-export { importUkp } from "./ukp.js";
-export { importUss, ussCorpusName, countFirstThreeUnhappy } from "./uss.js";
+export type { ImportResult } from "./rows/rows.js";
+export { writeImport, validateImport } from "./importers/write.js";
+export { importAbRedial } from "./importers/ab-redial.js";
+export { importDbdc3 } from "./importers/dbdc3.js";
+export { importConture } from "./importers/conture.js";
+export { importUkp } from "./importers/ukp.js";
+export { importUss, ussCorpusName, countFirstThreeUnhappy } from "./importers/uss.js";

@@ -1,0 +1,170 @@
+/**
+ * The rules jobs with their files: `build` (the index), `cover` (coverage of the diagnosed
+ * failures in the v4 folder) and `cluster`. The CLI parses flags and prints; this reads and
+ * writes. Files, in the v4 folder: `rules.json` (the index), `coverage.jsonl` (one
+ * `rule-coverage/1` row per failure and judge, appended), `clusters.json` (rewritten whole).
+ *
+ * Example: `runRulesBuild({roots: [{root: "."}], home: null, managed: [], extra: [], v4Dir,
+ * today: "2026-12-01", git: true, dryRun: false})` -> `{changed: true, written: true, …}`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Cuts } from "../../../composers/index.js";
+import type { Engine } from "../../../engine/base/types.js";
+import { CoverageRecordSchema, RuleClusterSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
+import { ErrataError } from "../../../core/errors.js";
+import { appendJsonl, readJsonl, reportProblems, warnOnStderr } from "../../files/jsonl.js";
+import { writeFileAtomic } from "../../files/atomic.js";
+import { composeAll } from "../v4/compose-all.js";
+import { readAnswers, readExchanges, v4Files } from "../v4/files.js";
+import { buildIndex, type BuildResult } from "../../rules/build.js";
+import { clusterFailures } from "../../rules/cluster.js";
+import { coverFailures, type CoverCut, type CoverFailure } from "../../rules/cover.js";
+import { gitLineDates } from "../../rules/git-dates.js";
+import type { RulesJudge } from "../../rules/judge.js";
+import { discoverProjects } from "../../rules/sources.js";
+import { readRuleIndex, ruleIndexPath, writeRuleIndex } from "../../rules/store.js";
+import type { RuleNoulWeights } from "../../rules/train-nouls.js";
+
+export const COVERAGE_FILE = "coverage.jsonl";
+export const CLUSTERS_FILE = "clusters.json";
+export const DEFAULT_RULES_CUT = 0.5;
+
+export interface RulesBuildOptions {
+  roots: ReadonlyArray<{ root: string; project?: string }>;
+  home: string | null;
+  managed: readonly string[];
+  extra: readonly string[];
+  v4Dir: string;
+  today: string;
+  git: boolean;
+  dryRun: boolean;
+}
+
+export interface RulesBuildReport {
+  file: string;
+  result: BuildResult;
+  written: boolean;
+}
+
+export function runRulesBuild(opts: RulesBuildOptions): RulesBuildReport {
+  const file = ruleIndexPath(opts.v4Dir);
+  const previous = readRuleIndex(file);
+  const sources = discoverProjects(opts.roots, { home: opts.home, managed: opts.managed, extra: opts.extra });
+  const result = buildIndex(sources, previous, {
+    today: opts.today,
+    projects: opts.roots.map((r) => resolve(r.project ?? r.root)),
+    ...(opts.git ? { lineDates: gitLineDates } : {}),
+  });
+  const written = result.changed && !opts.dryRun;
+  if (written) writeRuleIndex(file, result.index);
+  return { file, result, written };
+}
+
+/** The index a command needs; none yet is bad input naming the command that makes it. */
+export function requireRuleIndex(v4Dir: string): RuleIndex {
+  const index = readRuleIndex(ruleIndexPath(v4Dir));
+  if (index === null) throw new ErrataError("NOT_FOUND", `no rule index in ${v4Dir}`, { expected: "rules.json, made by `errata rules build`", found: "nothing" });
+  return index;
+}
+
+/** The rule_covers cut: from a cuts file when it has one (calibrated), else the default, said so. */
+export function coverCut(cuts: Cuts, cutsFile: string | undefined, question = "rules.rule_covers"): CoverCut {
+  const v = cuts[question];
+  return v === undefined ? { value: DEFAULT_RULES_CUT, origin: `uncalibrated default ${DEFAULT_RULES_CUT}` } : { value: v, origin: `calibrated (${cutsFile ?? "cuts file"})` };
+}
+
+export function readCoverage(v4Dir: string, warn: (l: string) => void = warnOnStderr): CoverageRecord[] {
+  const r = readJsonl(join(v4Dir, COVERAGE_FILE), CoverageRecordSchema, { what: "a rule-coverage/1 row" });
+  reportProblems(r.problems, warn);
+  return r.rows;
+}
+
+/** The newest record per exchange for one judge. */
+export function latestCoverage(rows: readonly CoverageRecord[], judge: { lane: string; model: string }): CoverageRecord[] {
+  const by = new Map<string, CoverageRecord>();
+  for (const r of rows) if (r.judge.lane === judge.lane && r.judge.model === judge.model) by.set(r.exchange_id, r);
+  return [...by.values()];
+}
+
+export interface RulesCoverOptions {
+  v4Dir: string;
+  engine: Engine;
+  weights: RuleNoulWeights | null;
+  exchangeFiles: readonly string[];
+  cuts: Cuts;
+  cutsFile?: string;
+  limit?: number;
+  /** Cover again the failures this judge already covered. */
+  all?: boolean;
+  dryRun: boolean;
+  now: () => string;
+  warn?: (l: string) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RulesCoverReport {
+  file: string;
+  cut: CoverCut;
+  judge: { lane: string; model: string };
+  /** Diagnosed failures (defects with a composition) in the v4 folder's answers. */
+  failures: number;
+  alreadyCovered: number;
+  planned: number;
+  records: CoverageRecord[];
+  written: boolean;
+}
+
+export async function runRulesCover(opts: RulesCoverOptions): Promise<RulesCoverReport> {
+  const warn = opts.warn ?? warnOnStderr;
+  const index = requireRuleIndex(opts.v4Dir);
+  const files = v4Files(opts.v4Dir);
+  const ex = readExchanges(opts.exchangeFiles, { warn });
+  const answers = readAnswers(files.answers, { warn });
+  const judge = { lane: opts.engine.lane, model: opts.engine.model };
+  // The failures as the v4 pass composed them: the detect and diagnose answers of the
+  // engine's lane and model, under the cuts.
+  const composed = composeAll(ex.rows, answers.rows, judge, opts.cuts).filter((c) => c.composition?.defect === true && c.composition.primary_class !== null);
+  const done = new Set(latestCoverage(readCoverage(opts.v4Dir, warn), judge).filter((r) => r.fix !== null).map((r) => r.exchange_id));
+  const todo: CoverFailure[] = composed
+    .filter((c) => opts.all === true || !done.has(c.exchange.id))
+    .slice(0, opts.limit ?? Number.POSITIVE_INFINITY)
+    .map((c) => ({ exchange: c.exchange, failureClass: c.composition?.primary_class ?? null, severity: c.composition?.severity ?? null }));
+  const cut = coverCut(opts.cuts, opts.cutsFile);
+  const file = join(opts.v4Dir, COVERAGE_FILE);
+  const base = { file, cut, judge, failures: composed.length, alreadyCovered: composed.length - composed.filter((c) => !done.has(c.exchange.id)).length, planned: todo.length };
+  if (opts.dryRun) return { ...base, records: [], written: false };
+  const rulesJudge: RulesJudge = { engine: opts.engine, weights: opts.weights, now: opts.now };
+  const records = await coverFailures(index, todo, rulesJudge, { cut, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+  if (records.length > 0) appendJsonl(file, records);
+  return { ...base, records, written: records.length > 0 };
+}
+
+export interface RulesClusterReport {
+  file: string;
+  clusters: RuleCluster[];
+  written: boolean;
+  cut: CoverCut;
+}
+
+export async function runRulesCluster(opts: Omit<RulesCoverOptions, "limit" | "all" | "onProgress">): Promise<RulesClusterReport> {
+  const warn = opts.warn ?? warnOnStderr;
+  const judge = { lane: opts.engine.lane, model: opts.engine.model };
+  const coverage = latestCoverage(readCoverage(opts.v4Dir, warn), judge);
+  if (coverage.length === 0) throw new ErrataError("NOT_FOUND", `no coverage for ${judge.lane}/${judge.model} in ${opts.v4Dir}`, { expected: "coverage.jsonl rows, made by `errata rules cover`", found: "none" });
+  const ex = readExchanges(opts.exchangeFiles, { warn });
+  const cut = coverCut(opts.cuts, opts.cutsFile, "rules.same_root_cause");
+  const clusters = await clusterFailures(coverage, new Map(ex.rows.map((e) => [e.id, e])), { engine: opts.engine, weights: opts.weights, now: opts.now }, cut.value);
+  const file = join(opts.v4Dir, CLUSTERS_FILE);
+  for (const c of clusters) RuleClusterSchema.parse(c);
+  if (!opts.dryRun) writeFileAtomic(file, `${JSON.stringify({ schema: "rule-clusters/1", judge, cut: cut.value, cut_origin: cut.origin, clusters }, null, 1)}\n`);
+  return { file, clusters, written: !opts.dryRun, cut };
+}
+
+/** The shipped rules model (datasets/weights/rules-nouls.json), or null when it is not there. */
+export function loadRuleNoulWeights(datasetsDir: string | null): RuleNoulWeights | null {
+  if (datasetsDir === null) return null;
+  const file = join(datasetsDir, "weights", "rules-nouls.json");
+  if (!existsSync(file)) return null;
+  return JSON.parse(readFileSync(file, "utf8")) as RuleNoulWeights;
+}
