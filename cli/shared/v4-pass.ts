@@ -40,6 +40,11 @@ const defaultEngineFactory: EngineFactory = async (ctx, lane) => {
 };
 let engineFactory: EngineFactory = defaultEngineFactory;
 
+/** The engine the v4 and rules commands ask (the config's lane, `--lane` overriding). */
+export function engineFor(ctx: CommandContext, lane: string | undefined): Promise<Engine> {
+  return engineFactory(ctx, lane);
+}
+
 /** For tests: run the v4 commands against another engine (null restores the default). */
 export function setV4EngineFactory(factory: EngineFactory | null): void {
   engineFactory = factory ?? defaultEngineFactory;

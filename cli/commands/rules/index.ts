@@ -1,0 +1,26 @@
+/**
+ * `errata rules build|show|search|cover|cluster`: every rule of the assistant's instruction
+ * files indexed with stable ids, found again by search, and matched to the failures it covers
+ * (docs/rules.md).
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../../shared/command.js";
+import { examples } from "../../shared/help.js";
+import { register as build } from "./build.js";
+import { register as cluster } from "./cluster.js";
+import { register as cover } from "./cover.js";
+import { register as search } from "./search.js";
+import { register as show } from "./show.js";
+
+export function register(program: Command, ctx: CommandContext): void {
+  const group = program
+    .command("rules")
+    .description("The rule index: every rule of the instruction files, with stable ids; which failures each covers")
+    .addHelpText(
+      "after",
+      examples([
+        "errata datasets copy claude-md && errata rules build --root datasets/claude-md/astral-sh__uv && errata rules search never commit",
+      ]),
+    );
+  for (const sub of [build, show, search, cover, cluster]) sub(group, ctx);
+}
