@@ -72,6 +72,12 @@ export const RuleUnitSchema = z.object({
   last_changed: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   /** Where the dates came from. */
   dates_from: z.enum(["git", "index"]),
+  /**
+   * Whether `first_seen` is when the rule was written (git's date, or a build that found it
+   * in a file an earlier build had read without it), not only when the index first looked
+   * (a first build without git). Only a known date can say a failure came before the rule.
+   */
+  first_seen_known: z.boolean(),
   scope: z.array(z.string()).nullable(),
 });
 export type RuleUnit = z.infer<typeof RuleUnitSchema>;

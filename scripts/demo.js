@@ -7,11 +7,14 @@
 //    transcripts/) copied into a transcripts folder as `--root`; prints where the triage
 //    report, the v4 report and the state file were written; then a manual `errata triage`
 //    files upgrades, and a second daily run and a second triage show nothing filed twice.
+// 3. The rules wing on the same v4 folder: `errata rules build` over the synthetic projects'
+//    instruction files (datasets/synthetic/projects/), `errata rules cover` on the diagnosed
+//    failures, and the v4 report's "Most-broken rules" (synthetic, and said so).
 // The ledger goes to a fresh temporary folder (or --dir DIR), never the owner's ledger.
 //
 // Usage: npm run demo [-- --dir DIR] [-- --json [--daily]]
 // With --json, one JSON value: the sample ledger's summary, plus `daily` with --daily.
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -145,7 +148,40 @@ async function dailyDemo() {
   say(`  filed ${count(triage1, "triage", "filed")} upgrade(s); upgrades.jsonl holds ${upgrades}`);
   say(`$ errata daily (again) && errata triage (again)`);
   say(`  enriched ${again.enriched}, triaged ${again.triaged}, new exchanges ${again.new_exchanges}, asked ${again.asked}, filed ${again.filed_by_second_triage}: nothing twice`);
-  const ok = first.value.ok && second.value.ok && again.enriched === 0 && again.filed_by_second_triage === 0 && again.new_exchanges === 0;
+  const rules = await rulesDemo(capture, say);
+  const ok = first.value.ok && second.value.ok && again.enriched === 0 && again.filed_by_second_triage === 0 && again.new_exchanges === 0 && rules.ok;
   if (!ok) process.stderr.write("demo: the daily run failed or a second run did something twice\n");
-  return { ok, first: { ok: first.value.ok, failed: first.value.failed, stages: first.value.stages.map((st) => ({ name: st.name, ok: st.ok, skipped: st.skipped, counts: st.counts })) }, files, filed: count(triage1, "triage", "filed"), upgrades, second_run: again };
+  return { ok, rules, first: { ok: first.value.ok, failed: first.value.failed, stages: first.value.stages.map((st) => ({ name: st.name, ok: st.ok, skipped: st.skipped, counts: st.counts })) }, files, filed: count(triage1, "triage", "filed"), upgrades, second_run: again };
+}
+
+/** Part 3: the rule index over the synthetic projects, coverage of the diagnosed failures, the most-broken rules. */
+async function rulesDemo(capture, say) {
+  const projectsDir = join(root, "datasets", "synthetic", "projects");
+  const names = existsSync(projectsDir) ? readdirSync(projectsDir).sort() : [];
+  const roots = names.flatMap((n) => ["--root", join(projectsDir, n), "--project", `/home/dev/projects/${n}`]);
+  say(`\n$ errata rules build --no-home ${names.map((n) => `--root datasets/synthetic/projects/${n} --project /home/dev/projects/${n}`).join(" ")}`);
+  const built = await capture(["rules", "build", "--no-home", "--no-git", ...roots, "--json"]);
+  say(`  ${built.value.units} rules from ${built.value.sources.length} instruction files (synthetic projects)`);
+  // The daily run composed failures at the default cut 0.5, at which the embedded detector
+  // flags almost nothing; the weights record each question's own cut (kappa-maximising on its
+  // training side): with those, diagnose the failures they add, then cover them.
+  const weights = JSON.parse(readFileSync(join(root, "datasets", "weights", "embedded.json"), "utf8"));
+  const cuts = Object.fromEntries(Object.entries(weights.questions).filter(([, q]) => typeof q.cut === "number").map(([k, q]) => [k.replace(/@\d+$/, ""), q.cut]));
+  const cutsFile = join(ledgerDir, "weights-cuts.json");
+  writeFileSync(cutsFile, `${JSON.stringify(cuts, null, 1)}\n`);
+  say(`$ errata v4 diagnose --cuts weights-cuts.json   # the cuts recorded with the shipped weights (${Object.keys(cuts).length} questions)`);
+  const diag = await capture(["v4", "diagnose", "--cuts", cutsFile, "--json"]);
+  say(`  ${diag.value.eligible} failures under those cuts; asked ${diag.value.asked}`);
+  say("$ errata rules cover --cuts weights-cuts.json");
+  const covered = await capture(["rules", "cover", "--cuts", cutsFile, "--json"]);
+  const c = covered.value;
+  say(`  ${c.failures} diagnosed failures (${c.synthetic} synthetic): ${c.enforce_rule} covered by a rule (enforce_rule), ${c.add_rule} by none (add_rule), ${c.unanswered} unanswered; cut ${c.cut} (${c.cut_origin})`);
+  say("$ errata v4 report --cuts weights-cuts.json   # its most-broken-rules section");
+  const o = io({ capture: true });
+  const code = await run(["v4", "report", "--cuts", cutsFile], o.io);
+  const lines = o.out().split("\n");
+  const at = lines.findIndex((l) => l.startsWith("most-broken rules"));
+  const section = at < 0 ? ["  (no section: nothing covered)"] : lines.slice(at, lines.findIndex((l, i) => i > at && !l.startsWith("  "))).map((l) => `  ${l}`);
+  for (const l of section) say(l);
+  return { ok: built.code === 0 && diag.code === 0 && covered.code === 0 && code === 0, units: built.value.units, failures: c.failures, enforce_rule: c.enforce_rule, add_rule: c.add_rule, unanswered: c.unanswered };
 }

@@ -69,6 +69,7 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
   let carried = 0;
   let gone = 0;
 
+  const knownSources = new Set((previous?.sources ?? []).filter((s) => s.problems.length === 0 || s.units > 0).map((s) => s.source));
   for (const src of loaded) {
     const prev = prevBySource.get(src.source) ?? [];
     prevBySource.delete(src.source);
@@ -119,15 +120,18 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
       let id: string;
       let first_seen: string;
       let last_changed: string;
+      let first_seen_known: boolean;
       if (p !== null && p !== undefined) {
         id = p.id;
         first_seen = span !== null && span.first < p.first_seen ? span.first : p.first_seen;
         last_changed = span?.last ?? p.last_changed;
+        first_seen_known = span !== null || p.first_seen_known;
         kept++;
       } else if (c !== undefined) {
         id = c.prev.id;
         first_seen = span !== null && span.first < c.prev.first_seen ? span.first : c.prev.first_seen;
         last_changed = span?.last ?? opts.today;
+        first_seen_known = span !== null || c.prev.first_seen_known;
         carries.push({ id, from_hash: c.prev.hash, to_hash: hash, overlap: Math.round(c.overlap * 1000) / 1000, at: opts.today });
         carried++;
       } else {
@@ -136,6 +140,8 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
         for (let n = 2; usedIds.has(id); n++) id = `${base}-${n}`;
         first_seen = span?.first ?? opts.today;
         last_changed = span?.last ?? opts.today;
+        // Without git, a new unit's date is known only when an earlier build read its file without it.
+        first_seen_known = span !== null || knownSources.has(src.source);
         added++;
       }
       usedIds.add(id);
@@ -154,6 +160,7 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
         first_seen,
         last_changed,
         dates_from: span !== null ? "git" : "index",
+        first_seen_known,
         scope: src.scope,
       });
     });

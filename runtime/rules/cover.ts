@@ -7,7 +7,8 @@
  * from that alone (`enforce_rule` when covered, `add_rule` when every candidate was judged and
  * none covers, null when an answer is missing). No model text decides it. A failure dated on
  * or before its covering rule's first-seen date broke no rule (`before_rule`), and is counted
- * apart.
+ * apart; only a known first-seen date counts (git's, or a later build's: a first build without
+ * git knows only that the rule existed by then).
  *
  * Example: a failure "npm again??" after "Ran `npm i`", with "- Use pnpm, never npm" in the
  * index -> `{covering: "claude.tooling.4e1a2b", fix: "enforce_rule", before_rule: false, …}`.
@@ -86,7 +87,7 @@ export async function coverFailures(index: RuleIndex, failures: readonly CoverFa
       candidates: candidates.map((c) => ({ ...c })),
       covering,
       fix,
-      before_rule: rule !== undefined && date !== null && date <= rule.first_seen,
+      before_rule: rule !== undefined && rule.first_seen_known && date !== null && date <= rule.first_seen,
       cut: opts.cut.value,
       cut_origin: opts.cut.origin,
       judge: { lane: judge.engine.lane, model: judge.engine.model },

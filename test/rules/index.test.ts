@@ -153,6 +153,17 @@ describe("ids across edits", () => {
     expect(c.index).toBe(b.index);
   });
 
+  it("without git a first build does not know when a rule was written; a later build that finds a new rule does", () => {
+    writeFileSync(join(tmp.dir, "CLAUDE.md"), v1);
+    const a = build(tmp.dir);
+    expect(a.index.units.every((u) => !u.first_seen_known && u.dates_from === "index")).toBe(true);
+    writeFileSync(join(tmp.dir, "CLAUDE.md"), `${v1}- Never log a token, even at debug level.\n`);
+    const b = build(tmp.dir, a.index, "2026-12-05");
+    const fresh = b.index.units.find((u) => u.text.includes("token"));
+    expect(fresh).toMatchObject({ first_seen: "2026-12-05", first_seen_known: true });
+    expect(b.index.units.filter((u) => u.first_seen_known)).toHaveLength(1);
+  });
+
   it("overlap is the shared words over the larger word set", () => {
     expect(wordOverlap("use pnpm never npm", "use pnpm never npm")).toBe(1);
     expect(wordOverlap("use pnpm", "use pnpm never npm")).toBe(0.5);

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { bankHash, type ModeId } from "../../../questions/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
+import { judgedExchanges, mostBrokenSection } from "../../../runtime/jobs/rules/index.js";
 import { buildReport, composeAll, dominantJudge, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, v4Files } from "../../../runtime/jobs/v4/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { printJson, println } from "../../shared/io.js";
@@ -49,6 +50,7 @@ export function register(group: Command, ctx: CommandContext): void {
         for (const f of labelFiles) for (const [k, v] of plantedFromLabels(readLabels(f).rows, syntheticIds)) planted.set(k, v);
       }
       const report = buildReport(composed, { judge, bankHash, cuts, answers: answers.rows, ...(planted ? { planted } : {}) });
+      if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge);
       if (flags.json) printJson(ctx.io, report);
       else for (const line of renderReport(report)) println(ctx.io, line);
     });

@@ -7,6 +7,7 @@ import type { ErrataPaths } from "../../paths.js";
 import { CapturedIndex } from "../../transcripts/captured.js";
 import { ledgerTurns } from "../../transcripts/ledger-turns.js";
 import { sweepExchanges } from "../../transcripts/sweep.js";
+import { judgedExchanges, mostBrokenSection } from "../rules/index.js";
 import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, renderReport, runV4Stage, v4Files } from "../v4/index.js";
 import type { LedgerPort, StageOutput } from "./context.js";
 import { stageOutput } from "./context.js";
@@ -82,6 +83,7 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   const judge = dominantJudge(answers.rows);
   const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, deps.cuts);
   const report = buildReport(composed, { judge, bankHash, cuts: deps.cuts });
+  if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge, 10, warn);
   const failures = composed.filter((c) => !c.exchange.synthetic && c.detect?.is_failure === true);
   counts["failures"] = failures.length;
   counts["reported"] = failures.filter((c) => c.exchange.captured).length;

@@ -22,7 +22,11 @@ import { clusterFailures } from "../../rules/cluster.js";
 import { coverFailures, type CoverCut, type CoverFailure } from "../../rules/cover.js";
 import { gitLineDates } from "../../rules/git-dates.js";
 import type { RulesJudge } from "../../rules/judge.js";
+import { mostBrokenRules } from "../../rules/leaderboard.js";
 import { discoverProjects } from "../../rules/sources.js";
+import type { V4Report } from "../v4/report.js";
+import type { Answer } from "../../../schemas/answer.js";
+import type { Exchange } from "../../../schemas/exchange.js";
 import { readRuleIndex, ruleIndexPath, writeRuleIndex } from "../../rules/store.js";
 import type { RuleNoulWeights } from "../../rules/train-nouls.js";
 
@@ -167,4 +171,29 @@ export function loadRuleNoulWeights(datasetsDir: string | null): RuleNoulWeights
   const file = join(datasetsDir, "weights", "rules-nouls.json");
   if (!existsSync(file)) return null;
   return JSON.parse(readFileSync(file, "utf8")) as RuleNoulWeights;
+}
+
+/**
+ * The "Most-broken rules" section of the v4 report for one judge, or null when the v4 folder
+ * has no rule index or no coverage by this judge. `judged`: the exchanges whose detect answer
+ * this judge scored.
+ */
+export function mostBrokenSection(v4Dir: string, exchanges: readonly Exchange[], judged: ReadonlySet<string>, judge: { lane: string; model: string }, limit = 10, warn: (l: string) => void = warnOnStderr): NonNullable<V4Report["most_broken_rules"]> | null {
+  const index = readRuleIndex(ruleIndexPath(v4Dir));
+  if (index === null) return null;
+  const coverage = latestCoverage(readCoverage(v4Dir, warn), judge);
+  if (coverage.length === 0) return null;
+  return {
+    ...mostBrokenRules(coverage, index, exchanges, judged, limit),
+    coverage_rows: coverage.length,
+    synthetic_rows: coverage.filter((r) => r.synthetic).length,
+    cut_origin: coverage[coverage.length - 1]?.cut_origin ?? null,
+  };
+}
+
+/** Exchanges whose `detect.unhappy` answer the judge scored: what was judged at all. */
+export function judgedExchanges(answers: readonly Answer[], judge: { lane: string; model: string }): Set<string> {
+  const out = new Set<string>();
+  for (const a of answers) if (a.status === "scored" && a.question_id === "detect.unhappy" && a.lane === judge.lane && a.model === judge.model) out.add(a.exchange_id);
+  return out;
 }

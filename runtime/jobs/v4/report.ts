@@ -5,6 +5,7 @@ import type { Answer } from "../../../schemas/answer.js";
 import type { Label } from "../../../schemas/label.js";
 import type { JudgeId } from "./ask.js";
 import type { Composed } from "./compose-all.js";
+import type { Leaderboard } from "../../rules/leaderboard.js";
 
 /**
  * The v4 report, computed from composed exchanges (no judge asked): failures split into
@@ -73,6 +74,12 @@ export interface V4Report {
     by_mode: { mode: ModeId; planted: number; found: number }[];
     outcomes: PlantedOutcome[];
   } | null;
+  /**
+   * The most-broken rules, when the v4 folder holds a rule index and coverage (set by the
+   * caller from `errata rules cover`'s rows; null otherwise): each rule's breaks with what could
+   * have been seen beside them.
+   */
+  most_broken_rules?: (Leaderboard & { coverage_rows: number; synthetic_rows: number; cut_origin: string | null }) | null;
 }
 
 /**
@@ -268,6 +275,7 @@ export function renderReport(r: V4Report): string[] {
     lines.push(`unscored answers: ${r.unscored.answers} (never counted as no); top reasons:`);
     for (const x of r.unscored.reasons) lines.push(`  ${String(x.count).padStart(6)}  ${x.reason}`);
   }
+  if (r.most_broken_rules) lines.push(...renderMostBroken(r.most_broken_rules));
   if (r.v3.chosen > 0) lines.push(`v3 single choice: ${r.v3.chosen} failures classed; agrees with v4's primary class on ${r.v3.agree} of ${r.v3.compared}`);
   if (r.synthetic) {
     const s = r.synthetic;
@@ -276,5 +284,18 @@ export function renderReport(r: V4Report): string[] {
     lines.push(`  flagged with nothing planted (false alarms): ${s.unplanted_flagged}`);
     if (s.by_mode.length > 0) lines.push(`  found/planted by mode: ${s.by_mode.map((m) => `${m.mode} ${m.found}/${m.planted}`).join(", ")}`);
   }
+  return lines;
+}
+
+/** The "Most-broken rules" section: rule, breaks, sessions, severity mix, what was looked at, two exemplars. */
+export function renderMostBroken(b: NonNullable<V4Report["most_broken_rules"]>): string[] {
+  const lines = [`most-broken rules (from ${b.coverage_rows} covered failures${b.synthetic_rows > 0 ? `, ${b.synthetic_rows} of them SYNTHETIC` : ""}; rule_covers cut ${b.cut_origin ?? "n/a"}):`];
+  if (b.rows.length === 0) lines.push("  no rule covers a failure yet");
+  for (const r of b.rows) {
+    lines.push(`  ${r.rule_id}  broken ${r.count}x in ${r.sessions} session${r.sessions === 1 ? "" : "s"} (severity 0/1/2/3: ${r.severity.join("/")}); judged in view: ${r.judged_in_view} exchanges${r.before_rule > 0 ? `; ${r.before_rule} more before the rule existed` : ""}`);
+    lines.push(`    rule: ${r.text.replace(/\s+/g, " ").slice(0, 140)}`);
+    for (const e of r.exemplars) lines.push(`    e.g. "${e}"`);
+  }
+  lines.push(`  rules never broken: ${b.unbroken.looked_at} with judged exchanges in view, ${b.unbroken.never_looked_at} never looked at (no judged exchange had their file in view)`);
   return lines;
 }
