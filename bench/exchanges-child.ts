@@ -9,7 +9,7 @@ import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { discoverTranscripts } from "../runtime/transcripts/discover.js";
-import { readLines } from "../runtime/transcripts/lines.js";
+import { readLines } from "../runtime/files/index.js";
 import { sweepExchanges } from "../runtime/transcripts/sweep.js";
 
 const [mode, root, scratch] = process.argv.slice(2) as [string, string, string];

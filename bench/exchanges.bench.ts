@@ -4,7 +4,7 @@
  * ids (bench/exchanges-data.ts). Each measurement runs in its own child process; the three
  * passes alternate three times and the median is kept:
  *   readline  - node:readline over each file, lines counted only (the baseline);
- *   readlines - the reader's own byte splitter (runtime/transcripts/lines.ts), lines only;
+ *   readlines - the reader's own byte splitter (runtime/files/lines.ts), lines only;
  *   parse     - readline + JSON.parse of every line (what any JSON reader must pay);
  *   exchanges - the whole command (read, classify, graph, live branch, exchanges, append).
  * Reported: MB/s of each and exchanges/readline as a ratio (target >= 0.5). Memory: peak RSS

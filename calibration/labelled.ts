@@ -1,4 +1,4 @@
-import { majorityVote } from "../eval/majority.js";
+import { majorityVote } from "../eval/index.js";
 import { chooseCuts, type QuestionCuts } from "./cuts.js";
 
 /**

@@ -1,5 +1,5 @@
-import { hashBank } from "../questions/hash.js";
-import { classes, type ClassId } from "../questions/taxonomy.js";
+import { hashBank } from "../questions/index.js";
+import { classes, type ClassId } from "../questions/index.js";
 import type { Question } from "../schemas/question.js";
 
 /**

@@ -1,4 +1,4 @@
-import { fitSoftmax, predictSoftmax } from "../learn/softmax.js";
+import { fitSoftmax, predictSoftmax } from "../learn/index.js";
 import { DEFAULT_L2_GRID, pickL2, sessionFolds, type CvPoint } from "./cv.js";
 import { fitStandardiser, rawFeatures, standardise, type AnswerTable, type Standardiser } from "./features.js";
 import type { HeadItem, HeadOptions } from "./detect-head.js";

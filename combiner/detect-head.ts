@@ -1,6 +1,6 @@
-import { chooseCuts, type CutPoint } from "../calibration/cuts.js";
-import { logLoss } from "../calibration/scores.js";
-import { fitLogistic, predictLogistic } from "../learn/logistic.js";
+import { chooseCuts, type CutPoint } from "../calibration/index.js";
+import { logLoss } from "../calibration/index.js";
+import { fitLogistic, predictLogistic } from "../learn/index.js";
 import { DEFAULT_L2_GRID, pickL2, sessionFolds, type CvPoint } from "./cv.js";
 import { fitStandardiser, rawFeatures, standardise, type AnswerTable, type Standardiser } from "./features.js";
 import { CombinerInputError } from "./errors.js";

@@ -10,7 +10,7 @@ import { parseWeights } from "./embedded/weights.js";
 import { BudgetSchema, OpenAILaneSchema, type OpenAILaneConfig } from "./openai/config.js";
 import type { OpenAIEngine } from "./openai/engine.js";
 import { readAnswersFile } from "./replay/replay.js";
-import { reportProblems, warnOnStderr } from "../runtime/files/jsonl.js";
+import { reportProblems, warnOnStderr } from "../runtime/files/index.js";
 import type { Engine } from "./base/types.js";
 
 /**

@@ -45,3 +45,4 @@ export * from "./taxonomy.js";
 export { v3ClassQuestions, v3Hash } from "./v3.js";
 export { rulesHash, rulesQuestions, ruleSubject } from "./rules.js";
 export { blameQuestions, costQuestions, detectQuestions, modeQuestions };
+export { CLASS_IDS, MODE_IDS, classes, modeById, type ClassId, type ModeId } from "./taxonomy.js";

@@ -14,10 +14,10 @@ import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../shared/io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../shared/ledger.js";
-import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
-import { writeAttachment } from "../../runtime/store/attachments.js";
-import { parseErText } from "../../runtime/store/er-grammar.js";
-import { newErratum } from "../../runtime/store/new-erratum.js";
+import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
+import { writeAttachment } from "../../runtime/store/index.js";
+import { parseErText } from "../../runtime/store/index.js";
+import { newErratum } from "../../runtime/store/index.js";
 import type { ErratumContext, Links } from "../../schemas/erratum.js";
 import { examples } from "../shared/help.js";
 

@@ -13,8 +13,8 @@ import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
 import { count, printJson, println, warn } from "../shared/io.js";
 import { ledgerFor } from "../shared/ledger.js";
-import { readFailures, readRatings, readUpgrades, type BackfillRead } from "../../runtime/jobs/backfill.js";
-import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
+import { readBackfillUpgrades as readUpgrades, readFailures, readRatings, type BackfillRead } from "../../runtime/jobs/index.js";
+import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
 import { examples } from "../shared/help.js";
 
 interface BackfillOpts {

@@ -5,7 +5,7 @@
  *
  * Example: `errata by-model --since 2026-11-01` -> `claude-sonnet-4-5  complaints 12  outputs 300  rate 4.0%`.
  */
-import { modelRates } from "../../runtime/jobs/daily/joins.js";
+import { modelRates } from "../../runtime/jobs/index.js";
 import { fmtRate } from "../shared/daily.js";
 import { rateCommand } from "../shared/rates.js";
 import { examples } from "../shared/help.js";

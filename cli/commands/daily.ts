@@ -11,7 +11,7 @@ import type { CommandContext } from "../shared/command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../shared/ledger.js";
-import { runDaily } from "../../runtime/jobs/daily/daily.js";
+import { runDaily } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 interface DailyCliOptions {

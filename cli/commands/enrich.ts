@@ -8,7 +8,7 @@ import type { CommandContext } from "../shared/command.js";
 import { runManualStage, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../shared/ledger.js";
-import { runEnrich } from "../../runtime/jobs/daily/enrich.js";
+import { runEnrich } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

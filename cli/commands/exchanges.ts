@@ -6,8 +6,8 @@ import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println, progress, warn } from "../shared/io.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { loadCapturedIndex } from "../../runtime/transcripts/ledger-turns.js";
-import { sweepExchanges } from "../../runtime/transcripts/sweep.js";
+import { loadCapturedIndex } from "../../runtime/transcripts/index.js";
+import { sweepExchanges } from "../../runtime/transcripts/index.js";
 import { examples } from "../shared/help.js";
 
 interface ExchangesOpts {

@@ -12,8 +12,8 @@ import { fmtRate, joinedView } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../shared/io.js";
 import { parseNumber, parseSince } from "../shared/ledger.js";
-import { landedImpacts, skillImpact, type Impact } from "../../runtime/jobs/daily/impact.js";
-import { readUpgrades } from "../../runtime/jobs/daily/upgrades.js";
+import { landedImpacts, skillImpact, type Impact } from "../../runtime/jobs/index.js";
+import { readUpgrades } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 function line(i: Impact): string {

@@ -5,7 +5,7 @@ import { badInput } from "../../core/errors.js";
 import { printJson, println, warn } from "../shared/io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/corpora/index.js";
-import { validateImport, writeImport } from "../../runtime/corpora/importers/write.js";
+import { validateImport, writeImport } from "../../runtime/corpora/index.js";
 import { examples } from "../shared/help.js";
 
 interface ImportOpts {

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { runManualStage, wireFor } from "../shared/daily.js";
-import { runLabel } from "../../runtime/jobs/daily/label.js";
+import { runLabel } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

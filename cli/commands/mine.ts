@@ -13,10 +13,10 @@ import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { count, printJson, println, progress, warn } from "../shared/io.js";
 import { ledgerFor, parseNumber } from "../shared/ledger.js";
-import { mineTranscripts } from "../../runtime/jobs/mine.js";
-import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/pseudonym.js";
-import { CapturedIndex } from "../../runtime/transcripts/captured.js";
-import { ledgerTurns } from "../../runtime/transcripts/ledger-turns.js";
+import { mineTranscripts } from "../../runtime/jobs/index.js";
+import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
+import { CapturedIndex } from "../../runtime/transcripts/index.js";
+import { ledgerTurns } from "../../runtime/transcripts/index.js";
 import { examples } from "../shared/help.js";
 
 interface MineOpts {

@@ -10,10 +10,10 @@ import type { CommandContext } from "../shared/command.js";
 import { joinedView } from "../shared/daily.js";
 import { printJson, println } from "../shared/io.js";
 import { parseSince } from "../shared/ledger.js";
-import { falsePassClaim, findMisses } from "../../runtime/jobs/daily/joins.js";
-import { fileUpgrades, type UpgradeDraft } from "../../runtime/jobs/daily/upgrades.js";
-import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
-import { runId } from "../../runtime/jobs/daily/ids.js";
+import { falsePassClaim, findMisses } from "../../runtime/jobs/index.js";
+import { fileUpgrades, type UpgradeDraft } from "../../runtime/jobs/index.js";
+import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/index.js";
+import { runId } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -11,9 +11,9 @@ import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { formatCounts, wireFor } from "../shared/daily.js";
 import { printJson, println } from "../shared/io.js";
-import { runReport } from "../../runtime/jobs/daily/report.js";
-import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/daily/receipts.js";
-import { runId } from "../../runtime/jobs/daily/ids.js";
+import { runReport } from "../../runtime/jobs/index.js";
+import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/index.js";
+import { runId } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

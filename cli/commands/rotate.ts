@@ -11,7 +11,7 @@ import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
 import { printJson, println } from "../shared/io.js";
 import { pathsFor } from "../shared/ledger.js";
-import { rotateLedger } from "../../runtime/store/rotate.js";
+import { rotateLedger } from "../../runtime/store/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -5,7 +5,7 @@
  *
  * Example: `errata skills --since 2026-11-01` -> `release-notes  outputs 40  complaints 3  rate 7.5%`.
  */
-import { skillRates } from "../../runtime/jobs/daily/joins.js";
+import { skillRates } from "../../runtime/jobs/index.js";
 import { fmtRate } from "../shared/daily.js";
 import { rateCommand } from "../shared/rates.js";
 import { examples } from "../shared/help.js";

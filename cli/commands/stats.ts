@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { printJson, println } from "../shared/io.js";
 import { ledgerFor, reportProblems } from "../shared/ledger.js";
-import { ledgerStats, type LedgerStats } from "../../runtime/store/stats.js";
+import { ledgerStats, type LedgerStats } from "../../runtime/store/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -12,8 +12,8 @@ import type { CommandContext } from "../shared/command.js";
 import { runManualStage, wireFor } from "../shared/daily.js";
 import { printJson, println } from "../shared/io.js";
 import { parseSince } from "../shared/ledger.js";
-import { DAY_MS } from "../../runtime/jobs/daily/ids.js";
-import { markReports, runTriage } from "../../runtime/jobs/daily/triage.js";
+import { DAY_MS } from "../../runtime/jobs/index.js";
+import { markReports, runTriage } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 interface TriageCliOptions {

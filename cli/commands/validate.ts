@@ -11,7 +11,7 @@ import type { CommandContext } from "../shared/command.js";
 import { printJson, println } from "../shared/io.js";
 import { formatProblem, pathsFor } from "../shared/ledger.js";
 import { loadSystems } from "../../runtime/config.js";
-import { validateLedger } from "../../runtime/store/validate.js";
+import { validateLedger } from "../../runtime/store/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
-import { runWeekly } from "../../runtime/jobs/daily/daily.js";
+import { runWeekly } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { CachedAnswer } from "../../classtier/index.js";
-import { EngineConfigError, engineFromConfig } from "../../engine/config.js";
+import { EngineConfigError, engineFromConfig } from "../../engine/index.js";
 import { createEngine, type Engine } from "../../engine/index.js";
 import { AnswerSchema } from "../../schemas/answer.js";
 import { ClassTierAnswerSchema } from "../../schemas/classtier.js";

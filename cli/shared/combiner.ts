@@ -1,7 +1,7 @@
-import { answerTable } from "../../composers/answer-table.js";
+import { answerTable } from "../../composers/index.js";
 import { assertSameBank, CombinerBankError, type HeadItem } from "../../combiner/index.js";
-import { majorityVote } from "../../eval/majority.js";
-import { splitOfSession, type SplitSide } from "../../eval/split.js";
+import { majorityVote } from "../../eval/index.js";
+import { splitOfSession, type SplitSide } from "../../eval/index.js";
 import { bank, bankHash, questionsInGroup } from "../../questions/index.js";
 import type { Answer } from "../../schemas/answer.js";
 import { CombinerSchema, type CombinerRecord } from "../../schemas/combiner.js";

@@ -8,8 +8,8 @@
 import type { CommandContext } from "./command.js";
 import { printJson, println, warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
-import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/daily/run-loop.js";
-import { wireDaily } from "../../runtime/jobs/daily/wire.js";
+import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/index.js";
+import { wireDaily } from "../../runtime/jobs/index.js";
 
 export function dailyPaths(ctx: CommandContext): ErrataPaths {
   return resolvePaths(ctx.io.env, ctx.io.cwd);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { z } from "zod";
-import { EvalInputError } from "../../eval/errors.js";
+import { EvalInputError } from "../../eval/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import type { Io } from "./io.js";

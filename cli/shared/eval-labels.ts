@@ -1,6 +1,6 @@
 import { GoldItemSchema } from "../../schemas/gold.js";
 import { LabelSchema } from "../../schemas/label.js";
-import type { AgreementLabel } from "../../eval/agreement-report.js";
+import type { AgreementLabel } from "../../eval/index.js";
 import type { CommandContext } from "./command.js";
 import { badInput } from "../../core/errors.js";
 import { evalPaths, readJsonlStrict, resolveFrom } from "./eval-files.js";

@@ -1,4 +1,4 @@
-import { parseAnswerSpec, type AnswerSpec } from "../../eval/answer-spec.js";
+import { parseAnswerSpec, type AnswerSpec } from "../../eval/index.js";
 import { bank, CLASS_IDS } from "../../questions/index.js";
 import { pure } from "./eval-files.js";
 

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { Erratum } from "../../schemas/erratum.js";
-import type { HostData } from "../../runtime/jobs/daily/host.js";
-import { DAY_MS } from "../../runtime/jobs/daily/ids.js";
+import type { HostData } from "../../runtime/jobs/index.js";
+import { DAY_MS } from "../../runtime/jobs/index.js";
 import type { CommandContext, Register } from "./command.js";
 import { printJson, println } from "./io.js";
 import { joinedView } from "./daily.js";

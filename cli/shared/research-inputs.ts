@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { assembleQuestion, type LabelledItem } from "../../calibration/index.js";
-import { DEFAULT_SPLIT_SALT, splitOfSession, type SplitSide } from "../../eval/split.js";
+import { DEFAULT_SPLIT_SALT, splitOfSession, type SplitSide } from "../../eval/index.js";
 import { GoldItemSchema } from "../../schemas/gold.js";
 import { AnswerSchema, type Answer } from "../../schemas/answer.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";

@@ -9,11 +9,11 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { EngineConfigError, engineFromConfig } from "../../engine/config.js";
-import type { Engine } from "../../engine/base/types.js";
+import { EngineConfigError, engineFromConfig } from "../../engine/index.js";
+import type { Engine } from "../../engine/index.js";
 import { bankHash } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/v4/index.js";
+import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/index.js";
 import type { CommandContext } from "./command.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import { printJson, println, progress } from "./io.js";

@@ -1,4 +1,4 @@
-import { appendJsonl, readJsonl } from "../../runtime/files/jsonl.js";
+import { appendJsonl, readJsonl } from "../../runtime/files/index.js";
 import type { Answer } from "../../schemas/answer.js";
 import { CacheRowSchema, type CacheRow } from "./schemas.js";
 

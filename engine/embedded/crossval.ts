@@ -1,5 +1,5 @@
-import { classify, unhappyWithReply } from "../../runtime/classifier/classify.js";
-import { fitLogistic, LogisticError, predictLogistic } from "../../learn/logistic.js";
+import { classify, unhappyWithReply } from "../../runtime/classifier/index.js";
+import { fitLogistic, LogisticError, predictLogistic } from "../../learn/index.js";
 import type { FeatureSpec } from "../base/schemas.js";
 import type { EvalRow } from "./evaluate.js";
 import { extractFeatures, type FeatureVector } from "./features.js";

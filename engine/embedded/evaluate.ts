@@ -1,4 +1,4 @@
-import { classify, unhappyWithReply } from "../../runtime/classifier/classify.js";
+import { classify, unhappyWithReply } from "../../runtime/classifier/index.js";
 import type { WeightsFile } from "../base/schemas.js";
 import type { Interval } from "./interval.js";
 import { interval } from "./interval-row.js";

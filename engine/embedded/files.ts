@@ -7,7 +7,7 @@ import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
 import { LabelSchema, type Label } from "../../schemas/label.js";
 import { QuestionSchema, type Question } from "../../schemas/question.js";
 import type { TrainingSet } from "./train.js";
-import { firstError, parseJsonlText, reportProblems, warnOnStderr } from "../../runtime/files/jsonl.js";
+import { firstError, parseJsonlText, reportProblems, warnOnStderr } from "../../runtime/files/index.js";
 
 /**
  * Reading the files the engine's commands take: exchanges, labels and questions (JSONL, each

@@ -18,7 +18,7 @@ export interface Interval {
 }
 
 import { mulberry32 } from "../../core/mulberry32.js";
-import { quantileSorted } from "../../eval/quantile.js";
+import { quantileSorted } from "../../eval/index.js";
 export { mulberry32 };
 
 export function sessionBootstrap<T>(items: readonly T[], sessionOf: (t: T) => string, stat: (sample: readonly T[]) => number | null, opts: { resamples?: number; seed?: number; level?: number } = {}): Interval {

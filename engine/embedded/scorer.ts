@@ -1,4 +1,4 @@
-import { sigmoid } from "../../learn/logistic.js";
+import { sigmoid } from "../../learn/index.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { WeightsFile } from "../base/schemas.js";
 import { extractFeatures } from "./features.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { CodedError } from "../../core/errors.js";
 import { readLabelledSet } from "./files.js";
-import { importSynthetic } from "../../runtime/corpora/synthetic/index.js";
+import { importSynthetic } from "../../runtime/corpora/index.js";
 import type { TrainingSet } from "./train.js";
 import { hasUkpLabels, UKP_MAP_ID, ukpBankLabels } from "./ukp-map.js";
 

@@ -1,4 +1,4 @@
-import { classify } from "../../runtime/classifier/classify.js";
+import { classify } from "../../runtime/classifier/index.js";
 
 /**
  * The capture classifier's verdict as features: its stable signal names, its frustration

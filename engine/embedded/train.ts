@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { fitLogistic, LogisticError, predictLogistic, type Row } from "../../learn/logistic.js";
+import { fitLogistic, LogisticError, predictLogistic, type Row } from "../../learn/index.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Label } from "../../schemas/label.js";
 import type { FeatureSpec, QuestionWeights, WeightsFile } from "../base/schemas.js";

@@ -1,4 +1,4 @@
-import { modeById, type ClassId, type ModeId } from "../../questions/taxonomy.js";
+import { modeById, type ClassId, type ModeId } from "../../questions/index.js";
 import type { Label } from "../../schemas/label.js";
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parseJsonlText, type JsonlProblem } from "../../runtime/files/jsonl.js";
+import { parseJsonlText, type JsonlProblem } from "../../runtime/files/index.js";
 import { AnswerSchema, type Answer } from "../../schemas/answer.js";
 
 /**

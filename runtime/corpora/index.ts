@@ -71,3 +71,5 @@ export { importDbdc3 } from "./importers/dbdc3.js";
 export { importConture } from "./importers/conture.js";
 export { importUkp } from "./importers/ukp.js";
 export { importUss, ussCorpusName, countFirstThreeUnhappy } from "./importers/uss.js";
+export { SYNTHETIC_LABELER, importSynthetic } from "./synthetic/index.js";
+export { generateRuleScenarios, type RuleScenarioProject, type ScenarioFailure } from "./synthetic/rules.js";

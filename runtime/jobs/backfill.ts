@@ -21,7 +21,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Erratum, Reporter } from "../../schemas/erratum.js";
-import { newErratum } from "../store/new-erratum.js";
+import { newErratum } from "../store/index.js";
 
 export type BackfillFormat = "ratings" | "failures" | "upgrades";
 

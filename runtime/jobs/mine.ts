@@ -17,13 +17,13 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { MineCursorSchema, type MineCursor } from "../../schemas/cursor.js";
-import { loadCursorFile, saveCursorFile } from "../files/cursor.js";
+import { loadCursorFile, saveCursorFile } from "../files/index.js";
 import type { Erratum, Reporter } from "../../schemas/erratum.js";
-import { CapturedIndex } from "../transcripts/captured.js";
-import { discoverTranscripts } from "../transcripts/discover.js";
-import { typedPrompts } from "../transcripts/typed-prompts.js";
-import { captureRow } from "../store/capture-row.js";
-import { classify } from "../classifier/classify.js";
+import { CapturedIndex } from "../transcripts/index.js";
+import { discoverTranscripts } from "../transcripts/index.js";
+import { typedPrompts } from "../transcripts/index.js";
+import { captureRow } from "../store/index.js";
+import { classify } from "../classifier/index.js";
 
 export const MINE_CURSOR_SCHEMA = "mine-cursor/1";
 

@@ -13,7 +13,7 @@
  * Example: a failure "npm again??" after "Ran `npm i`", with "- Use pnpm, never npm" in the
  * index -> `{covering: "claude.tooling.4e1a2b", fix: "enforce_rule", before_rule: false, …}`.
  */
-import type { ClassId } from "../../questions/taxonomy.js";
+import type { ClassId } from "../../questions/index.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { CoverageRecord, RuleIndex } from "../../schemas/rules.js";
 import { componentOf } from "./component.js";

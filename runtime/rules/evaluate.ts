@@ -6,7 +6,7 @@
  * Example: on the synthetic plan (seed 12, 24 projects) -> `{en: {n: 199, at4: 0.905, at1: 0.668}, …}`.
  */
 import { InvariantError } from "../../core/errors.js";
-import { classes } from "../../questions/taxonomy.js";
+import { classes } from "../../questions/index.js";
 import type { RuleIndex } from "../../schemas/rules.js";
 import { candidateRules, RuleRetriever } from "./search.js";
 

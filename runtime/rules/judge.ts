@@ -10,8 +10,8 @@
  *
  * Example: `await askRuleCovers(judge, [{exchange, unit, retrieval}])` -> one Answer per pair.
  */
-import type { Engine } from "../../engine/base/types.js";
-import { rulesQuestions, ruleSubject } from "../../questions/rules.js";
+import type { Engine } from "../../engine/index.js";
+import { rulesQuestions, ruleSubject } from "../../questions/index.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Question } from "../../schemas/question.js";

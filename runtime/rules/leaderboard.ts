@@ -19,7 +19,7 @@ import { isAbsolute, relative } from "node:path";
 import picomatch from "picomatch";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { CoverageRecord, RuleIndex, RuleSource } from "../../schemas/rules.js";
-import { redactSecrets } from "../privacy/redact.js";
+import { redactSecrets } from "../privacy/index.js";
 
 export interface BrokenRuleRow {
   rule_id: string;

@@ -18,8 +18,8 @@
  * Example: `ruleCoversFeatures(f, {score: 6.2, rank: 1, top: 6.2, next: 2.1, unit})` -> 11 numbers in [0, ~3].
  */
 import { InvariantError } from "../../core/errors.js";
-import { classify } from "../classifier/classify.js";
-import { predictLogistic } from "../../learn/logistic.js";
+import { classify } from "../classifier/index.js";
+import { predictLogistic } from "../../learn/index.js";
 import type { RuleUnit } from "../../schemas/rules.js";
 import { classText } from "./evaluate.js";
 import { wordOverlap } from "./ids.js";

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ErrataError } from "../../core/errors.js";
-import { writeFileAtomic } from "../files/atomic.js";
+import { writeFileAtomic } from "../files/index.js";
 import { RULE_INDEX_SCHEMA, RuleIndexSchema, type RuleIndex } from "../../schemas/rules.js";
 
 export const RULE_INDEX_FILE = "rules.json";

@@ -12,9 +12,9 @@
  * Example: `trainRuleNouls({seeds: [21, 22, 23], projects: 24, failuresPerProject: 14})` ->
  * `{rule_covers: {features, coef, intercept}, same_root_cause: {...}, record: {...}}`.
  */
-import { cohenKappa } from "../../eval/cohen-kappa.js";
-import { fitLogistic } from "../../learn/logistic.js";
-import { generateRuleScenarios, type RuleScenarioProject, type ScenarioFailure } from "../corpora/synthetic/rules.js";
+import { cohenKappa } from "../../eval/index.js";
+import { fitLogistic } from "../../learn/index.js";
+import { generateRuleScenarios, type RuleScenarioProject, type ScenarioFailure } from "../corpora/index.js";
 import { buildIndex } from "./build.js";
 import { classText } from "./evaluate.js";
 import { wordOverlap } from "./ids.js";

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { loadSystems } from "../config.js";
 import type { ErrataPaths } from "../paths.js";
-import { redactNullable } from "../privacy/redact.js";
+import { redactNullable } from "../privacy/index.js";
 import { ErratumSchema, PatchSchema, type Enrichment, type Erratum, type Patch, type PatchSet } from "../../schemas/erratum.js";
 import { appendLine } from "./append-line.js";
 import { applySet, foldLines, parseLine, patchRefusal, type FoldedErratum, type ParsedLine } from "./fold.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { loadCursorFile, saveCursorFile } from "../files/cursor.js";
+import { loadCursorFile, saveCursorFile } from "../files/index.js";
 import { ExchangesCursorSchema, type ExchangesCursor, type ExchangesFileCursor } from "../../schemas/cursor.js";
 
 /** Bytes before a cursor's offset whose hash proves the file was only appended to. */

@@ -5,7 +5,6 @@
  * Example: `for await (const ev of readTranscript(path)) ...` streams parsed lines;
  * `(await scanTranscript(path)).exchanges` gives the exchanges of the live typed prompts.
  */
-export { readLines, type RawLine } from "./lines.js";
 export { readTranscript, emptyStats, type ReadStats, type TranscriptEvent } from "./reader.js";
 export {
   classifyRecord,
@@ -27,3 +26,4 @@ export { exchangeId } from "./ids.js";
 export { CapturedIndex, type LedgerTurn } from "./captured.js";
 export { sweepExchanges, exchangesPath, existingExchangeIds, type SweepReport } from "./sweep.js";
 export { typedPrompts, type TypedPrompt } from "./typed-prompts.js";
+export { ledgerTurns, loadCapturedIndex } from "./ledger-turns.js";

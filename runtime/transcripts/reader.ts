@@ -1,4 +1,4 @@
-import { readLines } from "./lines.js";
+import { readLines } from "../files/index.js";
 import { classifyRecord, type RecordKind, type TranscriptRecord } from "./records.js";
 
 /** One parsed line and where it sits in its file. */

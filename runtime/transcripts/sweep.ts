@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
-import { appendJsonl, iterateJsonl, reportProblems, type JsonlProblem } from "../files/jsonl.js";
+import { appendJsonl, iterateJsonl, reportProblems, type JsonlProblem } from "../files/index.js";
 import type { CapturedIndex } from "./captured.js";
 import { cursorPath, loadCursor, saveCursor, tailHash, type CursorFile, type FileCursor } from "./cursor.js";
 import { discoverTranscripts } from "./discover.js";

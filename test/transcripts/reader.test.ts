@@ -2,7 +2,7 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { readLines } from "../../runtime/transcripts/lines.js";
+import { readLines } from "../../runtime/files/index.js";
 import { emptyStats, readTranscript, type TranscriptEvent } from "../../runtime/transcripts/reader.js";
 import { tempDir } from "../helpers/io.js";
 import { hasMClaude, mClaudeDir, spotterDir } from "./fixtures.js";

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { agreementReport } from "../../../eval/agreement-report.js";
+import { agreementReport } from "../../../eval/index.js";
 import { LabelSchema, type Label } from "../../../schemas/label.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";

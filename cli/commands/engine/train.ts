@@ -4,12 +4,12 @@ import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
 import { printJson, println, progress, warn } from "../../shared/io.js";
-import { syntheticTrainingSet } from "../../../engine/embedded/sets.js";
-import { SYNTHETIC_LABELER } from "../../../runtime/corpora/synthetic/index.js";
-import { trainEmbedded } from "../../../engine/embedded/train.js";
-import { loadCaptureSignals } from "../../../engine/embedded/signals.js";
-import { serialiseWeights, weightsId } from "../../../engine/embedded/weights.js";
-import { weightsSummary } from "../../../engine/summaries.js";
+import { syntheticTrainingSet } from "../../../engine/index.js";
+import { SYNTHETIC_LABELER } from "../../../runtime/corpora/index.js";
+import { trainEmbedded } from "../../../engine/index.js";
+import { loadCaptureSignals } from "../../../engine/index.js";
+import { serialiseWeights, weightsId } from "../../../engine/index.js";
+import { weightsSummary } from "../../../engine/index.js";
 import { collect, guard, loadSets, versions, wholeNumber } from "../../shared/engine.js";
 import { examples } from "../../shared/help.js";
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { agreementReport, type QuestionAgreement } from "../../../eval/agreement-report.js";
+import { agreementReport, type QuestionAgreement } from "../../../eval/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { GoldItemSchema } from "../../../schemas/gold.js";
 import type { CommandContext } from "../../shared/command.js";

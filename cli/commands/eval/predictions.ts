@@ -12,7 +12,7 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { resolvePaths } from "../../../runtime/paths.js";
-import { buildPredictions, dominantJudge, parseDetectors, PREDICTION_DETECTORS, readAnswers, readExchanges, v4Files } from "../../../runtime/jobs/v4/index.js";
+import { buildPredictions, dominantJudge, parseDetectors, PREDICTION_DETECTORS, readAnswers, readExchanges, v4Files } from "../../../runtime/jobs/index.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { inclusionMonteCarlo } from "../../../eval/inclusion-monte-carlo.js";
-import { mulberry32 } from "../../../eval/prng.js";
-import { drawWithPlan, planSample, sampleGold, type GoldCandidate } from "../../../eval/sample-gold.js";
-import { DEFAULT_SPLIT_SALT, splitOfSession } from "../../../eval/split.js";
-import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../../runtime/jobs/v4/index.js";
+import { inclusionMonteCarlo } from "../../../eval/index.js";
+import { mulberry32 } from "../../../eval/index.js";
+import { drawWithPlan, planSample, sampleGold, type GoldCandidate } from "../../../eval/index.js";
+import { DEFAULT_SPLIT_SALT, splitOfSession } from "../../../eval/index.js";
+import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../../runtime/jobs/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { GoldItemSchema, GoldManifestSchema, type GoldItem, type GoldManifest } from "../../../schemas/gold.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { checkBars, DEFAULT_BARS, type BarResult } from "../../../eval/check-gate.js";
-import { METRICS } from "../../../eval/detection-metrics.js";
-import { scoreDetectors, type ScoreReport } from "../../../eval/score-report.js";
+import { checkBars, DEFAULT_BARS, type BarResult } from "../../../eval/index.js";
+import { METRICS } from "../../../eval/index.js";
+import { scoreDetectors, type ScoreReport } from "../../../eval/index.js";
 import { EvalBarsSchema, type EvalBars } from "../../../schemas/eval-bars.js";
 import { GoldItemSchema } from "../../../schemas/gold.js";
 import { DETECT_UNHAPPY } from "../../../schemas/label.js";

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { badInput } from "../../../core/errors.js";
 import { resolvePaths } from "../../../runtime/paths.js";
-import { runRulesBuild } from "../../../runtime/jobs/rules/index.js";
+import { runRulesBuild } from "../../../runtime/jobs/index.js";
 import { defaultManagedFiles } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";

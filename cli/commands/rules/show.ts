@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { ErrataError } from "../../../core/errors.js";
 import { resolvePaths } from "../../../runtime/paths.js";
-import { requireRuleIndex } from "../../../runtime/jobs/rules/index.js";
+import { requireRuleIndex } from "../../../runtime/jobs/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";

@@ -2,7 +2,7 @@ import Papa from "papaparse";
 import { DETECT_UNHAPPY, type Label } from "../../../schemas/label.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { badInput } from "../../../core/errors.js";
-import { exchangeId } from "../../transcripts/ids.js";
+import { exchangeId } from "../../transcripts/index.js";
 import { corpusExchange, label, UNHAPPY_MAX_RATING, type ImportResult } from "../rows/rows.js";
 
 export const AB_REDIAL_CORPUS = "ab-redial";

@@ -1,7 +1,7 @@
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
 import { badInput } from "../../../core/errors.js";
-import { exchangeId } from "../../transcripts/ids.js";
+import { exchangeId } from "../../transcripts/index.js";
 import { corpusExchange, label, type ImportResult } from "../rows/rows.js";
 
 export const CONTURE_CORPUS = "conture";

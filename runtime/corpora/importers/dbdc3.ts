@@ -2,7 +2,7 @@ import { strFromU8, unzipSync } from "fflate";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
 import { badInput } from "../../../core/errors.js";
-import { exchangeId } from "../../transcripts/ids.js";
+import { exchangeId } from "../../transcripts/index.js";
 import { corpusExchange, label, type ImportResult } from "../rows/rows.js";
 
 export const DBDC3_CORPUS = "dbdc3";

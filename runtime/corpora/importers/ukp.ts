@@ -3,7 +3,7 @@ import { join, relative, sep } from "node:path";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
 import { badInput } from "../../../core/errors.js";
-import { exchangeId } from "../../transcripts/ids.js";
+import { exchangeId } from "../../transcripts/index.js";
 import { corpusExchange, label, type ImportResult } from "../rows/rows.js";
 
 export const UKP_CORPUS = "ukp";

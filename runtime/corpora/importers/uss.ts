@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { DETECT_UNHAPPY, type Label } from "../../../schemas/label.js";
 import { badInput } from "../../../core/errors.js";
-import { exchangeId } from "../../transcripts/ids.js";
+import { exchangeId } from "../../transcripts/index.js";
 import { corpusExchange, label, UNHAPPY_MAX_RATING, type ImportResult } from "../rows/rows.js";
 
 /** "uss-sgd" for SGD.txt, "uss-mwoz" for MWOZ.txt, "uss-<name>" otherwise. */

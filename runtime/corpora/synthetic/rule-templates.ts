@@ -6,7 +6,7 @@
  * no failure touches. English, Chinese and German, so retrieval is measured per language.
  * Made up for this project; no text is copied from the real files.
  */
-import type { ClassId } from "../../../questions/taxonomy.js";
+import type { ClassId } from "../../../questions/index.js";
 
 export type RuleLang = "en" | "zh" | "de";
 

@@ -12,7 +12,7 @@
  * Example: `generateRuleScenarios({seed: 11, projects: 12, failuresPerProject: 14})` -> 12
  * projects; each has a CLAUDE.md (and sometimes .claude/rules/*.md), 8-16 rules, 14 failures.
  */
-import type { ClassId } from "../../../questions/taxonomy.js";
+import type { ClassId } from "../../../questions/index.js";
 import { rng, type Rng } from "./prng.js";
 import { FILLER_RULES, GAP_TEMPLATES, RULE_TEMPLATES, type RuleLang, type RuleTemplate } from "./rule-templates.js";
 

@@ -1,5 +1,5 @@
 import { InvariantError } from "../../../core/errors.js";
-import { MODE_IDS, type ModeId } from "../../../questions/taxonomy.js";
+import { MODE_IDS, type ModeId } from "../../../questions/index.js";
 import { CLEAN, CLOSINGS, FAILURES, type Episode, type Exchange0 } from "./episodes.js";
 import { OUTSIDE, type OutsideKind } from "./episodes-outside.js";
 import { uuidFrom, type Rng } from "./prng.js";

@@ -1,5 +1,5 @@
 import { BLAME_IDS, COST_IDS, DETECT_IDS, modeById, MODE_IDS, type ModeId } from "../../../questions/index.js";
-import { CLASS_IDS } from "../../../questions/taxonomy.js";
+import { CLASS_IDS } from "../../../questions/index.js";
 
 /**
  * What the generator planted at one typed prompt, and the complete labels it implies: every

@@ -1,10 +1,10 @@
-import type { Engine } from "../../../engine/base/types.js";
+import type { Engine } from "../../../engine/index.js";
 import type { ScoredAnswer } from "../../../schemas/answer.js";
 import type { Erratum } from "../../../schemas/erratum.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { answerTable, v3Choice } from "../../../composers/index.js";
 import { classOfQuestion, questionById, questionsInGroup, v3ClassQuestions } from "../../../questions/index.js";
-import { classify } from "../../classifier/classify.js";
+import { classify } from "../../classifier/index.js";
 import { erratumToExchange } from "./erratum-exchange.js";
 
 /**

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { Erratum } from "../../../schemas/erratum.js";
-import { CLASS_IDS } from "../../../questions/taxonomy.js";
+import { CLASS_IDS } from "../../../questions/index.js";
 import { parseProseReply, type ProseReply } from "./enrich-reply.js";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { appendJsonl as appendLines, readJsonl as readRows, type JsonlProblem } from "../../files/jsonl.js";
+import { appendJsonl as appendLines, readJsonl as readRows, type JsonlProblem } from "../../files/index.js";
 
-export { writeFileAtomic } from "../../files/atomic.js";
+export { writeFileAtomic } from "../../files/index.js";
 
 /**
  * The daily loop's own files (runs, events, audit, upgrades) through the one JSONL module

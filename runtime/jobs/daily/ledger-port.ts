@@ -2,13 +2,13 @@ import { join } from "node:path";
 import { ErrataError, badInput } from "../../../core/errors.js";
 import { PatchSchema, type Erratum, type PatchSet } from "../../../schemas/erratum.js";
 import type { ErrataPaths } from "../../paths.js";
-import { redactNullable } from "../../privacy/redact.js";
+import { redactNullable } from "../../privacy/index.js";
 import { openLedger } from "../../store/index.js";
-import { appendLine } from "../../store/append-line.js";
-import { applySet, patchRefusal } from "../../store/fold.js";
-import { monthFileName, monthOf } from "../../store/ids.js";
-import { recordRowFor, writeRecordRow } from "../../store/record.js";
-import { checkPatchRules } from "../../store/rules.js";
+import { appendLine } from "../../store/index.js";
+import { applySet, patchRefusal } from "../../store/index.js";
+import { monthFileName, monthOf } from "../../store/index.js";
+import { recordRowFor, writeRecordRow } from "../../store/index.js";
+import { checkPatchRules } from "../../store/index.js";
 import type { LedgerPort } from "./context.js";
 
 /**

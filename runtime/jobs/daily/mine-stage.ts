@@ -3,9 +3,9 @@ import { userInfo } from "node:os";
 import { ErrataError } from "../../../core/errors.js";
 import { mineTranscripts } from "../mine.js";
 import type { ErrataPaths } from "../../paths.js";
-import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../privacy/pseudonym.js";
-import { CapturedIndex } from "../../transcripts/captured.js";
-import { ledgerTurns } from "../../transcripts/ledger-turns.js";
+import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../privacy/index.js";
+import { CapturedIndex } from "../../transcripts/index.js";
+import { ledgerTurns } from "../../transcripts/index.js";
 import type { LedgerPort } from "./context.js";
 import type { MineRequest } from "./daily.js";
 

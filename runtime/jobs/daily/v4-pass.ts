@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Cuts } from "../../../composers/index.js";
-import type { Engine } from "../../../engine/base/types.js";
+import type { Engine } from "../../../engine/index.js";
 import { bankHash } from "../../../questions/index.js";
 import type { ErrataPaths } from "../../paths.js";
-import { CapturedIndex } from "../../transcripts/captured.js";
-import { ledgerTurns } from "../../transcripts/ledger-turns.js";
-import { sweepExchanges } from "../../transcripts/sweep.js";
+import { CapturedIndex } from "../../transcripts/index.js";
+import { ledgerTurns } from "../../transcripts/index.js";
+import { sweepExchanges } from "../../transcripts/index.js";
 import { judgedExchanges, mostBrokenSection } from "../rules/index.js";
 import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, renderReport, runV4Stage, v4Files } from "../v4/index.js";
 import type { LedgerPort, StageOutput } from "./context.js";

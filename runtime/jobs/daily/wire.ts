@@ -7,7 +7,7 @@ import { dailyFiles } from "./files.js";
 import { ledgerPort } from "./ledger-port.js";
 import { classHeadJudge, promotedCuts, readPromoted } from "./promoted.js";
 import { createEngine, type Engine } from "../../../engine/index.js";
-import { apiKeyFor, engineFromConfig, loadEngineSettings } from "../../../engine/config.js";
+import { apiKeyFor, engineFromConfig, loadEngineSettings } from "../../../engine/index.js";
 import { engineEnricher, v3Judge, type ClassJudge } from "./enrich-embedded.js";
 import { runDailyV4 } from "./v4-pass.js";
 import { runMine } from "./mine-stage.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { appendJsonl, readJsonl, reportProblems, warnOnStderr, type JsonlProblem } from "../../files/jsonl.js";
+import { appendJsonl, readJsonl, reportProblems, warnOnStderr, type JsonlProblem } from "../../files/index.js";
 import { type Answer, AnswerSchema } from "../../../schemas/answer.js";
 import { type Exchange, ExchangeSchema } from "../../../schemas/exchange.js";
 import { type Label, LabelSchema } from "../../../schemas/label.js";

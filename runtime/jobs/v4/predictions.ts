@@ -2,7 +2,7 @@ import type { Cuts } from "../../../composers/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Prediction } from "../../../schemas/prediction.js";
-import { classify, unhappyWithReply } from "../../classifier/classify.js";
+import { classify, unhappyWithReply } from "../../classifier/index.js";
 import type { JudgeId } from "./ask.js";
 import { composeAll } from "./compose-all.js";
 

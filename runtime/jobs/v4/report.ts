@@ -1,11 +1,11 @@
 import type { Cuts } from "../../../composers/index.js";
-import { quantileSorted } from "../../../eval/quantile.js";
+import { quantileSorted } from "../../../eval/index.js";
 import { CLASS_IDS, type ClassId, MODE_IDS, type ModeId } from "../../../questions/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Label } from "../../../schemas/label.js";
 import type { JudgeId } from "./ask.js";
 import type { Composed } from "./compose-all.js";
-import type { Leaderboard } from "../../rules/leaderboard.js";
+import type { Leaderboard } from "../../rules/index.js";
 
 /**
  * The v4 report, computed from composed exchanges (no judge asked): failures split into

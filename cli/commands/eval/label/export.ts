@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Command } from "commander";
-import { buildSheet, type SheetItem } from "../../../../eval/sheet.js";
+import { buildSheet, type SheetItem } from "../../../../eval/index.js";
 import { ExchangeSchema } from "../../../../schemas/exchange.js";
 import type { CommandContext } from "../../../shared/command.js";
 import { badInput, describeFound } from "../../../../core/errors.js";

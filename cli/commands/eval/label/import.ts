@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { validateSheet } from "../../../../eval/sheet.js";
+import { validateSheet } from "../../../../eval/index.js";
 import { LabelSchema, type Label } from "../../../../schemas/label.js";
 import type { CommandContext } from "../../../shared/command.js";
 import { badInput } from "../../../../core/errors.js";

@@ -1,0 +1,21 @@
+/**
+ * The batch jobs: daily and weekly (a file per stage in daily/), the v4 pass (v4/), the rules
+ * jobs (rules/), mining transcripts and backfilling older signal stores.
+ */
+export { readFailures, readRatings, readUpgrades as readBackfillUpgrades, type BackfillRead } from "./backfill.js";
+export { runDaily, runWeekly } from "./daily/daily.js";
+export { runEnrich } from "./daily/enrich.js";
+export { type HostData } from "./daily/host.js";
+export { DAY_MS, runId } from "./daily/ids.js";
+export { landedImpacts, skillImpact, type Impact } from "./daily/impact.js";
+export { falsePassClaim, findMisses, modelRates, skillRates } from "./daily/joins.js";
+export { runLabel } from "./daily/label.js";
+export { makeReceipt, writeRunReceipt } from "./daily/receipts.js";
+export { runReport } from "./daily/report.js";
+export { runLoop, type LoopResult, type LoopStage, type StageResult } from "./daily/run-loop.js";
+export { markReports, runTriage } from "./daily/triage.js";
+export { fileUpgrades, readUpgrades, type UpgradeDraft } from "./daily/upgrades.js";
+export { wireDaily } from "./daily/wire.js";
+export { mineTranscripts } from "./mine.js";
+export { judgedExchanges, loadRuleNoulWeights, mostBrokenSection, requireRuleIndex, runRulesBuild, runRulesCluster, runRulesCover } from "./rules/index.js";
+export { PREDICTION_DETECTORS, buildPredictions, buildReport, composeAll, dominantJudge, parseDetectors, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, runV4Stage, v4Files, type V4Stage } from "./v4/index.js";
