@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
 import { bank } from "../questions/index.js";
-import { createEngine } from "../engine/index.js";
-import { openAnswerCache } from "../engine/base/cache.js";
-import { DEFAULT_FEATURES, extractFeatures } from "../engine/embedded/features.js";
-import { loadCaptureSignals } from "../engine/embedded/signals.js";
-import { trainEmbedded } from "../engine/embedded/train.js";
-import type { WeightsFile } from "../engine/base/schemas.js";
+import { createEngine } from "../runtime/engine/index.js";
+import { openAnswerCache } from "../runtime/engine/base/cache.js";
+import { DEFAULT_FEATURES, extractFeatures } from "../runtime/engine/embedded/features.js";
+import { loadCaptureSignals } from "../runtime/engine/embedded/signals.js";
+import { trainEmbedded } from "../runtime/engine/embedded/train.js";
+import type { WeightsFile } from "../runtime/engine/base/schemas.js";
 import type { Exchange } from "../schemas/exchange.js";
 import { syntheticSet } from "../test/engine/helpers/labelled.js";
 

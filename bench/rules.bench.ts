@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bench } from "tinybench";
-import type { Engine } from "../engine/base/types.js";
+import type { Engine } from "../runtime/engine/base/types.js";
 import { generateRuleScenarios } from "../runtime/corpora/synthetic/rules.js";
 import { loadRuleNoulWeights } from "../runtime/jobs/rules/index.js";
 import { Bm25, buildIndex, candidateRules, classText, coverFailures, discoverSources, RuleRetriever, sourcesFromTexts, termCounts, terms, unitTerms } from "../runtime/rules/index.js";

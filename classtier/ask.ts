@@ -1,4 +1,4 @@
-import type { Engine } from "../engine/index.js";
+import type { Engine } from "../runtime/engine/index.js";
 import type { Answer } from "../schemas/answer.js";
 import type { Exchange } from "../schemas/exchange.js";
 import type { Question } from "../schemas/question.js";

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import type { CachedAnswer } from "../../classtier/index.js";
-import { EngineConfigError, engineFromConfig } from "../../engine/index.js";
-import { createEngine, type Engine } from "../../engine/index.js";
+import { EngineConfigError, engineFromConfig } from "../../runtime/engine/index.js";
+import { createEngine, type Engine } from "../../runtime/engine/index.js";
 import { AnswerSchema } from "../../schemas/answer.js";
 import { ClassTierAnswerSchema } from "../../schemas/classtier.js";
 import { resolvePaths } from "../../runtime/paths.js";

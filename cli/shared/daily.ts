@@ -80,7 +80,7 @@ export function liveStagePrinter(ctx: CommandContext, json: boolean): ((r: Stage
 /** The joined view the skills/misses/by-model/impact commands read: errata and the host's files. */
 export async function joinedView(ctx: CommandContext) {
   const { ctx: stage } = wireFor(ctx, true);
-  const { readHost } = await import("../../runtime/jobs/daily/host.js");
+  const { readHost } = await import("../../runtime/jobs/index.js");
   const view = await stage.ledger.readAll();
   const host = readHost(stage.cfg.hostDir);
   if (!host.present) warn(ctx.io, `errata: no host outputs or receipts found${stage.cfg.hostDir ? ` in ${stage.cfg.hostDir}` : " (set ERRATA_HOST_DIR or host_dir in daily.json)"}`);

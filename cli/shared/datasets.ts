@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { repoDatasetsDir } from "../../engine/index.js";
+import { repoDatasetsDir } from "../../runtime/engine/index.js";
 import { ErrataError } from "../../core/errors.js";
 
 /**

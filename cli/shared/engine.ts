@@ -3,14 +3,14 @@ import { dirname, join, resolve } from "node:path";
 import { badInput, ErrataError } from "../../core/errors.js";
 import type { Io } from "./io.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
-import { EngineConfigError } from "../../engine/index.js";
-import { EngineInputError } from "../../engine/index.js";
-import { readSet, SyntheticSeedError, syntheticTrainingSet } from "../../engine/index.js";
-import { signalsFingerprint, trainingExchanges } from "../../engine/index.js";
-import { captureSignals } from "../../engine/index.js";
-import { repoDatasetsDir } from "../../engine/index.js";
-import type { TrainingSet } from "../../engine/index.js";
-import type { WeightsFile } from "../../engine/index.js";
+import { EngineConfigError } from "../../runtime/engine/index.js";
+import { EngineInputError } from "../../runtime/engine/index.js";
+import { readSet, SyntheticSeedError, syntheticTrainingSet } from "../../runtime/engine/index.js";
+import { signalsFingerprint, trainingExchanges } from "../../runtime/engine/index.js";
+import { captureSignals } from "../../runtime/engine/index.js";
+import { repoDatasetsDir } from "../../runtime/engine/index.js";
+import type { TrainingSet } from "../../runtime/engine/index.js";
+import type { WeightsFile } from "../../runtime/engine/index.js";
 
 /**
  * What the `errata engine train | eval | ask | probe` commands share. Library errors (bad

@@ -9,8 +9,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { EngineConfigError, engineFromConfig } from "../../engine/index.js";
-import type { Engine } from "../../engine/index.js";
+import { EngineConfigError, engineFromConfig } from "../../runtime/engine/index.js";
+import type { Engine } from "../../runtime/engine/index.js";
 import { bankHash } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/index.js";

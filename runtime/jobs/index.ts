@@ -2,10 +2,10 @@
  * The batch jobs: daily and weekly (a file per stage in daily/), the v4 pass (v4/), the rules
  * jobs (rules/), mining transcripts and backfilling older signal stores.
  */
-export { readFailures, readRatings, readUpgrades as readBackfillUpgrades, type BackfillRead } from "./backfill.js";
+export { readFailures, readRatings, readUpgrades as readBackfillUpgrades, type BackfillRead } from "./backfill/backfill.js";
 export { runDaily, runWeekly } from "./daily/daily.js";
 export { runEnrich } from "./daily/enrich.js";
-export { type HostData } from "./daily/host.js";
+export { readHost, type HostData } from "./daily/host.js";
 export { DAY_MS, runId } from "./daily/ids.js";
 export { landedImpacts, skillImpact, type Impact } from "./daily/impact.js";
 export { falsePassClaim, findMisses, modelRates, skillRates } from "./daily/joins.js";
@@ -16,6 +16,6 @@ export { runLoop, type LoopResult, type LoopStage, type StageResult } from "./da
 export { markReports, runTriage } from "./daily/triage.js";
 export { fileUpgrades, readUpgrades, type UpgradeDraft } from "./daily/upgrades.js";
 export { wireDaily } from "./daily/wire.js";
-export { mineTranscripts } from "./mine.js";
+export { mineTranscripts } from "./mine/mine.js";
 export { judgedExchanges, loadRuleNoulWeights, mostBrokenSection, requireRuleIndex, runRulesBuild, runRulesCluster, runRulesCover } from "./rules/index.js";
 export { PREDICTION_DETECTORS, buildPredictions, buildReport, composeAll, dominantJudge, parseDetectors, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, runV4Stage, v4Files, type V4Stage } from "./v4/index.js";

@@ -10,7 +10,7 @@
  *
  * Example: `await askRuleCovers(judge, [{exchange, unit, retrieval}])` -> one Answer per pair.
  */
-import type { Engine } from "../../engine/index.js";
+import type { Engine } from "../engine/index.js";
 import { rulesQuestions, ruleSubject } from "../../questions/index.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Exchange } from "../../schemas/exchange.js";

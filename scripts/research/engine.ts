@@ -5,7 +5,7 @@
 // trained on one part, and the research loop (gold set, labels, cuts, heads, score) runs on
 // the other, so the judge has never seen a gold item, the cuts and heads are fitted on answers
 // it gives to unseen exchanges, and the holdout is clean. The trainer is
-// `trainEmbedded` from engine/embedded/train.ts (the function `errata engine train` runs), called in
+// `trainEmbedded` from runtime/engine/embedded/train.ts (the function `errata engine train` runs), called in
 // process because the CLI trains the bank's 26 questions only, and the v3 judge (14
 // `class.*` questions) and the ClassTier judge (14 `classtier.*` questions) need weights
 // too to answer offline. The weights go to $DIR/engine/weights.json and each track's ledger
@@ -29,13 +29,13 @@ import { join } from "node:path";
 import type { z } from "zod";
 import { classTierQuestions } from "../../classtier/index.js";
 import { ErrataError } from "../../core/errors.js";
-import type { EngineFileSchema } from "../../engine/config.js";
-import { shippedWeightsPath } from "../../engine/embedded/shipped.js";
-import { loadCaptureSignals } from "../../engine/embedded/signals.js";
-import { isHoldout, SPLIT_METHOD } from "../../engine/embedded/split.js";
-import { trainEmbedded } from "../../engine/embedded/train.js";
-import { parseWeights, serialiseWeights, weightsId } from "../../engine/embedded/weights.js";
-import type { WeightsFile } from "../../engine/base/schemas.js";
+import type { EngineFileSchema } from "../../runtime/engine/config.js";
+import { shippedWeightsPath } from "../../runtime/engine/embedded/shipped.js";
+import { loadCaptureSignals } from "../../runtime/engine/embedded/signals.js";
+import { isHoldout, SPLIT_METHOD } from "../../runtime/engine/embedded/split.js";
+import { trainEmbedded } from "../../runtime/engine/embedded/train.js";
+import { parseWeights, serialiseWeights, weightsId } from "../../runtime/engine/embedded/weights.js";
+import type { WeightsFile } from "../../runtime/engine/base/schemas.js";
 import { bank, CLASS_IDS, type FailureMode, modes, v3ClassQuestions } from "../../questions/index.js";
 import type { Exchange } from "../../schemas/exchange.js";
 import type { Label } from "../../schemas/label.js";

@@ -15,7 +15,7 @@ import {
   type LevelItem,
 } from "../../classtier/index.js";
 import { run } from "../../cli/main.js";
-import type { Engine } from "../../engine/base/types.js";
+import type { Engine } from "../../runtime/engine/base/types.js";
 import { classes } from "../../questions/taxonomy.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Exchange } from "../../schemas/exchange.js";

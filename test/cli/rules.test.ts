@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
 import { setV4EngineFactory } from "../../cli/shared/v4-pass.js";
-import type { Engine } from "../../engine/base/types.js";
+import type { Engine } from "../../runtime/engine/base/types.js";
 import type { Answer } from "../../schemas/answer.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { claudeMdDir, repoRoot } from "../rules/helpers.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CodedError, ErrataError, EXIT_CODE_OF_KIND, badInput, describeFound, isSystemError, withDetail, type ErrataErrorCode } from "../../core/errors.js";
 import { CombinerBankError } from "../../combiner/model.js";
-import { EngineConfigError } from "../../engine/config.js";
-import { EngineInputError } from "../../engine/embedded/files.js";
-import { SyntheticSeedError } from "../../engine/embedded/sets.js";
+import { EngineConfigError } from "../../runtime/engine/config.js";
+import { EngineInputError } from "../../runtime/engine/embedded/files.js";
+import { SyntheticSeedError } from "../../runtime/engine/embedded/sets.js";
 import { EvalInputError } from "../../eval/errors.js";
 import { LogisticError } from "../../learn/logistic-error.js";
 import { AppendError } from "../../runtime/store/append-line.js";

@@ -1,6 +1,6 @@
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Engine } from "../../engine/base/types.js";
+import type { Engine } from "../../runtime/engine/base/types.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Erratum } from "../../schemas/erratum.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cacheKey, type CacheKeyFields } from "../../engine/base/cache-key.js";
-import { exchangeHash } from "../../engine/base/hash.js";
-import { promptHashFor } from "../../engine/base/prompt.js";
+import { cacheKey, type CacheKeyFields } from "../../runtime/engine/base/cache-key.js";
+import { exchangeHash } from "../../runtime/engine/base/hash.js";
+import { promptHashFor } from "../../runtime/engine/base/prompt.js";
 import type { Question } from "../../schemas/question.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 

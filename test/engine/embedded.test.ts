@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../../engine/index.js";
-import { evaluateEmbedded } from "../../engine/embedded/evaluate.js";
-import { DEFAULT_FEATURES, extractFeatures } from "../../engine/embedded/features.js";
-import { createScorer } from "../../engine/embedded/scorer.js";
-import { isHoldout } from "../../engine/embedded/split.js";
-import { trainEmbedded } from "../../engine/embedded/train.js";
-import { parseWeights, serialiseWeights } from "../../engine/embedded/weights.js";
-import { readLabelledSet } from "../../engine/embedded/files.js";
+import { createEngine } from "../../runtime/engine/index.js";
+import { evaluateEmbedded } from "../../runtime/engine/embedded/evaluate.js";
+import { DEFAULT_FEATURES, extractFeatures } from "../../runtime/engine/embedded/features.js";
+import { createScorer } from "../../runtime/engine/embedded/scorer.js";
+import { isHoldout } from "../../runtime/engine/embedded/split.js";
+import { trainEmbedded } from "../../runtime/engine/embedded/train.js";
+import { parseWeights, serialiseWeights } from "../../runtime/engine/embedded/weights.js";
+import { readLabelledSet } from "../../runtime/engine/embedded/files.js";
 import { correction, makeExchange, unhappy } from "./helpers/fixtures.js";
 import { syntheticSet } from "./helpers/labelled.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../../engine/index.js";
+import { createEngine } from "../../runtime/engine/index.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 import { logprobsCompletion } from "./helpers/fake-openai.js";
 

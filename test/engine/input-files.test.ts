@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EngineInputError, parseJsonl, readExchanges } from "../../engine/embedded/files.js";
+import { EngineInputError, parseJsonl, readExchanges } from "../../runtime/engine/embedded/files.js";
 import { LabelSchema } from "../../schemas/label.js";
 import { tempDir } from "../helpers/io.js";
 import { makeExchange } from "./helpers/fixtures.js";

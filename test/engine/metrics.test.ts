@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildItems } from "../../engine/embedded/items.js";
-import { auc, bestKappaCut, brier, cohenKappaBinary, fleissKappa, logLoss } from "../../engine/embedded/metrics.js";
-import { readLabelledSet } from "../../engine/embedded/files.js";
+import { buildItems } from "../../runtime/engine/embedded/items.js";
+import { auc, bestKappaCut, brier, cohenKappaBinary, fleissKappa, logLoss } from "../../runtime/engine/embedded/metrics.js";
+import { readLabelledSet } from "../../runtime/engine/embedded/files.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..");
 

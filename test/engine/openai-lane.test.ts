@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createEngine } from "../../engine/index.js";
-import { openAnswerCache } from "../../engine/base/cache.js";
+import { createEngine } from "../../runtime/engine/index.js";
+import { openAnswerCache } from "../../runtime/engine/base/cache.js";
 import { completion, defaultChat, logprobsCompletion, startFakeOpenAI, structuredCompletion, structuredOnlyChat, type FakeServer } from "./helpers/fake-openai.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BudgetBook } from "../../engine/base/budget.js";
-import { FairPool } from "../../engine/base/pool.js";
+import { BudgetBook } from "../../runtime/engine/base/budget.js";
+import { FairPool } from "../../runtime/engine/base/pool.js";
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { createEngine } from "../../engine/index.js";
+import { createEngine } from "../../runtime/engine/index.js";
 import type { ScoredAnswer } from "../../schemas/answer.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { startFakeOpenAI, structuredOnlyChat, type FakeServer } from "./helpers/fake-openai.js";

@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openAnswerCache } from "../../engine/base/cache.js";
-import { judgePrompt } from "../../engine/base/prompt.js";
-import { scrubForJudge } from "../../engine/base/scrub.js";
+import { openAnswerCache } from "../../runtime/engine/base/cache.js";
+import { judgePrompt } from "../../runtime/engine/base/prompt.js";
+import { scrubForJudge } from "../../runtime/engine/base/scrub.js";
 import type { Answer, ScoredAnswer } from "../../schemas/answer.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 

@@ -1,14 +1,14 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createEngine } from "../../engine/index.js";
-import { shippedWeightsPath } from "../../engine/embedded/shipped.js";
-import { captureSignals } from "../../engine/embedded/signals.js";
-import { readSet, syntheticTrainingSet } from "../../engine/embedded/sets.js";
-import { signalsFingerprint, trainEmbedded, trainingExchanges, type TrainingSet } from "../../engine/embedded/train.js";
-import { evaluateEmbedded } from "../../engine/embedded/evaluate.js";
-import { createScorer } from "../../engine/embedded/scorer.js";
-import { parseWeights, serialiseWeights } from "../../engine/embedded/weights.js";
+import { createEngine } from "../../runtime/engine/index.js";
+import { shippedWeightsPath } from "../../runtime/engine/embedded/shipped.js";
+import { captureSignals } from "../../runtime/engine/embedded/signals.js";
+import { readSet, syntheticTrainingSet } from "../../runtime/engine/embedded/sets.js";
+import { signalsFingerprint, trainEmbedded, trainingExchanges, type TrainingSet } from "../../runtime/engine/embedded/train.js";
+import { evaluateEmbedded } from "../../runtime/engine/embedded/evaluate.js";
+import { createScorer } from "../../runtime/engine/embedded/scorer.js";
+import { parseWeights, serialiseWeights } from "../../runtime/engine/embedded/weights.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 

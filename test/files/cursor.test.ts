@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrataError } from "../../core/errors.js";
 import { loadCursorFile, saveCursorFile } from "../../runtime/files/index.js";
-import { loadMineCursor, mineCursorPath } from "../../runtime/jobs/mine.js";
+import { loadMineCursor, mineCursorPath } from "../../runtime/jobs/mine/mine.js";
 import { cursorPath, loadCursor, saveCursor } from "../../runtime/transcripts/cursor.js";
 import { ExchangesCursorSchema, MineCursorSchema } from "../../schemas/cursor.js";
 import { tempDir } from "../helpers/io.js";

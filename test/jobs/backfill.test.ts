@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { backfillId } from "../../runtime/jobs/backfill.js";
+import { backfillId } from "../../runtime/jobs/backfill/backfill.js";
 import { ErratumSchema } from "../../schemas/erratum.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { ledgerLines } from "../hooks/hook-helpers.js";

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Engine } from "../../engine/base/types.js";
+import type { Engine } from "../../runtime/engine/base/types.js";
 import { generateRuleScenarios, type ScenarioFailure } from "../../runtime/corpora/synthetic/rules.js";
 import { buildIndex } from "../../runtime/rules/build.js";
 import { clusterFailures } from "../../runtime/rules/cluster.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { baseAnswer, scored, unscored } from "../../engine/base/answers.js";
+import { baseAnswer, scored, unscored } from "../../runtime/engine/base/answers.js";
 import { AnswerSchema } from "../../schemas/answer.js";
 import { makeExchange, unhappy } from "../engine/helpers/fixtures.js";
 

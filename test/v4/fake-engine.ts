@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AskOptions, AskPair, Engine } from "../../engine/base/types.js";
+import type { AskOptions, AskPair, Engine } from "../../runtime/engine/base/types.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Exchange } from "../../schemas/exchange.js";
 

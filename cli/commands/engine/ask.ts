@@ -8,10 +8,10 @@ import { resolvePaths } from "../../../runtime/paths.js";
 import { bank } from "../../../questions/index.js";
 import type { Question } from "../../../schemas/question.js";
 import type { Answer } from "../../../schemas/answer.js";
-import { engineFromConfig } from "../../../engine/index.js";
-import { readExchanges, readQuestions } from "../../../engine/index.js";
-import { answersSummary } from "../../../engine/index.js";
-import type { OpenAIEngine } from "../../../engine/index.js";
+import { engineFromConfig } from "../../../runtime/engine/index.js";
+import { readExchanges, readQuestions } from "../../../runtime/engine/index.js";
+import { answersSummary } from "../../../runtime/engine/index.js";
+import type { OpenAIEngine } from "../../../runtime/engine/index.js";
 import { collect, guard } from "../../shared/engine.js";
 import { examples } from "../../shared/help.js";
 

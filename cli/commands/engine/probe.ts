@@ -4,8 +4,8 @@ import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
 import { printJson, println } from "../../shared/io.js";
 import { resolvePaths } from "../../../runtime/paths.js";
-import { engineFromConfig } from "../../../engine/index.js";
-import type { OpenAIEngine } from "../../../engine/index.js";
+import { engineFromConfig } from "../../../runtime/engine/index.js";
+import type { OpenAIEngine } from "../../../runtime/engine/index.js";
 import { guard } from "../../shared/engine.js";
 import { examples } from "../../shared/help.js";
 

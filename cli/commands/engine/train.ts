@@ -4,12 +4,12 @@ import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput } from "../../../core/errors.js";
 import { printJson, println, progress, warn } from "../../shared/io.js";
-import { syntheticTrainingSet } from "../../../engine/index.js";
+import { syntheticTrainingSet } from "../../../runtime/engine/index.js";
 import { SYNTHETIC_LABELER } from "../../../runtime/corpora/index.js";
-import { trainEmbedded } from "../../../engine/index.js";
-import { loadCaptureSignals } from "../../../engine/index.js";
-import { serialiseWeights, weightsId } from "../../../engine/index.js";
-import { weightsSummary } from "../../../engine/index.js";
+import { trainEmbedded } from "../../../runtime/engine/index.js";
+import { loadCaptureSignals } from "../../../runtime/engine/index.js";
+import { serialiseWeights, weightsId } from "../../../runtime/engine/index.js";
+import { weightsSummary } from "../../../runtime/engine/index.js";
 import { collect, guard, loadSets, versions, wholeNumber } from "../../shared/engine.js";
 import { examples } from "../../shared/help.js";
 

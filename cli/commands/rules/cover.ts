@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { repoDatasetsDir } from "../../../engine/index.js";
+import { repoDatasetsDir } from "../../../runtime/engine/index.js";
 import { loadRuleNoulWeights, runRulesCover } from "../../../runtime/jobs/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import type { CommandContext } from "../../shared/command.js";

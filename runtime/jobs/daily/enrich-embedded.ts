@@ -1,4 +1,4 @@
-import type { Engine } from "../../../engine/index.js";
+import type { Engine } from "../../engine/index.js";
 import type { ScoredAnswer } from "../../../schemas/answer.js";
 import type { Erratum } from "../../../schemas/erratum.js";
 import type { Exchange } from "../../../schemas/exchange.js";

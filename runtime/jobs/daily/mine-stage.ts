@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { ErrataError } from "../../../core/errors.js";
-import { mineTranscripts } from "../mine.js";
+import { mineTranscripts } from "../mine/mine.js";
 import type { ErrataPaths } from "../../paths.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../privacy/index.js";
 import { CapturedIndex } from "../../transcripts/index.js";

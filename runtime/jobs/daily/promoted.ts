@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { answerTable, type Cuts } from "../../../composers/index.js";
 import { classDistribution } from "../../../combiner/index.js";
-import type { Engine } from "../../../engine/index.js";
+import type { Engine } from "../../engine/index.js";
 import { bank, bankHash, questionById, v3ClassQuestions } from "../../../questions/index.js";
 import { PromotedSchema, type Promoted } from "../../../schemas/promoted.js";
 import type { Question } from "../../../schemas/question.js";

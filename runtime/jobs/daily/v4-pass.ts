@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Cuts } from "../../../composers/index.js";
-import type { Engine } from "../../../engine/index.js";
+import type { Engine } from "../../engine/index.js";
 import { bankHash } from "../../../questions/index.js";
 import type { ErrataPaths } from "../../paths.js";
 import { CapturedIndex } from "../../transcripts/index.js";

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Cuts } from "../../../composers/index.js";
-import type { Engine } from "../../../engine/index.js";
+import type { Engine } from "../../engine/index.js";
 import { CoverageRecordSchema, RuleClusterSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
 import { ErrataError } from "../../../core/errors.js";
 import { appendJsonl, readJsonl, reportProblems, warnOnStderr } from "../../files/index.js";

@@ -1,5 +1,5 @@
 import { InvariantError } from "../../../core/errors.js";
-import type { AskPair, Engine } from "../../../engine/index.js";
+import type { AskPair, Engine } from "../../engine/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Question } from "../../../schemas/question.js";

@@ -1,4 +1,4 @@
-import { scrubForJudge } from "../../../engine/index.js";
+import { scrubForJudge } from "../../engine/index.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Cuts } from "../../../composers/index.js";
-import type { Engine } from "../../../engine/index.js";
+import type { Engine } from "../../engine/index.js";
 import { questionsInGroup, v3ClassQuestions } from "../../../questions/index.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Question } from "../../../schemas/question.js";

@@ -1,6 +1,6 @@
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
-import type { TrainingSet } from "../../../engine/embedded/train.js";
+import type { TrainingSet } from "../../../runtime/engine/embedded/train.js";
 import { makeExchange } from "./fixtures.js";
 
 import { mulberry32 } from "../../../eval/prng.js";

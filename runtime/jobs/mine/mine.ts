@@ -1,0 +1,135 @@
+/**
+ * `errata mine`: sweeps a folder of Claude Code transcripts (like `~/.claude/projects`)
+ * with the hook's classifier. Every typed prompt (the transcript reader's typed-prompt
+ * filter, live branch only; subagent files are skipped: nobody typed them) is classified
+ * against the end of the reply before it; a capturing verdict becomes a row with the
+ * person's verbatim words, stamped with the prompt's time, channel "mine".
+ *
+ * Not written again: a turn the ledger already holds (the hook captured it, or an earlier
+ * mine run did): same session and the same text, or stamped within 30 s after the prompt
+ * and before the session's next one (the transcript reader's `CapturedIndex` rule).
+ * Resumable: `<stateDir>/mine-cursor.json` remembers each file's size and mtime when it was
+ * last swept to the end; unchanged files are skipped, `limitFiles` bounds one run.
+ *
+ * Example: `mineTranscripts({root, ...})` on the bundled spotter sessions ->
+ * `{files_seen: 3, files_read: 3, prompts: 4, written: 1, already_captured: 0, ...}`.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { MineCursorSchema, type MineCursor } from "../../../schemas/cursor.js";
+import { loadCursorFile, saveCursorFile } from "../../files/index.js";
+import type { Erratum, Reporter } from "../../../schemas/erratum.js";
+import { CapturedIndex } from "../../transcripts/index.js";
+import { discoverTranscripts } from "../../transcripts/index.js";
+import { typedPrompts } from "../../transcripts/index.js";
+import { captureRow } from "../../store/index.js";
+import { classify } from "../../classifier/index.js";
+
+export const MINE_CURSOR_SCHEMA = "mine-cursor/1";
+
+export function mineCursorPath(stateDir: string): string {
+  return join(stateDir, "mine-cursor.json");
+}
+
+/** A missing cursor is empty; one that is not JSON or does not fit its schema is bad input (exit 2). */
+export function loadMineCursor(path: string): MineCursor {
+  return loadCursorFile(path, MineCursorSchema, () => ({ schema: MINE_CURSOR_SCHEMA as typeof MINE_CURSOR_SCHEMA, files: {} }));
+}
+
+export interface MineOptions {
+  root: string;
+  stateDir: string;
+  nowMs: number;
+  reporter: Reporter;
+  /** At most this many new or changed files in one run (the rest wait for the next). */
+  limitFiles?: number;
+  dryRun: boolean;
+  /** The ledger's turns; null when the ledger could not be read (then nothing is written). */
+  captured: CapturedIndex;
+  append: (e: Erratum) => void;
+  onFile?: (done: number, total: number) => void;
+}
+
+export interface MineReport {
+  root_files: number;
+  files_unchanged: number;
+  files_read: number;
+  files_left: number;
+  prompts: number;
+  capturing: number;
+  already_captured: number;
+  written: number;
+  by_kind: Record<string, number>;
+  dry_run: boolean;
+}
+
+export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
+  const cursorFile = mineCursorPath(o.stateDir);
+  const cursor = loadMineCursor(cursorFile);
+  const files = discoverTranscripts(o.root).filter((f) => f.kind === "session");
+  const changed = files.filter((f) => {
+    const st = statSync(f.path);
+    const seen = cursor.files[f.rel];
+    return !(seen && seen.size === st.size && seen.mtimeMs === st.mtimeMs);
+  });
+  const batch = o.limitFiles === undefined ? changed : changed.slice(0, o.limitFiles);
+  const report: MineReport = {
+    root_files: files.length,
+    files_unchanged: files.length - changed.length,
+    files_read: 0,
+    files_left: changed.length - batch.length,
+    prompts: 0,
+    capturing: 0,
+    already_captured: 0,
+    written: 0,
+    by_kind: {},
+    dry_run: o.dryRun,
+  };
+  // Rows written in this run count as captured too, so one run never writes a turn twice.
+  const writtenTurns: Array<{ sessionId: string; text: string; tsMs: number | null }> = [];
+  let runIndex = new CapturedIndex(writtenTurns);
+  for (const f of batch) {
+    const st = statSync(f.path);
+    const { prompts } = await typedPrompts(f.path);
+    report.files_read++;
+    for (let i = 0; i < prompts.length; i++) {
+      const p = prompts[i];
+      if (!p) continue;
+      report.prompts++;
+      const verdict = classify(p.text, { previousReply: p.replyEnd });
+      const ex = { session_id: p.sessionId, prompt: p.text, prompt_ts: p.ts };
+      const built = captureRow(
+        verdict,
+        p.text,
+        {
+          sessionId: p.sessionId,
+          cwd: p.cwd,
+          reply: p.replyEnd,
+          replyComplete: false,
+          requested: p.previousAsk,
+          toolCalls: p.toolCalls,
+          outputIds: [],
+          version: p.version,
+          model: p.model,
+        },
+        { nowMs: o.nowMs, reporter: o.reporter, channel: "mine", ...(p.ts !== null ? { ts: new Date(Date.parse(p.ts)).toISOString() } : {}) },
+      );
+      if (built === null) continue;
+      report.capturing++;
+      if (o.captured.isCaptured(ex, p.nextTs) || runIndex.isCaptured(ex, p.nextTs)) {
+        report.already_captured++;
+        continue;
+      }
+      report.by_kind[built.erratum.kind] = (report.by_kind[built.erratum.kind] ?? 0) + 1;
+      if (!o.dryRun) o.append(built.erratum);
+      report.written++;
+      writtenTurns.push({ sessionId: p.sessionId, text: p.text, tsMs: p.ts === null ? null : Date.parse(p.ts) });
+      runIndex = new CapturedIndex(writtenTurns);
+    }
+    cursor.files[f.rel] = { size: st.size, mtimeMs: st.mtimeMs };
+    o.onFile?.(report.files_read, batch.length);
+    // Saved after each file, so an interrupted run resumes where it stopped.
+    if (!o.dryRun) saveCursorFile(cursorFile, cursor);
+  }
+  return report;
+}
