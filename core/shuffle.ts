@@ -38,8 +38,8 @@ export function sampleIndices(n: number, k: number, random: RandomSource): numbe
   const take = Math.min(k, n);
   for (let i = 0; i < take; i++) {
     const j = i + randomIndex(random, n - i);
-    const tmp = idx[i] as number;
-    idx[i] = idx[j] as number;
+    const tmp = idx[i]!;
+    idx[i] = idx[j]!;
     idx[j] = tmp;
   }
   return idx.slice(0, take);

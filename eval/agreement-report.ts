@@ -97,7 +97,7 @@ export function questionAgreement(question: string, rows: readonly AgreementLabe
       itemIndex.set(r.exchange_id, ii);
       grid.push(new Array<LabelValue | null>(labelers.length).fill(null));
     }
-    const row = grid[ii] as (LabelValue | null)[];
+    const row = grid[ii]!;
     if (row[li] !== null) {
       throw new EvalInputError("BAD_VALUE", `duplicate label for question ${question}`, "one label per item and labeller", `two from ${r.labeler} for ${r.exchange_id}`);
     }
@@ -143,8 +143,8 @@ export function questionAgreement(question: string, rows: readonly AgreementLabe
     const shared = grid.filter((r) => r[a] !== null && r[b] !== null).length;
     return {
       ...fig(at(`cohen${a}_${b}.kappa`), shared, shared === 0 ? "the two labellers share no item" : "chance agreement is 1: both used one and the same value"),
-      a: labelers[a] as string,
-      b: labelers[b] as string,
+      a: labelers[a]!,
+      b: labelers[b]!,
       po: at(`cohen${a}_${b}.po`),
     };
   });

@@ -46,7 +46,7 @@ export function countsPerUnit(units: readonly (readonly LabelValue[])[], index: 
     for (const v of u) {
       const j = index.get(valueKey(v));
       if (j === undefined) throw new EvalInputError("BAD_VALUE", "a value among the categories", [...index.keys()].join(", "), valueKey(v));
-      c[j] = (c[j] as number) + 1;
+      c[j] = (c[j]!) + 1;
     }
     return c;
   });

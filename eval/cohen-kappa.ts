@@ -25,7 +25,7 @@ export function cohenStatistic(a: readonly (number | null)[], b: readonly (numbe
       const x = a[i];
       const y = b[i];
       if (x === null || x === undefined || y === null || y === undefined) return;
-      acc[x * K + y] = (acc[x * K + y] as number) + w;
+      acc[x * K + y] = (acc[x * K + y]!) + w;
     },
     finish(s) {
       let n = 0;
@@ -34,17 +34,17 @@ export function cohenStatistic(a: readonly (number | null)[], b: readonly (numbe
       const cols = new Float64Array(K);
       for (let x = 0; x < K; x++) {
         for (let y = 0; y < K; y++) {
-          const v = s[x * K + y] as number;
+          const v = s[x * K + y]!;
           n += v;
-          rows[x] = (rows[x] as number) + v;
-          cols[y] = (cols[y] as number) + v;
+          rows[x] = (rows[x]!) + v;
+          cols[y] = (cols[y]!) + v;
           if (x === y) agree += v;
         }
       }
       if (!(n > 0)) return [null, null, null];
       const po = agree / n;
       let pe = 0;
-      for (let c = 0; c < K; c++) pe += ((rows[c] as number) / n) * ((cols[c] as number) / n);
+      for (let c = 0; c < K; c++) pe += ((rows[c]!) / n) * ((cols[c]!) / n);
       return [1 - pe > 1e-12 ? (po - pe) / (1 - pe) : null, po, pe];
     },
   };

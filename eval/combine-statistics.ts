@@ -25,12 +25,12 @@ export function combineStatistics(parts: readonly (readonly [string, BlockStatis
         const buf = scratch[p] as Float64Array;
         buf.fill(0);
         s.addItem(i, w, buf);
-        const off = offsets[p] as number;
-        for (let j = 0; j < buf.length; j++) acc[off + j] = (acc[off + j] as number) + (buf[j] as number);
+        const off = offsets[p]!;
+        for (let j = 0; j < buf.length; j++) acc[off + j] = (acc[off + j]!) + (buf[j]!);
       });
     },
     finish(sums) {
-      return parts.flatMap(([, s], p) => s.finish(sums.subarray(offsets[p] as number, (offsets[p] as number) + s.width)));
+      return parts.flatMap(([, s], p) => s.finish(sums.subarray(offsets[p]!, (offsets[p]!) + s.width)));
     },
   };
 }

@@ -63,7 +63,7 @@ export function detectorMetricsStatistic(
     width: D * PER,
     items: items.length,
     addItem(i, mult, acc) {
-      const g = items[i] as ScoredGoldItem;
+      const g = items[i]!;
       if (g.goldFailure === null) return;
       const w = mult * g.weight;
       for (let d = 0; d < D; d++) {
@@ -71,20 +71,20 @@ export function detectorMetricsStatistic(
         if (!p || p.detected === null) continue;
         const o = d * PER;
         if (p.detected && g.goldFailure) {
-          acc[o] = (acc[o] as number) + w;
-          acc[o + 5] = (acc[o + 5] as number) + mult;
+          acc[o] = (acc[o]!) + w;
+          acc[o + 5] = (acc[o + 5]!) + mult;
           if (g.goldClass !== null && p.class !== null) {
-            acc[o + 4] = (acc[o + 4] as number) + w;
-            if (p.class === g.goldClass) acc[o + 3] = (acc[o + 3] as number) + w;
+            acc[o + 4] = (acc[o + 4]!) + w;
+            if (p.class === g.goldClass) acc[o + 3] = (acc[o + 3]!) + w;
           }
         } else if (p.detected) {
-          acc[o + 1] = (acc[o + 1] as number) + w;
-          acc[o + 6] = (acc[o + 6] as number) + mult;
+          acc[o + 1] = (acc[o + 1]!) + w;
+          acc[o + 6] = (acc[o + 6]!) + mult;
         } else if (g.goldFailure) {
-          acc[o + 2] = (acc[o + 2] as number) + w;
-          acc[o + 7] = (acc[o + 7] as number) + mult;
+          acc[o + 2] = (acc[o + 2]!) + w;
+          acc[o + 7] = (acc[o + 7]!) + mult;
         } else {
-          acc[o + 8] = (acc[o + 8] as number) + mult;
+          acc[o + 8] = (acc[o + 8]!) + mult;
         }
       }
     },
@@ -93,13 +93,13 @@ export function detectorMetricsStatistic(
       const out = new Array<number | null>(names.length);
       for (let d = 0; d < D; d++) {
         const o = d * PER;
-        const tp = s[o] as number;
-        const fp = s[o + 1] as number;
-        const fn = s[o + 2] as number;
-        const a = s[o + 5] as number;
-        const b = s[o + 6] as number;
-        const c = s[o + 7] as number;
-        const e = s[o + 8] as number;
+        const tp = s[o]!;
+        const fp = s[o + 1]!;
+        const fn = s[o + 2]!;
+        const a = s[o + 5]!;
+        const b = s[o + 6]!;
+        const c = s[o + 7]!;
+        const e = s[o + 8]!;
         const n = a + b + c + e;
         let kappa: number | null = null;
         if (n > 0) {
@@ -110,7 +110,7 @@ export function detectorMetricsStatistic(
         out[d * M] = ratio(tp, tp + fp);
         out[d * M + 1] = ratio(tp, tp + fn);
         out[d * M + 2] = ratio(2 * tp, 2 * tp + fp + fn);
-        out[d * M + 3] = ratio(s[o + 3] as number, s[o + 4] as number);
+        out[d * M + 3] = ratio(s[o + 3]!, s[o + 4]!);
         out[d * M + 4] = kappa;
       }
       let k = D * M;

@@ -43,27 +43,27 @@ export function fleissStatistic(counts: readonly ArrayLike<number>[]): BlockStat
     width: 3 + K,
     items: counts.length,
     addItem(i, w, acc) {
-      const c = counts[i] as ArrayLike<number>;
+      const c = counts[i]!;
       let n = 0;
       let pairs = 0;
       for (let j = 0; j < K; j++) {
-        const x = c[j] as number;
+        const x = c[j]!;
         n += x;
         pairs += x * (x - 1);
       }
       if (n < 2) return;
-      acc[0] = (acc[0] as number) + w;
-      acc[1] = (acc[1] as number) + (w * pairs) / (n * (n - 1));
-      acc[2] = (acc[2] as number) + w * n;
-      for (let j = 0; j < K; j++) acc[3 + j] = (acc[3 + j] as number) + w * (c[j] as number);
+      acc[0] = (acc[0]!) + w;
+      acc[1] = (acc[1]!) + (w * pairs) / (n * (n - 1));
+      acc[2] = (acc[2]!) + w * n;
+      for (let j = 0; j < K; j++) acc[3 + j] = (acc[3 + j]!) + w * (c[j]!);
     },
     finish(s) {
-      const items = s[0] as number;
-      const ratings = s[2] as number;
+      const items = s[0]!;
+      const ratings = s[2]!;
       if (!(items > 0) || !(ratings > 0)) return [null, null, null];
-      const po = (s[1] as number) / items;
+      const po = (s[1]!) / items;
       let pe = 0;
-      for (let j = 0; j < K; j++) pe += ((s[3 + j] as number) / ratings) ** 2;
+      for (let j = 0; j < K; j++) pe += ((s[3 + j]!) / ratings) ** 2;
       const kappa = 1 - pe > 1e-12 ? (po - pe) / (1 - pe) : null;
       return [kappa, po, pe];
     },
@@ -79,8 +79,8 @@ export function fleissKappaFromCounts(counts: readonly (readonly number[])[], op
   }
   const stat = fleissStatistic(counts);
   const sums = sumItems(stat, opts.weights);
-  const items = sums[0] as number;
-  const ratings = sums[2] as number;
+  const items = sums[0]!;
+  const ratings = sums[2]!;
   if (!(items > 0)) throw new EvalInputError("EMPTY", "Fleiss' kappa needs rated items", "at least one item with 2 or more ratings", `${items} items`);
   const [kappa, po, pe] = stat.finish(sums);
   return {

@@ -34,8 +34,8 @@ export interface AlphaResult {
 
 function distance(metric: AlphaMetric, values: readonly number[], marg: Float64Array, c: number, k: number): number {
   if (c === k) return 0;
-  const a = values[c] as number;
-  const b = values[k] as number;
+  const a = values[c]!;
+  const b = values[k]!;
   switch (metric) {
     case "nominal":
       return 1;
@@ -47,8 +47,8 @@ function distance(metric: AlphaMetric, values: readonly number[], marg: Float64A
       const lo = Math.min(c, k);
       const hi = Math.max(c, k);
       let s = 0;
-      for (let g = lo; g <= hi; g++) s += marg[g] as number;
-      return (s - ((marg[c] as number) + (marg[k] as number)) / 2) ** 2;
+      for (let g = lo; g <= hi; g++) s += marg[g]!;
+      return (s - ((marg[c]!) + (marg[k]!)) / 2) ** 2;
     }
   }
 }
@@ -64,26 +64,26 @@ export function alphaStatistic(counts: readonly ArrayLike<number>[], values: rea
     width: K * K,
     items: counts.length,
     addItem(i, w, acc) {
-      const c = counts[i] as ArrayLike<number>;
+      const c = counts[i]!;
       let m = 0;
-      for (let j = 0; j < K; j++) m += c[j] as number;
+      for (let j = 0; j < K; j++) m += c[j]!;
       if (m < 2) return;
       const f = w / (m - 1);
       for (let x = 0; x < K; x++) {
-        const cx = c[x] as number;
+        const cx = c[x]!;
         if (cx === 0) continue;
         for (let y = 0; y < K; y++) {
-          const cy = c[y] as number;
+          const cy = c[y]!;
           if (cy === 0) continue;
-          acc[x * K + y] = (acc[x * K + y] as number) + f * cx * (x === y ? cy - 1 : cy);
+          acc[x * K + y] = (acc[x * K + y]!) + f * cx * (x === y ? cy - 1 : cy);
         }
       }
     },
     finish(o) {
       const marg = new Float64Array(K);
       let n = 0;
-      for (let x = 0; x < K; x++) for (let y = 0; y < K; y++) marg[x] = (marg[x] as number) + (o[x * K + y] as number);
-      for (let x = 0; x < K; x++) n += marg[x] as number;
+      for (let x = 0; x < K; x++) for (let y = 0; y < K; y++) marg[x] = (marg[x]!) + (o[x * K + y]!);
+      for (let x = 0; x < K; x++) n += marg[x]!;
       if (!(n > 1)) return [null];
       let dObs = 0;
       let dExp = 0;
@@ -91,8 +91,8 @@ export function alphaStatistic(counts: readonly ArrayLike<number>[], values: rea
         for (let y = 0; y < K; y++) {
           if (x === y) continue;
           const d = distance(metric, values, marg, x, y);
-          dObs += (o[x * K + y] as number) * d;
-          dExp += (marg[x] as number) * (marg[y] as number) * d;
+          dObs += (o[x * K + y]!) * d;
+          dExp += (marg[x]!) * (marg[y]!) * d;
         }
       }
       if (!(dExp > 0)) return [null];

@@ -36,14 +36,14 @@ export interface PpiMeanResult {
 
 const mean = (xs: ArrayLike<number>): number => {
   let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i] as number;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
   return s / xs.length;
 };
 /** Variance with divisor n - ddof. */
 const variance = (xs: ArrayLike<number>, ddof: number): number => {
   const m = mean(xs);
   let s = 0;
-  for (let i = 0; i < xs.length; i++) s += ((xs[i] as number) - m) ** 2;
+  for (let i = 0; i < xs.length; i++) s += ((xs[i]!) - m) ** 2;
   return s / (xs.length - ddof);
 };
 const normalised = (w: ArrayLike<number> | undefined, n: number): Float64Array => {
@@ -51,9 +51,9 @@ const normalised = (w: ArrayLike<number> | undefined, n: number): Float64Array =
   if (!w) return out;
   if (w.length !== n) throw new EvalInputError("BAD_SHAPE", "one weight per item", `${n} weights`, `${w.length}`);
   let s = 0;
-  for (let i = 0; i < n; i++) s += w[i] as number;
+  for (let i = 0; i < n; i++) s += w[i]!;
   if (!(s > 0)) throw new EvalInputError("BAD_VALUE", "weights", "a positive sum", String(s));
-  for (let i = 0; i < n; i++) out[i] = ((w[i] as number) / s) * n;
+  for (let i = 0; i < n; i++) out[i] = ((w[i]!) / s) * n;
   return out;
 };
 
@@ -74,9 +74,9 @@ export function ppiMeanCi(
 
   const estimate = (lam: number): number => {
     let a = 0;
-    for (let i = 0; i < N; i++) a += (wu[i] as number) * lam * (yhatUnlabelled[i] as number);
+    for (let i = 0; i < N; i++) a += (wu[i]!) * lam * (yhatUnlabelled[i]!);
     let b = 0;
-    for (let i = 0; i < n; i++) b += (w[i] as number) * ((y[i] as number) - lam * (yhat[i] as number));
+    for (let i = 0; i < n; i++) b += (w[i]!) * ((y[i]!) - lam * (yhat[i]!));
     return a / N + b / n;
   };
 
@@ -88,14 +88,14 @@ export function ppiMeanCi(
     const gh = new Float64Array(n);
     const ghu = new Float64Array(N);
     for (let i = 0; i < n; i++) {
-      g[i] = (w[i] as number) * ((y[i] as number) - theta1);
-      gh[i] = (w[i] as number) * ((yhat[i] as number) - theta1);
+      g[i] = (w[i]!) * ((y[i]!) - theta1);
+      gh[i] = (w[i]!) * ((yhat[i]!) - theta1);
     }
-    for (let i = 0; i < N; i++) ghu[i] = (wu[i] as number) * ((yhatUnlabelled[i] as number) - theta1);
+    for (let i = 0; i < N; i++) ghu[i] = (wu[i]!) * ((yhatUnlabelled[i]!) - theta1);
     const mg = mean(g);
     const mgh = mean(gh);
     let cov = 0;
-    for (let i = 0; i < n; i++) cov += ((g[i] as number) - mg) * ((gh[i] as number) - mgh);
+    for (let i = 0; i < n; i++) cov += ((g[i]!) - mg) * ((gh[i]!) - mgh);
     cov = (2 * cov) / n;
     const both = new Float64Array(n + N);
     both.set(gh, 0);
@@ -106,9 +106,9 @@ export function ppiMeanCi(
   }
   const theta = estimate(lam);
   const imputed = new Float64Array(N);
-  for (let i = 0; i < N; i++) imputed[i] = (wu[i] as number) * lam * (yhatUnlabelled[i] as number);
+  for (let i = 0; i < N; i++) imputed[i] = (wu[i]!) * lam * (yhatUnlabelled[i]!);
   const rect = new Float64Array(n);
-  for (let i = 0; i < n; i++) rect[i] = (w[i] as number) * ((y[i] as number) - lam * (yhat[i] as number));
+  for (let i = 0; i < n; i++) rect[i] = (w[i]!) * ((y[i]!) - lam * (yhat[i]!));
   const se = Math.sqrt(variance(imputed, 0) / N + variance(rect, 0) / n);
   const z = jStat.normal.inv(1 - alpha / 2, 0, 1);
   return {

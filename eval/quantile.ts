@@ -14,9 +14,9 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
   if (!(p >= 0 && p <= 1)) throw new EvalInputError("BAD_OPTION", "quantile level out of range", "p in [0, 1]", String(p));
   const h = (n - 1) * p;
   const lo = Math.floor(h);
-  const a = sorted[lo] as number;
+  const a = sorted[lo]!;
   if (lo + 1 >= n) return a;
-  const b = sorted[lo + 1] as number;
+  const b = sorted[lo + 1]!;
   return a + (h - lo) * (b - a);
 }
 
@@ -26,18 +26,18 @@ function select(xs: Float64Array, k: number): void {
   let hi = xs.length - 1;
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
-    const a = xs[lo] as number;
-    const b = xs[mid] as number;
-    const c = xs[hi] as number;
+    const a = xs[lo]!;
+    const b = xs[mid]!;
+    const c = xs[hi]!;
     const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while ((xs[i] as number) < pivot) i++;
-      while ((xs[j] as number) > pivot) j--;
+      while ((xs[i]!) < pivot) i++;
+      while ((xs[j]!) > pivot) j--;
       if (i <= j) {
-        const t = xs[i] as number;
-        xs[i] = xs[j] as number;
+        const t = xs[i]!;
+        xs[i] = xs[j]!;
         xs[j] = t;
         i++;
         j--;
@@ -62,9 +62,9 @@ export function quantileSelect(xs: Float64Array, p: number): number {
   const h = (n - 1) * p;
   const k = Math.floor(h);
   select(xs, k);
-  const a = xs[k] as number;
+  const a = xs[k]!;
   if (k + 1 >= n || h === k) return a;
   let b = Number.POSITIVE_INFINITY;
-  for (let i = k + 1; i < n; i++) if ((xs[i] as number) < b) b = xs[i] as number;
+  for (let i = k + 1; i < n; i++) if ((xs[i]!) < b) b = xs[i]!;
   return a + (h - k) * (b - a);
 }

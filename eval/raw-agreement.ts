@@ -24,24 +24,24 @@ export function rawAgreementStatistic(counts: readonly ArrayLike<number>[]): Blo
     width: 3,
     items: counts.length,
     addItem(i, w, acc) {
-      const c = counts[i] as ArrayLike<number>;
+      const c = counts[i]!;
       let n = 0;
       let pairs = 0;
       let max = 0;
       for (let j = 0; j < c.length; j++) {
-        const x = c[j] as number;
+        const x = c[j]!;
         n += x;
         pairs += x * (x - 1);
         if (x > max) max = x;
       }
       if (n < 2) return;
-      acc[0] = (acc[0] as number) + w;
-      acc[1] = (acc[1] as number) + (w * pairs) / (n * (n - 1));
-      if (max === n) acc[2] = (acc[2] as number) + w;
+      acc[0] = (acc[0]!) + w;
+      acc[1] = (acc[1]!) + (w * pairs) / (n * (n - 1));
+      if (max === n) acc[2] = (acc[2]!) + w;
     },
     finish(s) {
-      const items = s[0] as number;
-      return items > 0 ? [(s[1] as number) / items, (s[2] as number) / items] : [null, null];
+      const items = s[0]!;
+      return items > 0 ? [(s[1]!) / items, (s[2]!) / items] : [null, null];
     },
   };
 }
@@ -50,7 +50,7 @@ export function rawAgreement(units: readonly (readonly LabelValue[])[], opts: { 
   const { index } = categoriesOf(units);
   const stat = rawAgreementStatistic(countsPerUnit(units, index));
   const sums = sumItems(stat, opts.weights);
-  const items = sums[0] as number;
+  const items = sums[0]!;
   if (!(items > 0)) throw new EvalInputError("EMPTY", "raw agreement needs rated items", "at least one item with 2 or more ratings", "0 items");
   const [pairwise, unanimous] = stat.finish(sums);
   return { pairwise: pairwise as number, unanimous: unanimous as number, items };

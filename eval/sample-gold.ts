@@ -164,14 +164,14 @@ export function drawWithPlan(plan: SamplePlan, random: RandomSource): { id: stri
   for (const s of plan.sessions) {
     for (const h of STRATA) {
       const ids = s.items[h];
-      for (const j of sampleIndices(ids.length, s.keep[h], random)) pools[h].push({ id: ids[j] as string, session: s.session });
+      for (const j of sampleIndices(ids.length, s.keep[h], random)) pools[h].push({ id: ids[j]!, session: s.session });
     }
   }
   const out: { id: string; session: string; stratum: Stratum }[] = [];
   for (const h of STRATA) {
     const pool = pools[h];
     for (const j of sampleIndices(pool.length, plan.drawn[h], random)) {
-      const p = pool[j] as { id: string; session: string };
+      const p = pool[j]!;
       out.push({ ...p, stratum: h });
     }
   }

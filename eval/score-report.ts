@@ -148,7 +148,7 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
     for (let b = a + 1; b < detectorNames.length; b++) {
       for (const metric of METRICS) {
         const f = fig.get(`${detectorNames[a]}-${detectorNames[b]}.${metric}`) as FigureInterval;
-        differences.push({ a: detectorNames[a] as string, b: detectorNames[b] as string, metric, point: f.point, lower: f.lower, upper: f.upper, emptyReplicates: f.emptyReplicates });
+        differences.push({ a: detectorNames[a]!, b: detectorNames[b]!, metric, point: f.point, lower: f.lower, upper: f.upper, emptyReplicates: f.emptyReplicates });
       }
     }
   }
@@ -175,7 +175,7 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
     const yhat: number[] = [];
     const w: number[] = [];
     items.forEach((it, i) => {
-      const g = scoredItems[i] as ScoredGoldItem;
+      const g = scoredItems[i]!;
       const p = all.get(it.id);
       if (g.goldFailure === null || !p || p.detected === null) return;
       y.push(g.goldFailure ? 1 : 0);

@@ -26,7 +26,7 @@ export interface BlockStatistic {
 /** The summed vector of a statistic over all items, each with weight 1 (or the given weights). */
 export function sumItems(stat: BlockStatistic, itemWeights?: ArrayLike<number>): Float64Array {
   const acc = new Float64Array(stat.width);
-  for (let i = 0; i < stat.items; i++) stat.addItem(i, itemWeights ? (itemWeights[i] as number) : 1, acc);
+  for (let i = 0; i < stat.items; i++) stat.addItem(i, itemWeights ? (itemWeights[i]!) : 1, acc);
   return acc;
 }
 
@@ -103,7 +103,7 @@ export function sessionBlockBootstrap(
   const index = new Map<string | number, number>();
   const sessionOf = new Int32Array(stat.items);
   for (let i = 0; i < stat.items; i++) {
-    const key = sessionOf_[i] as string | number;
+    const key = sessionOf_[i]!;
     let s = index.get(key);
     if (s === undefined) {
       s = index.size;
@@ -115,10 +115,10 @@ export function sessionBlockBootstrap(
   const W = stat.width;
   const rows = new Float64Array(S * W);
   for (let i = 0; i < stat.items; i++) {
-    stat.addItem(i, opts.itemWeights ? (opts.itemWeights[i] as number) : 1, rows.subarray((sessionOf[i] as number) * W, ((sessionOf[i] as number) + 1) * W));
+    stat.addItem(i, opts.itemWeights ? (opts.itemWeights[i]!) : 1, rows.subarray((sessionOf[i]!) * W, ((sessionOf[i]!) + 1) * W));
   }
   const total = new Float64Array(W);
-  for (let s = 0; s < S; s++) for (let j = 0; j < W; j++) total[j] = (total[j] as number) + (rows[s * W + j] as number);
+  for (let s = 0; s < S; s++) for (let j = 0; j < W; j++) total[j] = (total[j]!) + (rows[s * W + j]!);
   const point = stat.finish(total);
 
   const names = stat.names;
@@ -134,35 +134,35 @@ export function sessionBlockBootstrap(
     drawn.fill(0);
     for (let k = 0; k < S; k++) {
       const s = randomIndex(random, S);
-      drawn[s] = (drawn[s] as number) + 1;
+      drawn[s] = (drawn[s]!) + 1;
     }
     acc.fill(0);
     for (let s = 0; s < S; s++) {
-      const c = drawn[s] as number;
+      const c = drawn[s]!;
       if (c === 0) continue;
       const o = s * W;
-      for (let j = 0; j < W; j++) acc[j] = (acc[j] as number) + c * (rows[o + j] as number);
+      for (let j = 0; j < W; j++) acc[j] = (acc[j]!) + c * (rows[o + j]!);
     }
     const figs = stat.finish(acc);
     for (let f = 0; f < F; f++) {
       const v = figs[f];
-      if (v === null || v === undefined || !Number.isFinite(v)) empty[f] = (empty[f] as number) + 1;
+      if (v === null || v === undefined || !Number.isFinite(v)) empty[f] = (empty[f]!) + 1;
       else {
-        (values[f] as Float64Array)[count[f] as number] = v;
-        count[f] = (count[f] as number) + 1;
+        (values[f]!)[count[f]!] = v;
+        count[f] = (count[f]!) + 1;
       }
     }
   }
   const lo = (1 - level) / 2;
   const figures: FigureInterval[] = names.map((name, f) => {
-    const vs = (values[f] as Float64Array).subarray(0, count[f] as number);
+    const vs = (values[f]!).subarray(0, count[f]!);
     const p = point[f];
     return {
       name,
       point: p === undefined || p === null || !Number.isFinite(p) ? null : p,
       lower: vs.length > 0 ? quantileSelect(vs, lo) : null,
       upper: vs.length > 0 ? quantileSelect(vs, 1 - lo) : null,
-      emptyReplicates: empty[f] as number,
+      emptyReplicates: empty[f]!,
     };
   });
   return { method: "session-block percentile bootstrap", resamples: opts.resamples, seed: opts.seed, level, sessions: S, items: stat.items, figures };

@@ -71,14 +71,14 @@ function margins(X: Csr, coef: Float64Array, b: number, out: Float64Array): void
   const { ptr, idx, val } = X;
   for (let i = 0; i < X.n; i++) {
     let z = b;
-    for (let k = ptr[i] as number; k < (ptr[i + 1] as number); k++) z += (val[k] as number) * (coef[idx[k] as number] as number);
+    for (let k = ptr[i]!; k < (ptr[i + 1]!); k++) z += (val[k]!) * (coef[idx[k]!]!);
     out[i] = z;
   }
 }
 
 function norm2(a: Float64Array): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (a[i] as number);
+  for (let i = 0; i < a.length; i++) s += (a[i]!) * (a[i]!);
   return Math.sqrt(s);
 }
 
@@ -104,8 +104,8 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
   let hasPos = false;
   let hasNeg = false;
   for (let i = 0; i < n; i++) {
-    const wi = sw === undefined ? 1 : (sw[i] as number);
-    const yi = y[i] as number;
+    const wi = sw === undefined ? 1 : (sw[i]!);
+    const yi = y[i]!;
     if (!(wi >= 0) || !Number.isFinite(wi)) throw new LogisticError("BAD_INPUT", `sample weight ${i} must be finite and >= 0 (found ${wi})`);
     if (!(yi >= 0 && yi <= 1)) throw new LogisticError("BAD_INPUT", `label ${i} must be in [0, 1] (found ${yi})`);
     w[i] = wi;
@@ -132,11 +132,11 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
     margins(X, coef, b, zOut);
     let f = 0;
     for (let i = 0; i < n; i++) {
-      const wi = w[i] as number;
-      if (wi > 0) f += wi * (softplus(zOut[i] as number) - (y[i] as number) * (zOut[i] as number));
+      const wi = w[i]!;
+      if (wi > 0) f += wi * (softplus(zOut[i]!) - (y[i]!) * (zOut[i]!));
     }
     let reg = 0;
-    for (let j = 0; j < dim; j++) reg += (coef[j] as number) * (coef[j] as number);
+    for (let j = 0; j < dim; j++) reg += (coef[j]!) * (coef[j]!);
     return f + 0.5 * l2 * reg;
   };
   /** Gradient, curvature weights d and the Jacobi preconditioner at the current theta (z current). */
@@ -146,25 +146,25 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
     let gb = 0;
     let hb = 0;
     for (let i = 0; i < n; i++) {
-      const pi = sigmoid(z[i] as number);
+      const pi = sigmoid(z[i]!);
       p[i] = pi;
-      const wi = w[i] as number;
-      const ri = wi * (pi - (y[i] as number));
+      const wi = w[i]!;
+      const ri = wi * (pi - (y[i]!));
       const di = wi * pi * (1 - pi);
       r[i] = ri;
       d[i] = di;
       gb += ri;
       hb += di;
-      for (let k = ptr[i] as number; k < (ptr[i + 1] as number); k++) {
-        const j = idx[k] as number;
-        const v = val[k] as number;
-        g[j] = (g[j] as number) + ri * v;
-        diag[j] = (diag[j] as number) + di * v * v;
+      for (let k = ptr[i]!; k < (ptr[i + 1]!); k++) {
+        const j = idx[k]!;
+        const v = val[k]!;
+        g[j] = (g[j]!) + ri * v;
+        diag[j] = (diag[j]!) + di * v * v;
       }
     }
     for (let j = 0; j < dim; j++) {
-      g[j] = (g[j] as number) + l2 * (theta[j] as number);
-      diag[j] = (diag[j] as number) + l2;
+      g[j] = (g[j]!) + l2 * (theta[j]!);
+      diag[j] = (diag[j]!) + l2;
     }
     g[dim] = gb;
     diag[dim] = hb;
@@ -172,24 +172,24 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
   const u = new Float64Array(n);
   /** out = H v. */
   const hessVec = (v: Float64Array, out: Float64Array): void => {
-    const vb = v[dim] as number;
+    const vb = v[dim]!;
     for (let i = 0; i < n; i++) {
       let s = vb;
-      for (let k = ptr[i] as number; k < (ptr[i + 1] as number); k++) s += (val[k] as number) * (v[idx[k] as number] as number);
-      u[i] = (d[i] as number) * s;
+      for (let k = ptr[i]!; k < (ptr[i + 1]!); k++) s += (val[k]!) * (v[idx[k]!]!);
+      u[i] = (d[i]!) * s;
     }
     out.fill(0);
     let hb = 0;
     for (let i = 0; i < n; i++) {
-      const ui = u[i] as number;
+      const ui = u[i]!;
       hb += ui;
       if (ui === 0) continue;
-      for (let k = ptr[i] as number; k < (ptr[i + 1] as number); k++) {
-        const j = idx[k] as number;
-        out[j] = (out[j] as number) + ui * (val[k] as number);
+      for (let k = ptr[i]!; k < (ptr[i + 1]!); k++) {
+        const j = idx[k]!;
+        out[j] = (out[j]!) + ui * (val[k]!);
       }
     }
-    for (let j = 0; j < dim; j++) out[j] = (out[j] as number) + l2 * (v[j] as number);
+    for (let j = 0; j < dim; j++) out[j] = (out[j]!) + l2 * (v[j]!);
     out[dim] = hb;
   };
 
@@ -221,9 +221,9 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
     s.fill(0);
     let rz = 0;
     for (let j = 0; j < m; j++) {
-      const rj = -(g[j] as number);
+      const rj = -(g[j]!);
       res[j] = rj;
-      const dj = diag[j] as number;
+      const dj = diag[j]!;
       const pj = dj > 0 ? rj / dj : rj;
       pre[j] = pj;
       dir[j] = pj;
@@ -232,34 +232,34 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
     for (let it = 0; it < maxCgIter; it++) {
       hessVec(dir, hd);
       let dHd = 0;
-      for (let j = 0; j < m; j++) dHd += (dir[j] as number) * (hd[j] as number);
+      for (let j = 0; j < m; j++) dHd += (dir[j]!) * (hd[j]!);
       if (!(dHd > 0)) break; // flat direction (l2 = 0 and an unused feature): stop here
       cgIterations++;
       const alpha = rz / dHd;
       let rr = 0;
       for (let j = 0; j < m; j++) {
-        s[j] = (s[j] as number) + alpha * (dir[j] as number);
-        const rj = (res[j] as number) - alpha * (hd[j] as number);
+        s[j] = (s[j]!) + alpha * (dir[j]!);
+        const rj = (res[j]!) - alpha * (hd[j]!);
         res[j] = rj;
         rr += rj * rj;
       }
       if (Math.sqrt(rr) <= cgTarget) break;
       let rzNew = 0;
       for (let j = 0; j < m; j++) {
-        const dj = diag[j] as number;
-        const pj = dj > 0 ? (res[j] as number) / dj : (res[j] as number);
+        const dj = diag[j]!;
+        const pj = dj > 0 ? (res[j]!) / dj : (res[j]!);
         pre[j] = pj;
-        rzNew += (res[j] as number) * pj;
+        rzNew += (res[j]!) * pj;
       }
       const beta = rzNew / rz;
       rz = rzNew;
-      for (let j = 0; j < m; j++) dir[j] = (pre[j] as number) + beta * (dir[j] as number);
+      for (let j = 0; j < m; j++) dir[j] = (pre[j]!) + beta * (dir[j]!);
     }
     let slope = 0;
-    for (let j = 0; j < m; j++) slope += (g[j] as number) * (s[j] as number);
+    for (let j = 0; j < m; j++) slope += (g[j]!) * (s[j]!);
     if (!(slope < 0)) {
       // CG gave no descent direction (only possible when H is singular): fall back to -g.
-      for (let j = 0; j < m; j++) s[j] = -(g[j] as number);
+      for (let j = 0; j < m; j++) s[j] = -(g[j]!);
       slope = -gn * gn;
     }
     // Backtracking (Armijo) line search; the full Newton step is taken near the optimum.
@@ -269,8 +269,8 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
     let step = 1;
     let accepted = false;
     for (let ls = 0; ls < 60; ls++) {
-      for (let j = 0; j < m; j++) trial[j] = (theta[j] as number) + step * (s[j] as number);
-      const fTrial = objectiveAt(coefView(trial), trial[dim] as number, zTrial);
+      for (let j = 0; j < m; j++) trial[j] = (theta[j]!) + step * (s[j]!);
+      const fTrial = objectiveAt(coefView(trial), trial[dim]!, zTrial);
       if (tiny || fTrial <= f + 1e-4 * step * slope) {
         theta.set(trial);
         z.set(zTrial);
@@ -293,7 +293,7 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
   return {
     dim: fullDim,
     coef: scatter(coefView(theta), used, fullDim),
-    intercept: theta[dim] as number,
+    intercept: theta[dim]!,
     iterations,
     cgIterations,
     converged,
@@ -307,12 +307,12 @@ export function logisticMargin(model: Pick<LogisticModel, "coef" | "intercept" |
   let zv = model.intercept;
   if (isSparse(row)) {
     for (let k = 0; k < row.idx.length; k++) {
-      const j = row.idx[k] as number;
-      if (j >= 0 && j < model.dim) zv += (row.val[k] as number) * (model.coef[j] as number);
+      const j = row.idx[k]!;
+      if (j >= 0 && j < model.dim) zv += (row.val[k]!) * (model.coef[j]!);
     }
   } else {
     const len = Math.min(row.length, model.dim);
-    for (let j = 0; j < len; j++) zv += (row[j] as number) * (model.coef[j] as number);
+    for (let j = 0; j < len; j++) zv += (row[j]!) * (model.coef[j]!);
   }
   return zv;
 }

@@ -47,8 +47,8 @@ export function toCsr(rows: readonly Row[], dimOpt: number | undefined): Csr {
     if (isSparse(row)) {
       if (row.idx.length !== row.val.length) throw new LogisticError("BAD_INPUT", `row ${i}: idx and val differ in length (${row.idx.length} vs ${row.val.length})`);
       for (let j = 0; j < row.idx.length; j++) {
-        const c = row.idx[j] as number;
-        const v = row.val[j] as number;
+        const c = row.idx[j]!;
+        const v = row.val[j]!;
         if (!Number.isInteger(c) || c < 0 || c >= (dim as number)) throw new LogisticError("BAD_INPUT", `row ${i}: feature index must be in [0, ${dim}) (found ${c})`);
         if (!Number.isFinite(v)) throw new LogisticError("BAD_INPUT", `row ${i}: feature value must be finite (found ${v})`);
         idx[k] = c;
@@ -57,7 +57,7 @@ export function toCsr(rows: readonly Row[], dimOpt: number | undefined): Csr {
     } else {
       if (row.length !== dim) throw new LogisticError("BAD_INPUT", `row ${i}: dense row must have ${dim} values (found ${row.length})`);
       for (let j = 0; j < row.length; j++) {
-        const v = row[j] as number;
+        const v = row[j]!;
         if (!Number.isFinite(v)) throw new LogisticError("BAD_INPUT", `row ${i}: feature value must be finite (found ${v})`);
         if (v !== 0) {
           idx[k] = j;
@@ -73,9 +73,9 @@ export function toCsr(rows: readonly Row[], dimOpt: number | undefined): Csr {
 /** Renumbers the used columns 0..k-1 (in ascending order of their original index). */
 export function compactColumns(X: Csr): { X: Csr; used: Int32Array } {
   const mark = new Uint8Array(X.dim);
-  for (let k = 0; k < X.idx.length; k++) mark[X.idx[k] as number] = 1;
+  for (let k = 0; k < X.idx.length; k++) mark[X.idx[k]!] = 1;
   let count = 0;
-  for (let j = 0; j < X.dim; j++) count += mark[j] as number;
+  for (let j = 0; j < X.dim; j++) count += mark[j]!;
   const used = new Int32Array(count);
   const newIndex = new Int32Array(X.dim);
   let c = 0;
@@ -86,13 +86,13 @@ export function compactColumns(X: Csr): { X: Csr; used: Int32Array } {
     }
   }
   const idx = new Int32Array(X.idx.length);
-  for (let k = 0; k < X.idx.length; k++) idx[k] = newIndex[X.idx[k] as number] as number;
+  for (let k = 0; k < X.idx.length; k++) idx[k] = newIndex[X.idx[k]!]!;
   return { X: { n: X.n, dim: count, ptr: X.ptr, idx, val: X.val }, used };
 }
 
 export function scatter(compact: Float64Array, used: Int32Array, dim: number): Float64Array {
   const out = new Float64Array(dim);
-  for (let c = 0; c < used.length; c++) out[used[c] as number] = compact[c] as number;
+  for (let c = 0; c < used.length; c++) out[used[c]!] = compact[c]!;
   return out;
 }
 

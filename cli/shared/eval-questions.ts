@@ -19,7 +19,7 @@ const KNOWN: Record<string, AnswerSpec> = {
 };
 
 export function defaultAnswerSpecs(): AnswerSpec[] {
-  return [...bank.map((q): AnswerSpec => ({ id: q.id, kind: "yesno" })), KNOWN[CLASS_QUESTION] as AnswerSpec];
+  return [...bank.map((q): AnswerSpec => ({ id: q.id, kind: "yesno" })), KNOWN[CLASS_QUESTION]!];
 }
 
 export function answerSpecs(list: string | undefined): AnswerSpec[] {

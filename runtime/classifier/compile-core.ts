@@ -40,7 +40,7 @@ export function expandPattern(src: string): string {
   let out = "";
   let inClass = false;
   for (let i = 0; i < src.length; i++) {
-    const c = src[i] as string;
+    const c = src[i]!;
     if (c === "\\") {
       out += c + (src[i + 1] ?? "");
       i++;

@@ -117,7 +117,7 @@ function headOf(word: string): number {
 /** Appends (rule, `at`) for every rule keyed by `word` in `index`, exact and prefix keys (a rule may repeat). */
 function addKeyed(index: KeyIndex, word: string, at: number, out: number[]): void {
   const exact = exactRules(index, word);
-  if (exact !== undefined) for (let j = 0; j < exact.length; j++) out.push(exact[j] as number, at);
+  if (exact !== undefined) for (let j = 0; j < exact.length; j++) out.push(exact[j]!, at);
   if (word.length < 2) return;
   const group = index.prefix.get(headOf(word));
   if (group !== undefined) for (const p of group) if (word.startsWith(p.prefix)) for (const r of p.rules) out.push(r, at);
@@ -237,8 +237,8 @@ export function scan(m: Matchers, lower: string): Scan {
 function groupHits(hits: readonly number[]): Scan["anyHits"] {
   const byRule = new Map<number, number[]>();
   for (let k = 0; k < hits.length; k += 2) {
-    const rule = hits[k] as number;
-    const at = hits[k + 1] as number;
+    const rule = hits[k]!;
+    const at = hits[k + 1]!;
     const list = byRule.get(rule);
     if (list === undefined) byRule.set(rule, [at]);
     else if (list[list.length - 1] !== at) list.push(at);

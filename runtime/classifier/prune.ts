@@ -104,7 +104,7 @@ function parseSeq(p: Cursor): Seq {
 
 function parseItem(p: Cursor): Item {
   const { s } = p;
-  const c = s[p.i] as string;
+  const c = s[p.i]!;
   if (c === "(") {
     const open = GROUP_OPENS.find((o) => s.startsWith(o, p.i)) ?? (s[p.i + 1] === "?" ? undefined : "(");
     if (open === undefined) throw new Unsupported("named group or unknown (? syntax");
@@ -240,7 +240,7 @@ export function treeSource(tree: CutTree): string {
   let out = "";
   for (let a = 0; a < tree.length; a++) {
     if (a > 0) out += "|";
-    const seq = tree[a] as CutSeq;
+    const seq = tree[a]!;
     for (let k = 1; k < seq.length; k++) {
       const piece = seq[k] as CutPiece;
       out += typeof piece === "string" ? piece : `${piece[0]}${treeSource(piece[3])})${piece[1]}`;
@@ -289,7 +289,7 @@ function cutAlternatives(tree: CutTree, grouped: boolean, holds: (run: string) =
   let out: string | null = null;
   let kept = false;
   for (let a = 0; a < tree.length; a++) {
-    const seq = tree[a] as CutSeq;
+    const seq = tree[a]!;
     let s = cutSeq(seq, grouped, holds);
     if (s !== null) kept = true;
     else {
@@ -318,7 +318,7 @@ function capturingGroupsOf(tree: CutTree): number {
 
 function cutSeq(seq: CutSeq, grouped: boolean, holds: (run: string) => boolean): string | null {
   const needs = seq[0];
-  for (let k = 0; k < needs.length; k++) if (!holds(needs[k] as string)) return null;
+  for (let k = 0; k < needs.length; k++) if (!holds(needs[k]!)) return null;
   let out = "";
   for (let k = 1; k < seq.length; k++) {
     const piece = seq[k] as CutPiece;

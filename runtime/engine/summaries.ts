@@ -52,8 +52,8 @@ export function evalTable(rows: readonly EvalRow[]): string[] {
   const head = ["set", "question", "items", "ties", "pos", "AUC [95%]", "Brier", "logloss", "kappa [95%]", "capture kappa", "raters' Fleiss"];
   const setName = (r: EvalRow): string => `${r.set}${r.split === "all" ? " (all items)" : ""}${r.synthetic ? " SYNTHETIC" : ""}`;
   const body = rows.map((r) => [setName(r), r.question, String(r.items), String(r.ties), String(r.positives), iv(r.auc, r.aucInterval), f(r.brier), f(r.logLoss), iv(r.kappa, r.kappaInterval), f(r.captureKappa), `${f(r.labellersFleiss)} (${r.fleissItems})`, r.note ?? ""]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < head.length ? c.padEnd(widths[i] as number) : c)).join("  ").trimEnd();
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i]!).length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i < head.length ? c.padEnd(widths[i]!) : c)).join("  ").trimEnd();
   return [line(head), ...body.map(line)];
 }
 
@@ -66,7 +66,7 @@ export function trainedByText(q: WeightsFile["questions"][string]): string {
 export function weightsSummary(w: WeightsFile): { questions: Record<string, { n: number; positives: number; nonZero: number; converged: boolean; l2: number; cut: number; trainedBy: string; synthetic: boolean }>; skipped: Record<string, string> } {
   const questions: Record<string, { n: number; positives: number; nonZero: number; converged: boolean; l2: number; cut: number; trainedBy: string; synthetic: boolean }> = {};
   for (const k of Object.keys(w.questions).sort()) {
-    const q = w.questions[k] as WeightsFile["questions"][string];
+    const q = w.questions[k]!;
     questions[k] = { n: q.n, positives: Number(q.positives.toFixed(2)), nonZero: q.idx.length, converged: q.converged, l2: q.l2, cut: Number(q.cut.toFixed(4)), trainedBy: trainedByText(q), synthetic: q.trainedBy?.some((t) => t.synthetic) ?? false };
   }
   return { questions, skipped: w.skipped };

@@ -119,7 +119,7 @@ export function parseJsonlText<S extends z.ZodType>(text: string, file: string, 
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const terminated = i < lines.length - 1;
-    const r = checkLine(lines[i] as string, i + 1, terminated, file, schema, what, opts.asRead === true);
+    const r = checkLine(lines[i]!, i + 1, terminated, file, schema, what, opts.asRead === true);
     if (r === null) continue;
     if (r.ok) rows.push(r.value);
     else problems.push(r.problem);

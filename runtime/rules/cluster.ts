@@ -94,8 +94,8 @@ export async function clusterFailures(coverage: readonly CoverageRecord[], excha
     const answers = await askSameRoot(
       judge,
       pairs.map(([i, j]) => ({
-        a: { ...(ex[i] as Exchange), cls: members[i]?.failure_class ?? null, candidates: candidates[i] ?? [] },
-        b: { ...(ex[j] as Exchange), cls: members[j]?.failure_class ?? null, candidates: candidates[j] ?? [] },
+        a: { ...(ex[i]!), cls: members[i]?.failure_class ?? null, candidates: candidates[i] ?? [] },
+        b: { ...(ex[j]!), cls: members[j]?.failure_class ?? null, candidates: candidates[j] ?? [] },
       })),
     );
     const uf = new UnionFind(members.length);

@@ -56,7 +56,7 @@ export function importDbdc3(zip: Uint8Array, opts: Dbdc3Options = {}): ImportRes
   let noReaction = 0;
   let badLabels = 0;
   for (const name of chosen) {
-    const file = files[name] as Uint8Array;
+    const file = files[name]!;
     let dialog: { "dialogue-id"?: unknown; turns?: unknown };
     try {
       dialog = JSON.parse(strFromU8(file)) as typeof dialog;

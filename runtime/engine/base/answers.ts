@@ -105,7 +105,7 @@ export async function runPairs(
   try {
     await Promise.all(
       pending.map(async (i) => {
-        const { answer, key } = await ask(pairs[i] as AskPair);
+        const { answer, key } = await ask(pairs[i]!);
         out[i] = answer;
         if (cache && key !== null) cache.put(key, answer);
         done++;

@@ -63,7 +63,7 @@ export class FairPool {
   private next(): void {
     while (this.activeCount < this.limit && this.ring.length > 0) {
       if (this.cursor >= this.ring.length) this.cursor = 0;
-      const caller = this.ring[this.cursor] as string;
+      const caller = this.ring[this.cursor]!;
       const q = this.queues.get(caller) as (() => void)[];
       const start = q.shift() as () => void;
       if (q.length === 0) {

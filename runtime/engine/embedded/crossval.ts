@@ -49,7 +49,7 @@ export function crossValidate(set: TrainingSet, opts: { versions: ReadonlyMap<st
       if (te.length === 0) continue;
       let model;
       try {
-        model = fitLogistic(tr.map((i) => feats[i] as FeatureVector), tr.map((i) => (items[i]!.yes / items[i]!.total)), { l2: opts.l2(key), dim: 1 << opts.features.bits });
+        model = fitLogistic(tr.map((i) => feats[i]!), tr.map((i) => (items[i]!.yes / items[i]!.total)), { l2: opts.l2(key), dim: 1 << opts.features.bits });
       } catch (e) {
         if (e instanceof LogisticError) {
           failed++;
@@ -58,17 +58,17 @@ export function crossValidate(set: TrainingSet, opts: { versions: ReadonlyMap<st
         throw e;
       }
       const trDecided = tr.filter((i) => items[i]!.majority !== null);
-      const cut = bestKappaCut(trDecided.map((i) => predictLogistic(model, feats[i] as FeatureVector)), trDecided.map((i) => items[i]!.majority as 0 | 1));
+      const cut = bestKappaCut(trDecided.map((i) => predictLogistic(model, feats[i]!)), trDecided.map((i) => items[i]!.majority as 0 | 1));
       for (const i of te) {
-        pOut[i] = predictLogistic(model, feats[i] as FeatureVector);
+        pOut[i] = predictLogistic(model, feats[i]!);
         flagOut[i] = (pOut[i] as number) >= cut ? 1 : 0;
       }
     }
     const idx = items.map((_, i) => i).filter((i) => items[i]!.majority !== null && Number.isFinite(pOut[i]));
-    const p = idx.map((i) => pOut[i] as number);
+    const p = idx.map((i) => pOut[i]!);
     const y = idx.map((i) => items[i]!.majority as 0 | 1);
-    const flags = idx.map((i) => flagOut[i] as 0 | 1);
-    const pts = idx.map((i, k) => ({ session: `${items[i]!.exchange.corpus}\u0000${items[i]!.exchange.session_id}`, p: p[k] as number, y: y[k] as 0 | 1, flag: flags[k] as 0 | 1 }));
+    const flags = idx.map((i) => flagOut[i]!);
+    const pts = idx.map((i, k) => ({ session: `${items[i]!.exchange.corpus}\u0000${items[i]!.exchange.session_id}`, p: p[k]!, y: y[k]!, flag: flags[k]! }));
     rows.push({
       ...base,
       auc: auc(p, y),

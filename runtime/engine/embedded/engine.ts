@@ -55,14 +55,14 @@ export function embeddedEngine(weights: WeightsFile | null, signals: SignalSourc
         const out: Answer[] = new Array(pairs.length);
         const step = Math.max(1, Math.floor(pairs.length / 100));
         for (let i = 0; i < pairs.length; i++) {
-          const { exchange, question } = pairs[i] as AskPair;
+          const { exchange, question } = pairs[i]!;
           let q = perQuestion.get(question);
           if (q === undefined) perQuestion.set(question, (q = { ...lane.columnOf(question), hash: promptHash(question) }));
           if ("reason" in q) {
-            out[i] = unscored(baseAnswer(pairs[i] as AskPair, "embedded", model, q.hash, ts), q.reason);
+            out[i] = unscored(baseAnswer(pairs[i]!, "embedded", model, q.hash, ts), q.reason);
           } else {
             const { probs, ms } = lane.probabilitiesOf(exchange);
-            const p = probs[q.column] as number;
+            const p = probs[q.column]!;
             stats.calls++;
             out[i] = {
               schema: "answer/1",

@@ -94,7 +94,7 @@ export function evaluateEmbedded(sets: readonly TrainingSet[], weights: WeightsF
         continue;
       }
       const p = decided.map((it) => scorer.probabilityMap(it.exchange).get(key) as number);
-      const scoredItems = decided.map((it, i) => ({ session: `${it.exchange.corpus}\u0000${it.exchange.session_id}`, p: p[i] as number, y: y[i] as 0 | 1 }));
+      const scoredItems = decided.map((it, i) => ({ session: `${it.exchange.corpus}\u0000${it.exchange.session_id}`, p: p[i]!, y: y[i]! }));
       const boot = (f: (xs: readonly { p: number; y: 0 | 1 }[]) => number | null): Interval => interval(scoredItems, f, opts.resamples);
       rows.push({
         ...base,

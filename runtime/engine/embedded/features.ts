@@ -74,7 +74,7 @@ class Collector {
         let h = seed;
         for (let k = 0; k < n; k++) {
           if (k > 0) h = Math.imul(h ^ 0x20, FNV_PRIME);
-          h = feed(h, toks[i + k] as string);
+          h = feed(h, toks[i + k]!);
         }
         this.add(h);
       }
@@ -96,8 +96,8 @@ class Collector {
     }
     let k = 0;
     for (let b = 0; b + 1 < bounds.length; b++) {
-      const from = bounds[b] as number;
-      const to = bounds[b + 1] as number;
+      const from = bounds[b]!;
+      const to = bounds[b + 1]!;
       const n = to - from;
       if (tableKeys.length < 2 * n) {
         let size = tableKeys.length;
@@ -109,10 +109,10 @@ class Collector {
       const tmask = tableKeys.length - 1;
       let used = 0;
       for (let i = from; i < to; i++) {
-        const h = scratch[i] as number;
+        const h = scratch[i]!;
         let slot = (Math.imul(h, 0x9e3779b1) >>> 0) & tmask;
         for (;;) {
-          const key = tableKeys[slot] as number;
+          const key = tableKeys[slot]!;
           if (key === -1) {
             tableKeys[slot] = h;
             tableCounts[slot] = 1;
@@ -120,7 +120,7 @@ class Collector {
             break;
           }
           if (key === h) {
-            tableCounts[slot] = (tableCounts[slot] as number) + 1;
+            tableCounts[slot] = (tableCounts[slot]!) + 1;
             break;
           }
           slot = (slot + 1) & tmask;
@@ -128,14 +128,14 @@ class Collector {
       }
       let ss = 0;
       for (let u = 0; u < used; u++) {
-        const c = tableCounts[usedSlots[u] as number] as number;
+        const c = tableCounts[usedSlots[u]!]!;
         ss += c * c;
       }
       const scale = ss > 0 ? 1 / Math.sqrt(ss) : 0;
       for (let u = 0; u < used; u++) {
-        const slot = usedSlots[u] as number;
-        outIdx[k] = tableKeys[slot] as number;
-        outVal[k++] = (tableCounts[slot] as number) * scale;
+        const slot = usedSlots[u]!;
+        outIdx[k] = tableKeys[slot]!;
+        outVal[k++] = (tableCounts[slot]!) * scale;
         tableKeys[slot] = -1;
       }
     }

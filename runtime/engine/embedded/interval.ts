@@ -38,7 +38,7 @@ export function sessionBootstrap<T>(items: readonly T[], sessionOf: (t: T) => st
   let empty = 0;
   for (let r = 0; r < resamples && sessions.length > 0; r++) {
     const sample: T[] = [];
-    for (let s = 0; s < sessions.length; s++) sample.push(...(sessions[Math.floor(rand() * sessions.length)] as T[]));
+    for (let s = 0; s < sessions.length; s++) sample.push(...(sessions[Math.floor(rand() * sessions.length)]!));
     const v = stat(sample);
     if (v === null || !Number.isFinite(v)) empty++;
     else values.push(v);

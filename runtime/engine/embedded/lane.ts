@@ -63,7 +63,7 @@ export class EmbeddedLane {
   answer(ex: Exchange, q: Pick<Question, "id" | "version">): EmbeddedReading {
     const c = this.columnOf(q);
     if ("reason" in c) return { ok: false, reason: c.reason };
-    const p = this.probabilitiesOf(ex).probs[c.column] as number;
+    const p = this.probabilitiesOf(ex).probs[c.column]!;
     return { ok: true, pYes: p, raw: `p_yes=${p.toFixed(6)}` };
   }
 

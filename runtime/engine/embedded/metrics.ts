@@ -12,7 +12,7 @@
 /** Area under the ROC curve (Mann-Whitney U with ties counted half); null without both classes. */
 export function auc(p: readonly number[], y: readonly (0 | 1)[]): number | null {
   const n = p.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (p[a] as number) - (p[b] as number));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (p[a]!) - (p[b]!));
   let pos = 0;
   for (const v of y) pos += v;
   const neg = n - pos;
@@ -22,9 +22,9 @@ export function auc(p: readonly number[], y: readonly (0 | 1)[]): number | null 
   let i = 0;
   while (i < n) {
     let j = i;
-    while (j + 1 < n && p[order[j + 1] as number] === p[order[i] as number]) j++;
+    while (j + 1 < n && p[order[j + 1]!] === p[order[i]!]) j++;
     const midrank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) if (y[order[k] as number] === 1) rankSumPos += midrank;
+    for (let k = i; k <= j; k++) if (y[order[k]!] === 1) rankSumPos += midrank;
     i = j + 1;
   }
   return (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg);
@@ -107,7 +107,7 @@ export function bestKappaCut(p: readonly number[], y: readonly (0 | 1)[]): numbe
   let pos = 0;
   for (const v of y) pos += v;
   if (n === 0 || pos === 0 || pos === n) return 0.5;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (p[b] as number) - (p[a] as number));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (p[b]!) - (p[a]!));
   // Sweep cuts from the highest score down: flag everything >= the cut.
   let flagged = 0;
   let flaggedPos = 0;
@@ -115,10 +115,10 @@ export function bestKappaCut(p: readonly number[], y: readonly (0 | 1)[]): numbe
   let bestKappa = -Infinity;
   let i = 0;
   while (i < n) {
-    const c = p[order[i] as number] as number;
-    while (i < n && p[order[i] as number] === c) {
+    const c = p[order[i]!]!;
+    while (i < n && p[order[i]!] === c) {
       flagged++;
-      flaggedPos += y[order[i] as number] as number;
+      flaggedPos += y[order[i]!] as number;
       i++;
     }
     const po = (flaggedPos + (n - flagged - (pos - flaggedPos))) / n;

@@ -43,12 +43,12 @@ export function createScorer(weights: WeightsFile, signals: SignalSource | null)
       const f = extractFeatures(ex, weights.features, weights.features.captureSignals ? signals : null);
       scoreAll(compiled, f.idx, f.val, margins);
       const out = new Float64Array(margins.length);
-      for (let c = 0; c < margins.length; c++) out[c] = sigmoid(margins[c] as number);
+      for (let c = 0; c < margins.length; c++) out[c] = sigmoid(margins[c]!);
       return out;
     },
     probabilityMap(ex) {
       const p = this.probabilities(ex);
-      return new Map(keys.map((k, c) => [k, p[c] as number]));
+      return new Map(keys.map((k, c) => [k, p[c]!]));
     },
   };
 }

@@ -163,7 +163,7 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
     const decided = items.map((it, i) => ({ it, i })).filter(({ it }) => it.majority !== null);
     const fitted = model;
     const cut = bestKappaCut(
-      decided.map(({ i }) => predictLogistic(fitted, rows[i] as FeatureVector)),
+      decided.map(({ i }) => predictLogistic(fitted, rows[i]!)),
       decided.map(({ it }) => it.majority as 0 | 1),
     );
     questions[key] = {
@@ -207,7 +207,7 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
 function topFeatures(coef: ArrayLike<number>, k: number): Set<number> {
   const nz: number[] = [];
   for (let j = 0; j < coef.length; j++) if (coef[j] !== 0) nz.push(j);
-  nz.sort((a, b) => Math.abs(coef[b] as number) - Math.abs(coef[a] as number) || a - b);
+  nz.sort((a, b) => Math.abs(coef[b]!) - Math.abs(coef[a]!) || a - b);
   return new Set(nz.slice(0, k));
 }
 
@@ -218,7 +218,7 @@ function keepOnly(rows: readonly FeatureVector[], keep: ReadonlySet<number>): Fe
     r.idx.forEach((j, k) => {
       if (keep.has(j)) ks.push(k);
     });
-    return { idx: Int32Array.from(ks, (k) => r.idx[k] as number), val: Float64Array.from(ks, (k) => r.val[k] as number) };
+    return { idx: Int32Array.from(ks, (k) => r.idx[k]!), val: Float64Array.from(ks, (k) => r.val[k]!) };
   });
 }
 
@@ -263,7 +263,7 @@ function dropRare(rows: readonly FeatureVector[], minDf: number): FeatureVector[
     r.idx.forEach((j, k) => {
       if ((df.get(j) ?? 0) >= minDf) keep.push(k);
     });
-    return { idx: Int32Array.from(keep, (k) => r.idx[k] as number), val: Float64Array.from(keep, (k) => r.val[k] as number) };
+    return { idx: Int32Array.from(keep, (k) => r.idx[k]!), val: Float64Array.from(keep, (k) => r.val[k]!) };
   });
 }
 
@@ -288,14 +288,14 @@ export function chooseL2(rows: readonly Row[], y: readonly number[], fold: reado
       if (te.length === 0) continue;
       let m;
       try {
-        m = fitLogistic(tr.map((i) => rows[i] as Row), tr.map((i) => y[i] as number), { l2, dim });
+        m = fitLogistic(tr.map((i) => rows[i]!), tr.map((i) => y[i]!), { l2, dim });
       } catch (e) {
         if (e instanceof LogisticError) continue;
         throw e;
       }
       for (const i of te) {
-        const p = Math.min(1 - 1e-15, Math.max(1e-15, predictLogistic(m, rows[i] as Row)));
-        const yi = y[i] as number;
+        const p = Math.min(1 - 1e-15, Math.max(1e-15, predictLogistic(m, rows[i]!)));
+        const yi = y[i]!;
         loss -= yi * Math.log(p) + (1 - yi) * Math.log(1 - p);
         counted++;
       }

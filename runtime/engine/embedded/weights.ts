@@ -27,7 +27,7 @@ export function serialiseWeights(w: WeightsFile): string {
     if (key === "questions") {
       const qs = Object.keys(w.questions).sort();
       const inner = qs.map((q) => {
-        const v = w.questions[q] as QuestionWeights;
+        const v = w.questions[q]!;
         const rounded: QuestionWeights = { ...v, intercept: roundWeight(v.intercept), w: v.w.map(roundWeight), positives: roundWeight(v.positives), cut: roundWeight(v.cut) };
         return `  ${JSON.stringify(q)}: ${canonicalJson(rounded)}`;
       });
@@ -71,7 +71,7 @@ export function compileWeights(w: WeightsFile): CompiledWeights {
   const slotOf = new Int32Array(size).fill(-1);
   let slots = 0;
   for (const k of keys) {
-    for (const j of (w.questions[k] as QuestionWeights).idx) {
+    for (const j of (w.questions[k]!).idx) {
       if (j >= size) throw new EngineInputError(`weights for ${k} index ${j} outside the 2^${w.features.bits} space`, `indices below ${size}`, String(j));
       if (slotOf[j] === -1) slotOf[j] = slots++;
     }
@@ -80,9 +80,9 @@ export function compileWeights(w: WeightsFile): CompiledWeights {
   const table = new Float64Array(slots * nQ);
   const intercepts = new Float64Array(nQ);
   keys.forEach((k, c) => {
-    const q = w.questions[k] as QuestionWeights;
+    const q = w.questions[k]!;
     intercepts[c] = q.intercept;
-    q.idx.forEach((j, t) => (table[(slotOf[j] as number) * nQ + c] = q.w[t] as number));
+    q.idx.forEach((j, t) => (table[(slotOf[j]!) * nQ + c] = q.w[t]!));
   });
   return { columns, intercepts, slotOf, table, nQuestions: nQ };
 }
@@ -93,10 +93,10 @@ export function scoreAll(cw: CompiledWeights, idx: Int32Array, val: Float64Array
   out.set(cw.intercepts);
   const { slotOf, table } = cw;
   for (let k = 0; k < idx.length; k++) {
-    const slot = slotOf[idx[k] as number] as number;
+    const slot = slotOf[idx[k]!]!;
     if (slot < 0) continue;
-    const v = val[k] as number;
+    const v = val[k]!;
     const base = slot * nQ;
-    for (let c = 0; c < nQ; c++) out[c] = (out[c] as number) + v * (table[base + c] as number);
+    for (let c = 0; c < nQ; c++) out[c] = (out[c]!) + v * (table[base + c]!);
   }
 }

@@ -61,7 +61,7 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
   };
   const probe = (): Promise<ProbeResult> => lane.probe();
   const noMode = (pair: AskPair, r: ProbeResult): Answer =>
-    unscored(baseAnswer(pair, "openai", cfg.model, promptHashFor(pair.question, modes[0] as AnswerMode), iso()), `the server supports neither logprobs nor structured replies (${r.detail.join("; ")})`);
+    unscored(baseAnswer(pair, "openai", cfg.model, promptHashFor(pair.question, modes[0]!), iso()), `the server supports neither logprobs nor structured replies (${r.detail.join("; ")})`);
 
   return {
     lane: "openai",
@@ -101,11 +101,11 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
       const pr = await probe();
       const mode = pr.chosen;
       if (mode === null) {
-        for (const i of pending) out[i] = noMode(pairs[i] as AskPair, pr);
+        for (const i of pending) out[i] = noMode(pairs[i]!, pr);
         return out as Answer[];
       }
       const requests = pending.map((i) => {
-        const pair = pairs[i] as AskPair;
+        const pair = pairs[i]!;
         return { customId: keyFor(pair, mode), messages: judgePrompt(pair.exchange, pair.question, mode, scrub).messages };
       });
       const result: BatchResult = await runBatch(lane, requests, {
@@ -122,7 +122,7 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
         });
       stats.refused += result.refused.size;
       pending.forEach((i, k) => {
-        const pair = pairs[i] as AskPair;
+        const pair = pairs[i]!;
         const req = requests[k] as { customId: string };
         const base = baseAnswer(pair, "openai", cfg.model, promptHashFor(pair.question, mode), iso());
         const refusedWhy = result.refused.get(req.customId);

@@ -30,7 +30,7 @@ export class ReplayLane {
       this.byKey.set(`${a.exchange_id}\u0000${a.question_id}@${a.question_version}`, a);
       models.add(a.model);
     }
-    this.model = filter.model ?? (models.size === 1 ? ([...models][0] as string) : models.size === 0 ? "replay/empty" : "replay/mixed");
+    this.model = filter.model ?? (models.size === 1 ? ([...models][0]!) : models.size === 0 ? "replay/empty" : "replay/mixed");
   }
 
   get size(): number {

@@ -83,7 +83,7 @@ export async function askPlanned(
     const answers = await engine.ask(pairs, { caller: opts.caller ?? "errata-triage" });
     if (answers.length !== pairs.length) throw new InvariantError("ENGINE_ANSWER_COUNT", `engine returned ${answers.length} answers for ${pairs.length} pairs`, { expected: `${pairs.length} answers`, found: String(answers.length) });
     answers.forEach((a, j) => {
-      const p = pairs[j] as AskPair;
+      const p = pairs[j]!;
       if (a.exchange_id !== p.exchange.id || a.question_id !== p.question.id || a.question_version !== p.question.version)
         throw new InvariantError("ENGINE_ANSWER_ORDER", `engine answer ${j} is for ${a.exchange_id}/${a.question_id}, expected ${p.exchange.id}/${p.question.id}`, { expected: `${p.exchange.id}/${p.question.id}`, found: `${a.exchange_id}/${a.question_id}` });
       if (a.status === "scored") scored++;

@@ -1,6 +1,6 @@
 /**
  * The v4 pass: detect, diagnose and the v3 comparison through the engine, answers stored
- * raw, and a report recomposed from them under any cuts. The CLI is `cli/commands/v4.ts`.
+ * raw, and a report recomposed from them under any cuts. The CLI is `cli/commands/v4/`.
  */
 export { answerKey, askPlanned, planAsk, type AskPlan, type AskSummary, type JudgeId } from "./ask.js";
 export { answersByExchange, composeAll, dominantJudge, type Composed } from "./compose-all.js";
