@@ -1,5 +1,5 @@
 /**
- * `node:crypto`, loaded on first use. Loading it costs about a sixth of a bare Node start
+ * `node:crypto`, loaded on first use. Loading it is a large share of a bare Node start
  * (it brings in the stream modules), so the capture hook's modules call `nodeCrypto()` where
  * they need an HMAC or random bytes instead of importing it: a capture whose reporter
  * pseudonym is already known (cached in the state folder) never loads it. Reply hashes come

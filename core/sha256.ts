@@ -1,8 +1,8 @@
 /**
  * SHA-256 of a text's UTF-8 bytes, computed by a 922-byte WebAssembly module
  * (`core/wasm/sha256.wat`) instead of `node:crypto`. The hook hashes the reply it captures
- * against; loading `node:crypto` for that costs a fresh process about 6 ms, compiling and
- * running this module about 1.5 ms. Where WebAssembly is unavailable (`node --jitless`) it
+ * against; loading `node:crypto` costs a fresh process several times more than compiling and
+ * running this module (measured: docs/benchmarks-history.md). Where WebAssembly is unavailable (`node --jitless`) it
  * falls back to `node:crypto`; tests check both agree on random texts of every length around
  * the block boundaries and across the chunk size.
  *

@@ -15,7 +15,7 @@
  * with CLAUDE.md importing @AGENTS.md -> sources "claude" (project, always) and "agents"
  * (import, always, imported_by "claude").
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { RuleLoad, RuleSourceKind } from "../../schemas/rules.js";
 import { slug } from "./ids.js";
@@ -79,16 +79,19 @@ function exists(p: string): boolean {
   }
 }
 
+/** A folder's entries in name order; none when it cannot be read (a missing folder is no source). */
+function sortedEntries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
 function mdFilesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const e of sortedEntries(d)) {
       const p = join(d, e.name);
       if (e.isDirectory() && depth < MAX_WALK_DEPTH) walk(p, depth + 1);
       else if (e.isFile() && e.name.endsWith(".md")) out.push(p);
@@ -102,13 +105,7 @@ function mdFilesUnder(dir: string): string[] {
 function nestedFiles(root: string): Array<{ abs: string; dir: string; name: string }> {
   const out: Array<{ abs: string; dir: string; name: string }> = [];
   const walk = (d: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = sortedEntries(d);
     if (d !== root) {
       for (const name of ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"]) {
         if (entries.some((e) => e.isFile() && e.name === name)) out.push({ abs: join(d, name), dir: d, name });

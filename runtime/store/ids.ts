@@ -17,7 +17,7 @@ const pad = (n: number, width: number): string => String(n).padStart(width, "0")
 
 /**
  * `new Date(ms).toISOString()`, from the UTC getters: the first `toISOString` in a process sets
- * up the local time zone (reads /etc/localtime through ICU, about 0.8 ms), which a UTC time
+ * up the local time zone (reads /etc/localtime through ICU), which a UTC time
  * does not need; the hook makes one or two per capture. Years outside 0000-9999 (and invalid
  * times) go to `toISOString` itself.
  *

@@ -7,6 +7,7 @@ import { resolvePaths } from "../../../runtime/paths.js";
 import type { CommandContext } from "../../shared/command.js";
 import { readCutsFile } from "../../shared/cuts-file.js";
 import { examples } from "../../shared/help.js";
+import { COVER_SETUP } from "../../shared/rules-examples.js";
 import { count, printJson, println, progress, warn } from "../../shared/io.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
 
@@ -42,9 +43,7 @@ export function register(group: Command, ctx: CommandContext): void {
       "after",
       examples([
         [
-          "errata datasets copy synthetic && errata v4 detect --exchanges datasets/synthetic/exchanges.jsonl --limit 80 &&",
-          "errata v4 diagnose --exchanges datasets/synthetic/exchanges.jsonl &&",
-          "errata rules build --root datasets/synthetic/projects/invoice-api --project /home/dev/projects/invoice-api --no-home &&",
+          ...COVER_SETUP,
           "errata rules cover --exchanges datasets/synthetic/exchanges.jsonl",
         ],
       ]),
