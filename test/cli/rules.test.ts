@@ -127,5 +127,13 @@ describe("errata rules cover", () => {
     r = await cli(["rules", "cluster", "--exchanges", ex, "--json"]);
     expect(r.code, r.err).toBe(0);
     expect(existsSync(join(t.dir, "ledger", "v4", "clusters.json"))).toBe(true);
+    // The pairs go to the generic calibration loop.
+    r = await cli(["rules", "pairs", "--exchanges", ex, "--out", "pairs.jsonl", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    const pairs = readFileSync(join(t.dir, "pairs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { question: string; shown: Record<string, string>; p_yes: number | null });
+    expect(pairs.length).toBe((JSON.parse(r.out) as { pairs: number }).pairs);
+    expect(pairs.every((p) => p.question === "rules.rule_covers" && typeof p.shown["rule"] === "string" && !("p_yes" in p.shown))).toBe(true);
+    r = await cli(["calibrate", "draw", "--items", "pairs.jsonl", "--question", "rules.rule_covers", "--n", "10", "--per-session", "3", "--json"]);
+    expect(r.code, r.err).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ export {
   CLUSTERS_FILE,
   COVERAGE_FILE,
   coverCut,
+  coveragePairs,
   DEFAULT_RULES_CUT,
   judgedExchanges,
   latestCoverage,

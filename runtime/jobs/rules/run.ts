@@ -26,6 +26,8 @@ import { mostBrokenRules } from "../../rules/index.js";
 import { discoverProjects } from "../../rules/index.js";
 import type { V4Report } from "../v4/report.js";
 import type { Answer } from "../../../schemas/answer.js";
+import type { CalibItem } from "../../../schemas/calibration.js";
+import { redactSecrets } from "../../privacy/index.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { readRuleIndex, ruleIndexPath, writeRuleIndex } from "../../rules/index.js";
 import type { RuleNoulWeights } from "../../rules/index.js";
@@ -195,5 +197,41 @@ export function mostBrokenSection(v4Dir: string, exchanges: readonly Exchange[],
 export function judgedExchanges(answers: readonly Answer[], judge: { lane: string; model: string }): Set<string> {
   const out = new Set<string>();
   for (const a of answers) if (a.status === "scored" && a.question_id === "detect.unhappy" && a.lane === judge.lane && a.model === judge.model) out.add(a.exchange_id);
+  return out;
+}
+
+/**
+ * The (failure, candidate rule) pairs of this judge's latest coverage as `calib-item/1` rows,
+ * for the generic calibration loop (`errata calibrate draw|brief|agreement|fit --question
+ * rules.rule_covers`): what labellers see is the owner's prompt and the reply's end (both
+ * redacted), the tool calls and the rule, never the judge's P(yes). Pairs without a P(yes) keep
+ * `p_yes: null` (the draw puts them in their own band).
+ */
+export function coveragePairs(v4Dir: string, exchanges: readonly Exchange[], judge: { lane: string; model: string }, warn: (l: string) => void = warnOnStderr): CalibItem[] {
+  const index = requireRuleIndex(v4Dir);
+  const units = new Map(index.units.map((u) => [u.id, u]));
+  const byId = new Map(exchanges.map((e) => [e.id, e]));
+  const out: CalibItem[] = [];
+  for (const r of latestCoverage(readCoverage(v4Dir, warn), judge)) {
+    const e = byId.get(r.exchange_id);
+    if (e === undefined) continue;
+    for (const c of r.candidates) {
+      const u = units.get(c.rule_id);
+      if (u === undefined) continue;
+      out.push({
+        schema: "calib-item/1",
+        item_id: `${r.exchange_id}:${c.rule_id}`,
+        session_id: r.session_id,
+        question: "rules.rule_covers",
+        p_yes: c.p_yes,
+        shown: {
+          prompt: redactSecrets(e.prompt).text,
+          reply_end: redactSecrets(e.reply_end ?? "").text,
+          tool_calls: e.tool_calls.map((t) => `${t.name}: ${redactSecrets(t.summary).text}`).join("\n"),
+          rule: u.text,
+        },
+      });
+    }
+  }
   return out;
 }
