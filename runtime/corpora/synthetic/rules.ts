@@ -210,3 +210,19 @@ export function generateRuleScenarios(opts: RuleScenarioOptions): RuleScenarioPr
   const r = rng(opts.seed);
   return Array.from({ length: opts.projects }, (_, i) => project(r, i, opts.failuresPerProject));
 }
+
+/**
+ * The plan's labels: `rules.rule_covers` for every (failure, rule) pair of a project (yes for
+ * the failure's covering rule, no for every other rule, fillers included, and for every rule
+ * of a failure no rule covers), and the root cause of every failure. Synthetic.
+ *
+ * Example: a project with 12 rules and 14 failures -> 168 rule_covers labels, 14 root causes.
+ */
+export function planLabels(p: RuleScenarioProject): { rule_covers: Array<{ failure_id: string; rule_text: string; covers: boolean }>; root_cause: Array<{ failure_id: string; cause: string }> } {
+  const ruleTexts = p.files.flatMap((f) => f.text.split("\n").filter((l) => /^(- |\d+\. |\| (?!Don't \|)(?!---))/.test(l)).map((l) => l.replace(/^(- |\d+\. )/, "")));
+  const rule_covers = p.failures.flatMap((f) => {
+    const covering = f.covering === null ? null : (p.rules.find((r) => r.key === f.covering)?.text ?? null);
+    return ruleTexts.map((t) => ({ failure_id: f.id, rule_text: t, covers: covering !== null && t === covering }));
+  });
+  return { rule_covers, root_cause: p.failures.map((f) => ({ failure_id: f.id, cause: f.root_cause })) };
+}
