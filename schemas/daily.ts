@@ -234,6 +234,17 @@ export const DailyConfigSchema = z.strictObject({
   label_version: z.number().int().positive().default(1),
   /** At most this many entries get audit labels per run (newest first); the rest wait. */
   label_max_entries: z.number().int().positive().default(1000),
+  /**
+   * The rule index's inputs when `errata rules build` is given no `--root`: project roots
+   * (relative to the ledger folder, each with the working folder its sessions ran in when the
+   * files are a copy) and more instruction files to index.
+   */
+  rules: z
+    .strictObject({
+      roots: z.array(z.strictObject({ root: z.string().min(1), project: z.string().min(1).optional() })).default([]),
+      sources: z.array(z.string().min(1)).default([]),
+    })
+    .optional(),
 });
 export type DailyConfig = z.infer<typeof DailyConfigSchema>;
 

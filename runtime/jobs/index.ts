@@ -3,6 +3,7 @@
  * jobs (rules/), mining transcripts and backfilling older signal stores.
  */
 export { readFailures, readRatings, readUpgrades as readBackfillUpgrades, type BackfillRead } from "./backfill/backfill.js";
+export { loadDailyConfig } from "./daily/config.js";
 export { runDaily, runWeekly } from "./daily/daily.js";
 export { runEnrich } from "./daily/enrich.js";
 export { readHost, type HostData } from "./daily/host.js";

@@ -79,6 +79,23 @@ describe("errata rules build", () => {
     expect(r.out).toMatch(/@src\/lib\/parser\/FEATURE.md: not found/);
   });
 
+  it("without --root, the roots and sources named in the ledger's daily.json are indexed", async () => {
+    mkdirSync(join(t.dir, "ledger"), { recursive: true });
+    writeFileSync(join(t.dir, "extra.md"), "- Never touch the billing tables.\n");
+    writeFileSync(join(t.dir, "ledger", "daily.json"), JSON.stringify({ rules: { roots: [{ root: join(claudeMdDir, "astral-sh__uv"), project: "/projects/uv" }], sources: [join(t.dir, "extra.md")] } }));
+    const r = await cli(["rules", "build", "--no-home", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    expect(index().sources.map((s) => [s.path.replace(/^.*\//, ""), s.project])).toEqual([
+      ["CLAUDE.md", "/projects/uv"],
+      ["AGENTS.md", "/projects/uv"],
+      ["extra.md", "/projects/uv"],
+    ]);
+    writeFileSync(join(t.dir, "ledger", "daily.json"), JSON.stringify({ rules: { roots: [{ path: "x" }] } }));
+    const bad = await cli(["rules", "build", "--no-home"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/invalid .*daily.json/);
+  });
+
   it("bad input: more --project than --root; show and search before any build name the command that builds", async () => {
     expect((await cli(["rules", "build", "--project", "/a", "--project", "/b"])).code).toBe(2);
     const s = await cli(["rules", "search", "npm"]);

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { badInput } from "../../../core/errors.js";
 import { resolvePaths } from "../../../runtime/paths.js";
-import { runRulesBuild } from "../../../runtime/jobs/index.js";
+import { loadDailyConfig, runRulesBuild } from "../../../runtime/jobs/index.js";
 import { defaultManagedFiles } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
@@ -32,7 +32,7 @@ export function register(group: Command, ctx: CommandContext): void {
   group
     .command("build")
     .description("Index every rule of the instruction files (CLAUDE.md, .claude/rules, AGENTS.md, hookify, @imports); write the index when it changed")
-    .option("--root <dir>", "a project root to index (repeat for several projects; default: this folder)", collect)
+    .option("--root <dir>", "a project root to index (repeat for several projects; default: the roots in the ledger's daily.json `rules`, else this folder)", collect)
     .option("--project <dir>", "the working folder the sessions of the --root at the same position ran in, when the files are a copy elsewhere (repeat in step with --root)", collect)
     .option("--home <dir>", "home folder for ~/.claude/CLAUDE.md and ~/.claude/rules (default $HOME)")
     .option("--no-home", "leave out the user's own files")
@@ -50,17 +50,21 @@ export function register(group: Command, ctx: CommandContext): void {
       ]),
     )
     .action((flags: Flags) => {
-      const roots = (flags.root ?? [ctx.io.cwd]).map((r) => resolve(ctx.io.cwd, r));
-      const projects = flags.project ?? [];
-      if (projects.length > roots.length) throw badInput("more --project than --root", `at most ${roots.length} --project`, String(projects.length));
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
+      // Without --root, the roots and sources the daily config names (else this folder).
+      const configured = loadDailyConfig(paths, ctx.io.env, ctx.io.cwd).config.rules;
+      const fromConfig = flags.root === undefined && configured !== undefined && configured.roots.length > 0;
+      const roots = fromConfig ? configured.roots.map((r) => resolve(paths.ledgerDir, r.root)) : (flags.root ?? [ctx.io.cwd]).map((r) => resolve(ctx.io.cwd, r));
+      const projects = fromConfig ? configured.roots.map((r) => r.project) : (flags.project ?? []);
+      if (projects.length > roots.length) throw badInput("more --project than --root", `at most ${roots.length} --project`, String(projects.length));
+      const configSources = (configured?.sources ?? []).map((f) => resolve(paths.ledgerDir, f));
       const home = flags.home === false ? null : flags.home !== undefined ? resolve(ctx.io.cwd, flags.home) : (ctx.io.env["HOME"] ?? null);
       const today = new Date(ctx.io.now()).toISOString().slice(0, 10);
       const report = runRulesBuild({
         roots: roots.map((root, i) => (projects[i] !== undefined ? { root, project: resolve(ctx.io.cwd, projects[i] as string) } : { root })),
         home,
         managed: flags.managed ?? defaultManagedFiles(platform()),
-        extra: (flags.source ?? []).map((s) => resolve(ctx.io.cwd, s)),
+        extra: [...(flags.source ?? []).map((s) => resolve(ctx.io.cwd, s)), ...configSources],
         v4Dir: paths.v4Dir,
         today,
         git: flags.git !== false,
