@@ -163,3 +163,26 @@ export const RuleClusterSchema = z.object({
   mean_severity: z.number().nullable(),
 });
 export type RuleCluster = z.infer<typeof RuleClusterSchema>;
+
+const NoulModelSchema = z.object({
+  features: z.array(z.string()).min(1),
+  coef: z.array(z.number().finite()),
+  intercept: z.number().finite(),
+}).refine((m) => m.coef.length === m.features.length, { message: "one coefficient per feature" });
+
+/** The offline rules model (`datasets/weights/rules-nouls.json`) with its training record. */
+export const RuleNoulWeightsSchema = z.object({
+  schema: z.literal("errata-rule-nouls/1"),
+  rule_covers: NoulModelSchema,
+  same_root_cause: NoulModelSchema,
+  record: z.object({
+    data: z.literal("synthetic rule scenarios (runtime/corpora/synthetic/rules.ts)"),
+    seeds: z.array(z.number().int()),
+    projects: z.number().int().positive(),
+    failures_per_project: z.number().int().positive(),
+    pairs: z.object({ rule_covers: z.number().int(), same_root_cause: z.number().int() }),
+    positives: z.object({ rule_covers: z.number().int(), same_root_cause: z.number().int() }),
+    l2: z.number().nonnegative(),
+  }),
+});
+export type RuleNoulWeights = z.infer<typeof RuleNoulWeightsSchema>;

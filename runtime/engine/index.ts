@@ -30,3 +30,4 @@ export { captureSignals } from "./embedded/signals.js";
 export { signalsFingerprint, trainEmbedded, trainingExchanges, type TrainingSet } from "./embedded/train.js";
 export { parseWeights, serialiseWeights, weightsId } from "./embedded/weights.js";
 export { answersSummary, evalTable, weightsSummary } from "./summaries.js";
+export { baseAnswer, scored, unscored } from "./base/answers.js";

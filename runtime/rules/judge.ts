@@ -10,7 +10,7 @@
  *
  * Example: `await askRuleCovers(judge, [{exchange, unit, retrieval}])` -> one Answer per pair.
  */
-import type { Engine } from "../engine/index.js";
+import { baseAnswer, scored, unscored, type Engine } from "../engine/index.js";
 import { rulesQuestions, ruleSubject } from "../../questions/index.js";
 import type { Answer } from "../../schemas/answer.js";
 import type { Exchange } from "../../schemas/exchange.js";
@@ -18,6 +18,7 @@ import type { Question } from "../../schemas/question.js";
 import type { RuleUnit } from "../../schemas/rules.js";
 import { noulProbability, ruleCoversFeatures, sameRootFeatures, type CandidateContext, type RootCauseSide } from "./nouls.js";
 import type { RuleNoulWeights } from "./train-nouls.js";
+import { classify, type CaptureVerdict } from "../classifier/index.js";
 
 export const COVERAGE_CALLER = "errata-coverage";
 
@@ -51,11 +52,10 @@ function otherSubject(e: Exchange): string {
   return `Other failure: the owner wrote "${e.prompt}" after the reply "${e.reply_end ?? ""}"${tools ? ` (tool calls: ${tools})` : ""}.`;
 }
 
-function localAnswer(e: Exchange, q: Question, lane: string, model: string, ts: string, p: number | null, reason: string | null): Answer {
-  const base = { schema: "answer/1" as const, exchange_id: e.id, question_id: q.id, question_version: q.version, lane: lane as Answer["lane"], model, prompt_hash: "rules-model", raw: "", latency_ms: 0, cost_usd: 0, ts };
-  return p === null
-    ? ({ ...base, status: "unscored", p_yes: null, computed_from: null, reason: reason ?? "unscored" } as Answer)
-    : ({ ...base, status: "scored", p_yes: p, computed_from: "rules-model", reason: null, raw: `p_yes=${p.toFixed(6)}` } as Answer);
+/** An answer of the offline rules model, built like every lane's (prompt hash names the model). */
+function localAnswer(e: Exchange, q: Question, lane: Answer["lane"], model: string, ts: string, p: number | null, reason: string | null): Answer {
+  const base = baseAnswer({ exchange: e, question: q }, lane, model, "rules-model", ts);
+  return p === null ? unscored(base, reason ?? "unscored") : scored(base, p, "rules-model", `p_yes=${p.toFixed(6)}`, 0, 0);
 }
 
 function side(e: Exchange, cls: string | null, candidates: readonly string[]): RootCauseSide {
@@ -65,9 +65,13 @@ function side(e: Exchange, cls: string | null, candidates: readonly string[]): R
 export async function askRuleCovers(j: RulesJudge, pairs: readonly CoverPair[]): Promise<Answer[]> {
   if (j.engine.lane === "embedded") {
     const ts = j.now();
+    // The capture classifier's verdict is the failure's, the same for all its candidates.
+    const verdicts = new Map<string, CaptureVerdict>();
     return pairs.map((p) => {
       if (j.weights === null) return localAnswer(p.exchange, RULE_COVERS, "embedded", j.engine.model, ts, null, "no weights for rules.rule_covers (datasets/weights/rules-nouls.json missing)");
-      const x = ruleCoversFeatures({ complaint: p.exchange.prompt, reply: p.exchange.reply_end, tools: p.exchange.tool_calls.map((t) => t.summary), cls: p.failureClass }, { ...p.retrieval, unit: p.unit });
+      let verdict = verdicts.get(p.exchange.id);
+      if (verdict === undefined) verdicts.set(p.exchange.id, (verdict = classify(p.exchange.prompt, { previousReply: p.exchange.reply_end })));
+      const x = ruleCoversFeatures({ complaint: p.exchange.prompt, reply: p.exchange.reply_end, tools: p.exchange.tool_calls.map((t) => t.summary), cls: p.failureClass }, { ...p.retrieval, unit: p.unit }, verdict);
       return localAnswer(p.exchange, RULE_COVERS, "embedded", j.engine.model, ts, noulProbability(j.weights.rule_covers, x), null);
     });
   }

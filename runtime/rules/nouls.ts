@@ -18,7 +18,7 @@
  * Example: `ruleCoversFeatures(f, {score: 6.2, rank: 1, top: 6.2, next: 2.1, unit})` -> 11 numbers in [0, ~3].
  */
 import { InvariantError } from "../../core/errors.js";
-import { classify } from "../classifier/index.js";
+import { classify, type CaptureVerdict } from "../classifier/index.js";
 import { predictLogistic } from "../../learn/index.js";
 import type { RuleUnit } from "../../schemas/rules.js";
 import { classText } from "./evaluate.js";
@@ -67,13 +67,13 @@ function share(of: readonly string[], within: ReadonlySet<string>): number {
   return n / new Set(of).size;
 }
 
-export function ruleCoversFeatures(f: NoulFailure, c: CandidateContext): number[] {
+/** `verdict`: the capture classifier's verdict on the complaint, when the caller already has it. */
+export function ruleCoversFeatures(f: NoulFailure, c: CandidateContext, verdict: CaptureVerdict = classify(f.complaint, { previousReply: f.reply })): number[] {
   const rule = new Set(unitTerms(c.unit));
   const ruleTerms = [...rule];
   const complaint = terms(f.complaint);
   const replySide = new Set([...terms(f.reply ?? ""), ...f.tools.flatMap((t) => terms(t))]);
   const cls = new Set(terms(classText(f.cls) ?? ""));
-  const verdict = classify(f.complaint, { previousReply: f.reply });
   return [
     c.top > 0 ? c.score / c.top : 0,
     Math.log1p(c.score),

@@ -12,6 +12,7 @@
  * Example: `trainRuleNouls({seeds: [21, 22, 23], projects: 24, failuresPerProject: 14})` ->
  * `{rule_covers: {features, coef, intercept}, same_root_cause: {...}, record: {...}}`.
  */
+import type { RuleNoulWeights } from "../../schemas/rules.js";
 import { cohenKappa } from "../../eval/index.js";
 import { fitLogistic } from "../../learn/index.js";
 import { generateRuleScenarios, type RuleScenarioProject, type ScenarioFailure } from "../corpora/index.js";
@@ -78,25 +79,12 @@ function scenarios(spec: ScenarioSpec): RuleScenarioProject[] {
   return spec.seeds.flatMap((seed) => generateRuleScenarios({ seed, projects: spec.projects, failuresPerProject: spec.failuresPerProject }));
 }
 
-function fit(set: PairSet, features: readonly string[]): NoulModel {
+function fit(set: PairSet, features: readonly string[]): RuleNoulWeights["rule_covers"] {
   const m = fitLogistic(set.x, set.y, { l2: NOUL_L2, dim: features.length });
-  return { features, coef: Array.from(m.coef, (v) => Math.round(v * 1e6) / 1e6), intercept: Math.round(m.intercept * 1e6) / 1e6 };
+  return { features: [...features], coef: Array.from(m.coef, (v) => Math.round(v * 1e6) / 1e6), intercept: Math.round(m.intercept * 1e6) / 1e6 };
 }
 
-export interface RuleNoulWeights {
-  schema: "errata-rule-nouls/1";
-  rule_covers: NoulModel;
-  same_root_cause: NoulModel;
-  record: {
-    data: "synthetic rule scenarios (runtime/corpora/synthetic/rules.ts)";
-    seeds: number[];
-    projects: number;
-    failures_per_project: number;
-    pairs: { rule_covers: number; same_root_cause: number };
-    positives: { rule_covers: number; same_root_cause: number };
-    l2: number;
-  };
-}
+export type { RuleNoulWeights };
 
 export function trainRuleNouls(spec: ScenarioSpec): RuleNoulWeights {
   const { covers, root } = noulPairs(scenarios(spec));

@@ -155,3 +155,22 @@ describe("components", () => {
     expect(componentOf({ tools: [], prompt: "no", reply: null })).toBe("unknown");
   });
 });
+
+describe("the rules model file", () => {
+  it("the shipped file fits its schema; a damaged one is refused with what was expected", async () => {
+    const { loadRuleNoulWeights } = await import("../../runtime/jobs/rules/index.js");
+    const { RuleNoulWeightsSchema } = await import("../../schemas/rules.js");
+    expect(RuleNoulWeightsSchema.safeParse(shipped).success).toBe(true);
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const { tempDir } = await import("../helpers/io.js");
+    const t = tempDir();
+    try {
+      mkdirSync(join(t.dir, "weights"));
+      writeFileSync(join(t.dir, "weights", "rules-nouls.json"), JSON.stringify({ ...shipped, rule_covers: { ...shipped.rule_covers, coef: [1] } }));
+      expect(() => loadRuleNoulWeights(t.dir)).toThrow(/is not a rules model \(expected an errata-rule-nouls\/1 file; found rule_covers: one coefficient per feature\)/);
+      expect(loadRuleNoulWeights(join(t.dir, "none"))).toBeNull();
+    } finally {
+      t.cleanup();
+    }
+  });
+});

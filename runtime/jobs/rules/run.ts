@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
-import { CoverageRecordSchema, RuleClusterSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
+import { CoverageRecordSchema, RuleClusterSchema, RuleNoulWeightsSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
 import { ErrataError } from "../../../core/errors.js";
 import { appendJsonl, readJsonl, reportProblems, warnOnStderr } from "../../files/index.js";
 import { writeFileAtomic } from "../../files/index.js";
@@ -167,12 +167,23 @@ export async function runRulesCluster(opts: Omit<RulesCoverOptions, "limit" | "a
   return { file, clusters, written: !opts.dryRun, cut };
 }
 
-/** The shipped rules model (datasets/weights/rules-nouls.json), or null when it is not there. */
+/** The shipped rules model (datasets/weights/rules-nouls.json), or null when it is not there; a file that is not one is bad input. */
 export function loadRuleNoulWeights(datasetsDir: string | null): RuleNoulWeights | null {
   if (datasetsDir === null) return null;
   const file = join(datasetsDir, "weights", "rules-nouls.json");
   if (!existsSync(file)) return null;
-  return JSON.parse(readFileSync(file, "utf8")) as RuleNoulWeights;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new ErrataError("BAD_INPUT", `${file} is not JSON`, { expected: "an errata-rule-nouls/1 file", found: (err as Error).message });
+  }
+  const parsed = RuleNoulWeightsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ErrataError("BAD_INPUT", `${file} is not a rules model`, { expected: "an errata-rule-nouls/1 file", found: `${issue?.path.join(".") || "value"}: ${issue?.message ?? "invalid"}` });
+  }
+  return parsed.data;
 }
 
 /**
