@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AnswerSchema } from "../../../schemas/answer.js";
+import { TRAINING_ITEM_HASH } from "../../../core/training-item.js";
 
 /**
  * The engine's own records that cross a file boundary: cache rows, the weights file,
@@ -78,6 +79,11 @@ export const WeightsFileSchema = z.object({
       labelMap: z.string().optional(),
       /** "every-turn": labels on every turn of the set; "flagged-turns": only on turns selected for a failure. */
       population: z.enum(["every-turn", "flagged-turns"]).optional(),
+      /**
+       * Every item trained on, as `trainingItemHash(corpus, exchange_id)` (core/training-item.ts),
+       * sorted: lets a scorer mark or refuse holdout items the weights have already seen.
+       */
+      itemHashes: z.array(z.string().regex(TRAINING_ITEM_HASH)).optional(),
     }),
   ),
   /** Which sets may train a question (in words), when a policy chose among them. */
