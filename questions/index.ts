@@ -43,6 +43,6 @@ export { renderBrief } from "./brief.js";
 export { renderTaxonomyPage } from "./taxonomy-page.js";
 export * from "./taxonomy.js";
 export { v3ClassQuestions, v3Hash } from "./v3.js";
-export { rulesHash, rulesQuestions, ruleSubject } from "./rules.js";
+export { recommendationSubject, recommendChecksHash, recommendCheckQuestions, rulesHash, rulesQuestions, ruleSubject } from "./rules.js";
 export { blameQuestions, costQuestions, detectQuestions, modeQuestions };
 export { CLASS_IDS, MODE_IDS, classes, modeById, type ClassId, type ModeId } from "./taxonomy.js";

@@ -44,6 +44,8 @@ export const EngineFileSchema = z.strictObject({
   /** The lane `engine ask` and the daily run use unless told otherwise. */
   lane: z.string().default("embedded"),
   lanes: z.record(z.string(), LaneFileSchema).default({}),
+  /** The OpenAI lane that writes text (the rules wing's recommendations): a "max" lane, flex tier. Absent lane = offline. */
+  generative: z.string().default("max"),
   callers: z.record(z.string(), BudgetSchema).default({}),
   defaultCallerBudget: BudgetSchema.default({}),
   /** Cache model answers under the state folder. */

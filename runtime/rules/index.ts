@@ -20,3 +20,7 @@ export { defaultManagedFiles, discoverProjects, discoverSources, sourcesFromText
 export { readRuleIndex, RULE_INDEX_FILE, ruleIndexPath, writeRuleIndex } from "./store.js";
 export { terms, words } from "./tokenize.js";
 export { parseInstructionFile, type ParsedFile, type RawUnit, type UnitKind } from "./units.js";
+export { DEFAULT_CHECK_CUT, DOCTRINE_NEAREST, nearestRules, runChecks, type CheckInput, type CheckVerdict } from "./checks.js";
+export { PLACEMENT_RULES, RUNG_NAMES, rungOf, SELF_HEALING_DOCTRINE } from "./doctrine.js";
+export { addDays, beforeAfter, bucketItems, bucketOfCited, rateWindow, type BeforeAfter, type FalsifierState, type RateItem } from "./rates.js";
+export { clusterScore, falsifierOf, installedChecks, MAX_EXEMPLARS, MIN_EXEMPLARS, MIN_FAILURES, parseWriterReply, pickExemplars, rankClusters, recommendationId, writerMessages, type OpenUpgrade, type RankedCluster, type WriterInput } from "./recommend.js";
