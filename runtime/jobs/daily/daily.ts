@@ -105,13 +105,25 @@ export async function runDaily(ctx: StageContext, deps: DailyDeps, opts: DailyOp
   });
 }
 
-/** `errata weekly`: for now the report over seven days (the rules pass joins it later). */
-export async function runWeekly(ctx: StageContext, opts: { onStage?: (r: StageResult) => void } = {}): Promise<LoopResult> {
-  return runLoop([{ name: "report", run: async () => runReport(ctx, { windowDays: 7 }) }], {
-    loop: "weekly",
-    nowMs: ctx.nowMs,
-    runsFile: ctx.files.runs,
-    dryRun: ctx.dryRun,
-    ...(opts.onStage ? { onStage: opts.onStage } : {}),
-  });
+/**
+ * `errata weekly`: the report over seven days, then the M7b pass of the rules wing (index,
+ * coverage, clusters, recommendations without filing, the rules report: runtime/jobs/rules/
+ * m7b.ts), advisory: a failure there is logged on its stage and never fails the job. Without
+ * `rules` (a caller that wires none) the stage is skipped and says so.
+ */
+export async function runWeekly(ctx: StageContext, opts: { onStage?: (r: StageResult) => void; rules?: ((dryRun: boolean) => Promise<StageOutput>) | null } = {}): Promise<LoopResult> {
+  const rules = opts.rules ?? null;
+  return runLoop(
+    [
+      { name: "report", run: async () => runReport(ctx, { windowDays: 7 }) },
+      { name: "rules", advisory: true, skip: rules === null, run: async () => (rules === null ? stageOutput({}, ["the rules pass is not wired"]) : rules(ctx.dryRun)) },
+    ],
+    {
+      loop: "weekly",
+      nowMs: ctx.nowMs,
+      runsFile: ctx.files.runs,
+      dryRun: ctx.dryRun,
+      ...(opts.onStage ? { onStage: opts.onStage } : {}),
+    },
+  );
 }
