@@ -1,26 +1,64 @@
 /**
- * `errata weekly`: the weekly job. For now the report over seven days (the rules pass joins
- * it later), with its own run receipt.
+ * `errata weekly`: the weekly job. The report over seven days, then the rules wing's M7b pass
+ * (the rule index from daily.json's `rules` roots, coverage, clusters, recommendations without
+ * filing, the rules report in `<v4 dir>/rules-report-<date>.md`), fault-isolated: a failure of
+ * the rules stage is logged on it and never changes the exit code. Each stage has a run receipt.
  *
- * Example: `errata weekly --json` -> `{"ok": true, "failed": [], "stages": [{"name": "report", ...}]}`.
+ * Example: `errata weekly --json` -> `{"ok": true, "failed": [], "stages": [{"name": "report",
+ * ...}, {"name": "rules", "counts": {"rule_units": 57, "covered": 23, "clusters": 9, ...}}]}`.
  */
+import { platform } from "node:os";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
-import { runWeekly } from "../../runtime/jobs/index.js";
+import { repoDatasetsDir } from "../../runtime/engine/index.js";
+import { loadDailyConfig, loadRuleNoulWeights, runM7b, runWeekly } from "../../runtime/jobs/index.js";
+import { resolvePaths } from "../../runtime/paths.js";
+import { defaultManagedFiles } from "../../runtime/rules/index.js";
 import { examples } from "../shared/help.js";
+import { warn } from "../shared/io.js";
+import { engineFor } from "../shared/v4-pass.js";
+import { upgradesFileOf, writerFor } from "./rules/writer.js";
+
+/** The M7b pass as the weekly job's rules stage, wired to this install's files and engine. */
+function rulesStage(ctx: CommandContext) {
+  return async (dryRun: boolean) => {
+    const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
+    const configured = loadDailyConfig(paths, ctx.io.env, ctx.io.cwd).config.rules;
+    const engine = await engineFor(ctx, undefined);
+    const nowMs = ctx.io.now();
+    return runM7b({
+      v4Dir: paths.v4Dir,
+      roots: (configured?.roots ?? []).map((r) => ({ root: resolve(paths.ledgerDir, r.root), ...(r.project !== undefined ? { project: r.project } : {}) })),
+      home: ctx.io.env["HOME"] ?? null,
+      managed: defaultManagedFiles(platform()),
+      extra: (configured?.sources ?? []).map((f) => resolve(paths.ledgerDir, f)),
+      engine,
+      weights: engine.lane === "embedded" ? loadRuleNoulWeights(repoDatasetsDir()) : null,
+      writer: writerFor(ctx, paths, false),
+      upgradesFile: upgradesFileOf(paths),
+      cuts: {},
+      today: new Date(nowMs).toISOString().slice(0, 10),
+      nowMs,
+      top: 3,
+      dryRun,
+      warn: (l) => warn(ctx.io, l),
+    });
+  };
+}
 
 export function register(program: Command, ctx: CommandContext): void {
   program
     .command("weekly")
-    .description("Run the weekly job: the report over seven days")
+    .description("Run the weekly job: the report over seven days, then the rules pass (index, coverage, clusters, recommendations, report)")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
     .addHelpText("after", examples(["errata weekly --json"]))
     .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runWeekly(stage, onStage ? { onStage } : {});
+      const result = await runWeekly(stage, { ...(onStage ? { onStage } : {}), rules: rulesStage(ctx) });
       finishLoop(ctx, result, opts.json === true, onStage !== undefined);
     });
 }

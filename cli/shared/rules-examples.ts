@@ -7,3 +7,9 @@ export const COVER_SETUP: readonly string[] = [
   "errata v4 diagnose --exchanges datasets/synthetic/exchanges.jsonl &&",
   "errata rules build --root datasets/synthetic/projects/invoice-api --project /home/dev/projects/invoice-api --no-home &&",
 ];
+
+/** The steps that make clusters in an empty folder, before an example of `rules recommend`. */
+export const RECOMMEND_SETUP: readonly string[] = [
+  ...COVER_SETUP,
+  "errata rules cover --exchanges datasets/synthetic/exchanges.jsonl && errata rules cluster --exchanges datasets/synthetic/exchanges.jsonl &&",
+];

@@ -18,5 +18,5 @@ export { markReports, runTriage } from "./daily/triage.js";
 export { fileUpgrades, readUpgrades, type UpgradeDraft } from "./daily/upgrades.js";
 export { wireDaily } from "./daily/wire.js";
 export { mineTranscripts } from "./mine/mine.js";
-export { coveragePairs, FALSIFIER_DAYS, fileRecommendations, filedRates, judgedExchanges, loadRuleNoulWeights, mostBrokenSection, readFilings, readQueue, readRecommendations, recommendationFiles, renderRulesReport, requireRuleIndex, ruleClaimHash, rulesReport, runM7b, runRulesBuild, runRulesCluster, runRulesCover, runRulesRecheck, runRulesRecommend, type M7bRequest, type RulesRecommendReport, type Writer } from "./rules/index.js";
+export { coveragePairs, FALSIFIER_DAYS, fileRecommendations, filedRates, judgedExchanges, loadRuleNoulWeights, mostBrokenSection, readFilings, readQueue, readRecommendations, recommendationFiles, renderFiledRates, renderRulesReport, requireRuleIndex, ruleClaimHash, rulesReport, runM7b, runRulesBuild, runRulesCluster, runRulesCover, runRulesRecheck, runRulesRecommend, type M7bRequest, type RulesRecommendReport, type Writer } from "./rules/index.js";
 export { PREDICTION_DETECTORS, buildPredictions, buildReport, composeAll, dominantJudge, parseDetectors, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, runV4Stage, v4Files, type V4Stage } from "./v4/index.js";

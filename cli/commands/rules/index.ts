@@ -1,5 +1,5 @@
 /**
- * `errata rules build|show|search|cover|cluster|pairs`: every rule of the assistant's instruction
+ * `errata rules build|show|search|cover|cluster|pairs|recommend|act|recheck|report`: every rule of the assistant's instruction
  * files indexed with stable ids, found again by search, and matched to the failures it covers
  * (docs/rules.md).
  */
@@ -10,6 +10,8 @@ import { register as build } from "./build.js";
 import { register as cluster } from "./cluster.js";
 import { register as cover } from "./cover.js";
 import { register as pairs } from "./pairs.js";
+import { register as recheck } from "./recheck.js";
+import { register as recommend } from "./recommend.js";
 import { register as search } from "./search.js";
 import { register as show } from "./show.js";
 
@@ -23,5 +25,5 @@ export function register(program: Command, ctx: CommandContext): void {
         "errata datasets copy claude-md && errata rules build --root datasets/claude-md/astral-sh__uv && errata rules search never commit",
       ]),
     );
-  for (const sub of [build, show, search, cover, cluster, pairs]) sub(group, ctx);
+  for (const sub of [build, show, search, cover, cluster, pairs, recommend, recheck]) sub(group, ctx);
 }

@@ -23,4 +23,4 @@ export {
 export { FILED_FILE, fileRecommendations, filedRates, MIN_FILED_EXCHANGES, openUpgrades, readFilings, readQueue, ruleClaim, ruleClaimHash, type FiledRateRow, type FilingResult, type JudgedItem, type QueueEntry } from "./filing.js";
 export { runM7b, type M7bOutput, type M7bRequest } from "./m7b.js";
 export { FALSIFIER_DAYS, readClusters, readRecommendations, recommendationFiles, runRulesRecheck, runRulesRecommend, type RulesRecommendOptions, type RulesRecommendReport, type Writer } from "./recommend.js";
-export { renderRulesReport, rulesReport, type RulesReport } from "./report.js";
+export { renderFiledRates, renderRulesReport, rulesReport, type RulesReport } from "./report.js";

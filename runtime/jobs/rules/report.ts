@@ -66,7 +66,12 @@ export function renderRulesReport(r: RulesReport): string[] {
     if (s.flags.length > 0) out.push(`    flags: ${s.flags.join("; ")}`);
   }
   for (const d of r.dropped) out.push(`${recLine(d)}\n    dropped: ${d.dropped.join("; ")}`);
-  out.push(`filed clusters, before and after (${r.days} days each side):`);
+  return [...out, ...renderFiledRates(r)];
+}
+
+/** The filed clusters' rates before and after, with intervals. */
+export function renderFiledRates(r: Pick<RulesReport, "filed" | "unbucketed" | "days">): string[] {
+  const out = [`filed clusters, before and after (${r.days} days each side):`];
   if (r.filed.length === 0) out.push("  none filed yet (errata rules recommend --file)");
   for (const f of r.filed) {
     const when = f.applied_at === null ? `${f.status}, not applied` : `applied ${f.applied_at.slice(0, 10)}`;
