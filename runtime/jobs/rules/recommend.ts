@@ -132,7 +132,12 @@ async function recommendOne(r: RankedCluster, ctx: Context, opts: RulesRecommend
   const rung = unit === null ? null : rungOf(unit, ctx.index);
   const severity = new Map(ctx.coverage.map((x) => [x.exchange_id, x.severity]));
   const exemplars = pickExemplars(c.exchange_ids, ctx.exchanges, severity);
-  const baseline = rateWindow(bucketItems(c.bucket, ctx.coverage, ctx.judged), addDays(opts.today, -days + 1), addDays(opts.today, 1));
+  // The last N days of judged data: up to today, or to the newest judged exchange when the
+  // data stop earlier (a corpus, the demo), so the baseline is never an empty window by construction.
+  const items = bucketItems(c.bucket, ctx.coverage, ctx.judged);
+  const newest = items.reduce((m, i) => (i.date <= opts.today && i.date > m ? i.date : m), "");
+  const end = newest === "" ? opts.today : newest;
+  const baseline = rateWindow(items, addDays(end, -days + 1), addDays(end, 1));
   const catalogue = installedChecks(ctx.index);
   const codeTarget = c.rule_id ?? c.bucket;
   let target: string | null = codeTarget;
