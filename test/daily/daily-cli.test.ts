@@ -195,10 +195,12 @@ describe("report, weekly, joins and the promoted configuration through the CLI",
     const io = memoryIo({ env: { ERRATA_DIR: t.dir, HOME: t.dir }, now: NOW });
     expect(await run(["weekly", "--json"], io.io)).toBe(0);
     const out = JSON.parse(io.out()) as { ok: boolean; stages: Array<{ name: string; counts: Record<string, number> }> };
-    expect(out.stages.map((s) => s.name)).toEqual(["report"]);
+    expect(out.stages.map((s) => s.name)).toEqual(["report", "rules"]);
     expect(out.stages[0]?.counts["total"]).toBe(1);
+    // The rules stage (the M7b pass) has nothing to index here, and says so.
+    expect((out.stages[1] as unknown as { notes: string[] }).notes[0]).toMatch(/no rule roots .* and no rule index/);
     const runs = readFileSync(join(t.dir, ".state", "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { loop: string; stage: string });
-    expect(runs.map((r) => `${r.loop}/${r.stage}`)).toEqual(["weekly/report", "weekly/run"]);
+    expect(runs.map((r) => `${r.loop}/${r.stage}`)).toEqual(["weekly/report", "weekly/rules", "weekly/run"]);
   });
 
   it("the CLI reads a valid promoted.json and the v4 stage runs on it; an invalid one is shadow, said on stderr", async () => {

@@ -3,8 +3,8 @@
  * (`clusters.json`), the coverage of the same judge, the exchanges, the answers (what was
  * judged, for the rates) and the upgrades queue; writes the survivors to
  * `<v4 dir>/recommendations-<date>.jsonl` and the drops, each with its reasons, to
- * `recommendations-dropped-<date>.jsonl` (both rewritten whole: a re-run the same day replaces
- * that day's lists). Filing is `filing.ts`, and only with `file: true`.
+ * `recommendations-dropped-<date>.jsonl` (a re-run the same day replaces that day's rows for
+ * the clusters it wrote for, and keeps the rest). Filing is `filing.ts`, and only with `file: true`.
  *
  * Example: `await runRulesRecommend({…, writer: null, top: 3})` -> offline recommendations for
  * the top 3 clusters of each fix type, `change: null` and the reason, nothing dropped.
@@ -194,11 +194,20 @@ async function recommendOne(r: RankedCluster, ctx: Context, opts: RulesRecommend
   });
 }
 
+/**
+ * Writes the day's two lists: this run's recommendations replace the day's earlier ones for
+ * the same clusters; the day's others stay (a re-run that finds a cluster now carried by an
+ * open upgrade does not erase what was written for it).
+ */
 function writeLists(v4Dir: string, date: string, survivors: readonly Recommendation[], dropped: readonly Recommendation[]): { survivors: string; dropped: string } {
   const files = recommendationFiles(v4Dir, date);
+  const replaced = new Set([...survivors, ...dropped].map((r) => r.cluster_id));
+  const earlier = (f: string): Recommendation[] => (existsSync(f) ? readRecommendations(f).filter((r) => !replaced.has(r.cluster_id)) : []);
   const text = (rs: readonly Recommendation[]): string => rs.map((r) => `${JSON.stringify(r)}\n`).join("");
-  writeFileAtomic(files.survivors, text(survivors));
-  writeFileAtomic(files.dropped, text(dropped));
+  const keptBefore = earlier(files.survivors);
+  const droppedBefore = earlier(files.dropped);
+  writeFileAtomic(files.survivors, text([...keptBefore, ...survivors]));
+  writeFileAtomic(files.dropped, text([...droppedBefore, ...dropped]));
   return files;
 }
 
