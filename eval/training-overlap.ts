@@ -4,8 +4,10 @@ import { trainingItemHash } from "../core/training-item.js";
  * Which gold items a detector has already seen: its weights' training record
  * (`trainedOn[]`: set name and, where recorded, `itemHashes`) against the items to score.
  *
- * An item is in-sample when `trainingItemHash(set, item id)` is in a set's `itemHashes`. The
- * set's name is the corpus hashed, so the record needs no corpus per item. A set recorded
+ * An item is in-sample when `trainingItemHash(set, item id)` is in a set's `itemHashes` (the
+ * set's name is the corpus hashed, so the record needs no corpus per item), or, when the
+ * caller knows the item's corpus, `trainingItemHash(corpus, item id)` is (a trainer may hash
+ * the exchanges' own corpus, e.g. "synthetic" for the set "synthetic-seed-101"). A set recorded
  * without `itemHashes` (an older weights file) cannot be checked item by item: its items are
  * "training items unknown", and when the caller knows an item's corpus and it is that set,
  * the item is possibly in-sample.
@@ -51,7 +53,7 @@ export function trainingOverlap(
     const hashes = new Set(t.itemHashes);
     let n = 0;
     for (const it of items) {
-      if (hashes.has(trainingItemHash(t.set, it.id))) {
+      if (hashes.has(trainingItemHash(t.set, it.id)) || (it.corpus && it.corpus !== t.set && hashes.has(trainingItemHash(it.corpus, it.id)))) {
         inSample.add(it.id);
         n++;
       }

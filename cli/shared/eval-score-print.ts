@@ -45,7 +45,7 @@ export function printScoreReport(io: Io, r: ScoreReport, trainingNotes: readonly
       d.unscoredClass ? `${d.unscoredClass} detected without a class` : "",
       ...HEADLINE_METRICS.filter((m) => d.figures[m].emptyReplicates > 0).map((m) => `${m}: ${d.figures[m].emptyReplicates} replicates with an empty denominator`),
     ].filter(Boolean);
-    if (notes.length) println(io, `  ${d.name}: ${notes.join("; ")}`);
+    if (notes.length) println(io, `  ${d.name}: ${notes.join("; ")}${inSampleMark(d)}`);
   }
   for (const n of trainingNotes) println(io, `training record: ${n}`);
   const byName = new Map(r.detectors.map((d) => [d.name, d]));

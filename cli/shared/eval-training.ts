@@ -63,7 +63,8 @@ export function loadTrainingRecords(
         if (e instanceof ErrataError) throw e;
         throw badInput(`${file} is not an engine weights file`, "engine-weights/1 JSON with trainedOn", describeFound(file));
       }
-      overlap = trainingOverlap(relative(io.cwd, file) || file, weights.trainedOn, items);
+      const source = file === shipped ? "the shipped weights (datasets/weights/embedded.json)" : relative(io.cwd, file) || file;
+      overlap = trainingOverlap(source, weights.trainedOn, items);
       parsed.set(file, overlap);
     }
     overlaps.set(detector, overlap);

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../calibration/random.js";
 import { run } from "../../cli/main.js";
 import { checkBars, DEFAULT_BARS, scoreDetectors, type AgreementLabel, type ScoreGold, type ScorePrediction } from "../../eval/index.js";
