@@ -8,6 +8,9 @@ export { cohenKappaFromTable } from "./kappa-table.js";
 export {
   clopperPearsonUpper,
   opportunitiesNeeded,
+  sequentialEvidence,
+  sequentialOpportunitiesNeeded,
+  sequentialPassTable,
   judgeShadowLog,
   type ShadowEvent,
   type ShadowVerdict,
