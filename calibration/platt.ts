@@ -5,10 +5,15 @@
  * 1 / (N₋ + 2), where N₊ and N₋ are the (weighted) counts. This is the objective
  * scikit-learn's `_sigmoid_calibration` minimises (it uses L-BFGS-B; the optimum is the same,
  * the objective being convex); the sign convention (a < 0 for a useful score) is sklearn's.
+ * Sample weights are scaled to mean 1 first (`normaliseWeights`, default true), so the fit
+ * does not depend on their scale: design weights come in any unit, and the weighted counts
+ * N₊, N₋ move the targets (issue 18 measured a = −27.1 with raw weights, −11.1 normalised).
+ * `normaliseWeights: false` is the reference implementation's raw-weight convention.
  *
  * Example: fitPlatt([-2, -1, 0, 1, 2], [0, 0, 1, 1, 1]) gives about
  * {a: -0.79236, b: -0.41865}; plattPredict(that, 0) ≈ 0.60316.
  */
+import { normaliseToMeanOne } from "../learn/index.js";
 import { CalibrationError } from "./errors.js";
 export interface PlattModel {
   readonly method: "platt";
@@ -22,6 +27,8 @@ export interface PlattOptions {
   maxIterations?: number;
   /** Stop when the step is below this in both coordinates (default 1e-12). */
   tolerance?: number;
+  /** Scale the weights to mean 1 before fitting (default true). */
+  normaliseWeights?: boolean;
 }
 
 function checkInputs(scores: readonly number[], labels: readonly number[], weights: readonly number[] | undefined): void {
@@ -66,6 +73,7 @@ export function fitPlatt(
   checkInputs(scores, labels, weights);
   const n = scores.length;
   const w = weights ? [...weights] : new Array<number>(n).fill(1);
+  if (weights && options.normaliseWeights !== false) normaliseToMeanOne(w);
   let prior1 = 0;
   let prior0 = 0;
   for (let i = 0; i < n; i++) {

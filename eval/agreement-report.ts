@@ -67,7 +67,13 @@ export interface QuestionAgreement {
   alpha: { nominal: Figure; interval: Figure | null };
   cohen: (Figure & { a: string; b: string; po: number | null })[];
   majority: { majority: number; tie: number; insufficient: number; minVotes: number };
-  bootstrap: Omit<BootstrapResult, "figures" | "items"> & { itemsWithoutSession: number } | null;
+  /**
+   * The intervals, named for what they resample: "session-block percentile bootstrap" when
+   * every item has a session; "item percentile bootstrap" when none has (items resampled one
+   * by one: too narrow when items of a session are correlated); "session-block percentile
+   * bootstrap, N items alone" in between.
+   */
+  bootstrap: (Omit<BootstrapResult, "figures" | "items" | "method"> & { method: string; itemsWithoutSession: number }) | null;
 }
 
 function kindOf(question: string, values: readonly LabelValue[]): QuestionAgreement["kind"] {
@@ -174,8 +180,9 @@ export function questionAgreement(question: string, rows: readonly AgreementLabe
     put(an, "alphaNominal.alpha");
     put(ai, "alphaInterval.alpha");
     pairs.forEach(([a, b], k) => put(cohen[k] ?? null, `cohen${a}_${b}.kappa`));
-    const { figures: _f, items: _i, ...meta } = boot;
-    bootstrap = { ...meta, itemsWithoutSession: without };
+    const { figures: _f, items: _i, method: _m, ...meta } = boot;
+    const method = without === 0 ? "session-block percentile bootstrap" : without === items.length ? "item percentile bootstrap" : `session-block percentile bootstrap, ${without} items alone`;
+    bootstrap = { ...meta, method, itemsWithoutSession: without };
   }
   return {
     question,

@@ -12,20 +12,46 @@ import type { BlockStatistic } from "./session-block-bootstrap.js";
  *   classAccuracy = sum w [class right] / sum w [gold failure with a gold class, detected,
  *                   class given]   (class accuracy given detection),
  *   kappa = Cohen's kappa of detected vs the gold majority, unweighted (agreement on the
- *           gold items, comparable with the labellers' own kappa).
+ *           gold items, comparable with the labellers' own kappa),
+ *   kappaWeighted = the same kappa from the corpus-weighted 2x2 table (comparable with the
+ *           weighted precision and recall beside it).
  * Ratios of weighted sums (Hajek): each is a consistent estimate of the corpus figure.
- * An unscored prediction (`detected: null`) or no prediction leaves the item out for that
- * detector (never a "no"); an item whose gold verdict is a tie is left out for all.
+ * An unscored prediction (`detected: null`) or no prediction leaves the item out of those
+ * figures for that detector (never a "no"); an item whose gold verdict is a tie is left out
+ * for all. Because leaving out can flatter a detector that abstains where it would be wrong,
+ * every detector also has:
+ *   coverage = sum w [scored] / sum w [gold verdict]   (scored share of the items),
+ *   classCoverage = sum w [class given] / sum w [detected gold failure with a gold class],
+ *   strictPrecision, strictRecall, strictF1, strictClassAccuracy = the same ratios where an
+ *           unscored item counts against the detector: an unscored gold failure as a miss,
+ *           an unscored non-failure as a false alarm, a detection without a class as a
+ *           wrong class.
  * Figures are `null` when their denominator is empty.
  *
- * Figures: for each detector d, `d.precision`, `d.recall`, `d.f1`, `d.classAccuracy`,
- * `d.kappa`; then for each pair (a, b) in order, `a-b.<metric>` = a's minus b's.
+ * Figures: for each detector d, `d.<metric>` for every metric of METRICS; then for each
+ * pair (a, b) in order, `a-b.<metric>` = a's minus b's.
  *
  * Example: 4 gold failures and 4 non-failures, weight 1, v4 detects 3 of the failures and 1
- * non-failure → v4.precision 0.75, v4.recall 0.75, v4.f1 0.75.
+ * non-failure → v4.precision 0.75, v4.recall 0.75, v4.f1 0.75, v4.coverage 1. The same v4
+ * with its wrong verdicts unscored → precision, recall 1, coverage 0.75, strictRecall 0.75.
  */
-export const METRICS = ["precision", "recall", "f1", "classAccuracy", "kappa"] as const;
+export const METRICS = [
+  "precision",
+  "recall",
+  "f1",
+  "classAccuracy",
+  "kappa",
+  "kappaWeighted",
+  "coverage",
+  "classCoverage",
+  "strictPrecision",
+  "strictRecall",
+  "strictF1",
+  "strictClassAccuracy",
+] as const;
 export type Metric = (typeof METRICS)[number];
+/** The figures a score table shows first (the rest are printed under it). */
+export const HEADLINE_METRICS: readonly Metric[] = ["precision", "recall", "f1", "classAccuracy", "kappa", "kappaWeighted"];
 
 export interface ScoredGoldItem {
   /** Majority verdict: failure or not; null when the labellers tied (item left out). */
@@ -42,8 +68,18 @@ export interface DetectorPrediction {
 }
 
 // Per detector, sums: 0 wTP, 1 wFP, 2 wFN, 3 w class right, 4 w class scored,
-// 5..8 unweighted TP, FP, FN, TN for kappa.
-const PER = 9;
+// 5..8 unweighted TP, FP, FN, TN (kappa), 9 wTN, 10 w unscored gold failure,
+// 11 w unscored non-failure, 12 w detected gold failure with a gold class (class given or not).
+const PER = 13;
+
+/** Cohen's kappa of a 2x2 table (TP, FP, FN, TN); null when chance agreement is 1 or the table is empty. */
+function kappa2x2(a: number, b: number, c: number, e: number): number | null {
+  const n = a + b + c + e;
+  if (!(n > 0)) return null;
+  const po = (a + e) / n;
+  const pe = ((a + b) / n) * ((a + c) / n) + ((c + e) / n) * ((b + e) / n);
+  return 1 - pe > 1e-12 ? (po - pe) / (1 - pe) : null;
+}
 
 export function detectorMetricsStatistic(
   items: readonly ScoredGoldItem[],
@@ -58,6 +94,9 @@ export function detectorMetricsStatistic(
     ...pairs.flatMap(([a, b]) => METRICS.map((m) => `${detectors[a]}-${detectors[b]}.${m}`)),
   ];
   const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null);
+  const add = (acc: Float64Array, k: number, v: number): void => {
+    acc[k] = acc[k]! + v;
+  };
   return {
     names,
     width: D * PER,
@@ -68,23 +107,30 @@ export function detectorMetricsStatistic(
       const w = mult * g.weight;
       for (let d = 0; d < D; d++) {
         const p = predictions[d]?.[i];
-        if (!p || p.detected === null) continue;
         const o = d * PER;
+        if (!p || p.detected === null) {
+          add(acc, o + (g.goldFailure ? 10 : 11), w);
+          continue;
+        }
         if (p.detected && g.goldFailure) {
-          acc[o] = (acc[o]!) + w;
-          acc[o + 5] = (acc[o + 5]!) + mult;
-          if (g.goldClass !== null && p.class !== null) {
-            acc[o + 4] = (acc[o + 4]!) + w;
-            if (p.class === g.goldClass) acc[o + 3] = (acc[o + 3]!) + w;
+          add(acc, o, w);
+          add(acc, o + 5, mult);
+          if (g.goldClass !== null) {
+            add(acc, o + 12, w);
+            if (p.class !== null) {
+              add(acc, o + 4, w);
+              if (p.class === g.goldClass) add(acc, o + 3, w);
+            }
           }
         } else if (p.detected) {
-          acc[o + 1] = (acc[o + 1]!) + w;
-          acc[o + 6] = (acc[o + 6]!) + mult;
+          add(acc, o + 1, w);
+          add(acc, o + 6, mult);
         } else if (g.goldFailure) {
-          acc[o + 2] = (acc[o + 2]!) + w;
-          acc[o + 7] = (acc[o + 7]!) + mult;
+          add(acc, o + 2, w);
+          add(acc, o + 7, mult);
         } else {
-          acc[o + 8] = (acc[o + 8]!) + mult;
+          add(acc, o + 8, mult);
+          add(acc, o + 9, w);
         }
       }
     },
@@ -96,22 +142,25 @@ export function detectorMetricsStatistic(
         const tp = s[o]!;
         const fp = s[o + 1]!;
         const fn = s[o + 2]!;
-        const a = s[o + 5]!;
-        const b = s[o + 6]!;
-        const c = s[o + 7]!;
-        const e = s[o + 8]!;
-        const n = a + b + c + e;
-        let kappa: number | null = null;
-        if (n > 0) {
-          const po = (a + e) / n;
-          const pe = ((a + b) / n) * ((a + c) / n) + ((c + e) / n) * ((b + e) / n);
-          kappa = 1 - pe > 1e-12 ? (po - pe) / (1 - pe) : null;
-        }
-        out[d * M] = ratio(tp, tp + fp);
-        out[d * M + 1] = ratio(tp, tp + fn);
-        out[d * M + 2] = ratio(2 * tp, 2 * tp + fp + fn);
-        out[d * M + 3] = ratio(s[o + 3]!, s[o + 4]!);
-        out[d * M + 4] = kappa;
+        const tn = s[o + 9]!;
+        const uf = s[o + 10]!;
+        const un = s[o + 11]!;
+        const classable = s[o + 12]!;
+        const row = [
+          ratio(tp, tp + fp),
+          ratio(tp, tp + fn),
+          ratio(2 * tp, 2 * tp + fp + fn),
+          ratio(s[o + 3]!, s[o + 4]!),
+          kappa2x2(s[o + 5]!, s[o + 6]!, s[o + 7]!, s[o + 8]!),
+          kappa2x2(tp, fp, fn, tn),
+          ratio(tp + fp + fn + tn, tp + fp + fn + tn + uf + un),
+          ratio(s[o + 4]!, classable),
+          ratio(tp, tp + fp + un),
+          ratio(tp, tp + fn + uf),
+          ratio(2 * tp, 2 * tp + fp + fn + uf + un),
+          ratio(s[o + 3]!, classable),
+        ];
+        for (let m = 0; m < M; m++) out[d * M + m] = row[m] ?? null;
       }
       let k = D * M;
       for (const [a, b] of pairs) {

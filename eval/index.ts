@@ -22,6 +22,7 @@ export * from "./inclusion-monte-carlo.js";
 export * from "./detection-metrics.js";
 export * from "./ppi-mean.js";
 export * from "./check-gate.js";
+export * from "./training-overlap.js";
 export * from "./score-report.js";
 export * from "./answer-spec.js";
 export * from "./sheet.js";

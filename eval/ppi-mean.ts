@@ -15,7 +15,10 @@ import { EvalInputError, requireInRange } from "./errors.js";
  * how ppi_py weights a labelled set that was not drawn uniformly. Like ppi_py, it treats
  * items as independent (no session clustering) and N as a sample from the same population.
  *
- * Policy: an empty labelled or unlabelled set throws EMPTY.
+ * Policy: an empty labelled or unlabelled set throws EMPTY. One labelled item has no
+ * variance to estimate (ppi_py would return an interval of zero width): the result is
+ * `insufficient`, its bounds [0, 1]. The target is a rate, so the bounds are clipped to
+ * [0, 1] (`clipped` says when that changed them); inside [0, 1] they are ppi_py's.
  *
  * Example: Y = [1,0,1,1,0,0,1,0], Yhat = [0.6,0.4,0.5,0.7,0.3,0.6,0.5,0.4] and 12
  * unlabelled predictions [0.1,0.2,...,0.9,0.5,0.5,0.5] → estimate 0.5, lambda 0.59375,
@@ -31,6 +34,10 @@ export interface PpiMeanResult {
   standardError: number;
   labelled: number;
   unlabelled: number;
+  /** Fewer than 2 labelled items: no interval can be estimated; bounds are [0, 1]. */
+  insufficient: boolean;
+  /** The raw interval reached outside [0, 1] and was clipped. */
+  clipped: boolean;
   method: "PPI++ mean (ppi_py ppi_mean_ci port)";
 }
 
@@ -111,10 +118,17 @@ export function ppiMeanCi(
   for (let i = 0; i < n; i++) rect[i] = (w[i]!) * ((y[i]!) - lam * (yhat[i]!));
   const se = Math.sqrt(variance(imputed, 0) / N + variance(rect, 0) / n);
   const z = jStat.normal.inv(1 - alpha / 2, 0, 1);
+  const insufficient = n < 2;
+  const rawLower = insufficient ? 0 : theta - z * se;
+  const rawUpper = insufficient ? 1 : theta + z * se;
+  const lower = Math.min(1, Math.max(0, rawLower));
+  const upper = Math.min(1, Math.max(0, rawUpper));
   return {
     estimate: theta,
-    lower: theta - z * se,
-    upper: theta + z * se,
+    lower,
+    upper,
+    insufficient,
+    clipped: lower !== rawLower || upper !== rawUpper,
     level: 1 - alpha,
     lambda: lam,
     standardError: se,

@@ -24,6 +24,10 @@ import { sampleIndices } from "../core/shuffle.js";
  * Strata: "failure" (the v4 composition says failure), "other" (it says no failure) and
  * "unscored" (no composition: a missing answer is never counted as "no").
  *
+ * Refusal: a cap under which some item of a requested stratum could never be drawn is refused
+ * (BAD_OPTION, naming the stratum, the cap and the smallest cap that works; `capRefusal`),
+ * never drawn around with a shortfall note.
+ *
  * Why k = 3: a gold set's precision comes from sessions, not items (items of one session are
  * correlated); with k = 3 the 300 items span at least 100 sessions, enough for the
  * session-block bootstrap, and the design effect stays at most 1 + 2 rho (about 1.2-1.4 for
@@ -191,6 +195,53 @@ export function resolveSampleOptions(opts: SampleOptions): Required<SampleOption
   return o;
 }
 
+/**
+ * Why a plan cannot draw what was asked: a per-session cap so tight that some item of a
+ * requested stratum can never be kept (inclusion probability 0), e.g. `--per-session 2` in
+ * sessions holding a failure, an other item and an unscored one, where the two slots go to
+ * the later strata and no failure of those sessions can be drawn. Requested strata: failure
+ * when failures are asked for, other and unscored when the rest of the items are, and any
+ * stratum the allocation draws from. Null when every eligible item of those strata has a
+ * chance.
+ */
+export interface CapRefusal {
+  stratum: Stratum;
+  cap: number;
+  /** Sessions where the stratum keeps no item. */
+  sessions: number;
+  /** Items of the stratum given probability 0. */
+  items: number;
+  /** The smallest cap under which every requested stratum keeps an item in every session. */
+  smallestCap: number;
+}
+
+function starved(m: StratumCounts, keep: StratumCounts, requested: ReadonlySet<Stratum>): Stratum | null {
+  for (const h of STRATA) if (requested.has(h) && m[h] > 0 && keep[h] === 0) return h;
+  return null;
+}
+
+export function capRefusal(plan: SamplePlan, opts: Required<SampleOptions>): CapRefusal | null {
+  const requested = new Set<Stratum>(STRATA.filter((h) => plan.drawn[h] > 0 || (h === "failure" ? opts.failures > 0 : opts.n > opts.failures)));
+  const counts = plan.sessions.map((s) => ({ failure: s.items.failure.length, other: s.items.other.length, unscored: s.items.unscored.length }));
+  let first: Stratum | null = null;
+  let sessions = 0;
+  let items = 0;
+  for (let i = 0; i < plan.sessions.length; i++) {
+    const h = starved(counts[i]!, plan.sessions[i]!.keep, requested);
+    if (h === null) continue;
+    first ??= h;
+    if (h === first) {
+      sessions++;
+      items += counts[i]![h];
+    }
+  }
+  if (first === null) return null;
+  // One slot per stratum present always suffices (capAllocation leaves one for each later stratum).
+  let smallestCap = opts.perSession + 1;
+  while (counts.some((m) => starved(m, capAllocation(m, smallestCap), requested) !== null)) smallestCap++;
+  return { stratum: first, cap: opts.perSession, sessions, items, smallestCap };
+}
+
 /** Exact inclusion probability of every corpus item under the plan, by id. */
 export function inclusionProbabilities(plan: SamplePlan): Map<string, number> {
   const pi = new Map<string, number>();
@@ -209,6 +260,16 @@ export function sampleGold(candidates: readonly GoldCandidate[], options: Sample
   const opts = resolveSampleOptions(options);
   if (candidates.length === 0) throw new EvalInputError("EMPTY", "no exchanges to sample from", "at least one exchange", "0");
   const plan = planSample(candidates, opts);
+  const refusal = capRefusal(plan, opts);
+  if (refusal) {
+    const r = refusal;
+    throw new EvalInputError(
+      "BAD_OPTION",
+      `a cap of ${r.cap} per session gives the ${r.stratum} items of ${r.sessions} session${r.sessions === 1 ? "" : "s"} (${r.items} item${r.items === 1 ? "" : "s"}) inclusion probability 0`,
+      `a per-session cap of at least ${r.smallestCap} (the smallest that gives every eligible item a chance)`,
+      String(r.cap),
+    );
+  }
   const pi = inclusionProbabilities(plan);
   const drawn = drawWithPlan(plan, mulberry32(opts.seed));
   const htTotal: StratumCounts = { failure: 0, other: 0, unscored: 0 };

@@ -5,13 +5,16 @@ import { majorityVote } from "./majority.js";
 import { ppiMeanCi, type PpiMeanResult } from "./ppi-mean.js";
 import { sessionBlockBootstrap, type BootstrapResult, type FigureInterval } from "./session-block-bootstrap.js";
 import type { SplitSide } from "./split.js";
+import type { TrainingOverlap } from "./training-overlap.js";
 
 /**
  * Scores detectors on the majority labels of the gold items of one split: detection
- * precision, recall, F1, class accuracy given detection (corpus-weighted, Hajek) and each
- * detector's kappa with the majority, with one paired session-block bootstrap for all of
- * them and every pairwise difference; the labellers' own agreement on the same items beside
- * it; and a PPI++ interval for the corpus failure rate.
+ * precision, recall, F1, class accuracy given detection (corpus-weighted, Hajek), each
+ * detector's kappa with the majority (unweighted and weighted), its coverage and the strict
+ * view where an unscored item counts against it, with one paired session-block bootstrap for
+ * all of them and every pairwise difference; the labellers' own agreement on the same items
+ * beside it; a PPI++ interval for the corpus failure rate; and, per detector given a training
+ * record, how many of the items it was trained on (in-sample).
  *
  * Gold verdict of an item: the 2-of-3 majority of its `detectQuestion` labels (yes/no); a tie
  * leaves the item out. Gold class: the majority of its `classQuestion` labels among gold
@@ -51,6 +54,20 @@ export interface ScoreOptions {
   minVotes?: number;
   /** PPI++ for the corpus failure rate with this detector's predictions; null to skip. */
   ppi?: { detector: string; alpha?: number } | null;
+  /** Per detector, its training record against the gold items (`trainingOverlap`). */
+  training?: ReadonlyMap<string, TrainingOverlap>;
+}
+
+/** A detector's training record against the scored items of this split. */
+export interface InSample {
+  source: string;
+  /** Scored items (gold verdict) it was trained on. */
+  items: number;
+  /** Scored items whose corpus is a set recorded without item hashes. */
+  possibly: number;
+  /** Scored items of the split. */
+  of: number;
+  unknownSets: readonly string[];
 }
 
 export interface DetectorScore {
@@ -61,6 +78,12 @@ export interface DetectorScore {
   unscoredDetection: number;
   /** Detected gold failures with a gold class but no predicted class. */
   unscoredClass: number;
+  /** Items with a gold verdict (the coverage denominator, unweighted). */
+  eligible: number;
+  /** Detected gold failures with a gold class (the class coverage denominator, unweighted). */
+  classable: number;
+  /** Null without a training record. */
+  inSample: InSample | null;
   figures: Record<Metric, FigureInterval>;
 }
 
@@ -131,17 +154,30 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
     let scored = 0;
     let unscoredDetection = 0;
     let unscoredClass = 0;
+    let eligible = 0;
+    let classable = 0;
+    let trained = 0;
+    let possibly = 0;
+    const overlap = opts.training?.get(name);
     scoredItems.forEach((g, i) => {
       if (g.goldFailure === null) return;
+      eligible++;
+      const id = items[i]!.id;
+      if (overlap?.inSample.has(id)) trained++;
+      else if (overlap?.possiblyInSample.has(id)) possibly++;
       const p = preds[d]?.[i];
       if (!p || p.detected === null) unscoredDetection++;
       else {
         scored++;
-        if (p.detected && g.goldFailure && g.goldClass !== null && p.class === null) unscoredClass++;
+        if (p.detected && g.goldFailure && g.goldClass !== null) {
+          classable++;
+          if (p.class === null) unscoredClass++;
+        }
       }
     });
     const figures = Object.fromEntries(METRICS.map((m) => [m, fig.get(`${name}.${m}`) as FigureInterval])) as Record<Metric, FigureInterval>;
-    return { name, scored, unscoredDetection, unscoredClass, figures };
+    const inSample: InSample | null = overlap ? { source: overlap.source, items: trained, possibly, of: eligible, unknownSets: overlap.unknownSets } : null;
+    return { name, scored, unscoredDetection, unscoredClass, eligible, classable, inSample, figures };
   });
   const differences: ScoreReport["differences"] = [];
   for (let a = 0; a < detectorNames.length; a++) {

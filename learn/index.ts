@@ -4,3 +4,4 @@
  */
 export { LogisticError, fitLogistic, predictLogistic, sigmoid, type Row } from "./logistic.js";
 export { fitSoftmax, predictSoftmax } from "./softmax.js";
+export { normaliseToMeanOne } from "./normalise-weights.js";

@@ -1,5 +1,6 @@
 import { isSparse, compactColumns, scatter, toCsr, type Csr, type Row } from "./rows.js";
 import { LogisticError } from "./logistic-error.js";
+import { normaliseToMeanOne } from "./normalise-weights.js";
 
 export { LogisticError, type LogisticErrorCode } from "./logistic-error.js";
 export type { Row, SparseRow } from "./rows.js";
@@ -30,6 +31,12 @@ export interface LogisticOptions {
   dim?: number;
   /** One non-negative weight per row; default all 1. */
   sampleWeights?: ArrayLike<number>;
+  /**
+   * Scale the sample weights to mean 1 before fitting (default true), so the fit does not
+   * depend on their scale (`normaliseToMeanOne`). false keeps the raw objective, where a
+   * weight of 2 equals the row written twice.
+   */
+  normaliseWeights?: boolean;
   /** Stop when ||grad||_2 <= tol * max(1, ||grad at start||_2). Default 1e-12; a fit that stalls at
    *  floating-point precision within 1,000 x that still counts as converged. */
   tol?: number;
@@ -112,6 +119,7 @@ export function fitLogistic(rows: readonly Row[], y: ArrayLike<number>, opts: Lo
     if (wi > 0 && yi > 0) hasPos = true;
     if (wi > 0 && yi < 1) hasNeg = true;
   }
+  if (sw !== undefined && opts.normaliseWeights !== false) normaliseToMeanOne(w);
   if (!hasPos || !hasNeg) {
     throw new LogisticError("DEGENERATE", `expected both classes among rows with positive weight; found only ${hasPos ? "y=1" : hasNeg ? "y=0" : "zero weights"}`);
   }

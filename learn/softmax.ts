@@ -14,6 +14,7 @@
  * W = [[-0.6706], [0.6706]], b = [0, 0]: the same as logistic regression with l2 = 0.5 on
  * the difference (coef 1.3413), since at the optimum W₁ = −W₀.
  */
+import { normaliseToMeanOne } from "./normalise-weights.js";
 import { SoftmaxError } from "./softmax-error.js";
 export interface SoftmaxOptions {
   /** Number of classes K (labels are 0..K-1); every class must carry positive weight. */
@@ -21,6 +22,8 @@ export interface SoftmaxOptions {
   /** L2 strength on the weights (not the intercepts); > 0 keeps the fit unique. */
   l2: number;
   sampleWeights?: ArrayLike<number>;
+  /** Scale the sample weights to mean 1 before fitting (default true): the fit does not depend on their scale. */
+  normaliseWeights?: boolean;
   /** Stop when max |gradient| ≤ tol · max(1, max |gradient at start|). Default 1e-9; a fit whose
    *  objective stops changing in float64 within 1,000 × that still counts as converged. */
   tol?: number;
@@ -66,6 +69,7 @@ function check(rows: readonly ArrayLike<number>[], y: ArrayLike<number>, opts: S
   for (let c = 0; c < K; c++) {
     if (!(classWeight[c]! > 0)) throw new SoftmaxError("DEGENERATE", "every class to carry weight", `none for class ${c} (fit the classes present)`);
   }
+  if (opts.sampleWeights !== undefined && opts.normaliseWeights !== false) normaliseToMeanOne(w);
   return { dim, w };
 }
 

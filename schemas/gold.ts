@@ -47,7 +47,15 @@ export const GoldManifestSchema = z.object({
   split: z.object({ fit: z.number().int().min(0), holdout: z.number().int().min(0), fit_sessions: z.number().int().min(0), holdout_sessions: z.number().int().min(0) }),
   sources: z.object({ exchanges: z.array(z.string()), failures: z.array(z.string()), failure_detector: z.string().nullable() }),
   monte_carlo_check: z
-    .object({ replicates: z.number().int().positive(), seed: z.number().int(), max_abs_z: z.number(), max_se: z.number() })
+    .object({
+      replicates: z.number().int().positive(),
+      seed: z.number().int(),
+      max_abs_z: z.number(),
+      max_se: z.number(),
+      /** Eligible items compared (every corpus item, drawn or not), and how many have probability 0. */
+      items: z.number().int().min(0).optional(),
+      zero_probability: z.number().int().min(0).optional(),
+    })
     .nullable(),
 });
 export type GoldManifest = z.infer<typeof GoldManifestSchema>;

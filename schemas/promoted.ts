@@ -19,7 +19,8 @@ const BarResultSchema = z.object({
   lower: z.number().nullable(),
   upper: z.number().nullable(),
   threshold: z.number(),
-  rule: z.enum(["point", "lower"]),
+  rule: z.enum(["point", "lower", "upper"]),
+  comparison: z.enum([">", ">=", "<="]).optional(),
   name: z.string(),
   reason: z.string().nullable(),
 });

@@ -84,16 +84,18 @@ describe("errata calibrate cuts|probabilities", () => {
 });
 
 describe("errata calibrate shadow", () => {
-  it("says 59 for 5% at 95%", async () => {
+  it("says 88 for 5% at 95% under repeated looks, with the single-look 59 beside it", async () => {
     const r = await cli(["calibrate", "shadow", "--false-alarm", "0.05", "--confidence", "0.95"]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^59 clean, eligible opportunities from distinct sessions bound the false-alarm rate at 4\.95% < 5%/);
+    expect(r.out).toMatch(/^88 clean, eligible opportunities from distinct sessions show the false-alarm rate below 5% however often the log is read \(sequential evidence 20\.30 >= 20/);
+    expect(r.out).toMatch(/one look at exactly 59 would bound it at 4\.95%/);
     const j = JSON.parse((await cli(["calibrate", "shadow", "--json"])).out);
-    expect(j.needed).toBe(59);
+    expect(j.needed).toBe(88);
+    expect(j.single_look.needed).toBe(59);
   });
   it("judges a shadow log per check; exit 1 while a check has not earned its place", async () => {
     const lines: string[] = [];
-    for (let i = 0; i < 60; i++) lines.push(JSON.stringify({ schema: "shadow/1", check: "good", session_id: `s${i}`, ts: new Date(Date.UTC(2026, 10, 1 + (i % 10))).toISOString(), eligible: true, violation: false, fired: false }));
+    for (let i = 0; i < 90; i++) lines.push(JSON.stringify({ schema: "shadow/1", check: "good", session_id: `s${i}`, ts: new Date(Date.UTC(2026, 10, 1 + (i % 10))).toISOString(), eligible: true, violation: false, fired: false }));
     for (let i = 0; i < 60; i++) lines.push(JSON.stringify({ schema: "shadow/1", check: "noisy", session_id: `s${i}`, ts: new Date(Date.UTC(2026, 10, 1 + (i % 10))).toISOString(), eligible: true, violation: false, fired: i < 3 }));
     writeFileSync(join(dir, "shadow.jsonl"), lines.join("\n") + "\n");
     const r = await cli(["calibrate", "shadow", "--log", "shadow.jsonl", "--json"]);
@@ -102,7 +104,7 @@ describe("errata calibrate shadow", () => {
     expect(j.checks.map((c: { check: string; earned: boolean }) => [c.check, c.earned])).toEqual([["good", true], ["noisy", false]]);
     const good = await cli(["calibrate", "shadow", "--log", "shadow.jsonl", "--check", "good"]);
     expect(good.code).toBe(0);
-    expect(good.out).toMatch(/good: earned its place: 0 false alarms in 60 sessions, bound 4\.87%/);
+    expect(good.out).toMatch(/good: earned its place: 0 false alarms in 90 sessions, evidence 2\d\.\d\d \(needs 20; 88 sessions at this alarm count\), single-look bound 3\.27%/);
   });
 });
 

@@ -59,7 +59,7 @@ describe("errata promote", () => {
     const p = PromotedSchema.parse(JSON.parse(readFileSync(file, "utf8")));
     expect(p.bank_hash).toBe(bankHash);
     expect(p.cuts).toEqual({ "detect.unhappy": 0.41 });
-    expect(p.check.bars.map((b) => b.id)).toEqual(["ISC-44-detection", "ISC-44-class", "ISC-56", "ISC-53"]);
+    expect(p.check.bars.map((b) => b.id)).toEqual(["ISC-44-detection", "ISC-44-class", "ISC-56", "ISC-53", "coverage-v4", "class-coverage-v4", "coverage-v3", "class-coverage-v3"]);
     expect(p.check.bootstrap.resamples).toBe(2000);
     expect(p.class_level).toBe("composer");
     expect(readFileSync(file, "utf8")).not.toMatch(/\.tmp/);
@@ -68,8 +68,8 @@ describe("errata promote", () => {
     writeEval(0.6);
     const r = await cli(base);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/not promoted: 1 of 4 bars failed/);
-    expect(r.out).toMatch(/FAIL ISC-53 v4 class accuracy given detection: v4\.classAccuracy 0\.\d+ \(point must reach 0\.8\)/);
+    expect(r.out).toMatch(/not promoted: 1 of 8 bars failed/);
+    expect(r.out).toMatch(/FAIL ISC-53 v4 class accuracy given detection: v4\.classAccuracy 0\.\d+ \(lower bound must reach 0\.8\)/);
     expect(existsSync(join(dir, "promoted.json"))).toBe(false);
   });
   it("refuses cuts calibrated under another bank (exit 2) and --dry-run writes nothing", async () => {

@@ -24,12 +24,28 @@ const ref = JSON.parse(readFileSync(new URL("./reference/reference.json", import
 describe("Platt scaling against the sklearn 1.5 algorithm (scipy reference)", () => {
   for (const c of ref.platt) {
     it(`${c.name}: same (a, b) and predictions`, () => {
-      const m = fitPlatt(c.scores, c.labels, c.weights ?? undefined);
+      // The reference counts raw weights (its convention); the default scales them to mean 1.
+      const m = fitPlatt(c.scores, c.labels, c.weights ?? undefined, { normaliseWeights: false });
       expect(m.a).toBeCloseTo(c.a, 6);
       expect(m.b).toBeCloseTo(c.b, 6);
       c.queries.forEach((q, i) => expect(plattPredict(m, q)).toBeCloseTo(c.predictions[i]!, 8));
     });
   }
+  it("the default fit does not depend on the weights' scale; unit-mean weights are the reference's own", () => {
+    const c = ref.platt.find((x) => x.weights !== null)!;
+    const w = c.weights!;
+    const base = fitPlatt(c.scores, c.labels, w);
+    for (const k of [0.01, 3, 1000]) {
+      const m = fitPlatt(c.scores, c.labels, w.map((x) => x * k));
+      expect(m.a).toBeCloseTo(base.a, 9);
+      expect(m.b).toBeCloseTo(base.b, 9);
+    }
+    const mean = w.reduce((s, x) => s + x, 0) / w.length;
+    const unit = fitPlatt(c.scores, c.labels, w.map((x) => x / mean), { normaliseWeights: false });
+    expect(unit.a).toBeCloseTo(base.a, 9);
+    // Raw weights of mean 1.51 move the targets: the scale did matter before.
+    expect(Math.abs(fitPlatt(c.scores, c.labels, w.map((x) => x * 30), { normaliseWeights: false }).a - base.a)).toBeGreaterThan(1e-3);
+  });
   it("a different label changes the fit (the test can fail)", () => {
     const c = ref.platt[0]!;
     const flipped = c.labels.map((y, i) => (i === 0 ? 1 - y : y));

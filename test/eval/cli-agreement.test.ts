@@ -67,6 +67,25 @@ describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial re
     expect(io.out()).toMatch(/intervals: session-block percentile bootstrap, 200 resamples, seed 9, level 0.95, 200 blocks/);
   });
 
+  it("without session ids names the intervals an item bootstrap and warns, naming --exchanges; with them the blocks are sessions and they are wider", async () => {
+    const args = ["eval", "agreement", "--labels", labelsFile, "--labelers", "r1,r2,r3", "--questions", "detect.unhappy", "--resamples", "400", "--seed", "9"];
+    const bare = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run([...args, "--json"], bare.io)).toBe(0);
+    expect(bare.err()).toMatch(/warning: 600 labelled items have no session id, so their intervals resample them one by one \(an item bootstrap.*pass --exchanges FILE/);
+    const itemBoot = (JSON.parse(bare.out()) as { questions: (Q & { bootstrap: { method: string; itemsWithoutSession: number } })[] }).questions[0]!;
+    expect(itemBoot.bootstrap).toMatchObject({ method: "item percentile bootstrap", itemsWithoutSession: 600 });
+    const text = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run(args, text.io)).toBe(0);
+    expect(text.out()).toMatch(/intervals: item percentile bootstrap, 400 resamples, seed 9, level 0.95, 600 blocks; 600 items without a session are their own block \(--exchanges gives their sessions\)/);
+    const withSessions = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
+    expect(await run([...args, "--exchanges", exFile, "--json"], withSessions.io)).toBe(0);
+    expect(withSessions.err()).toBe("");
+    const blocked = (JSON.parse(withSessions.out()) as { questions: (Q & { bootstrap: { method: string } })[] }).questions[0]!;
+    expect(blocked.bootstrap.method).toBe("session-block percentile bootstrap");
+    const width = (q: Q): number => (q.fleissFixed.upper ?? 0) - (q.fleissFixed.lower ?? 0);
+    expect(width(blocked)).toBeGreaterThan(width(itemBoot));
+  });
+
   const bundled = join(repoRoot, "datasets", "ab-redial", "labels.jsonl");
   it.skipIf(!existsSync(bundled))("the bundled conversion gives the same all-rater figures", async () => {
     const text = readFileSync(bundled, "utf8");

@@ -137,7 +137,7 @@ describe.skipIf(!hasAbRedial)("eval loop: sample -> export -> import -> agreemen
     };
     expect(res.code).toBe(out.check.pass ? 0 : 1);
     expect(out.bootstrap).toMatchObject({ resamples: 2000, seed: 1, method: "session-block percentile bootstrap" });
-    expect(out.check.bars.map((b) => b.id)).toEqual(["ISC-44-detection", "ISC-44-class", "ISC-56", "ISC-53"]);
+    expect(out.check.bars.map((b) => b.id)).toEqual(["ISC-44-detection", "ISC-44-class", "ISC-56", "ISC-53", "coverage-v4", "class-coverage-v4", "coverage-v3", "class-coverage-v3"]);
     expect(out.ppi.level).toBeCloseTo(0.9, 12);
     const v4 = out.detectors.find((d) => d.name === "v4");
     expect(v4?.figures.recall.point).toBeGreaterThan(0.5);
@@ -146,7 +146,7 @@ describe.skipIf(!hasAbRedial)("eval loop: sample -> export -> import -> agreemen
     writeFileSync(easy, JSON.stringify({ schema: "eval-bars/1", bars: [{ id: "low", kind: "at_least", metric: "recall", detector: "v4", value: 0.1 }] }));
     const ok = await cli(["eval", "score", "--predictions", predFile, "--check", "--bars", easy]);
     expect(ok.code, ok.err).toBe(0);
-    expect(ok.out).toMatch(/PASS low v4 recall >= 0.1: v4.recall \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \(point >= 0.1\)/);
+    expect(ok.out).toMatch(/PASS low v4 recall >= 0.1: v4.recall \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \(judged on the lower bound >= 0.1\)/);
     expect(ok.out).toMatch(/intervals: session-block percentile bootstrap, paired across detectors, 2000 resamples, seed 1, level 0.95, \d+ sessions/);
 
     const hard = join(tmp.dir, "hard.json");

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  capRefusal,
   drawWithPlan,
   inclusionMonteCarlo,
   inclusionProbabilities,
@@ -104,9 +105,17 @@ describe("sampleGold", () => {
         fc.integer({ min: 2, max: 5 }),
         fc.integer({ min: 1, max: 80 }),
         fc.double({ min: 0, max: 0.6, noNaN: true }),
-        (seed, sessions, k, n, rate) => {
+        (seed, sessions, cap, n, rate) => {
           const cc = corpus(seed, sessions, 10, rate, 0.1);
           const m = Math.min(n, Math.floor(n / 2));
+          // A cap that starves a requested stratum is refused; the smallest cap it names works.
+          let k = cap;
+          const refusal = capRefusal(planSample(cc, resolveSampleOptions({ seed, n, failures: m, perSession: k })), resolveSampleOptions({ seed, n, failures: m, perSession: k }));
+          if (refusal) {
+            expect(() => sampleGold(cc, { seed, n, failures: m, perSession: k })).toThrow(/inclusion probability 0/);
+            expect(refusal.smallestCap).toBeGreaterThan(k);
+            k = refusal.smallestCap;
+          }
           const g = sampleGold(cc, { seed, n, failures: m, perSession: k });
           const per = new Map<string, number>();
           for (const i of g.items) per.set(i.session, (per.get(i.session) ?? 0) + 1);

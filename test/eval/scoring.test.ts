@@ -110,15 +110,17 @@ describe("scoreDetectors", () => {
 
   it("the check gate judges every default bar with its figure and interval", () => {
     const results = checkBars(DEFAULT_BARS.bars, report.figures, ["regex", "v3", "v4"]);
-    expect(results.map((r) => r.id)).toEqual(["ISC-44-detection", "ISC-44-class", "ISC-56", "ISC-53"]);
+    expect(results.map((r) => r.id)).toEqual(["ISC-44-detection", "ISC-44-class", "ISC-56", "ISC-53", "coverage-v4", "class-coverage-v4", "coverage-v3", "class-coverage-v3"]);
     const isc44 = results[0];
     // Listed as v3, v4: the gate reads the negated v3-v4 difference.
     const d = report.differences.find((x) => x.a === "v3" && x.b === "v4" && x.metric === "f1");
     expect(isc44?.figure).toBeCloseTo(-(d?.point ?? 0), 12);
     expect(isc44?.lower).toBeCloseTo(-(d?.upper ?? 0), 12);
     expect(isc44?.pass).toBe((isc44?.lower ?? -1) > 0);
+    // ISC-56 is judged on the lower bound of recall (the bound that protects the owner).
     const recall = results[2];
-    expect(recall?.pass).toBe((recall?.figure ?? 0) >= 0.6);
+    expect(recall?.rule).toBe("lower");
+    expect(recall?.pass).toBe((recall?.lower ?? 0) >= 0.6);
     expect(() => checkBars(DEFAULT_BARS.bars, report.figures, ["regex"])).toThrow(/detector v4/);
   });
 });

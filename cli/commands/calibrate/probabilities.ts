@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { calibrateQuestion, yesNoQuestions } from "../../../calibration/index.js";
+import { BINNING, calibrateQuestion, LOG_LOSS_EPS, yesNoQuestions } from "../../../calibration/index.js";
 import { bankHash } from "../../../questions/index.js";
 import { ProbabilitiesCandidateSchema, type ProbabilitiesCandidate } from "../../../schemas/calibration.js";
 import type { CommandContext } from "../../shared/command.js";
@@ -54,7 +54,7 @@ export function register(group: Command, ctx: CommandContext): void {
       });
       const file = candidatePath(ctx, opts.out, `probabilities-${stamp(ctx.io.now())}.json`);
       if (!opts.dryRun) writeAtomic(file, `${JSON.stringify(candidate, null, 2)}\n`);
-      if (opts.json) return printJson(ctx.io, { file: opts.dryRun ? null : file, candidate });
+      if (opts.json) return printJson(ctx.io, { file: opts.dryRun ? null : file, ece_binning: `10 ${BINNING}`, candidate });
       println(ctx.io, "question                     fit  eval  chosen     ECE raw→platt→iso        Brier raw→platt→iso      log loss raw→platt→iso");
       const t = (m: { ece: number; brier: number; log_loss: number } | null | undefined, k: "ece" | "brier" | "log_loss") => (m ? m[k].toFixed(3) : "  -  ");
       for (const q of questions) {
@@ -66,6 +66,7 @@ export function register(group: Command, ctx: CommandContext): void {
             (q.evaluated_on === "fit" ? "  (in-sample)" : ""),
         );
       }
+      println(ctx.io, `ECE: 10 ${BINNING}; log loss: p clipped to [${LOG_LOSS_EPS.toExponential(3)}, 1 - the same]`);
       println(ctx.io, opts.dryRun ? "dry run: nothing written" : `candidate written: ${file} (not promoted)`);
     });
 }

@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { inclusionMonteCarlo } from "../../../eval/index.js";
 import { mulberry32 } from "../../../eval/index.js";
-import { drawWithPlan, planSample, sampleGold, type GoldCandidate } from "../../../eval/index.js";
+import { drawWithPlan, inclusionProbabilities, planSample, sampleGold, type GoldCandidate } from "../../../eval/index.js";
 import { DEFAULT_SPLIT_SALT, splitOfSession } from "../../../eval/index.js";
 import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../../runtime/jobs/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
@@ -125,19 +125,25 @@ function runSample(ctx: CommandContext, flags: SampleFlags): void {
   const g = pure(() => sampleGold(list, { seed, n, perSession, failures }));
   let mc: GoldManifest["monte_carlo_check"] = null;
   if (mcReplicates > 0) {
+    // Every eligible item of the corpus, not only the drawn ones: an item the design can never
+    // draw is never drawn, so a check over drawn items could not see it.
     const plan = planSample(list, g.options);
     const est = inclusionMonteCarlo(list.map((c) => c.id), (s) => drawWithPlan(plan, mulberry32(s)).map((d) => d.id), { replicates: mcReplicates, seed });
-    const exact = new Map(g.items.map((i) => [i.id, i.inclusionProbability]));
+    const exact = inclusionProbabilities(plan);
     let maxZ = 0;
     let maxSe = 0;
-    for (const it of g.items) {
-      const e = est.estimates.get(it.id);
-      const pi = exact.get(it.id) as number;
+    let zero = 0;
+    for (const c of list) {
+      const e = est.estimates.get(c.id);
+      const pi = exact.get(c.id) ?? 0;
       const se = Math.sqrt((pi * (1 - pi)) / mcReplicates);
       maxSe = Math.max(maxSe, e?.standardError ?? 0);
+      if (pi === 0) zero++;
       if (e && se > 0) maxZ = Math.max(maxZ, Math.abs(e.estimate - pi) / se);
+      // A probability of 0 or 1 has no spread: any disagreement is a broken design.
+      else if (e && e.estimate !== pi) maxZ = Number.MAX_SAFE_INTEGER;
     }
-    mc = { replicates: mcReplicates, seed, max_abs_z: maxZ, max_se: maxSe };
+    mc = { replicates: mcReplicates, seed, max_abs_z: maxZ, max_se: maxSe, items: list.length, zero_probability: zero };
   }
   const rows: GoldItem[] = g.items.map((i) =>
     GoldItemSchema.parse({
@@ -185,6 +191,6 @@ function runSample(ctx: CommandContext, flags: SampleFlags): void {
   println(ctx.io, `design: at most ${perSession} per session, seed ${seed}; inclusion probabilities exact (min ${Math.min(...rows.map((r) => r.inclusion_probability)).toFixed(4)}, max ${Math.max(...rows.map((r) => r.inclusion_probability)).toFixed(4)})`);
   if (g.shortfall.failure > 0 || g.shortfall.total > 0) println(ctx.io, `shortfall: ${g.shortfall.failure} failures and ${g.shortfall.total} items fewer than asked (the capped corpus has too few)`);
   println(ctx.io, `split by session (holdout share ${holdoutShare}): fit ${manifest.split.fit} items / ${manifest.split.fit_sessions} sessions, holdout ${manifest.split.holdout} / ${manifest.split.holdout_sessions}`);
-  if (mc) println(ctx.io, `Monte Carlo check (${mc.replicates} runs): max |z| ${mc.max_abs_z.toFixed(2)}, max standard error ${mc.max_se.toFixed(4)}`);
+  if (mc) println(ctx.io, `Monte Carlo check (${mc.replicates} runs over all ${mc.items ?? list.length} eligible items, ${mc.zero_probability ?? 0} with probability 0): max |z| ${mc.max_abs_z.toFixed(2)}, max standard error ${mc.max_se.toFixed(4)}`);
   println(ctx.io, flags.dryRun ? "dry run: nothing written" : `wrote ${goldFile} and ${manifestFile}`);
 }

@@ -1,17 +1,17 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { checkBars, DEFAULT_BARS, type BarResult } from "../../../eval/index.js";
-import { METRICS } from "../../../eval/index.js";
-import { scoreDetectors, type ScoreReport } from "../../../eval/index.js";
+import { checkBars, DEFAULT_BARS, type InSampleNote } from "../../../eval/index.js";
+import { scoreDetectors } from "../../../eval/index.js";
 import { EvalBarsSchema, type EvalBars } from "../../../schemas/eval-bars.js";
 import { GoldItemSchema } from "../../../schemas/gold.js";
 import { DETECT_UNHAPPY } from "../../../schemas/label.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { printJson, println } from "../../shared/io.js";
+import { printJson } from "../../shared/io.js";
 import { evalPaths, listOption, parseIntOption, parseNumberOption, pure, readJsonStrict, readJsonlStrict, resolveFrom } from "../../shared/eval-files.js";
-import { fmt, pad, withInterval } from "../../shared/eval-format.js";
+import { printBars, printScoreReport } from "../../shared/eval-score-print.js";
+import { ENGINE_DETECTORS, loadTrainingRecords } from "../../shared/eval-training.js";
 import { loadLabels } from "../../shared/eval-labels.js";
 import { CLASS_QUESTION } from "../../shared/eval-questions.js";
 import { examples } from "../../shared/help.js";
@@ -19,12 +19,16 @@ import { examples } from "../../shared/help.js";
 /**
  * `errata eval score [--check]`: compares detectors (prediction/1 files) on the majority
  * labels of the gold holdout, reweighted to the corpus, with paired session-block
- * intervals; `--check` judges the promotion bars (from `--bars FILE`, else `eval-bars.json`
- * in the working folder or the eval folder, else the defaults) and exits 1 when one fails.
+ * intervals, each detector's coverage and strict view, and the items each detector's judge
+ * was trained on (`--weights`, by default the shipped weights for v3 and v4), marked on
+ * every line; `--check` judges the promotion bars (from `--bars FILE`, else `eval-bars.json`
+ * in the working folder or the eval folder, else the defaults) and their coverage bar, and
+ * exits 1 when one fails (a bar of an in-sample detector fails).
  *
  * Example: `errata eval score --predictions preds.jsonl --check` → a table of precision,
- * recall, F1, class accuracy and kappa per detector, the differences, then
- * "PASS ISC-56 v4 detection recall is high: v4.recall 0.741 [0.612, 0.858] (point >= 0.6)".
+ * recall, F1, class accuracy and kappa per detector, coverage and the strict view, the
+ * differences, then "PASS ISC-56 v4 detection recall is high: v4.recall 0.741 [0.612, 0.858]
+ * (judged on the lower bound >= 0.6)".
  */
 export interface ScoreFlags {
   predictions: string[];
@@ -42,6 +46,8 @@ export interface ScoreFlags {
   ppiLevel?: string;
   check?: boolean;
   bars?: string;
+  weights?: string[];
+  exchanges?: string[];
   json?: boolean;
 }
 
@@ -66,7 +72,9 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--ppi-level <x>", "PPI++ interval level (default 0.9, ppi_py's default)")
     .option("--check", "judge the promotion bars; exit 1 when one fails")
     .option("--bars <file>", "bars config (eval-bars/1); default eval-bars.json here or in <ledger>/eval, else the built-in bars")
-    .option("--json", "print one JSON value: figures, differences, labellers, PPI, check")
+    .option("--weights <pairs...>", `DETECTOR=FILE: the engine-weights file whose trainedOn says what DETECTOR's judge was trained on (items seen are marked in-sample and fail its bars); DETECTOR=none for no record (default: ${ENGINE_DETECTORS.join(", ")} = the shipped embedded weights)`)
+    .option("--exchanges <files...>", "exchange/1 files giving each gold item's corpus, to mark items of a training set recorded without item hashes as possibly in-sample")
+    .option("--json", "print one JSON value: figures, differences, labellers, PPI, training, check")
     .addHelpText(
       "after",
       examples([
@@ -81,7 +89,14 @@ export function register(group: Command, ctx: CommandContext): void {
           "errata v4 v3 --regex-caught --exchanges datasets/ab-redial/exchanges.jsonl &&",
           "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --out predictions.jsonl &&",
           "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
-          "errata eval score --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl --check  # exit 1: a bar fails",
+          "errata eval score --predictions predictions.jsonl --labels datasets/ab-redial/labels.jsonl --check  # exit 1: v4 is in-sample (the shipped weights trained on 498 of these items)",
+        ],
+        [
+          "errata datasets copy ab-redial &&",
+          "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&",
+          `echo '{"schema":"eval-bars/1","coverage":{"min":0.9},"bars":[{"id":"recall","kind":"at_least","metric":"recall","detector":"regex","value":0.05,"on":"point"}]}' > eval-bars.json &&`,
+          "errata eval score --predictions regex.jsonl --labels datasets/ab-redial/labels.jsonl --check --bars eval-bars.json",
         ],
       ]),
     )
@@ -97,53 +112,6 @@ function loadBars(ctx: CommandContext, file: string | undefined): { source: stri
     if (existsSync(path)) return { source: path, bars: readJsonStrict(path, EvalBarsSchema, "an eval-bars/1 config") };
   }
   return { source: "defaults", bars: DEFAULT_BARS };
-}
-
-function printReport(ctx: CommandContext, r: ScoreReport): void {
-  const b = r.bootstrap;
-  println(ctx.io, `${r.split} split: ${r.items} gold items, ${r.scored} with a majority verdict (${r.noMajority} ties or too few labels left out), ${r.goldFailures} gold failures; corpus weights sum ${r.weightSum.toFixed(1)}`);
-  println(ctx.io, `intervals: ${b.method}, paired across detectors, ${b.resamples} resamples, seed ${b.seed}, level ${b.level}, ${b.sessions} sessions`);
-  const head = ["detector", "scored", ...METRICS.map((m) => (m === "classAccuracy" ? "class | detected" : m === "kappa" ? "kappa vs majority" : m))];
-  const w = [10, 8, 24, 24, 24, 24, 24];
-  println(ctx.io, head.map((h, i) => pad(h, w[i] ?? 10)).join(""));
-  for (const d of r.detectors) {
-    const cells = [d.name, String(d.scored), ...METRICS.map((m) => withInterval(d.figures[m].point, d.figures[m].lower, d.figures[m].upper))];
-    println(ctx.io, cells.map((c, i) => pad(c, w[i] ?? 10)).join(""));
-  }
-  for (const d of r.detectors) {
-    const notes = [
-      d.unscoredDetection ? `${d.unscoredDetection} unscored (left out, never "no")` : "",
-      d.unscoredClass ? `${d.unscoredClass} detected without a class` : "",
-      ...METRICS.filter((m) => d.figures[m].emptyReplicates > 0).map((m) => `${m}: ${d.figures[m].emptyReplicates} replicates with an empty denominator`),
-    ].filter(Boolean);
-    if (notes.length) println(ctx.io, `  ${d.name}: ${notes.join("; ")}`);
-  }
-  if (r.differences.length) println(ctx.io, "differences (paired, same resamples):");
-  const pairs = [...new Set(r.differences.map((d) => `${d.a}\t${d.b}`))];
-  for (const pair of pairs) {
-    const [a, c] = pair.split("\t");
-    const ds = r.differences.filter((d) => d.a === a && d.b === c);
-    println(ctx.io, `  ${a} - ${c}: ${ds.map((d) => `${d.metric} ${withInterval(d.point, d.lower, d.upper, 3, true)}`).join("; ")}`);
-  }
-  const lab = r.labellers.detect;
-  if (lab) {
-    const cohen = lab.cohen.map((c) => `${c.a}/${c.b} ${fmt(c.value)}`).join(", ");
-    println(ctx.io, `labellers on the same items (${lab.question}): Fleiss ${withInterval(lab.fleissFixed.value ?? lab.fleissVariable.value, lab.fleissFixed.value === null ? lab.fleissVariable.lower : lab.fleissFixed.lower, lab.fleissFixed.value === null ? lab.fleissVariable.upper : lab.fleissFixed.upper)}; Cohen ${cohen || "—"}`);
-  }
-  if (r.labellers.class) println(ctx.io, `labellers on class (gold failures): Fleiss ${fmt(r.labellers.class.fleissVariable.value)}`);
-  if (r.ppi) {
-    const p = r.ppi;
-    println(ctx.io, `corpus failure rate (PPI++ with ${p.detector}, ${Math.round(p.level * 100)}% interval): ${withInterval(p.estimate, p.lower, p.upper, 4)} (lambda ${p.lambda.toFixed(3)}; ${p.labelled} labelled, ${p.unlabelled} unlabelled)`);
-  }
-}
-
-function printBars(ctx: CommandContext, source: string, results: BarResult[]): void {
-  println(ctx.io, `check (bars: ${source}):`);
-  for (const b of results) {
-    const rule = b.rule === "lower" ? `lower bound ${b.name.includes("-") ? ">" : ">="} ${b.threshold}` : `point ${b.name.includes("-") ? ">" : ">="} ${b.threshold}`;
-    const fig = withInterval(b.figure, b.lower, b.upper, 3, b.name.includes("-"));
-    println(ctx.io, `  ${b.pass ? "PASS" : "FAIL"} ${b.id} ${b.description}: ${b.name} ${fig} (${rule})${b.reason ? ` — ${b.reason}` : ""}`);
-  }
 }
 
 function runScore(ctx: CommandContext, flags: ScoreFlags): void {
@@ -163,6 +131,8 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   const names = new Set(predictions.map((x) => x.detector));
   const ppiDetector = flags.ppiDetector ?? (names.has("v4") ? "v4" : null);
   const bars = flags.check ? loadBars(ctx, flags.bars) : null;
+  const splitGold = gold.filter((g) => flags.split === "all" || g.split === flags.split).map((g) => ({ id: g.exchange_id }));
+  const training = loadTrainingRecords(ctx.io, flags.weights, detectors ? new Set(detectors) : names, splitGold, flags.exchanges);
   const report = pure(() =>
     scoreDetectors(
       gold.map((g) => ({ id: g.exchange_id, session: g.session_id, weight: g.weight, split: g.split })),
@@ -176,20 +146,29 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
         seed,
         level,
         ppi: ppiDetector ? { detector: ppiDetector, alpha: 1 - ppiLevel } : null,
+        training: training.overlaps,
         ...(detectors ? { detectors } : {}),
         ...(labelers ? { labelers } : {}),
       },
     ),
   );
   const scored = report.detectors.map((d) => d.name);
-  const results = bars ? pure(() => checkBars(bars.bars.bars, report.figures, scored)) : null;
+  const inSample = new Map<string, InSampleNote>();
+  for (const d of report.detectors) {
+    if (d.inSample && d.inSample.items > 0) inSample.set(d.name, { items: d.inSample.items, of: d.inSample.of, note: `${d.name} was trained on ${d.inSample.items} of these ${d.inSample.of} items (${d.inSample.source})` });
+  }
+  const results = bars ? pure(() => checkBars(bars.bars.bars, report.figures, scored, { coverage: bars.bars.coverage, inSample })) : null;
   if (results && results.some((r) => !r.pass)) ctx.exitCode = 1;
+  for (const d of report.detectors) {
+    if (d.inSample && d.inSample.items > 0) ctx.io.stderr.write(`errata: warning: ${d.name} is scored in-sample: its judge was trained on ${d.inSample.items} of the ${d.inSample.of} scored items (${d.inSample.source}); every line of it is marked\n`);
+    else if (d.inSample && d.inSample.possibly > 0) ctx.io.stderr.write(`errata: warning: ${d.name} may be scored in-sample: ${d.inSample.possibly} of the ${d.inSample.of} scored items are from ${d.inSample.unknownSets.join(", ")}, whose training items are unknown\n`);
+  }
   if (flags.json) {
     const { figures: _figures, ...rest } = report;
-    printJson(ctx.io, { gold: goldFile, ...rest, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass), bars: results } : null });
+    printJson(ctx.io, { gold: goldFile, ...rest, training: training.notes, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass), coverage: bars.bars.coverage, bars: results } : null });
     return;
   }
-  printReport(ctx, report);
-  if (results && bars) printBars(ctx, bars.source, results);
+  printScoreReport(ctx.io, report, training.notes);
+  if (results && bars) printBars(ctx.io, bars.source, results);
 }
 

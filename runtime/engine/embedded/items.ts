@@ -1,5 +1,6 @@
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
+import { majorityVote } from "../../../eval/index.js";
 
 /**
  * Labelled items for yes/no questions: for each (question, exchange), the raters' yes votes
@@ -13,7 +14,11 @@ export interface Item {
   questionId: string;
   yes: number;
   total: number;
-  /** 1 when more than half said yes, 0 when more than half said no, null on a tie. */
+  /**
+   * eval's `majorityVote` (the one majority rule) with at least one vote: 1 when more said yes
+   * than no, 0 when more said no, null on a tie. One vote is enough here because training sets
+   * may have a single rater (the synthetic plan, UKP); the gold holdout asks for 2 of 3.
+   */
   majority: 0 | 1 | null;
 }
 
@@ -24,6 +29,15 @@ export interface ItemsResult {
   unjoined: number;
   /** Label rows left out because the value is not boolean or the question is not a bank id. */
   ignored: number;
+}
+
+/** The engine's minimum votes for a majority (see `Item.majority`). */
+export const TRAINING_MIN_VOTES = 1;
+
+function binaryMajority(yes: number, total: number): 0 | 1 | null {
+  const votes: boolean[] = [...Array<boolean>(yes).fill(true), ...Array<boolean>(total - yes).fill(false)];
+  const m = majorityVote(votes, TRAINING_MIN_VOTES);
+  return m.status === "majority" ? (m.value === true ? 1 : 0) : null;
 }
 
 const QUESTION_ID = /^[a-z]+\.[a-z0-9_]+$/;
@@ -66,7 +80,7 @@ export function buildItems(exchanges: readonly Exchange[], labels: readonly Labe
         questionId: qid,
         yes: v.yes,
         total: v.total,
-        majority: v.yes * 2 > v.total ? 1 : v.yes * 2 < v.total ? 0 : null,
+        majority: binaryMajority(v.yes, v.total),
       }));
     byQuestion.set(qid, items);
   }

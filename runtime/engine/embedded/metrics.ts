@@ -8,6 +8,7 @@
  * `cohenKappaBinary([1, 1, 0, 0], [1, 0, 0, 0])` -> 0.5;
  * `fleissKappa` on Fleiss (1971) as printed in Wikipedia's "Fleiss' kappa" -> 0.20993.
  */
+import { LOG_LOSS_EPS } from "../../../calibration/index.js";
 
 /** Area under the ROC curve (Mann-Whitney U with ties counted half); null without both classes. */
 export function auc(p: readonly number[], y: readonly (0 | 1)[]): number | null {
@@ -38,10 +39,10 @@ export function brier(p: readonly number[], y: readonly (0 | 1)[]): number | nul
   return s / p.length;
 }
 
-/** Mean negative log-likelihood, probabilities clipped to [1e-15, 1 - 1e-15] as scikit-learn does; null when empty. */
+/** Mean negative log-likelihood, probabilities clipped to [eps, 1 - eps] with calibration's one clip (LOG_LOSS_EPS); null when empty. */
 export function logLoss(p: readonly number[], y: readonly (0 | 1)[]): number | null {
   if (p.length === 0) return null;
-  const eps = 1e-15;
+  const eps = LOG_LOSS_EPS;
   let s = 0;
   p.forEach((pi, i) => {
     const q = Math.min(1 - eps, Math.max(eps, pi));
@@ -99,8 +100,10 @@ export function fleissKappa(counts: readonly (readonly number[])[]): { kappa: nu
 }
 
 /**
- * The cut on p that maximises Cohen's kappa against y (ties between cuts go to the lowest
- * cut); flags p >= cut. Deterministic. Returns 0.5 when y holds one class.
+ * The cut on p that maximises Cohen's kappa against y; flags p >= cut. Ties between cuts
+ * (within 1e-12) go to the higher cut, which flags less: the rule of calibration's
+ * `chooseCuts`, so the engine and the calibration loop pick the same cut on the same data.
+ * Deterministic. Returns 0.5 when y holds one class.
  */
 export function bestKappaCut(p: readonly number[], y: readonly (0 | 1)[]): number {
   const n = p.length;
@@ -125,7 +128,7 @@ export function bestKappaCut(p: readonly number[], y: readonly (0 | 1)[]): numbe
     const pe = (flagged / n) * (pos / n) + (1 - flagged / n) * (1 - pos / n);
     if (pe === 1) continue;
     const k = (po - pe) / (1 - pe);
-    if (k >= bestKappa) {
+    if (k > bestKappa + 1e-12) {
       bestKappa = k;
       best = c;
     }
