@@ -4,7 +4,7 @@
 // feature set; only aggregate figures leave the process (USS is local-only).
 //
 //   npx tsc -p tsconfig.json && node dist/scripts/research/loco-main.js [--cap 3000] [--l2 0.3,1,3]
-//     [--resamples 1000] [--json FILE] [--sub N] [--dump-texts FILE] [--emb DIR]
+//     [--train ab-redial,dbdc3,conture] [--resamples 1000] [--json FILE] [--sub N] [--dump-texts FILE] [--emb DIR]
 //
 // --dump-texts writes the prompts and reply ends an embedding model would read (a JSON array,
 // local scratch: it holds USS text when USS is present); --emb DIR reads DIR/texts.json and
@@ -56,6 +56,7 @@ const base: Omit<LocoOptions, "features" | "dim"> = {
   l2Grid: (arg("--l2") ?? "1").split(",").map(Number),
   resamples: Number(arg("--resamples") ?? 1000),
   ...(arg("--cap") ? { capPerCorpus: Number(arg("--cap")) } : {}),
+  ...(arg("--train") ? { trainOn: arg("--train")!.split(",") } : {}),
 };
 const runs: { name: string; rows: LocoRow[] }[] = [];
 const t0 = Date.now();

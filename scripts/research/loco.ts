@@ -15,6 +15,7 @@ import type { Item } from "../../runtime/engine/embedded/items.js";
 import { interval } from "../../runtime/engine/embedded/interval-row.js";
 import type { Interval } from "../../runtime/engine/embedded/interval.js";
 import { auc, bestKappaCut, cohenKappaBinary } from "../../runtime/engine/embedded/metrics.js";
+import { splitBucket } from "../../runtime/engine/embedded/split.js";
 import type { LocoCorpus } from "./loco-data.js";
 
 export interface Flags {
@@ -46,6 +47,8 @@ export interface LocoOptions {
   dim: number;
   l2Grid?: readonly number[];
   resamples?: number;
+  /** Only these corpora train (default: every trainable one). */
+  trainOn?: readonly string[];
   /** At most this many items of one training corpus (the first by session order of a seeded hash), to keep fits small. */
   capPerCorpus?: number;
 }
@@ -101,8 +104,10 @@ function fit(train: readonly { name: string; items: readonly Item[] }[], opts: L
 const decided = (items: readonly Item[]): Item[] => items.filter((it) => it.majority !== null);
 
 /** The L2 and cut chosen on the training corpora alone (inner leave-one-corpus-out). */
-function choose(train: readonly { name: string; items: readonly Item[] }[], opts: LocoOptions): { l2: number; cut: number } {
+function choose(given: readonly { name: string; items: readonly Item[] }[], opts: LocoOptions): { l2: number; cut: number } {
   const grid = opts.l2Grid ?? [1];
+  // One training corpus: three session folds of it stand in for the inner corpora.
+  const train = given.length >= 2 ? given : given.flatMap((c) => [0, 1, 2].map((f) => ({ name: `${c.name}#${f}`, items: c.items.filter((it) => splitBucket(it.exchange.corpus, it.exchange.session_id) % 3 === f) })));
   if (train.length < 2) return { l2: grid[0]!, cut: 0.5 };
   let best = { l2: grid[0]!, score: -Infinity, p: [] as number[], y: [] as (0 | 1)[] };
   for (const l2 of grid) {
@@ -138,10 +143,11 @@ export function capItems(items: readonly Item[], cap: number | undefined): Item[
 
 export function locoRun(corpora: readonly LocoCorpus[], opts: LocoOptions, log: (line: string) => void = () => {}): LocoRow[] {
   const resamples = opts.resamples ?? 1000;
-  const trainable = corpora.filter((c) => c.trainable).map((c) => ({ name: c.name, items: capItems(c.items, opts.capPerCorpus) }));
+  const trainable = corpora.filter((c) => c.trainable && (opts.trainOn === undefined || opts.trainOn.includes(c.name))).map((c) => ({ name: c.name, items: capItems(c.items, opts.capPerCorpus) }));
   const rows: LocoRow[] = [];
   for (const target of corpora) {
     const train = trainable.filter((c) => c.name !== target.name);
+    if (train.length === 0) continue;
     log(`loco: ${target.name} <- ${train.map((c) => `${c.name} ${c.items.length}`).join(" + ")}`);
     const { l2, cut } = choose(train, opts);
     const model = fit(train, opts, l2);

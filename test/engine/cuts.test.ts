@@ -31,7 +31,7 @@ describe("the cuts recorded with the weights", () => {
   });
 
   it("the daily severity rule counts P(unhappy) from the calibrated cut", () => {
-    const e = { frustration: 0, rating: null, kind: "question" };
+    const e = { frustration: 0, rating: null, kind: "question" as const };
     expect(howUpsetRule(e, 0.3, 0.27)).toBe(1);
     expect(howUpsetRule(e, 0.3)).toBe(0);
     expect(howUpsetRule(e, 0.2, 0.27)).toBe(0);
