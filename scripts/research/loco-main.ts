@@ -4,7 +4,7 @@
 // feature set; only aggregate figures leave the process (USS is local-only).
 //
 //   npx tsc -p tsconfig.json && node dist/scripts/research/loco-main.js [--cap 3000] [--l2 0.3,1,3]
-//     [--train ab-redial,dbdc3,conture] [--resamples 1000] [--json FILE] [--sub N] [--dump-texts FILE] [--emb DIR]
+//     [--train ab-redial,dbdc3,conture] [--spec JSON] [--resamples 1000] [--json FILE] [--sub N] [--dump-texts FILE] [--emb DIR]
 //
 // --dump-texts writes the prompts and reply ends an embedding model would read (a JSON array,
 // local scratch: it holds USS text when USS is present); --emb DIR reads DIR/texts.json and
@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { captureSignals } from "../../runtime/engine/embedded/signals.js";
 import { DEFAULT_FEATURES, extractFeatures, replyTail } from "../../runtime/engine/embedded/features.js";
 import type { Item } from "../../runtime/engine/embedded/items.js";
+import type { FeatureSpec } from "../../runtime/engine/base/schemas.js";
 import type { Interval } from "../../runtime/engine/embedded/interval.js";
 import { loadCorpora } from "./loco-data.js";
 import { capItems, locoRun, type LocoOptions, type LocoRow } from "./loco.js";
@@ -44,11 +45,13 @@ if (dump) {
   process.exit(0);
 }
 
-const HASHED_DIM = 1 << DEFAULT_FEATURES.bits;
+// --spec '{"charNgrams": [], "wordNgrams": [1]}': other hashed features (merged over features/1).
+const spec: FeatureSpec = { ...DEFAULT_FEATURES, ...(arg("--spec") ? (JSON.parse(arg("--spec")!) as Partial<FeatureSpec>) : {}) };
+const HASHED_DIM = 1 << spec.bits;
 const cache = new Map<string, { idx: Int32Array; val: Float64Array }>();
 const hashed = (it: Item): { idx: Int32Array; val: Float64Array } => {
   let v = cache.get(it.exchange.id + it.exchange.corpus);
-  if (!v) cache.set(it.exchange.id + it.exchange.corpus, (v = extractFeatures(it.exchange, DEFAULT_FEATURES, captureSignals)));
+  if (!v) cache.set(it.exchange.id + it.exchange.corpus, (v = extractFeatures(it.exchange, spec, spec.captureSignals ? captureSignals : null)));
   return v;
 };
 
@@ -60,7 +63,7 @@ const base: Omit<LocoOptions, "features" | "dim"> = {
 };
 const runs: { name: string; rows: LocoRow[] }[] = [];
 const t0 = Date.now();
-runs.push({ name: "hashed n-grams + capture signals (features/1)", rows: locoRun(corpora, { ...base, features: hashed, dim: HASHED_DIM }, log) });
+runs.push({ name: `hashed features ${JSON.stringify({ wordNgrams: spec.wordNgrams, charNgrams: spec.charNgrams, captureSignals: spec.captureSignals })}`, rows: locoRun(corpora, { ...base, features: hashed, dim: HASHED_DIM }, log) });
 log(`hashed: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const embDir = arg("--emb");
