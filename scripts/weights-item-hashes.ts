@@ -48,14 +48,14 @@ for (const t of weights.trainedOn) {
     for (const it of list) {
       if (isHoldout(it.exchange.corpus, it.exchange.session_id)) continue;
       pairs++;
-      ids.add(it.exchange.id);
+      ids.add(trainingItemHash(it.exchange.corpus, it.exchange.id));
     }
   }
   if (pairs !== t.items) {
     console.log(`${t.set}: rebuilt ${pairs} (question, item) pairs, the file records ${t.items}; left without itemHashes`);
     continue;
   }
-  t.itemHashes = [...ids].map((id) => trainingItemHash(t.set, id)).sort();
+  t.itemHashes = [...ids].sort();
   console.log(`${t.set}: ${ids.size} training items (${pairs} question-item pairs) hashed`);
 }
 parseWeights(serialiseWeights(weights));

@@ -17,7 +17,7 @@ import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/index.js";
 import type { CommandContext } from "./command.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import { printJson, println, progress } from "./io.js";
-import { readCutsFile } from "./cuts-file.js";
+import { chooseCuts } from "./cuts-file.js";
 
 type EngineFactory = (ctx: CommandContext, lane: string | undefined) => Promise<Engine>;
 
@@ -90,7 +90,10 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       const limit = parseLimit(flags.limit);
-      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
+      // --cuts, else the promoted configuration's; else (undefined) the pass uses the cuts
+      // recorded with its engine's weights (resolveCuts), else 0.5; the origin is printed.
+      const chosen = chooseCuts(flags.cuts, ctx.io, null);
+      const cuts = chosen.origin.startsWith("default") ? undefined : chosen;
       // Check the input before building an engine (bad input writes nothing and costs nothing).
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
       const engine = await engineFactory(ctx, flags.lane);
@@ -100,7 +103,7 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
         engine,
         v4Dir: paths.v4Dir,
         exchangeFiles: files,
-        cuts,
+        ...(cuts ? { cuts: cuts.cuts, cutsOrigin: cuts.origin } : {}),
         limit,
         dryRun: flags.dryRun === true,
         retryUnscored: flags.retryUnscored === true,
@@ -123,6 +126,7 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
         `${head}: ${result.eligible} eligible of ${result.exchangesRead} exchanges; ${result.dryRun ? `would ask ${result.planned}` : `asked ${result.asked}`} ` +
           `(${result.exchanges} exchanges), already answered ${result.alreadyAnswered}, scored ${result.scored}, unscored ${result.unscored}`,
       );
+      println(ctx.io, `cuts: ${result.cutsOrigin}`);
       if (result.skippedLines > 0) println(ctx.io, `skipped ${result.skippedLines} unreadable lines`);
     });
 }

@@ -99,10 +99,15 @@ function classifyWith(m: Matchers, patterns: Patterns, text: string, context: Cl
     }
   }
 
-  // Keyed rules: tried only near the words that unlock them.
+  // Keyed rules: tried only near the words that unlock them. A weak one (a statement about
+  // the person: "I don't like that one", a bare "Never watch horror") is held until the reply
+  // is known (below).
+  const weakKeyed: CompiledRule[] = [];
   for (const { rule: i, at } of scanned.anyHits) {
     const rule = ruleAt(m, i);
-    if (rule && testNear(m, rule, lower, at)) fire(rule);
+    if (!rule || !testNear(m, rule, lower, at)) continue;
+    if (rule.weak) weakKeyed.push(rule);
+    else fire(rule);
   }
 
   let shape: ReplyShape | null | undefined;
@@ -113,6 +118,19 @@ function classifyWith(m: Matchers, patterns: Patterns, text: string, context: Cl
     shape = reply ? replyShape(reply, patterns.reply()) : null;
     return shape;
   };
+  for (const rule of weakKeyed) {
+    // What a person says about themselves (tastes, habits) answers a question the reply asked
+    // them ("Do you like horror?" -> "I don't like them", "Never watch it"); otherwise it is
+    // about what the reply brought. A rule of the same category that already fired decides
+    // anyway, so this one is listed as before. A check ("how about X?") asks about the
+    // reply's own proposal: a dislike then is about the reply.
+    const s = fired.some((r) => r.category === rule.category) ? null : getShape();
+    if (s === null || !s.endsWithQuestion || s.checkQuestion) fire(rule);
+    else {
+      pushOnce(signals, "context.answer_to_question");
+      if (rule.category === "correction" && s.offerQuestion) pushOnce(signals, `unhappy.${rule.lang}.declined_offer`);
+    }
+  }
   if (startCorrection?.weak && !fired.some((r) => r.category === "correction")) {
     // A weak opener ("no") is a correction only when nothing else explains it.
     const closing = closings.find((r) => ruleRegexOn(m, r, rest)?.test(rest) === true);
@@ -121,10 +139,10 @@ function classifyWith(m: Matchers, patterns: Patterns, text: string, context: Cl
     else if (s === undefined) signals.push("context.positive_words");
     else if (s === null) signals.push("context.no_reply");
     else if (s.endsWithQuestion && !s.checkQuestion) {
-      signals.push("context.answer_to_question");
+      pushOnce(signals, "context.answer_to_question");
       // "No, just the phone number" to "want me to book it?": the offer missed. Not a
       // correction (no row), but the person turned down what the reply proposed.
-      if (s.offerQuestion && lower.replace(NON_LETTERS, "").length > 5) signals.push(`unhappy.${startCorrection.lang}.declined_offer`);
+      if (s.offerQuestion && lower.replace(NON_LETTERS, "").length > 5) pushOnce(signals, `unhappy.${startCorrection.lang}.declined_offer`);
     }
     else fire(startCorrection);
   }
@@ -160,6 +178,10 @@ function classifyWith(m: Matchers, patterns: Patterns, text: string, context: Cl
   const tied = decider ? fired.filter((r) => r.category === decider.category).map((r) => r.lang) : [];
   const language = decider && new Set(tied).size === 1 ? decider.lang : mostCommonLanguage(decider ? fired.filter((r) => r.category === decider.category) : fired, lower);
   return { kind, rating, frustration, language, signals };
+}
+
+function pushOnce(xs: string[], x: string): void {
+  if (!xs.includes(x)) xs.push(x);
 }
 
 const LETTERS = new Map(Object.entries(loadIndex().letters));

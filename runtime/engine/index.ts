@@ -20,6 +20,7 @@ export { readAnswersFile } from "./replay/replay.js";
 export { OpenAILaneSchema, type OpenAILaneConfig } from "./openai/config.js";
 export { type WeightsFile } from "./base/schemas.js";
 export { EngineConfigError, apiKeyFor, engineFromConfig, loadEngineSettings } from "./config.js";
+export { calibratedCutsFor, DEFAULT_CUTS_ORIGIN, weightsCuts, weightsCutsWithOrigin, type CutsWithOrigin } from "./embedded/cuts.js";
 export { crossValidate } from "./embedded/crossval.js";
 export { evaluateEmbedded } from "./embedded/evaluate.js";
 export { EngineInputError, readExchanges, readQuestions } from "./embedded/files.js";

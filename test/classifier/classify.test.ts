@@ -142,6 +142,40 @@ describe("directives and praise", () => {
   });
 });
 
+describe("statements about the person, not about the reply", () => {
+  const TASTES = "What kind of movies do you like?";
+  const SUGGESTION = "You might like \"Alien (1979)\". It is a classic.";
+  it("a dislike is about the reply when its object is the reply's (an anaphor, or left out), not when it names a taste", () => {
+    expect(v("I'm not a big fan of horror movies, I like comedies.", TASTES).kind).toBe("none");
+    expect(v("i am not a huge fan of board games", SUGGESTION).kind).toBe("none");
+    expect(v("I'm not a fan of that one.", SUGGESTION).kind).toBe("correction");
+    expect(v("Not a fan of that. Anything else?", SUGGESTION).kind).toBe("correction");
+    expect(v("I'm not a fan, give me more titles.", SUGGESTION).kind).toBe("correction");
+    expect(v("I didn't like that one either", SUGGESTION).kind).toBe("correction");
+  });
+  it("recalling earlier talk is a complaint only when marked as insisting", () => {
+    expect(v("As I mentioned earlier, I need four tickets.").kind).toBe("none");
+    expect(v("Like I said, I need four tickets.").kind).toBe("none");
+    expect(v("As I already said, I need four tickets.").kind).toBe("correction");
+    expect(v("I literally just told you the time!").kind).toBe("correction");
+    expect(v("I asked you to update the install section, not the intro.").kind).toBe("correction");
+    expect(classify("wie gesagt, ich brauche vier Karten", { previousReply: STATEMENT }).kind).toBe("none");
+    expect(classify("wie ich schon gesagt habe: vier Karten", { previousReply: STATEMENT }).kind).toBe("correction");
+    expect(classify("como dije, necesito cuatro", { previousReply: STATEMENT }).kind).toBe("none");
+    expect(classify("como ya dije, necesito cuatro", { previousReply: STATEMENT }).kind).toBe("correction");
+  });
+  it("a bare 'always/never X' answering a question to the person is about them; addressed to the assistant it is a directive", () => {
+    const HABIT = "How often do you go to the cinema?";
+    expect(v("Never go, too expensive.", HABIT).kind).toBe("none");
+    expect(v("Never go, too expensive.", HABIT).signals).toContain("context.answer_to_question");
+    expect(v("Never commit without signing.").kind).toBe("directive");
+    expect(v("Never commit without signing.", null).kind).toBe("directive");
+    expect(v("Please never commit without signing.", OFFER).kind).toBe("directive");
+    expect(v("Always use pnpm. Is that clear?", "I moved it to utils/. Is that right?").kind).toBe("directive");
+    expect(v("Never enough").kind).not.toBe("directive");
+  });
+});
+
 describe("frustration", () => {
   it("counts families of signals, capped at 3", () => {
     expect(v("add a retry").frustration).toBe(0);

@@ -10,6 +10,7 @@ import { evaluateEmbedded } from "../../runtime/engine/embedded/evaluate.js";
 import { createScorer } from "../../runtime/engine/embedded/scorer.js";
 import { parseWeights, serialiseWeights } from "../../runtime/engine/embedded/weights.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
+import { trainingItemHash } from "../../core/training-item.js";
 import { makeExchange, unhappy } from "./helpers/fixtures.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..");
@@ -82,6 +83,17 @@ describe.skipIf(!existsSync(shipped))("the shipped weights (datasets/weights/emb
     beforeAll(async () => {
       const synth = weights.trainedOn.find((t) => t.synthetic !== undefined)!.synthetic!;
       sets = [readSet(join(repoRoot, "datasets", "ab-redial", "labels.jsonl")), readSet(join(repoRoot, "datasets", "ukp", "labels.jsonl")), await syntheticTrainingSet(synth.seed, synth.sessions)];
+    });
+
+    it("name every item they were trained on (sorted item hashes), and none of the holdout", () => {
+      for (const set of sets) {
+        const entry = weights.trainedOn.find((t) => t.set === set.name)!;
+        const trained = trainingExchanges([set]);
+        expect(entry.itemHashes, set.name).toEqual(trained.map((e) => trainingItemHash(e.corpus, e.id)).sort());
+        const all = new Set(trainingExchanges([set], true).map((e) => trainingItemHash(e.corpus, e.id)));
+        const holdout = [...all].filter((h) => !entry.itemHashes!.includes(h));
+        expect(holdout.length, `${set.name}: holdout items exist and are not listed`).toBeGreaterThan(0);
+      }
     });
 
     it("from the same files (hashes) and the same regenerated synthetic set", () => {

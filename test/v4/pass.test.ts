@@ -204,3 +204,32 @@ describe("v4 report", () => {
     expect(JSON.parse((await cli(["v4", "report", "--json"])).out)).toMatchObject({ composed: 1, failures: 1, defects: 1 });
   });
 });
+
+describe("cuts by default: recorded with the weights, never a bare 0.5 where some exist", () => {
+  it("answers of the shipped embedded model compose under its calibrated cuts, and every report says where the cuts came from", async () => {
+    const { createEngine, loadShippedWeights, weightsCuts } = await import("../../runtime/engine/index.js");
+    const weights = loadShippedWeights();
+    if (weights === null) throw new Error("the shipped weights are missing");
+    setV4EngineFactory(async () => createEngine({ lane: "embedded", weights, cache: null }));
+    const file = writeExchanges([exchange({ prompt: "No, that's wrong. Undo it." }), exchange({ prompt: "thanks, now add a test" })]);
+    const detect = await cli(["v4", "detect"]);
+    expect(detect.code).toBe(0);
+    expect(detect.out).toMatch(/^cuts: calibrated with the weights hashed-logreg\/[0-9a-f]{12} /m);
+    const rep = JSON.parse((await cli(["v4", "report", "--exchanges", file, "--json"])).out);
+    expect(rep.cuts_origin).toMatch(/^calibrated with the weights /);
+    expect(rep.cuts["detect.unhappy"]).toBe(weightsCuts(weights)["detect.unhappy"]);
+    expect(rep.cuts["detect.unhappy"]).not.toBe(0.5);
+    expect((await cli(["v4", "report", "--exchanges", file])).out).toContain("cuts: calibrated with the weights");
+    writeFileSync(join(tmp.dir, "cuts.json"), JSON.stringify({ "detect.unhappy": 0.4 }));
+    const filed = JSON.parse((await cli(["v4", "report", "--exchanges", file, "--cuts", "cuts.json", "--json"])).out);
+    expect(filed).toMatchObject({ cuts: { "detect.unhappy": 0.4 }, cuts_origin: "cuts file cuts.json" });
+  });
+
+  it("another judge's answers get the default 0.5, and the report says so", async () => {
+    setV4EngineFactory(async () => fakeEngine(failRule));
+    const file = writeExchanges([exchange({ prompt: "FAIL" })]);
+    expect((await cli(["v4", "detect"])).out).toContain("cuts: default 0.5 for every question");
+    const rep = JSON.parse((await cli(["v4", "report", "--exchanges", file, "--json"])).out);
+    expect(rep).toMatchObject({ cuts: {}, cuts_origin: expect.stringMatching(/^default 0\.5/) });
+  });
+});

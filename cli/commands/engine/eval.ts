@@ -48,6 +48,7 @@ export function register(group: Command, ctx: CommandContext): void {
         }
         if (opts.json) return printJson(io, { model: scorer.model, staleSignals: stale, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
         println(io, `${scorer.model}: session-disjoint holdout of the sets it was trained on (${weights.split.method}); all items of the others ("all items"); SYNTHETIC sets are generated, not people`);
+        println(io, "kappa and flags at the cut recorded with the weights per question (max kappa on the training side), never a bare 0.5");
         for (const line of evalTable(rows)) println(io, line);
       }),
     );

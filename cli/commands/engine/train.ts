@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
@@ -8,7 +8,7 @@ import { syntheticTrainingSet } from "../../../runtime/engine/index.js";
 import { SYNTHETIC_LABELER } from "../../../runtime/corpora/index.js";
 import { trainEmbedded } from "../../../runtime/engine/index.js";
 import { loadCaptureSignals } from "../../../runtime/engine/index.js";
-import { serialiseWeights, weightsId } from "../../../runtime/engine/index.js";
+import { parseWeights, serialiseWeights, weightsId } from "../../../runtime/engine/index.js";
 import { weightsSummary } from "../../../runtime/engine/index.js";
 import { collect, guard, loadSets, versions, wholeNumber } from "../../shared/engine.js";
 import { examples } from "../../shared/help.js";
@@ -29,6 +29,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--synthetic-sessions <n>", "sessions of the synthetic training set", "300")
     .option("--max-features <n>", "keep at most n non-zero weights per question (a larger model is refitted on its top features)")
     .option("--l2 <n>", "L2 strength on the coefficients, or 'cv' (per question, session-grouped 5-fold CV over 0.1, 0.3, 1, 3, 10)", "cv")
+    .option("--l2-from <file>", "reuse each question's L2 recorded in this weights file (no cross-validation: a refit after a change of the features' inputs, e.g. the capture classifier)")
     .option("--include-holdout", "train on the holdout sessions too (then `engine eval` is no longer honest)")
     .option("--no-signals", "leave the capture classifier's signals out of the features")
     .option("--json", "print one JSON summary")
@@ -46,11 +47,13 @@ export function register(group: Command, ctx: CommandContext): void {
         { after: "The shipped weights (datasets/weights/embedded.json) come from the longer command in\ndatasets/weights/NOTICE.md." },
       ),
     )
-    .action(async (opts: { labels?: string[]; exchanges?: string[]; out?: string; l2: string; syntheticSeed?: string; syntheticSessions: string; maxFeatures?: string; includeHoldout?: boolean; signals: boolean; json?: boolean; dryRun?: boolean }) =>
+    .action(async (opts: { labels?: string[]; exchanges?: string[]; out?: string; l2: string; l2From?: string; syntheticSeed?: string; syntheticSessions: string; maxFeatures?: string; includeHoldout?: boolean; signals: boolean; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
         const io = ctx.io;
-        const l2 = opts.l2 === "cv" ? "cv" : Number(opts.l2);
-        if (l2 !== "cv" && (!(l2 > 0) || !Number.isFinite(l2))) throw badInput("--l2 must be a positive number or cv", "> 0 or cv", opts.l2);
+        const l2Number = opts.l2 === "cv" ? "cv" : Number(opts.l2);
+        if (l2Number !== "cv" && (!(l2Number > 0) || !Number.isFinite(l2Number))) throw badInput("--l2 must be a positive number or cv", "> 0 or cv", opts.l2);
+        if (opts.l2From !== undefined && opts.l2 !== "cv") throw badInput("--l2 and --l2-from exclude each other", "one of --l2 N, --l2-from FILE", `--l2 ${opts.l2} --l2-from ${opts.l2From}`);
+        const l2 = opts.l2From !== undefined ? recordedL2(resolve(io.cwd, opts.l2From)) : l2Number;
         if (!opts.out && !opts.dryRun) throw badInput("--out is required unless --dry-run", "--out FILE", "nothing");
         const maxFeatures = opts.maxFeatures !== undefined ? wholeNumber("--max-features", opts.maxFeatures) : undefined;
         if (maxFeatures === 0) throw badInput("--max-features must be at least 1", ">= 1", "0");
@@ -88,4 +91,16 @@ export function register(group: Command, ctx: CommandContext): void {
         for (const [k, why] of Object.entries(summary.skipped)) println(io, `  ${k}: skipped: ${why}`);
       }),
     );
+}
+
+/** Each question's L2 as a weights file records it ("<id>@<version>" -> L2). */
+function recordedL2(path: string): Map<string, number> {
+  if (!existsSync(path)) throw badInput("no weights file for --l2-from", "an engine-weights/1 JSON file", path);
+  let weights;
+  try {
+    weights = parseWeights(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw badInput("--l2-from is not a readable weights file", "an engine-weights/1 JSON file", (e as Error).message);
+  }
+  return new Map(Object.entries(weights.questions).map(([k, q]) => [k, q.l2]));
 }

@@ -17,7 +17,7 @@ import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
 import { printJson, println } from "../../shared/io.js";
-import { readCutsFile } from "../../shared/cuts-file.js";
+import { chooseCuts, readCutsFile } from "../../shared/cuts-file.js";
 import { writeAtomic } from "../../shared/research-files.js";
 import { examples } from "../../shared/help.js";
 
@@ -37,7 +37,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .command("predictions")
     .description("Write prediction/1 rows for the regex, v3 and v4 detectors (what `eval score` reads); asks nothing")
     .option("--exchanges <files...>", "exchange files (default <v4Dir>/exchanges.jsonl)")
-    .option("--cuts <file>", "cuts file v4 composes under (question id -> cut); default 0.5 for every question")
+    .option("--cuts <file>", "cuts file v4 composes under (question id -> cut); default: the promoted configuration's cuts, else those recorded with the judge's weights, else 0.5")
     .option("--detectors <list>", `comma-separated, in output order: ${PREDICTION_DETECTORS.join(", ")}`, PREDICTION_DETECTORS.join(","))
     .option("--lane <lane>", "compose only this engine lane's answers (default: the lane most stored answers came from)")
     .option("--model <model>", "compose only this model's answers (default: the model most stored answers came from)")
@@ -59,7 +59,7 @@ export function register(group: Command, ctx: CommandContext): void {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const detectors = parseDetectors(flags.detectors);
       if (detectors === null) throw badInput("bad --detectors", `a comma-separated list of ${PREDICTION_DETECTORS.join(", ")}, each at most once`, describeFound(flags.detectors));
-      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
+      if (flags.cuts !== undefined) readCutsFile(flags.cuts, ctx.io.cwd); // bad input before anything is read
       const files = flags.exchanges && flags.exchanges.length > 0 ? flags.exchanges.map((f) => resolve(ctx.io.cwd, f)) : [v4Files(paths.v4Dir).exchanges];
       const ex = readExchanges(files);
       if (ex.rows.length === 0) throw badInput("no exchanges to predict", "at least one exchange/1 row", `${files.join(", ")}: ${ex.skipped} unreadable lines, no exchanges`);
@@ -73,11 +73,13 @@ export function register(group: Command, ctx: CommandContext): void {
         const why = stored.rows.length === 0 ? `no stored answers in ${v4Files(paths.v4Dir).answers}` : "no stored answer from that --lane/--model";
         ctx.io.stderr.write(`errata: ${why}: every v4 prediction is unscored and v3 names no class (run errata v4 detect first)\n`);
       }
+      const chosen = chooseCuts(flags.cuts, ctx.io, judge);
+      const cuts = chosen.cuts;
       const result = buildPredictions({ exchanges: ex.rows, answers: candidates, judge, cuts, detectors });
       const rows = result.rows.map((r) => PredictionSchema.parse(r));
       const written = flags.dryRun !== true;
       if (written) writeAtomic(out, rows.length > 0 ? `${rows.map((r) => JSON.stringify(r)).join("\n")}\n` : "");
-      const summary = { out, written, rows: rows.length, detectors, judge, exchanges: ex.rows.length, skipped_lines: ex.skipped + stored.skipped, counts: result.counts };
+      const summary = { out, written, rows: rows.length, detectors, judge, cuts_origin: chosen.origin, exchanges: ex.rows.length, skipped_lines: ex.skipped + stored.skipped, counts: result.counts };
       if (flags.json) {
         printJson(ctx.io, summary);
         return;
@@ -88,6 +90,7 @@ export function register(group: Command, ctx: CommandContext): void {
       if (c.v3) parts.push(`v3 caught ${c.v3.detected}, ${c.v3.classNamed} with a class`);
       if (c.v4) parts.push(`v4 detected ${c.v4.detected} (${c.v4.classNamed} with a class), ${c.v4.unscored} unscored`);
       println(ctx.io, `${written ? "wrote" : "would write"} ${rows.length} predictions to ${out}${judge ? ` (answers of ${judge.lane}/${judge.model})` : ""}: ${parts.join("; ")}`);
+      println(ctx.io, `cuts: ${chosen.origin}`);
       if (summary.skipped_lines > 0) println(ctx.io, `skipped ${summary.skipped_lines} unreadable lines`);
     });
 }

@@ -12,7 +12,7 @@ import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
 import { printJson, println } from "../../shared/io.js";
-import { readCutsFile } from "../../shared/cuts-file.js";
+import { chooseCuts } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
 import { examples } from "../../shared/help.js";
 
@@ -51,7 +51,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--failures <file>", "composed verdicts as prediction/1 rows (default: compose the v4 folder's answers)")
     .option("--failure-detector <name>", "which detector's rows in --failures give the strata", "v4")
     .option("--answers <file>", "answer/1 JSONL to compose from (default: the v4 folder's answers.jsonl)")
-    .option("--cuts <file>", "cuts used to compose the answers (default 0.5 per question)")
+    .option("--cuts <file>", "cuts used to compose the answers (default: the promoted configuration's, else those recorded with the judge's weights, else 0.5)")
     .option("--items <n>", "items to draw (default 300)")
     .option("--per-session <k>", "at most k items per session (default 3, at least 2)")
     .option("--failure-items <m>", "composed failures to draw (default 180)")
@@ -92,8 +92,9 @@ function candidates(ctx: CommandContext, flags: SampleFlags, exchangeFiles: stri
     const answers = readAnswers(answersFile).rows;
     const judge = dominantJudge(answers);
     if (judge) {
-      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
-      const composed = composeAll(readExchanges(exchangeFiles).rows, answers, judge, cuts);
+      const chosen = chooseCuts(flags.cuts, ctx.io, judge);
+      ctx.io.stderr.write(`errata eval sample: cuts: ${chosen.origin}\n`);
+      const composed = composeAll(readExchanges(exchangeFiles).rows, answers, judge, chosen.cuts);
       verdict = new Map(composed.map((c) => [c.exchange.id, c.detect ? c.detect.is_failure : null]));
       failureSources = [answersFile];
     }

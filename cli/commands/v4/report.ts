@@ -7,7 +7,7 @@ import { judgedExchanges, mostBrokenSection } from "../../../runtime/jobs/index.
 import { buildReport, composeAll, dominantJudge, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, v4Files } from "../../../runtime/jobs/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { printJson, println } from "../../shared/io.js";
-import { readCutsFile } from "../../shared/cuts-file.js";
+import { chooseCuts, readCutsFile } from "../../shared/cuts-file.js";
 import { exchangeFiles, type PassFlags } from "../../shared/v4-pass.js";
 import { examples } from "../../shared/help.js";
 
@@ -22,7 +22,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .description("Compose stored answers (no judge asked): failures reported and unreported, top classes, per-session rates, synthetic planted failures found and missed")
     .option("--exchanges <files...>", "exchange files to read (default <v4Dir>/exchanges.jsonl)")
     .option("--labels <files...>", "label files naming planted failures of synthetic exchanges (default: labels.jsonl beside each exchanges file, when present)")
-    .option("--cuts <file>", "cuts file (question id -> cut); default 0.5 for every question")
+    .option("--cuts <file>", "cuts file (question id -> cut); default: the promoted configuration's cuts, else those recorded with the judge's weights, else 0.5")
     .option("--json", "print one JSON value")
     .addHelpText(
       "after",
@@ -37,11 +37,13 @@ export function register(group: Command, ctx: CommandContext): void {
     .action(async (flags: PassFlags & { labels?: string[] }) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
-      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
+      if (flags.cuts !== undefined) readCutsFile(flags.cuts, ctx.io.cwd); // bad input before reading anything else
       const ex = readExchanges(files);
       const labelFiles = flags.labels?.map((f) => resolve(ctx.io.cwd, f)) ?? files.map((f) => join(dirname(f), "labels.jsonl")).filter((f) => existsSync(f));
       const answers = readAnswers(v4Files(paths.v4Dir).answers);
       const judge = dominantJudge(answers.rows);
+      const chosen = chooseCuts(flags.cuts, ctx.io, judge);
+      const cuts = chosen.cuts;
       const composed = judge ? composeAll(ex.rows, answers.rows, judge, cuts) : composeAll(ex.rows, [], { lane: "-", model: "-" }, cuts);
       let planted: Map<string, ModeId[]> | undefined;
       const syntheticIds = new Set(ex.rows.filter((e) => e.synthetic).map((e) => e.id));
@@ -49,7 +51,7 @@ export function register(group: Command, ctx: CommandContext): void {
         planted = new Map();
         for (const f of labelFiles) for (const [k, v] of plantedFromLabels(readLabels(f).rows, syntheticIds)) planted.set(k, v);
       }
-      const report = buildReport(composed, { judge, bankHash, cuts, answers: answers.rows, ...(planted ? { planted } : {}) });
+      const report = buildReport(composed, { judge, bankHash, cuts, cutsOrigin: chosen.origin, answers: answers.rows, ...(planted ? { planted } : {}) });
       if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge);
       if (flags.json) printJson(ctx.io, report);
       else for (const line of renderReport(report)) println(ctx.io, line);

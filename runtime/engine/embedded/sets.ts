@@ -3,13 +3,16 @@ import { CodedError } from "../../../core/errors.js";
 import { readLabelledSet } from "./files.js";
 import { importSynthetic } from "../../corpora/index.js";
 import type { TrainingSet } from "./train.js";
+import { hasReplyLabels, REPLY_MAP_ID, replyBankLabels } from "./reply-map.js";
 import { hasUkpLabels, UKP_MAP_ID, ukpBankLabels } from "./ukp-map.js";
 
 /**
  * The labelled sets training and evaluation read:
  * - a bundled set (`labels.jsonl` beside its `exchanges.jsonl`); UKP's native error and
  *   response types are mapped onto bank and class questions (`ukp-map.ts`) and the set is
- *   marked "flagged-turns" (every UKP exchange is a turn picked for its feedback);
+ *   marked "flagged-turns" (every UKP exchange is a turn picked for its feedback); DBDC3's
+ *   breakdowns and ConTurE's dislikes, which rate the reply the next user turn reacts to,
+ *   become `detect.unhappy` votes (`reply-map.ts`);
  * - a synthetic TRAINING set, generated in memory by the seeded generator at train time,
  *   named `synthetic-seed-<seed>` and marked synthetic. The bundled `datasets/synthetic`
  *   (seed 7) is the evaluation corpus: training refuses seed 7.
@@ -22,6 +25,7 @@ export const EVALUATION_SEED = 7;
 
 export function readSet(labelsPath: string, exchangesPath?: string): TrainingSet {
   const set = readLabelledSet(labelsPath, exchangesPath);
+  if (hasReplyLabels(set.labels)) return { ...set, labels: [...set.labels, ...replyBankLabels(set.exchanges, set.labels)], labelMap: REPLY_MAP_ID };
   if (!hasUkpLabels(set.labels)) return set;
   return { ...set, labels: [...set.labels, ...ukpBankLabels(set.labels)], labelMap: UKP_MAP_ID, population: "flagged-turns" };
 }

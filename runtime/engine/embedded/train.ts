@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { trainingItemHash } from "../../../core/training-item.js";
 import { fitLogistic, LogisticError, predictLogistic, type Row } from "../../../learn/index.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Label } from "../../../schemas/label.js";
@@ -77,9 +78,11 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
   for (const set of [...sets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const { byQuestion } = buildItems(set.exchanges, set.labels);
     let items = 0;
+    const hashes = new Set<string>();
     for (const [qid, list] of byQuestion) {
       const kept = list.filter((it) => includeHoldout || !isHoldout(it.exchange.corpus, it.exchange.session_id));
       items += kept.length;
+      for (const it of kept) hashes.add(trainingItemHash(it.exchange.corpus, it.exchange.id));
       pooled.set(qid, [...(pooled.get(qid) ?? []), { set, items: kept }]);
     }
     trainedOn.push({
@@ -87,6 +90,9 @@ export function trainEmbedded(sets: readonly TrainingSet[], opts: TrainOptions):
       exchangesSha256: set.exchangesSha256,
       labelsSha256: set.labelsSha256,
       items,
+      // Every exchange any question of this set trained on, so that a scorer can find items
+      // the weights have already seen (`eval score`'s in-sample check).
+      itemHashes: [...hashes].sort(),
       ...(set.synthetic ? { synthetic: { seed: set.synthetic.seed, sessions: set.synthetic.sessions } } : {}),
       ...(set.labelMap ? { labelMap: set.labelMap } : {}),
       ...(set.population ? { population: set.population } : {}),

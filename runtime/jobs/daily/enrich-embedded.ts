@@ -6,6 +6,7 @@ import { answerTable, v3Choice } from "../../../composers/index.js";
 import { classOfQuestion, questionById, questionsInGroup, v3ClassQuestions } from "../../../questions/index.js";
 import { classify } from "../../classifier/index.js";
 import { erratumToExchange } from "./erratum-exchange.js";
+import { calibratedCutsFor } from "../../engine/index.js";
 
 /**
  * What the embedded engine can fill offline: how_upset (from the capture's frustration and
@@ -41,18 +42,23 @@ export interface EmbeddedEnricher {
 
 const COMPLAINT_KINDS = new Set(["complaint", "bug", "correction", "incident"]);
 
-/** how_upset 0-3 from what was counted at capture and the engine's P(unhappy); a documented rule, not a model. */
-export function howUpsetRule(e: Pick<Erratum, "frustration" | "rating" | "kind">, pUnhappy: number | null): number {
+/**
+ * how_upset 0-3 from what was counted at capture and the engine's P(unhappy); a documented
+ * rule, not a model. `cut`: where P(unhappy) starts to count, the cut recorded with the
+ * engine's weights for detect.unhappy when there is one (see `engineEnricher`), else 0.5.
+ */
+export function howUpsetRule(e: Pick<Erratum, "frustration" | "rating" | "kind">, pUnhappy: number | null, cut = 0.5): number {
   let v = e.frustration ?? 0;
   if (e.rating !== null) v = Math.max(v, e.rating <= 2 ? 3 : e.rating <= 4 ? 2 : e.rating <= 6 ? 1 : 0);
   if (COMPLAINT_KINDS.has(e.kind)) v = Math.max(v, 1);
-  if (pUnhappy !== null) v = Math.max(v, pUnhappy >= 0.9 ? 2 : pUnhappy >= 0.5 ? 1 : 0);
+  if (pUnhappy !== null) v = Math.max(v, pUnhappy >= Math.max(0.9, cut) ? 2 : pUnhappy >= cut ? 1 : 0);
   return Math.min(3, Math.max(0, Math.round(v)));
 }
 
-/** The default class judge: the class of the most probable mode question, when it is at least 0.5. */
+/** The default class judge: the class of the most probable mode question, when it reaches that mode's cut (recorded with the weights; else 0.5). */
 export function modeArgmaxJudge(engine: Engine, caller: string): ClassJudge {
   const modes = questionsInGroup("mode");
+  const cuts = calibratedCutsFor({ lane: engine.lane, model: engine.model })?.cuts ?? {};
   return async (exchanges) => {
     const pairs = exchanges.flatMap((exchange) => modes.map((question) => ({ exchange, question })));
     const answers = pairs.length > 0 ? await engine.ask(pairs, { caller }) : [];
@@ -66,7 +72,7 @@ export function modeArgmaxJudge(engine: Engine, caller: string): ClassJudge {
       }
       if (best === null) return { class: null, confidence: null, labeler };
       const p = best.p_yes;
-      return { class: p >= 0.5 ? classOfQuestion(best.question_id) : null, confidence: p, labeler };
+      return { class: p >= (cuts[best.question_id] ?? 0.5) ? classOfQuestion(best.question_id) : null, confidence: p, labeler };
     });
   };
 }
@@ -90,6 +96,7 @@ export function v3Judge(engine: Engine, caller: string): ClassJudge {
 
 export function engineEnricher(engine: Engine, opts: { caller: string; classJudge?: ClassJudge }): EmbeddedEnricher {
   const unhappy = questionById.get("detect.unhappy");
+  const unhappyCut = calibratedCutsFor({ lane: engine.lane, model: engine.model })?.cuts["detect.unhappy"] ?? 0.5;
   const judge = opts.classJudge ?? modeArgmaxJudge(engine, opts.caller);
   const engineName = `${engine.lane}/${engine.model}`;
   return {
@@ -106,7 +113,7 @@ export function engineEnricher(engine: Engine, opts: { caller: string; classJudg
         // A door that did not count frustration (a typed /er, an import): count it now, the same way the hook does.
         const counted = e.frustration ?? classify(e.complaint).frustration;
         out.set(e.id, {
-          how_upset: howUpsetRule({ ...e, frustration: counted }, p),
+          how_upset: howUpsetRule({ ...e, frustration: counted }, p, unhappyCut),
           class: c.class,
           confidence: c.confidence ?? 0,
           sources: {

@@ -8,7 +8,7 @@ import { CapturedIndex } from "../../transcripts/index.js";
 import { ledgerTurns } from "../../transcripts/index.js";
 import { sweepExchanges } from "../../transcripts/index.js";
 import { judgedExchanges, mostBrokenSection } from "../rules/index.js";
-import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, renderReport, runV4Stage, v4Files } from "../v4/index.js";
+import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, renderReport, resolveCuts, runV4Stage, v4Files } from "../v4/index.js";
 import type { LedgerPort, StageOutput } from "./context.js";
 import { stageOutput } from "./context.js";
 import type { V4Request } from "./daily.js";
@@ -63,7 +63,10 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
     return stageOutput({ ...counts, exchanges: 0 }, notes);
   }
   const engine = await deps.engine();
-  const common = { engine, v4Dir: paths.v4Dir, cuts: deps.cuts, dryRun: req.dryRun, home: deps.home, warn, ...(req.limit !== null ? { limit: req.limit } : {}) };
+  // The promoted configuration's cuts when one is promoted; else each pass resolves the
+  // cuts recorded with its judge's weights (resolveCuts), never a bare 0.5 where some exist.
+  const promotedCuts = Object.keys(deps.cuts).length > 0 ? { cuts: deps.cuts, cutsOrigin: "the promoted configuration's cuts (promoted.json)" } : {};
+  const common = { engine, v4Dir: paths.v4Dir, ...promotedCuts, dryRun: req.dryRun, home: deps.home, warn, ...(req.limit !== null ? { limit: req.limit } : {}) };
   const detect = await runV4Stage("detect", common);
   const diagnose = await runV4Stage("diagnose", common);
   counts["exchanges"] = detect.exchangesRead;
@@ -81,8 +84,10 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   const answers = readAnswers(files.answers, { warn });
   notes.push(...unreadable);
   const judge = dominantJudge(answers.rows);
-  const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, deps.cuts);
-  const report = buildReport(composed, { judge, bankHash, cuts: deps.cuts });
+  const cuts = resolveCuts({ promoted: deps.cuts, judge });
+  notes.push(`cuts: ${cuts.origin}`);
+  const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, cuts.cuts);
+  const report = buildReport(composed, { judge, bankHash, cuts: cuts.cuts, cutsOrigin: cuts.origin });
   if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge, 10, warn);
   const failures = composed.filter((c) => !c.exchange.synthetic && c.detect?.is_failure === true);
   counts["failures"] = failures.length;

@@ -1,3 +1,4 @@
+import { resolveCuts } from "./cuts.js";
 import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
 import { questionsInGroup, v3ClassQuestions } from "../../../questions/index.js";
@@ -15,7 +16,10 @@ export interface V4PassOptions {
   v4Dir: string;
   /** Exchange files; default `<v4Dir>/exchanges.jsonl`. */
   exchangeFiles?: readonly string[] | undefined;
+  /** The cuts composing which exchanges are failures; default: `resolveCuts` for this engine's judge (its calibrated cuts when it is the shipped embedded model). */
   cuts?: Cuts | undefined;
+  /** Where `cuts` came from (printed); required with `cuts` to say so, else "given by the caller". */
+  cutsOrigin?: string | undefined;
   limit?: number | undefined;
   dryRun?: boolean | undefined;
   /** Ask again where this judge's stored answer is unscored. */
@@ -39,6 +43,8 @@ export interface V4PassResult extends AskSummary {
   /** Pairs the plan holds (asked unless dry-run). */
   planned: number;
   dryRun: boolean;
+  /** Where the cuts this pass composed under came from. */
+  cutsOrigin: string;
 }
 
 /** The questions each stage asks. */
@@ -66,15 +72,16 @@ export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V
   const ex = readExchanges(opts.exchangeFiles ?? [files.exchanges], read);
   const existing = readAnswers(files.answers, read);
   const judge: JudgeId = { lane: opts.engine.lane, model: opts.engine.model };
+  const cuts = opts.cuts !== undefined ? { cuts: opts.cuts, origin: opts.cutsOrigin ?? "given by the caller" } : resolveCuts({ judge });
   let eligible: Exchange[] = ex.rows;
   if (stage !== "detect") {
-    eligible = composeAll(ex.rows, existing.rows, judge, opts.cuts ?? {})
+    eligible = composeAll(ex.rows, existing.rows, judge, cuts.cuts)
       .filter((c) => c.detect?.is_failure === true || (stage === "v3" && opts.regexCaught === true && regexVerdict(c.exchange).hit))
       .map((c) => c.exchange);
   }
   const done = opts.retryUnscored ? existing.rows.filter((a) => a.status === "scored") : existing.rows;
   const plan = planAsk(eligible, stageQuestions(stage), done, judge, { limit: opts.limit, home: opts.home });
-  const base = { stage, judge, eligible: eligible.length, exchangesRead: ex.rows.length, skippedLines: ex.skipped + existing.skipped };
+  const base = { stage, judge, eligible: eligible.length, exchangesRead: ex.rows.length, skippedLines: ex.skipped + existing.skipped, cutsOrigin: cuts.origin };
   if (opts.dryRun) {
     return { ...base, exchanges: plan.exchanges, asked: 0, alreadyAnswered: plan.alreadyAnswered, scored: 0, unscored: 0, planned: plan.pairs.length, dryRun: true };
   }

@@ -37,6 +37,8 @@ export interface V4Report {
   judge: JudgeId | null;
   bank_hash: string;
   cuts: Cuts;
+  /** Where the cuts came from (a cuts file, the promoted configuration, the weights' calibrated cuts, or the default 0.5). */
+  cuts_origin: string;
   exchanges: number;
   sessions: number;
   /** Exchanges whose detect.unhappy answer is scored (so is_failure is known). */
@@ -109,6 +111,7 @@ export function buildReport(
     judge: JudgeId | null;
     bankHash: string;
     cuts: Cuts;
+    cutsOrigin: string;
     planted?: ReadonlyMap<string, ModeId[]>;
     topSessions?: number;
     /** The stored answers, to tally this judge's unscored ones by reason. */
@@ -220,6 +223,7 @@ export function buildReport(
     judge: opts.judge,
     bank_hash: opts.bankHash,
     cuts: opts.cuts,
+    cuts_origin: opts.cutsOrigin,
     exchanges: real.length,
     sessions: sessions.size,
     composed: composedReal,
@@ -257,6 +261,7 @@ const pct = (n: number, d: number): string => (d > 0 ? `${((100 * n) / d).toFixe
 export function renderReport(r: V4Report): string[] {
   const lines: string[] = [];
   lines.push(`v4 report (${r.judge ? `${r.judge.lane}/${r.judge.model}` : "no answers yet"}; bank ${r.bank_hash.slice(0, 19)}…)`);
+  lines.push(`cuts: ${r.cuts_origin}`);
   lines.push(`exchanges: ${r.exchanges} in ${r.sessions} sessions; composed ${r.composed}, missing answers ${r.not_composed}`);
   lines.push(`failures: ${r.failures} (${pct(r.failures, r.composed)} of composed); defects of the assistant: ${r.defects}, blame unknown: ${r.defect_unknown}`);
   lines.push(`  reported (already in the ledger): ${r.reported}; unreported: ${r.unreported}`);
