@@ -13,7 +13,7 @@ const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d2430;background:#f4f5f7}
 header{display:flex;gap:18px;align-items:center;padding:10px 18px;background:#1d2430;color:#fff}
 header b{font-size:16px}#bar{flex:1;height:8px;background:#3b4555;border-radius:4px;overflow:hidden}#fill{height:100%;background:#5fbf7a;width:0}
-#saved{font-size:13px;color:#c9d1dc;min-width:120px;text-align:right}
+#xid{font-size:12px;color:#c9d1dc}#saved{font-size:13px;color:#c9d1dc;min-width:120px;text-align:right}
 main{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:16px;padding:16px 18px}
 section{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:12px 14px}
 h2{font-size:14px;text-transform:uppercase;letter-spacing:.04em;color:#5a6270;margin:10px 0 4px}
@@ -46,6 +46,7 @@ function opts(x) { return x.kind === "yesno" ? "y / n" : x.kind === "rating" ? x
 function render() {
   const it = S.items[item];
   $("n").textContent = "item " + (item + 1) + " of " + S.items.length;
+  $("xid").textContent = it.exchange_id;
   const done = S.items.filter((_, i) => itemDone(i)).length;
   $("count").textContent = done + " / " + S.items.length + " done";
   $("fill").style.width = (100 * done / S.items.length) + "%";
@@ -136,7 +137,7 @@ export function labelPageHtml(labeler: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Labelling: ${esc(labeler)}</title><style>${STYLE}</style></head>
 <body>
-<header><b>Errata labelling</b><span>${esc(labeler)}</span><span id="n"></span><div id="bar"><div id="fill"></div></div><span id="count"></span><span id="saved">not yet saved</span></header>
+<header><b>Errata labelling</b><span>${esc(labeler)}</span><span id="n"></span><code id="xid"></code><div id="bar"><div id="fill"></div></div><span id="count"></span><span id="saved">not yet saved</span></header>
 <main>
 <section>
 <h2>Before: the person asked</h2><div class="turn" id="previous_ask"></div>
