@@ -22,7 +22,8 @@ h2{font-size:14px;text-transform:uppercase;letter-spacing:.04em;color:#5a6270;ma
 ol#qs{list-style:none;padding:0;margin:6px 0}ol#qs li{padding:6px 8px;border:1px solid #e3e6ea;border-radius:5px;margin:4px 0;display:flex;gap:10px;align-items:baseline}
 ol#qs li.cur{border-color:#3a74d8;box-shadow:0 0 0 2px #3a74d855}ol#qs li .v{margin-left:auto;font-weight:600;min-width:70px;text-align:right}
 .done .v{color:#1d6b2f}.skip .v{color:#9a3b00}.opts{font-size:12px;color:#5a6270}
-#brief{white-space:pre-wrap;font-size:13px;max-height:calc(100vh - 120px);overflow:auto;margin:0}
+#brief{white-space:pre-wrap;font-size:13px;max-height:calc(100vh - 120px);overflow:auto;margin:0;position:relative}
+.bq{padding:2px 6px;border-left:3px solid transparent}.bq.cur{background:#fff8e1;border-left-color:#e0a000}
 kbd{border:1px solid #bbb;border-bottom-width:2px;border-radius:3px;padding:0 4px;font-size:12px;background:#fafafa}
 #keys{font-size:13px;color:#5a6270;margin-top:8px}#msg{color:#9a3b00;min-height:1.2em}
 `;
@@ -65,6 +66,21 @@ function render() {
     ol.appendChild(li);
   });
   const cur = ol.children[q]; if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+  // The brief beside the item: the focused question's own section, highlighted and in view.
+  const qid = S.questions[q].id;
+  for (const d of $("brief").children) d.className = d.dataset.q === qid ? "bq cur" : "bq";
+  const sec = [...$("brief").children].find((d) => d.dataset.q === qid);
+  if (sec) $("brief").scrollTop = sec.offsetTop;
+}
+function showBrief(text) {
+  // One block per "### <question id>" section of the brief, so the page can point at one.
+  const box = $("brief"); box.textContent = "";
+  let div = null;
+  for (const line of text.split("\n")) {
+    const m = /^### (\S+)/.exec(line);
+    if (m || div === null) { div = document.createElement("div"); div.className = "bq"; div.dataset.q = m ? m[1] : ""; box.appendChild(div); }
+    div.textContent += line + "\n";
+  }
 }
 async function post(change) {
   const r = await fetch("/api/change", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(change) });
@@ -125,7 +141,7 @@ document.addEventListener("keydown", (e) => {
 fetch("/api/sheet", { headers: H }).then(async (r) => {
   if (!r.ok) { $("msg").textContent = "this link's token was refused (" + r.status + ")"; return; }
   S = await r.json();
-  $("brief").textContent = S.brief;
+  showBrief(S.brief);
   item = firstOpen(); q = openQ(item); render();
   document.body.dataset.ready = "1";
 });
@@ -147,7 +163,7 @@ export function labelPageHtml(labeler: string): string {
 <h2>Questions</h2><ol id="qs"></ol><div id="msg"></div>
 <div id="keys"><kbd>y</kbd>/<kbd>n</kbd> answer · <kbd>1</kbd>-<kbd>9</kbd> rating or option · <kbd>s</kbd> skip · <kbd>←</kbd><kbd>→</kbd> item · <kbd>↑</kbd><kbd>↓</kbd> question · <kbd>u</kbd> undo · <kbd>e</kbd> export the sheet. Every answer is saved at once.</div>
 </section>
-<section><h2>The brief</h2><pre id="brief"></pre></section>
+<section><h2>The brief (the focused question's section is marked)</h2><div id="brief"></div></section>
 </main>
 <script>${SCRIPT}</script>
 </body></html>

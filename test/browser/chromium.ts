@@ -4,21 +4,24 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type BrowserContext } from "playwright-core";
 
 export const CHROMIUM = process.env["ERRATA_CHROMIUM"] ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
 
-export async function launch(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+/** A browser context on a fresh profile folder (playwright passes it as --user-data-dir). */
+export async function launch(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "errata-chromium-"));
-  const browser = await chromium.launch({
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 820 },
   });
   return {
-    browser,
+    context,
     close: async () => {
-      await browser.close();
+      await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
