@@ -45,14 +45,15 @@ function diagram(id: string, caption: string, curves: { name: string; rel: Relia
     height: 360,
     layer: [
       { data: { values: [{ x: 0, y: 0 }, { x: 1, y: 1 }] }, mark: { type: "line", strokeDash: [4, 4], color: "#999" }, encoding: { x: { field: "x", type: "quantitative", scale: { domain: [0, 1] }, title: "mean predicted P(failure) in the bin" }, y: { field: "y", type: "quantitative", scale: { domain: [0, 1] }, title: "observed failure rate in the bin" } } },
+      { data: { values }, mark: { type: "line", strokeWidth: 1.5 }, encoding: { x: { field: "predicted", type: "quantitative" }, y: { field: "observed", type: "quantitative" }, color: { field: "calibrator", type: "nominal", title: null, sort: curves.map((c) => c.name) } } },
       {
         data: { values },
-        mark: { type: "line", point: true },
+        mark: { type: "point", filled: true, opacity: 0.8 },
         encoding: {
           x: { field: "predicted", type: "quantitative" },
           y: { field: "observed", type: "quantitative" },
           color: { field: "calibrator", type: "nominal", title: null, sort: curves.map((c) => c.name) },
-          size: { field: "weight", type: "quantitative", title: "bin weight", legend: null },
+          size: { field: "weight", type: "quantitative", title: "bin weight", scale: { range: [20, 220] } },
         },
       },
     ],

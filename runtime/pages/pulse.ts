@@ -32,7 +32,7 @@ export async function renderPulse(d: PulseData): Promise<string> {
         data: { values: d.months },
         mark: "bar",
         encoding: {
-          x: { field: "month", type: "ordinal", title: null },
+          x: { field: "month", type: "ordinal", title: null, axis: { labelAngle: 0 } },
           y: { field: "n", type: "quantitative", aggregate: "sum", title: "entries" },
           color: { field: "key", type: "nominal", title: "system/kind" },
         },
