@@ -26,7 +26,7 @@ export function intervalChart(rows: readonly IntervalRow[], axis: string, domain
     width: WIDTH,
     height: { step: 22 },
     data: { values },
-    encoding: { y: { field: "label", type: "nominal", title: null, sort: null }, color: { field: "group", type: "nominal", title: null } },
+    encoding: { y: { field: "label", type: "nominal", title: null, sort: null, axis: { labelLimit: 420 } }, color: { field: "group", type: "nominal", title: null, legend: { labelLimit: 320 } } },
     layer: [
       { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "lower", ...x }, x2: { field: "upper" } } },
       { mark: { type: "point", filled: true, size: 70 }, encoding: { x: { field: "value", ...x } } },
@@ -43,9 +43,9 @@ export function barChart(rows: readonly { label: string; group: string; value: n
     data: { values: [...rows] },
     mark: "bar",
     encoding: {
-      y: { field: "label", type: "nominal", title: null, sort: null },
+      y: { field: "label", type: "nominal", title: null, sort: null, axis: { labelLimit: 420 } },
       x: { field: "value", type: "quantitative", title: axis },
-      color: { field: "group", type: "nominal", title: null },
+      color: { field: "group", type: "nominal", title: null, legend: { labelLimit: 320 } },
     },
   };
 }

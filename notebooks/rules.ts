@@ -60,7 +60,7 @@ export const rules: Notebook = {
           data: { values: s.rows.flatMap((row) => row.severity.map((n, k) => ({ rule: row.rule_id, severity: sev[k], failures: n }))).filter((v) => v.failures > 0) },
           mark: "bar",
           encoding: {
-            y: { field: "rule", type: "nominal", sort: s.rows.map((row) => row.rule_id), title: null },
+            y: { field: "rule", type: "nominal", sort: s.rows.map((row) => row.rule_id), title: null, axis: { labelLimit: 420 } },
             x: { field: "failures", type: "quantitative", title: "covered failures", aggregate: "sum" },
             color: { field: "severity", type: "ordinal", scale: { domain: sev, scheme: "oranges" }, title: null },
           },
