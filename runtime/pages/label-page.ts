@@ -5,8 +5,8 @@ import { esc } from "./html.js";
  * CDN: it works offline), keyboard-first. It reads the token from its own URL and sends it in
  * a header; every answer is posted, and saved by the server, before the page moves on.
  *
- * Keys: y / n answer a yes/no question; 1-9 a rating (the digit) or a category (its number in
- * the list); s skips (left empty with a note); ← → previous / next item; ↑ ↓ previous / next
+ * Keys: y / n answer a yes/no question; digits a rating (the digit) or a category (its number
+ * in the list, one or two digits); s skips (left empty with a note); ← → previous / next item; ↑ ↓ previous / next
  * question; u (or Backspace, Ctrl+Z) undoes the last change; e downloads the filled sheet.
  */
 const STYLE = `
@@ -43,7 +43,7 @@ const answered = (id, qid) => { const s = state(id, qid); return s.answer !== un
 const itemDone = (i) => S.questions.every((x) => answered(S.items[i].exchange_id, x.id));
 function firstOpen() { for (let i = 0; i < S.items.length; i++) if (!itemDone(i)) return i; return S.items.length - 1; }
 function openQ(i) { const id = S.items[i].exchange_id; const k = S.questions.findIndex((x) => !answered(id, x.id)); return k < 0 ? 0 : k; }
-function opts(x) { return x.kind === "yesno" ? "y / n" : x.kind === "rating" ? x.min + "-" + x.max : x.values.slice(0, 9).map((v, i) => (i + 1) + " " + v).join(", ") + (x.values.length > 9 ? ", …" : ""); }
+function opts(x) { return x.kind === "yesno" ? "y / n" : x.kind === "rating" ? x.min + "-" + x.max : x.values.map((v, i) => (i + 1) + " " + v).join(", "); }
 function render() {
   const it = S.items[item];
   $("n").textContent = "item " + (item + 1) + " of " + S.items.length;
@@ -119,6 +119,17 @@ async function doUndo() {
   await post({ exchange_id: id, question: qid, ...ch });
   render();
 }
+// Categories of ten or more options take one or two digits ("1" then "2" is option 12): a
+// digit that could begin a longer number waits briefly for the next.
+let digits = "", digitTimer = null;
+function pickOption(x, key) {
+  clearTimeout(digitTimer);
+  digits += key;
+  const n = Number(digits);
+  const commit = () => { const k = Number(digits); digits = ""; $("msg").textContent = ""; if (k >= 1 && k <= x.values.length) change("answer", x.values[k - 1], x.values[k - 1]); };
+  if (n * 10 > x.values.length || digits.length >= 2) commit();
+  else { $("msg").textContent = "option " + digits + "…"; digitTimer = setTimeout(commit, 700); }
+}
 document.addEventListener("keydown", (e) => {
   if (!S || e.altKey || e.metaKey) return;
   const x = S.questions[q]; const key = e.key;
@@ -131,10 +142,10 @@ document.addEventListener("keydown", (e) => {
   else if (key === "s") change("skip");
   else if (key === "e") location.href = "/api/export.csv?t=" + encodeURIComponent(token);
   else if (x.kind === "yesno" && (key === "y" || key === "n")) change("answer", key === "y" ? "yes" : "no", key === "y");
-  else if (/^[1-9]$/.test(key)) {
+  else if (/^[0-9]$/.test(key)) {
     const d = Number(key);
     if (x.kind === "rating" && d >= x.min && d <= x.max) change("answer", key, d);
-    else if (x.kind === "category" && d <= x.values.length) change("answer", x.values[d - 1], x.values[d - 1]);
+    else if (x.kind === "category") pickOption(x, key);
   } else return;
   e.preventDefault();
 });
@@ -161,7 +172,7 @@ export function labelPageHtml(labeler: string): string {
 <h2>Tool calls</h2><div class="turn" id="tool_calls"></div>
 <h2>Then the person wrote</h2><div class="turn prompt" id="prompt"></div>
 <h2>Questions</h2><ol id="qs"></ol><div id="msg"></div>
-<div id="keys"><kbd>y</kbd>/<kbd>n</kbd> answer · <kbd>1</kbd>-<kbd>9</kbd> rating or option · <kbd>s</kbd> skip · <kbd>←</kbd><kbd>→</kbd> item · <kbd>↑</kbd><kbd>↓</kbd> question · <kbd>u</kbd> undo · <kbd>e</kbd> export the sheet. Every answer is saved at once.</div>
+<div id="keys"><kbd>y</kbd>/<kbd>n</kbd> answer · digits: rating or option · <kbd>s</kbd> skip · <kbd>←</kbd><kbd>→</kbd> item · <kbd>↑</kbd><kbd>↓</kbd> question · <kbd>u</kbd> undo · <kbd>e</kbd> export the sheet. Every answer is saved at once.</div>
 </section>
 <section><h2>The brief (the focused question's section is marked)</h2><div id="brief"></div></section>
 </main>

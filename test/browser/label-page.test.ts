@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
 import { csvRoute, EXCHANGES, goldBed, importSheet, QUESTIONS, raterAnswers, repo, type Bed } from "../pages/label-fixture.js";
 import { hasChromium, launch, CHROMIUM } from "./chromium.js";
+import { startLabelServer } from "../../runtime/pages/index.js";
+import { CLASS_IDS } from "../../questions/index.js";
 
 // The labelling page in a real browser: Debian's chromium, driven by keyboard only, against
 // the compiled `errata eval label serve` as its own process: 20 items labelled with a rater's
@@ -167,4 +169,28 @@ describe.skipIf(skip !== null)("the labelling page in chromium", () => {
     await page.close();
     await benPage.close();
   }, 90_000);
+
+  it("a category of ten or more options takes one or two digits", async () => {
+    const values = [...CLASS_IDS, "none"];
+    expect(values.length).toBeGreaterThan(9);
+    const items = ["a", "b"].map((k) => ({ exchange_id: `ex-${k.repeat(16)}`, previous_ask: null, reply_end: "r", tool_calls: "", prompt: `p ${k}` }));
+    const server = await startLabelServer({ host: "127.0.0.1", port: 0, stateDir: join(tmp.dir, "class-state"), labelers: ["cat"], items, questions: [{ id: "class", kind: "category", values }], brief: "# brief" });
+    const page = await context.newPage();
+    try {
+      await page.goto(server.urls["cat"]!);
+      await page.waitForSelector("body[data-ready='1']");
+      const first = await text(page, "#xid");
+      await page.keyboard.press("1");
+      await page.keyboard.press("2");
+      await page.waitForSelector('body[data-saved="1"]', { state: "attached" });
+      await page.keyboard.press("3"); // cannot begin a two-digit option: taken at once
+      await page.waitForSelector('body[data-saved="2"]', { state: "attached" });
+      const sheet = await page.evaluate(async (t) => ((await (await fetch("/api/sheet", { headers: { "x-errata-token": t } })).json()) as { answers: Record<string, { class: string }> }).answers, new URL(server.urls["cat"]!).searchParams.get("t")!);
+      const second = items.map((i) => i.exchange_id).find((id) => id !== first)!;
+      expect(sheet).toEqual({ [first]: { class: values[11] }, [second]: { class: values[2] } });
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 60_000);
 });
