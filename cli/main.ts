@@ -33,6 +33,7 @@ const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   list: () => import("./commands/list.js"),
   mine: () => import("./commands/mine.js"),
   misses: () => import("./commands/misses.js"),
+  notebook: () => import("./commands/notebook.js"),
   promote: () => import("./commands/promote.js"),
   report: () => import("./commands/report.js"),
   rotate: () => import("./commands/rotate.js"),

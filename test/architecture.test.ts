@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./rules/helpers.js";
 
-const SOURCE_ROOTS = ["core", "questions", "composers", "combiner", "calibration", "eval", "learn", "classtier", "schemas", "runtime", "cli", "scripts"];
+const SOURCE_ROOTS = ["core", "questions", "composers", "combiner", "calibration", "eval", "learn", "classtier", "schemas", "runtime", "cli", "scripts", "notebooks"];
 
 function tsFiles(dir: string): string[] {
   const out: string[] = [];
@@ -89,6 +89,11 @@ describe("the layout", () => {
 
   it("no runtime, research or schema file imports the CLI", () => {
     const bad = files.filter((f) => !f.startsWith("cli/") && !f.startsWith("scripts/")).flatMap((f) => importsOf(f).filter((t) => t.startsWith("cli/")).map((t) => `${f} -> ${t}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("nothing but the CLI imports notebooks/ (the notebooks read research folders and runtime surfaces)", () => {
+    const bad = files.filter((f) => !f.startsWith("cli/") && !f.startsWith("notebooks/")).flatMap((f) => importsOf(f).filter((t) => t.startsWith("notebooks/")).map((t) => `${f} -> ${t}`));
     expect(bad).toEqual([]);
   });
 

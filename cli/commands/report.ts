@@ -15,6 +15,11 @@ import { runReport } from "../../runtime/jobs/index.js";
 import { makeReceipt, writeRunReceipt } from "../../runtime/jobs/index.js";
 import { runId } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
+import { join, resolve } from "node:path";
+import { readHost } from "../../runtime/jobs/index.js";
+import { gatherPulse, renderPulse } from "../../runtime/pages/index.js";
+import { writeFileAtomic } from "../../runtime/files/index.js";
+import { resolvePaths } from "../../runtime/paths.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
@@ -22,8 +27,10 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Count the last seven days, find stuck entries and missing runs, emit events and state")
     .option("--json", "print one JSON value")
     .option("--dry-run", "compute the state and events, write and emit nothing")
-    .addHelpText("after", examples(["errata report", "errata report --json --dry-run"]))
-    .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
+    .option("--html", "also write the Pulse page: one self-contained HTML file, ids and counts only")
+    .option("--out <file>", "with --html: the page's file (default: <reports>/pulse.html)")
+    .addHelpText("after", examples(["errata report", "errata report --json --dry-run", "errata report --html --out pulse.html"]))
+    .action(async (opts: { json?: boolean; dryRun?: boolean; html?: boolean; out?: string }) => {
       const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
       const start = stage.nowMs();
       let out: Awaited<ReturnType<typeof runReport>>;
@@ -39,7 +46,15 @@ export function register(program: Command, ctx: CommandContext): void {
         writeRunReceipt(stage.files.runs, makeReceipt({ runId: runId(start, "manual"), loop: "manual", stage: "report", startedMs: start, endedMs: stage.nowMs(), ok: true, counts: out.counts, dryRun: false }));
       }
       const { state, events } = out.result;
-      if (opts.json) printJson(ctx.io, { state, events, dry_run: stage.dryRun });
+      let pulse: string | null = null;
+      if (opts.html) {
+        // The Pulse page (runtime/pages): the state just computed, with the joins beside it.
+        const view = await stage.ledger.readAll();
+        const data = gatherPulse({ errata: view.errata, state, host: readHost(stage.cfg.hostDir), v4Dir: resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir, promotedFile: stage.files.promoted, warn: stage.log });
+        pulse = opts.out ? resolve(ctx.io.cwd, opts.out) : join(stage.files.reportsDir, "pulse.html");
+        if (!stage.dryRun) writeFileAtomic(pulse, await renderPulse(data));
+      }
+      if (opts.json) printJson(ctx.io, { state, events, dry_run: stage.dryRun, ...(pulse !== null ? { html: pulse } : {}) });
       else {
         println(ctx.io, `last ${state.counts.window_days} days: ${state.counts.total} entries (${state.counts.detected_excluded} detected rows not counted)`);
         for (const [k, v] of Object.entries(state.counts.by_system_kind).sort()) println(ctx.io, `  ${k}: ${v}`);
@@ -47,6 +62,7 @@ export function register(program: Command, ctx: CommandContext): void {
         println(ctx.io, state.missing_run_days.length ? `ALARM: no daily run receipt on ${state.missing_run_days.join(", ")}` : "daily run receipts: none missing");
         for (const e of events) println(ctx.io, `${stage.dryRun ? "would emit" : "emitted"} ${e.severity} ${e.kind} ${formatCounts(e.counts)}`);
         println(ctx.io, `${stage.dryRun ? "would write" : "wrote"} ${stage.files.state}`);
+        if (pulse !== null) println(ctx.io, `${stage.dryRun ? "would write" : "wrote"} ${pulse}`);
       }
       if (state.missing_run_days.length > 0) ctx.exitCode = 1;
     });

@@ -11,6 +11,7 @@ export { DAY_MS, runId } from "./daily/ids.js";
 export { landedImpacts, skillImpact, type Impact } from "./daily/impact.js";
 export { falsePassClaim, findMisses, modelRates, skillRates } from "./daily/joins.js";
 export { runLabel } from "./daily/label.js";
+export { promotedCuts, readPromoted } from "./daily/promoted.js";
 export { makeReceipt, writeRunReceipt } from "./daily/receipts.js";
 export { runReport } from "./daily/report.js";
 export { runLoop, type LoopResult, type LoopStage, type StageResult } from "./daily/run-loop.js";

@@ -28,7 +28,7 @@ export interface ExportFlags {
   json?: boolean;
 }
 
-const LABELER = /^[A-Za-z0-9][A-Za-z0-9_.:@-]*$/;
+export const LABELER = /^[A-Za-z0-9][A-Za-z0-9_.:@-]*$/;
 
 const clip = (s: string | null, n = 4000): string | null => (s === null ? null : s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -56,8 +56,11 @@ export function register(group: Command, ctx: CommandContext): void {
     .action((flags: ExportFlags) => runExport(ctx, flags));
 }
 
-function runExport(ctx: CommandContext, flags: ExportFlags): void {
-  if (!LABELER.test(flags.labeler)) throw badInput("bad --labeler", "an id of letters, digits and _ . : @ -", describeFound(flags.labeler));
+/**
+ * The items of a labeller's sheet (text only: no stratum, weights or anyone's answers) and its
+ * answer columns, from the gold set and the exchanges; shared with `eval label serve`.
+ */
+export function sheetItems(ctx: CommandContext, flags: { gold?: string; exchanges?: string[]; questions?: string; split: string }): { items: SheetItem[]; questions: ReturnType<typeof answerSpecs> } {
   if (!["all", "fit", "holdout"].includes(flags.split)) throw badInput("bad --split", "all, fit or holdout", describeFound(flags.split));
   const p = evalPaths(ctx.io);
   const gold = readGoldItems(ctx, flags.gold).rows.filter((g) => flags.split === "all" || g.split === flags.split);
@@ -78,6 +81,13 @@ function runExport(ctx: CommandContext, flags: ExportFlags): void {
       prompt: clip(e.prompt) ?? "",
     };
   });
+  return { items, questions };
+}
+
+function runExport(ctx: CommandContext, flags: ExportFlags): void {
+  if (!LABELER.test(flags.labeler)) throw badInput("bad --labeler", "an id of letters, digits and _ . : @ -", describeFound(flags.labeler));
+  const p = evalPaths(ctx.io);
+  const { items, questions } = sheetItems(ctx, flags);
   const csv = buildSheet(flags.labeler, items, questions);
   const out = flags.out ? resolveFrom(ctx.io, flags.out) : join(p.sheets, `${flags.labeler}.csv`);
   if (!flags.dryRun) writeAtomic(out, csv);

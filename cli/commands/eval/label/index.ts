@@ -2,13 +2,14 @@ import type { Command } from "commander";
 import type { CommandContext } from "../../../shared/command.js";
 import { register as exportSheet } from "./export.js";
 import { register as importSheet } from "./import.js";
+import { register as serve } from "./serve.js";
 import { examples } from "../../../shared/help.js";
 
-/** `errata eval label export|import`: blind labelling sheets, one per labeller, and their validated import. */
+/** `errata eval label export|import|serve`: blind labelling sheets, one per labeller, their validated import, and the labelling page. */
 export function register(group: Command, ctx: CommandContext): void {
   const label = group
     .command("label")
-    .description("Blind labelling sheets: export one per labeller, import the returned sheets")
+    .description("Blind labelling sheets: export one per labeller, import the returned sheets, or serve the labelling page")
     .addHelpText(
       "after",
       examples([
@@ -18,5 +19,5 @@ export function register(group: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [exportSheet, importSheet]) sub(label, ctx);
+  for (const sub of [exportSheet, importSheet, serve]) sub(label, ctx);
 }
