@@ -27,3 +27,4 @@ export { loadCursorFile, saveCursorFile } from "./cursor.js";
 export { writeFileAtomic } from "./atomic.js";
 export { readLines, type RawLine, type ReadLinesOptions } from "./lines.js";
 export { acquireRunLock, withRunLock, waitMsFromFlag, RunLockError, LOCK_FILE, type LockHolder, type RunLock, type RunLockOptions } from "./lock.js";
+export { appendWhole, AppendError, setAppendSeams, type AppendSeams, type WholeAppend } from "./append.js";
