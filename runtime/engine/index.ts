@@ -31,3 +31,4 @@ export { signalsFingerprint, trainEmbedded, trainingExchanges, type TrainingSet 
 export { parseWeights, serialiseWeights, weightsId } from "./embedded/weights.js";
 export { answersSummary, evalTable, weightsSummary } from "./summaries.js";
 export { baseAnswer, scored, unscored } from "./base/answers.js";
+export { DeadlineError, withDeadline } from "./base/deadline.js";
