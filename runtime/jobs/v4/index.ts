@@ -7,5 +7,5 @@ export { answersByExchange, composeAll, dominantJudge, type Composed } from "./c
 export { appendAnswers, readAnswers, readExchanges, readLabels, v4Files } from "./files.js";
 export { judgeProjection } from "./judge-input.js";
 export { buildPredictions, composedPredictions, parseDetectors, PREDICTION_DETECTORS, regexPredictions, regexVerdict, type PredictionDetector, type PredictionsResult } from "./predictions.js";
-export { runV4Stage, stageQuestions, type V4PassOptions, type V4PassResult, type V4Stage } from "./pass.js";
+export { doneAnswers, MAX_UNSCORED_ATTEMPTS, runV4Stage, stageQuestions, type V4PassOptions, type V4PassResult, type V4Stage } from "./pass.js";
 export { buildReport, plantedFromLabels, renderReport, type V4Report } from "./report.js";
