@@ -63,12 +63,14 @@ export function stageLine(r: StageResult): string {
 /** Prints a loop's result and sets exit code 1 when it failed. */
 export function finishLoop(ctx: CommandContext, result: LoopResult, json: boolean, printedLive: boolean): void {
   if (json) {
-    printJson(ctx.io, { ok: result.ok, failed: result.failed, stages: result.stages, run_id: result.run_id, dry_run: result.dry_run });
+    printJson(ctx.io, { ok: result.ok, failed: result.failed, degraded: result.degraded, stages: result.stages, run_id: result.run_id, dry_run: result.dry_run });
   } else {
     if (!printedLive) for (const s of result.stages) println(ctx.io, stageLine(s));
     const wrote = result.stages.flatMap((s) => Object.entries(s.wrote).map(([k, v]) => `${s.name}.${k}: ${v}`));
     for (const w of wrote) println(ctx.io, `${result.dry_run ? "would write" : "wrote"} ${w}`);
-    println(ctx.io, result.ok ? `${result.loop} ok${result.failed.length ? ` (advisory failures: ${result.failed.join(", ")})` : ""}` : `${result.loop} FAILED: ${result.failed.join(", ")}`);
+    for (const d of result.degraded) println(ctx.io, `degraded: ${d.file} could not be read (expected ${d.expected}; found ${d.found})`);
+    if (result.degraded.length > 0 && result.failed.length === 0) println(ctx.io, `${result.loop} DEGRADED: ${result.degraded.length} file(s) could not be read`);
+    else println(ctx.io, result.ok ? `${result.loop} ok${result.failed.length ? ` (advisory failures: ${result.failed.join(", ")})` : ""}` : `${result.loop} FAILED: ${result.failed.join(", ")}`);
   }
   if (!result.ok) ctx.exitCode = 1;
 }
