@@ -10,6 +10,7 @@ import { printJson, println, warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/index.js";
 import { wireDaily } from "../../runtime/jobs/index.js";
+import { withRunLock } from "../../runtime/files/index.js";
 
 export function dailyPaths(ctx: CommandContext): ErrataPaths {
   return resolvePaths(ctx.io.env, ctx.io.cwd);
@@ -37,13 +38,17 @@ export async function runManualStage(
   json: boolean,
 ): Promise<void> {
   const onStage = liveStagePrinter(ctx, json);
-  const result = await runLoop([loopStage], {
-    loop: "manual",
-    nowMs: stage.nowMs,
-    runsFile: stage.files.runs,
-    dryRun: stage.dryRun,
-    ...(onStage ? { onStage } : {}),
-  });
+  const loop = () =>
+    runLoop([loopStage], {
+      loop: "manual",
+      nowMs: stage.nowMs,
+      runsFile: stage.files.runs,
+      dryRun: stage.dryRun,
+      ...(onStage ? { onStage } : {}),
+    });
+  // A stage run by hand patches the ledger as the daily run does: one at a time (the run
+  // lock; a second exits 2 naming the holder). A dry run writes nothing and takes no lock.
+  const result = stage.dryRun ? await loop() : await withRunLock(dailyPaths(ctx).stateDir, { job: `errata ${loopStage.name}` }, loop);
   finishLoop(ctx, result, json, onStage !== undefined);
 }
 
