@@ -15,10 +15,13 @@ export type V4Stage = "detect" | "diagnose" | "v3";
  * How many times one (exchange, question) left unscored is asked, over all runs, before it
  * stays unscored (a lane outage should not leave answers unscored for good, nor a question
  * the judge can never answer be paid for every night). Each attempt is its own unscored row
- * in answers.jsonl, so the count is read back from the answers themselves.
- * `--retry-unscored` asks again whatever the count.
+ * in answers.jsonl, so the count is read back from the answers themselves. Only a remote
+ * lane's answers are asked again (`openai`: an outage, a time-out, a rate limit pass); the
+ * embedded and replay lanes are deterministic and would answer the same way again.
+ * `--retry-unscored` asks again whatever the lane and the count.
  */
 export const MAX_UNSCORED_ATTEMPTS = 3;
+const RETRIED_LANES: ReadonlySet<string> = new Set(["openai"]);
 
 export interface V4PassOptions {
   engine: Engine;
@@ -51,13 +54,13 @@ export interface V4PassResult extends AskSummary {
   dryRun: boolean;
   /** Pairs asked again because their stored answers were unscored (fewer than MAX_UNSCORED_ATTEMPTS). */
   retriedUnscored: number;
-  /** Pairs left unscored for good: MAX_UNSCORED_ATTEMPTS unscored answers and none scored. */
+  /** Pairs left unscored for good: none scored, and MAX_UNSCORED_ATTEMPTS unscored answers (or any, from a deterministic lane). */
   exhaustedUnscored: number;
 }
 
 /**
  * The stored answers a pass counts as done: every scored one, and the unscored ones of a
- * pair asked `max` times (with `retryAll`, only the scored). Returns the pairs it leaves to
+ * pair asked `max` times or answered by a deterministic lane (with `retryAll`, only the scored). Returns the pairs it leaves to
  * ask again (`retried`) and those given up on (`exhausted`), by answer key.
  */
 export function doneAnswers(rows: readonly Answer[], judge: JudgeId, opts: { retryAll?: boolean; max?: number } = {}): { done: Answer[]; retried: Set<string>; exhausted: Set<string> } {
@@ -72,9 +75,10 @@ export function doneAnswers(rows: readonly Answer[], judge: JudgeId, opts: { ret
   }
   const retried = new Set<string>();
   const exhausted = new Set<string>();
+  const remote = RETRIED_LANES.has(judge.lane);
   for (const [k, n] of unscoredCount) {
     if (scoredKeys.has(k)) continue;
-    if (opts.retryAll === true || n < max) retried.add(k);
+    if (opts.retryAll === true || (remote && n < max)) retried.add(k);
     else exhausted.add(k);
   }
   const done = rows.filter((a) => a.status === "scored" || !retried.has(answerKey(a, judge)));
