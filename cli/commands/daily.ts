@@ -8,11 +8,12 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../shared/command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
+import { dailyPaths, finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../shared/ledger.js";
 import { runDaily } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
+import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 
 interface DailyCliOptions {
   root?: string;
@@ -21,6 +22,7 @@ interface DailyCliOptions {
   skipMine?: boolean;
   json?: boolean;
   dryRun?: boolean;
+  wait?: string;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -33,11 +35,13 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--skip-mine", "do not mine transcripts")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
+    .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
     .addHelpText(
       "after",
       examples([
         "errata datasets copy claude-code/spotter && errata daily --root datasets/claude-code/spotter --json",
         "errata daily --skip-mine --limit 50",
+        "errata daily --skip-mine --wait 600",
       ]),
     )
     .action(async (opts: DailyCliOptions) => {
@@ -45,15 +49,22 @@ export function register(program: Command, ctx: CommandContext): void {
       const mineLimit = parseNumber("mine-limit", opts.mineLimit, { integer: true });
       if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
       if (mineLimit !== undefined && mineLimit < 1) throw badInput("bad --mine-limit", "a whole number >= 1", String(mineLimit));
-      const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
-      const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runDaily(stage, deps, {
-        ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
-        ...(limit !== undefined ? { limit } : {}),
-        ...(mineLimit !== undefined ? { mineLimit } : {}),
-        skipMine: opts.skipMine === true,
-        ...(onStage ? { onStage } : {}),
-      });
-      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+      const waitMs = waitMsFromFlag(opts.wait);
+      const body = async (): Promise<void> => {
+        // Wired under the lock: the state a run starts from is read after the previous run ended.
+        const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
+        const onStage = liveStagePrinter(ctx, opts.json === true);
+        const result = await runDaily(stage, deps, {
+          ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+          ...(mineLimit !== undefined ? { mineLimit } : {}),
+          skipMine: opts.skipMine === true,
+          ...(onStage ? { onStage } : {}),
+        });
+        finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+      };
+      // A dry run writes nothing, so it takes no lock.
+      if (opts.dryRun === true) await body();
+      else await withRunLock(dailyPaths(ctx).stateDir, { job: "errata daily", waitMs }, body);
     });
 }

@@ -9,12 +9,14 @@ import { resolvePaths } from "../../runtime/paths.js";
 import { loadCapturedIndex } from "../../runtime/transcripts/index.js";
 import { sweepExchanges } from "../../runtime/transcripts/index.js";
 import { examples } from "../shared/help.js";
+import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 
 interface ExchangesOpts {
   root?: string;
   full?: boolean;
   json?: boolean;
   dryRun?: boolean;
+  wait?: string;
 }
 
 /** `errata exchanges`: every typed prompt in the transcripts becomes one exchange row. */
@@ -28,6 +30,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--full", "re-read every transcript from its start, ignoring the per-file cursor")
     .option("--json", "print one JSON summary")
     .option("--dry-run", "read and count, write nothing")
+    .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
     .addHelpText(
       "after",
       examples([
@@ -42,10 +45,11 @@ export function register(program: Command, ctx: CommandContext): void {
       if (!existsSync(root) || !statSync(root).isDirectory()) {
         throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
       }
+      const waitMs = waitMsFromFlag(opts.wait);
       const { index, warning } = loadCapturedIndex(paths, (line) => warn(io, line));
       if (warning !== null) warn(io, `errata exchanges: ${warning}`);
       let bar: ReturnType<typeof progress> | null = null;
-      const report = await sweepExchanges({
+      const sweep = (): ReturnType<typeof sweepExchanges> => sweepExchanges({
         root,
         v4Dir: paths.v4Dir,
         stateDir: paths.stateDir,
@@ -58,6 +62,7 @@ export function register(program: Command, ctx: CommandContext): void {
           bar.tick();
         },
       });
+      const report = opts.dryRun === true ? await sweep() : await withRunLock(paths.stateDir, { job: "errata exchanges", waitMs }, sweep);
       (bar as ReturnType<typeof progress> | null)?.done();
       if (opts.json) {
         printJson(io, report);

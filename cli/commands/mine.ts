@@ -14,6 +14,7 @@ import { ErrataError, badInput } from "../../core/errors.js";
 import { count, printJson, println, progress, warn } from "../shared/io.js";
 import { ledgerFor, parseNumber } from "../shared/ledger.js";
 import { mineTranscripts } from "../../runtime/jobs/index.js";
+import { withRunLock } from "../../runtime/files/index.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
 import { CapturedIndex } from "../../runtime/transcripts/index.js";
 import { ledgerTurns } from "../../runtime/transcripts/index.js";
@@ -49,44 +50,49 @@ export function register(program: Command, ctx: CommandContext): void {
       if (!existsSync(root) || !statSync(root).isDirectory()) {
         throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
       }
-      const ledger = ledgerFor(ctx);
-      const read = ledger.readAll();
-      if (read.problems.length > 0) warn(io, `errata mine: ${read.problems.length} ledger lines could not be read (see errata validate)`);
-      const captured = new CapturedIndex(ledgerTurns(read.errata.map((f) => f.erratum)));
-      const owner = io.env["USER"] ?? safeUser();
-      const key = opts.dryRun ? (readReporterKey(ledger.paths.stateDir) ?? Buffer.alloc(32)) : loadOrCreateReporterKey(ledger.paths.stateDir);
-      let bar: ReturnType<typeof progress> | null = null;
-      let report;
-      try {
-        report = await mineTranscripts({
-          root,
-          stateDir: ledger.paths.stateDir,
-          nowMs: io.now(),
-          reporter: { id: pseudonymize(owner, key), role: "owner" },
-          ...(limit !== undefined ? { limitFiles: limit } : {}),
-          dryRun: opts.dryRun === true,
-          captured,
-          append: (e) => void ledger.append(e),
-          onFile: (_done, total) => {
-            if (total < 20) return;
-            bar ??= progress(io, "mine", total);
-            bar.tick();
-          },
-        });
-      } catch (err) {
-        if (err instanceof ErrataError) throw err;
-        throw new ErrataError("IO", `errata mine stopped: ${(err as Error).message}`, { cause: err });
-      }
-      (bar as ReturnType<typeof progress> | null)?.done();
-      if (opts.json) {
-        printJson(io, report);
-        return;
-      }
-      println(
-        io,
-        `${opts.dryRun ? "would write" : "wrote"} ${report.written} errata from ${count(report.prompts, "typed prompt")} in ${count(report.files_read, "file")}` +
-          ` (${report.already_captured} already captured, ${count(report.files_unchanged, "file")} unchanged, ${report.files_left} left for the next run)`,
-      );
+      // Mining appends errata: one run at a time with daily (the run lock), so two never mine the same prompt.
+      const mine = async (): Promise<void> => {
+        const ledger = ledgerFor(ctx);
+        const read = ledger.readAll();
+        if (read.problems.length > 0) warn(io, `errata mine: ${read.problems.length} ledger lines could not be read (see errata validate)`);
+        const captured = new CapturedIndex(ledgerTurns(read.errata.map((f) => f.erratum)));
+        const owner = io.env["USER"] ?? safeUser();
+        const key = opts.dryRun ? (readReporterKey(ledger.paths.stateDir) ?? Buffer.alloc(32)) : loadOrCreateReporterKey(ledger.paths.stateDir);
+        let bar: ReturnType<typeof progress> | null = null;
+        let report;
+        try {
+          report = await mineTranscripts({
+            root,
+            stateDir: ledger.paths.stateDir,
+            nowMs: io.now(),
+            reporter: { id: pseudonymize(owner, key), role: "owner" },
+            ...(limit !== undefined ? { limitFiles: limit } : {}),
+            dryRun: opts.dryRun === true,
+            captured,
+            append: (e) => void ledger.append(e),
+            onFile: (_done, total) => {
+              if (total < 20) return;
+              bar ??= progress(io, "mine", total);
+              bar.tick();
+            },
+          });
+        } catch (err) {
+          if (err instanceof ErrataError) throw err;
+          throw new ErrataError("IO", `errata mine stopped: ${(err as Error).message}`, { cause: err });
+        }
+        (bar as ReturnType<typeof progress> | null)?.done();
+        if (opts.json) {
+          printJson(io, report);
+          return;
+        }
+        println(
+          io,
+          `${opts.dryRun ? "would write" : "wrote"} ${report.written} errata from ${count(report.prompts, "typed prompt")} in ${count(report.files_read, "file")}` +
+            ` (${report.already_captured} already captured, ${count(report.files_unchanged, "file")} unchanged, ${report.files_left} left for the next run)`,
+        );
+      };
+      if (opts.dryRun === true) await mine();
+      else await withRunLock(ledgerFor(ctx).paths.stateDir, { job: "errata mine" }, mine);
     });
 }
 

@@ -11,8 +11,9 @@ import { platform } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
-import { finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
+import { dailyPaths, finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
 import { repoDatasetsDir } from "../../runtime/engine/index.js";
+import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 import { loadDailyConfig, loadRuleNoulWeights, runM7b, runWeekly } from "../../runtime/jobs/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { defaultManagedFiles } from "../../runtime/rules/index.js";
@@ -54,11 +55,17 @@ export function register(program: Command, ctx: CommandContext): void {
     .description("Run the weekly job: the report over seven days, then the rules pass (index, coverage, clusters, recommendations, report)")
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
-    .addHelpText("after", examples(["errata weekly --json"]))
-    .action(async (opts: { json?: boolean; dryRun?: boolean }) => {
-      const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
-      const onStage = liveStagePrinter(ctx, opts.json === true);
-      const result = await runWeekly(stage, { ...(onStage ? { onStage } : {}), rules: rulesStage(ctx) });
-      finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+    .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
+    .addHelpText("after", examples(["errata weekly --json", "errata weekly --wait 60"]))
+    .action(async (opts: { json?: boolean; dryRun?: boolean; wait?: string }) => {
+      const waitMs = waitMsFromFlag(opts.wait);
+      const body = async (): Promise<void> => {
+        const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
+        const onStage = liveStagePrinter(ctx, opts.json === true);
+        const result = await runWeekly(stage, { ...(onStage ? { onStage } : {}), rules: rulesStage(ctx) });
+        finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+      };
+      if (opts.dryRun === true) await body();
+      else await withRunLock(dailyPaths(ctx).stateDir, { job: "errata weekly", waitMs }, body);
     });
 }

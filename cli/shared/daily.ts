@@ -10,6 +10,7 @@ import { printJson, println, warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/index.js";
 import { wireDaily } from "../../runtime/jobs/index.js";
+import { withRunLock } from "../../runtime/files/index.js";
 
 export function dailyPaths(ctx: CommandContext): ErrataPaths {
   return resolvePaths(ctx.io.env, ctx.io.cwd);
@@ -37,13 +38,17 @@ export async function runManualStage(
   json: boolean,
 ): Promise<void> {
   const onStage = liveStagePrinter(ctx, json);
-  const result = await runLoop([loopStage], {
-    loop: "manual",
-    nowMs: stage.nowMs,
-    runsFile: stage.files.runs,
-    dryRun: stage.dryRun,
-    ...(onStage ? { onStage } : {}),
-  });
+  const loop = () =>
+    runLoop([loopStage], {
+      loop: "manual",
+      nowMs: stage.nowMs,
+      runsFile: stage.files.runs,
+      dryRun: stage.dryRun,
+      ...(onStage ? { onStage } : {}),
+    });
+  // A stage run by hand patches the ledger as the daily run does: one at a time (the run
+  // lock; a second exits 2 naming the holder). A dry run writes nothing and takes no lock.
+  const result = stage.dryRun ? await loop() : await withRunLock(dailyPaths(ctx).stateDir, { job: `errata ${loopStage.name}` }, loop);
   finishLoop(ctx, result, json, onStage !== undefined);
 }
 
@@ -63,12 +68,14 @@ export function stageLine(r: StageResult): string {
 /** Prints a loop's result and sets exit code 1 when it failed. */
 export function finishLoop(ctx: CommandContext, result: LoopResult, json: boolean, printedLive: boolean): void {
   if (json) {
-    printJson(ctx.io, { ok: result.ok, failed: result.failed, stages: result.stages, run_id: result.run_id, dry_run: result.dry_run });
+    printJson(ctx.io, { ok: result.ok, failed: result.failed, degraded: result.degraded, stages: result.stages, run_id: result.run_id, dry_run: result.dry_run });
   } else {
     if (!printedLive) for (const s of result.stages) println(ctx.io, stageLine(s));
     const wrote = result.stages.flatMap((s) => Object.entries(s.wrote).map(([k, v]) => `${s.name}.${k}: ${v}`));
     for (const w of wrote) println(ctx.io, `${result.dry_run ? "would write" : "wrote"} ${w}`);
-    println(ctx.io, result.ok ? `${result.loop} ok${result.failed.length ? ` (advisory failures: ${result.failed.join(", ")})` : ""}` : `${result.loop} FAILED: ${result.failed.join(", ")}`);
+    for (const d of result.degraded) println(ctx.io, `degraded: ${d.file} could not be read (expected ${d.expected}; found ${d.found})`);
+    if (result.degraded.length > 0 && result.failed.length === 0) println(ctx.io, `${result.loop} DEGRADED: ${result.degraded.length} file(s) could not be read`);
+    else println(ctx.io, result.ok ? `${result.loop} ok${result.failed.length ? ` (advisory failures: ${result.failed.join(", ")})` : ""}` : `${result.loop} FAILED: ${result.failed.join(", ")}`);
   }
   if (!result.ok) ctx.exitCode = 1;
 }

@@ -18,6 +18,7 @@ import type { CommandContext } from "./command.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import { printJson, println, progress } from "./io.js";
 import { chooseCuts } from "./cuts-file.js";
+import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 
 type EngineFactory = (ctx: CommandContext, lane: string | undefined) => Promise<Engine>;
 
@@ -59,6 +60,7 @@ export interface PassFlags {
   retryUnscored?: boolean;
   lane?: string;
   regexCaught?: boolean;
+  wait?: string;
 }
 
 function parseLimit(s: string | undefined): number | undefined {
@@ -85,11 +87,13 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
     .option("--retry-unscored", "ask again where this judge's stored answer is unscored (default: a re-run asks nothing new)")
     .option("--dry-run", "plan only: ask nothing, write nothing")
     .option("--json", "print one JSON value")
+    .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
     .addHelpText("after", helpAfter)
     .action(async (flags: PassFlags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       const limit = parseLimit(flags.limit);
+      const waitMs = waitMsFromFlag(flags.wait);
       // --cuts, else the promoted configuration's; else (undefined) the pass uses the cuts
       // recorded with its engine's weights (resolveCuts), else 0.5; the origin is printed.
       const chosen = chooseCuts(flags.cuts, ctx.io, null);
@@ -99,7 +103,7 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
       const engine = await engineFactory(ctx, flags.lane);
       let bar: ReturnType<typeof progress> | null = null;
       let shown = 0;
-      const result = await runV4Stage(stage, {
+      const pass = (): ReturnType<typeof runV4Stage> => runV4Stage(stage, {
         engine,
         v4Dir: paths.v4Dir,
         exchangeFiles: files,
@@ -115,6 +119,7 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
           shown = done;
         },
       });
+      const result = flags.dryRun === true ? await pass() : await withRunLock(paths.stateDir, { job: `errata v4 ${stage}`, waitMs }, pass);
       if (shown > 0) (bar as ReturnType<typeof progress> | null)?.done();
       if (flags.json) {
         printJson(ctx.io, { ...result, v4_dir: paths.v4Dir, bank_hash: bankHash });

@@ -35,3 +35,4 @@ export { baseAnswer, scored, unscored } from "./base/answers.js";
 export { generativeFromConfig } from "./generative.js";
 export type { ChatMessage } from "./base/prompt.js";
 export { generativeLane, GENERATE_MAX_TOKENS, type GenerateDeps, type GenerateOutcome, type GenerativeLane } from "./openai/generate.js";
+export { DeadlineError, withDeadline } from "./base/deadline.js";

@@ -26,3 +26,5 @@ export {
 export { loadCursorFile, saveCursorFile } from "./cursor.js";
 export { writeFileAtomic } from "./atomic.js";
 export { readLines, type RawLine, type ReadLinesOptions } from "./lines.js";
+export { acquireRunLock, withRunLock, waitMsFromFlag, RunLockError, LOCK_FILE, type LockHolder, type RunLock, type RunLockOptions } from "./lock.js";
+export { appendWhole, AppendError, setAppendSeams, type AppendSeams, type WholeAppend } from "./append.js";

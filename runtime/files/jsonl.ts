@@ -28,10 +28,10 @@
  * "error", …}, {line: 4, code: "torn-tail", severity: "warning", …}]}`; appending `{"a":5}`
  * then writes `\n{"a":5}\n`, so line 4 stays a (now malformed) fragment and line 5 is whole.
  */
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
 import { describeFound, ErrataError } from "../../core/errors.js";
+import { appendWhole } from "./append.js";
 import { readLines } from "./lines.js";
 
 export type JsonlProblemCode = "torn-tail" | "malformed-json" | "schema";
@@ -207,22 +207,5 @@ export function appendJsonl(path: string, values: readonly unknown[], opts: { fs
     if (line === undefined) throw new ErrataError("BAD_INPUT", `cannot append to ${path}`, { expected: "JSON values", found: describeFound(String(v)) });
     body += `${line}\n`;
   }
-  mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o644);
-  try {
-    const size = fstatSync(fd).size;
-    let setApartTornTail = false;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      setApartTornTail = last[0] !== 0x0a;
-    }
-    const buf = Buffer.from(setApartTornTail ? `\n${body}` : body, "utf8");
-    const written = writeSync(fd, buf, 0, buf.length);
-    if (written !== buf.length) throw new ErrataError("IO", `short write to ${path}`, { expected: `${buf.length} bytes`, found: `${written}` });
-    if (opts.fsync) fsyncSync(fd);
-    return { bytes: written, setApartTornTail };
-  } finally {
-    closeSync(fd);
-  }
+  return appendWhole(path, Buffer.from(body, "utf8"), opts);
 }

@@ -21,7 +21,7 @@
  * Example: stdin `{"session_id":"s1","prompt":"no, that's wrong","transcript_path":"…"}` ->
  * stdout `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
  */
-import { fstatSync, readFileSync, writeSync } from "node:fs";
+import { fstatSync, readSync, writeSync } from "node:fs";
 import { classify } from "../classifier/classify.js";
 import { rowKind } from "../classifier/row-kind.js";
 
@@ -80,21 +80,75 @@ export function outputFlushed(): boolean {
 }
 
 /**
- * Reads the whole of stdin synchronously (a stream costs more to set up than the rest of
- * the hook). A terminal gives "": nothing was piped. The host closes stdin after writing;
- * Claude Code's own hook time-out bounds a host that would not.
+ * Reads stdin synchronously (a stream costs more to set up than the rest of the hook), with
+ * the cap applied while reading: at most MAX_STDIN_BYTES are kept, in chunks, and anything
+ * past them is read and dropped (so a host still writing is not left blocked), then the
+ * whole is refused: a JSON object cut at the cap cannot be parsed anyway. A terminal gives
+ * "": nothing was piped. A regular file over the cap is refused from its size, unread. The
+ * host closes stdin after writing; Claude Code's own hook time-out bounds a host that would not.
  */
+export function readStdinCapped(fd = 0, cap = MAX_STDIN_BYTES): string | { overCap: number } {
+  const st = fstatSync(fd);
+  if (st.isCharacterDevice()) return "";
+  if (st.isFile() && st.size > cap) return { overCap: st.size };
+  // Full chunks kept so far, and the one being filled (a pipe gives at most 64 KiB a read).
+  const chunks: Buffer[] = [];
+  let buf = Buffer.allocUnsafe(64 * 1024);
+  let used = 0;
+  let total = 0;
+  let again = 0;
+  for (;;) {
+    if (used === buf.length) {
+      if (total <= cap) {
+        chunks.push(buf);
+        buf = Buffer.allocUnsafe(Math.min(1024 * 1024, cap + 1 - Math.min(cap, total)));
+      }
+      used = 0; // over the cap: the chunk is reused to read and drop the rest
+    }
+    let n: number;
+    try {
+      n = readSync(fd, buf, used, buf.length - used, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EOF") break;
+      // A pipe the host left non-blocking: nothing yet. Wait a little, a bounded number of times.
+      if (code === "EAGAIN" && again++ < 2000) {
+        Atomics.wait(pauseCell, 0, 0, 1);
+        continue;
+      }
+      if (code === "EAGAIN" || code === "EBADF") break;
+      throw err;
+    }
+    if (n === 0) break;
+    total += n;
+    used += n;
+    if (total > cap) chunks.length = 0; // nothing kept is usable any more: let it go now
+  }
+  if (total > cap) return { overCap: total };
+  chunks.push(buf.subarray(0, used));
+  return Buffer.concat(chunks, total).toString("utf8");
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
 function readStdin(): string {
   try {
-    const st = fstatSync(0);
-    if (st.isCharacterDevice()) return "";
-    const buf = readFileSync(0);
-    return buf.subarray(0, MAX_STDIN_BYTES).toString("utf8");
+    const r = readStdinCapped();
+    return typeof r === "string" ? r : OVER_CAP;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EAGAIN" || code === "EOF" || code === "EBADF") return "";
     throw err;
   }
+}
+
+/** What `readStdin` gives for stdin over the cap: never valid hook JSON, so `parseInput` names it. */
+const OVER_CAP = "\u0000over-cap";
+
+/** A full disk: the store's DISK_FULL, or the system's ENOSPC / EDQUOT from a state or attachment write. */
+function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "DISK_FULL" || code === "ENOSPC" || code === "EDQUOT";
 }
 
 const USAGE = "usage: errata hook user-prompt-submit|stop  (reads the Claude Code hook JSON on stdin; always exits 0; --help for more)";
@@ -132,6 +186,7 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
 /** Parses the hook JSON, or says in one line why it cannot be used. */
 function parseInput(raw: string): { fields: Fields } | { problem: string } {
   if (raw.trim() === "") return { problem: "empty stdin (expected the hook's JSON); nothing captured" };
+  if (raw === OVER_CAP) return { problem: `stdin over ${MAX_STDIN_BYTES} bytes (expected the hook's JSON under the cap); nothing captured` };
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -167,7 +222,9 @@ export async function runHook(args: string[], io: HookIo = processHookIo()): Pro
     if (event === "stop") await onStop(parsed.fields, io, say);
     else await onPrompt(parsed.fields, io, say);
   } catch (err) {
-    say(`internal fault (${err instanceof Error ? err.message : String(err)}); nothing captured`);
+    // A full disk is not the hook's fault, and the store cut back what it began: say it plainly.
+    if (isDiskFull(err)) say("not captured: disk full");
+    else say(`internal fault (${err instanceof Error ? err.message : String(err)}); nothing captured`);
   }
   return 0;
 }

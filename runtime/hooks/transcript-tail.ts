@@ -14,7 +14,7 @@
  *    previousPrompt: "fix the test", previousPromptTs: "2026-11-30T11:59:00.000Z",
  *    model: "claude-sonnet-4-5", version: "2.1.9" }`
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { assistantPart, classifyRecord } from "../transcripts/records.js";
 import { summarizeToolCall } from "../transcripts/tool-summary.js";
 import { typedPromptVerdict } from "../transcripts/typed.js";
@@ -41,23 +41,44 @@ export function emptyTail(): TranscriptTail {
   return { reply: null, toolCalls: [], previousPrompt: null, previousPromptTs: null, model: null, version: null };
 }
 
-/** The last `maxBytes` of a file, without a first line that may be cut. */
+/**
+ * Opens `path` for reading only when it is a regular file: opened non-blocking (a FIFO
+ * nobody writes to would otherwise hold the open, and with it the host's prompt), then
+ * checked on the descriptor (no window between a check and the open). A FIFO, a device
+ * (`/dev/zero` never ends), a directory or a socket is refused with what it is.
+ */
+export function openRegularFile(path: string): { fd: number; size: number } {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    const what = st.isFIFO() ? "a FIFO" : st.isDirectory() ? "a directory" : st.isCharacterDevice() ? "a character device" : st.isBlockDevice() ? "a block device" : st.isSocket() ? "a socket" : "not a regular file";
+    throw new Error(`${path} is not a regular file (expected a transcript .jsonl file; found ${what})`);
+  }
+  return { fd, size: st.size };
+}
+
+/** The last `maxBytes` (at most) of an open file of `size` bytes, without a first line that may be cut. */
+function tailOfFd(fd: number, size: number, maxBytes: number): Buffer {
+  const start = Math.max(0, size - maxBytes);
+  const buf = Buffer.allocUnsafe(size - start);
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, start + got);
+    if (n === 0) break;
+    got += n;
+  }
+  const bytes = buf.subarray(0, got);
+  if (start === 0) return bytes;
+  const nl = bytes.indexOf(10);
+  return nl < 0 ? bytes.subarray(0, 0) : bytes.subarray(nl + 1);
+}
+
+/** The last `maxBytes` of a regular file, without a first line that may be cut (see `openRegularFile`). */
 export function readTailBytes(path: string, maxBytes = TAIL_BYTES): Buffer {
-  const fd = openSync(path, "r");
+  const { fd, size } = openRegularFile(path);
   try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.allocUnsafe(size - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    const bytes = buf.subarray(0, got);
-    if (start === 0) return bytes;
-    const nl = bytes.indexOf(10);
-    return nl < 0 ? bytes.subarray(0, 0) : bytes.subarray(nl + 1);
+    return tailOfFd(fd, size, maxBytes);
   } finally {
     closeSync(fd);
   }
@@ -146,8 +167,12 @@ export const FIRST_TAIL_BYTES = 64 * 1024;
  */
 export function readTranscriptTail(path: string, currentPrompt: string | null, maxBytes = TAIL_BYTES): TranscriptTail {
   const first = Math.min(FIRST_TAIL_BYTES, maxBytes);
-  const size = statSync(path).size;
-  const tail = parseTailBytes(readTailBytes(path, first), currentPrompt);
-  if (tail.previousPrompt !== null || size <= first || first >= maxBytes) return tail;
-  return parseTailBytes(readTailBytes(path, maxBytes), currentPrompt);
+  const { fd, size } = openRegularFile(path);
+  try {
+    const tail = parseTailBytes(tailOfFd(fd, size, first), currentPrompt);
+    if (tail.previousPrompt !== null || size <= first || first >= maxBytes) return tail;
+    return parseTailBytes(tailOfFd(fd, size, maxBytes), currentPrompt);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -21,4 +21,3 @@ export { wireDaily } from "./daily/wire.js";
 export { mineTranscripts } from "./mine/mine.js";
 export { coveragePairs, FALSIFIER_DAYS, fileRecommendations, filedRates, judgedExchanges, loadRuleNoulWeights, mostBrokenSection, readFilings, readQueue, readRecommendations, recommendationFiles, renderFiledRates, renderRulesReport, requireRuleIndex, ruleClaimHash, rulesReport, runM7b, runRulesBuild, runRulesCluster, runRulesCover, runRulesRecheck, runRulesRecommend, type M7bRequest, type RulesRecommendOptions, type RulesRecommendReport, type Writer } from "./rules/index.js";
 export { PREDICTION_DETECTORS, buildPredictions, buildReport, composeAll, dominantJudge, parseDetectors, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, resolveCuts, runV4Stage, v4Files, type V4Stage } from "./v4/index.js";
-export { readPromoted } from "./daily/promoted.js";

@@ -13,6 +13,7 @@ import {
   readAnswers,
   readExchanges,
   readPromoted,
+  resolveCuts,
   skillRates,
   v4Files,
   type HostData,
@@ -75,8 +76,9 @@ export function gatherPulse(input: PulseInput): PulseData {
     const ex = readExchanges([files.exchanges], { warn: input.warn });
     const answers = existsSync(files.answers) ? readAnswers(files.answers, { warn: input.warn }).rows : [];
     const judge = dominantJudge(answers);
-    const cuts = promotedCuts(readPromoted(input.promotedFile).promoted);
-    const report = buildReport(composeAll(ex.rows, answers, judge ?? { lane: "-", model: "-" }, cuts), { judge, bankHash, cuts });
+    const chosen = resolveCuts({ promoted: promotedCuts(readPromoted(input.promotedFile).promoted), judge });
+    const cuts = chosen.cuts;
+    const report = buildReport(composeAll(ex.rows, answers, judge ?? { lane: "-", model: "-" }, cuts), { judge, bankHash, cuts, cutsOrigin: chosen.origin });
     v4 = {
       exchanges: report.exchanges,
       composed: report.composed,

@@ -7,7 +7,7 @@
  * Example: `writeAttachment("/home/u/.local/state/errata/attachments", "er-20261130-3fa9c1",
  * "context.json", "{…}")` -> "er-20261130-3fa9c1/context.json".
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ErrataError } from "../../core/errors.js";
 
@@ -22,9 +22,15 @@ export function writeAttachment(attachmentsDir: string, id: string, name: string
   if (!/^er-\d{8}-[0-9a-f]{6}$/.test(id)) throw new ErrataError("BAD_INPUT", "bad erratum id for an attachment", { expected: "er-YYYYMMDD-xxxxxx", found: JSON.stringify(id) });
   const file = safeAttachmentName(name);
   const dir = join(attachmentsDir, id);
-  mkdirSync(dir, { recursive: true });
+  const made = mkdirSync(dir, { recursive: true }) !== undefined;
   const tmp = join(dir, `.${file}.${process.pid}.tmp`);
-  writeFileSync(tmp, content);
-  renameSync(tmp, join(dir, file));
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, join(dir, file));
+  } catch (err) {
+    // A full disk (or any failed write) leaves no temporary file, nor a folder this call made.
+    rmSync(made ? dir : tmp, { recursive: true, force: true });
+    throw err;
+  }
   return `${id}/${file}`;
 }

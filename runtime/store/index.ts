@@ -5,7 +5,7 @@
  */
 export { openLedger, type Ledger, type LedgerOptions, type LedgerRead, type AppendOutcome, type PatchOutcome } from "./ledger.js";
 export type { FoldedErratum } from "./fold.js";
-export type { ReadProblem } from "./read-files.js";
+export { DAMAGE_CODES, type ReadProblem } from "./read-files.js";
 export { newErratum, type NewErratumInput } from "./new-erratum.js";
 export { newErratumId, monthOf, monthFileName, archiveFileName } from "./ids.js";
 export { appendLine } from "./append-line.js";

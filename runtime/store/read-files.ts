@@ -11,13 +11,19 @@
  *   overlap is read once (see `overlapBytes`).
  * - A last line with no newline that does not parse is a torn tail: skipped with a warning.
  *   An empty line is skipped silently (an append after a torn tail starts a fresh line).
+ * - Damage is reported, never hidden, and never takes down more than itself: a month file
+ *   that cannot be read (a directory in its place, no permission) is a `month-unreadable`
+ *   problem naming the file, what was expected and what was found, and the other months are
+ *   read; a truncated archive gives up the lines before the cut (read as usual) and is an
+ *   `archive-truncated` problem; an archive that is not gzip at all is `archive-unreadable`.
+ *   These codes are listed in DAMAGE_CODES: `errata daily` reports them as `degraded`.
  *
  * Example: `readMonthTexts("/tmp/l")` -> `[{ month: "2026-11", lines: [{ file:
  * "errata-2026-11.jsonl", line: 1, text: "{...}" }], problems: [] }]`
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { constants as zlibConstants, gunzipSync } from "node:zlib";
 import { ARCHIVE_FILE_PATTERN, LIVE_FILE_PATTERN, archiveFileName, monthFileName } from "./ids.js";
 
 export interface TextLine {
@@ -37,6 +43,41 @@ export interface ReadProblem {
   severity: "error" | "warning";
   message: string;
   id?: string;
+  /** For a whole file that could not be read (DAMAGE_CODES): what it should have been, and what it was. */
+  expected?: string;
+  found?: string;
+}
+
+/** Problems that mean a whole file (or the end of an archive) could not be read. */
+export const DAMAGE_CODES: ReadonlySet<string> = new Set(["month-unreadable", "archive-unreadable", "archive-truncated"]);
+
+/** What a file is, for a problem's `found`: "a directory", "EACCES: permission denied", ... */
+function describeReadError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === "EISDIR") return "a directory";
+  return e.code ? `${e.code}: ${e.message.replace(/^[A-Z]+: /, "").replace(/, open '.*'$|, read$/, "")}` : String(err);
+}
+
+function damage(file: string, code: string, expected: string, found: string, what: string): ReadProblem {
+  return { file, line: 0, code, severity: "error", message: `${what} (expected ${expected}; found ${found})`, expected, found };
+}
+
+/**
+ * A gzip file's content, or as much of it as precedes a cut (a truncated archive): zlib
+ * with Z_SYNC_FLUSH as the finishing flush returns what it decoded instead of failing at
+ * the missing end. Null when nothing could be decoded at all.
+ */
+function gunzipLenient(buf: Buffer): { bytes: Buffer; whole: boolean; error: string | null } | null {
+  try {
+    return { bytes: gunzipSync(buf), whole: true, error: null };
+  } catch (err) {
+    try {
+      const bytes = gunzipSync(buf, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      return { bytes, whole: false, error: (err as Error).message };
+    } catch {
+      return null;
+    }
+  }
 }
 
 export interface MonthFiles {
@@ -65,7 +106,8 @@ export function listMonths(ledgerDir: string): MonthFiles[] {
     }
   }
   const archiveDir = join(ledgerDir, ARCHIVE_DIR);
-  if (existsSync(archiveDir)) {
+  // A file in place of the archive folder holds no archive: the live months are still read.
+  if (existsSync(archiveDir) && statSync(archiveDir).isDirectory()) {
     for (const name of readdirSync(archiveDir)) {
       const m = ARCHIVE_FILE_PATTERN.exec(name);
       if (m?.[1]) get(m[1]).archive = join(archiveDir, name);
@@ -145,33 +187,47 @@ export function visitMonth(files: MonthFiles, visit: (l: TextLine) => void): Rea
   let archiveBytes: Buffer | null = null;
   const archiveName = `${ARCHIVE_DIR}/${archiveFileName(files.month)}`;
   if (files.archive) {
+    let raw: Buffer | null = null;
     try {
-      archiveBytes = gunzipSync(readFileSync(files.archive));
+      raw = readFileSync(files.archive);
     } catch (err) {
-      problems.push({
-        file: archiveName,
-        line: 0,
-        code: "archive-unreadable",
-        severity: "error",
-        message: `cannot decompress archive (expected gzip of JSONL; found ${(err as Error).message})`,
-      });
+      problems.push(damage(archiveName, "archive-unreadable", "a gzip file of JSONL", describeReadError(err), "cannot read archive; its month is read without it"));
+    }
+    const got = raw === null ? null : gunzipLenient(raw);
+    if (raw !== null && got === null) {
+      problems.push(damage(archiveName, "archive-unreadable", "gzip of JSONL", `${raw.length} bytes that do not decompress`, "cannot decompress archive; its month is read without it"));
+    } else if (got !== null) {
+      archiveBytes = got.bytes;
+      if (!got.whole) {
+        const lines = countNewlines(got.bytes);
+        problems.push(
+          damage(archiveName, "archive-truncated", "a whole gzip file", `a file cut short (${got.error}); the first ${lines} lines were read`, "archive truncated; lines after the cut are missing"),
+        );
+      }
     }
     if (archiveBytes) eachLine(archiveBytes, archiveName, visit);
   }
   if (files.live) {
     const liveName = monthFileName(files.month);
-    const live = readFileSync(files.live);
-    const skip = archiveBytes ? overlapBytes(archiveBytes, live) : 0;
-    if (skip > 0) {
-      problems.push({
-        file: liveName,
-        line: 1,
-        code: "rotation-overlap",
-        severity: "warning",
-        message: `the first ${skip} bytes repeat the end of ${archiveName} (an interrupted rotation); read once. Re-run \`errata rotate\` to finish it`,
-      });
+    let live: Buffer | null = null;
+    try {
+      live = readFileSync(files.live);
+    } catch (err) {
+      problems.push(damage(liveName, "month-unreadable", "a JSONL month file", describeReadError(err), "cannot read month file; skipped, the other months are read"));
     }
-    eachLine(live.subarray(skip), liveName, visit, 1 + countNewlines(live.subarray(0, skip)));
+    if (live !== null) {
+      const skip = archiveBytes ? overlapBytes(archiveBytes, live) : 0;
+      if (skip > 0) {
+        problems.push({
+          file: liveName,
+          line: 1,
+          code: "rotation-overlap",
+          severity: "warning",
+          message: `the first ${skip} bytes repeat the end of ${archiveName} (an interrupted rotation); read once. Re-run \`errata rotate\` to finish it`,
+        });
+      }
+      eachLine(live.subarray(skip), liveName, visit, 1 + countNewlines(live.subarray(0, skip)));
+    }
   }
   return problems;
 }

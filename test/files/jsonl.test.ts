@@ -162,7 +162,7 @@ for (let i = 0; i < Number(count); i++) {
 describe("appends from several processes at once", () => {
   it("four writers, 150 appends each of two rows up to 30 KB: every row whole, none interleaved", async () => {
     const code = join(t.dir, "code");
-    compileForChild(code, ["runtime/files/jsonl.ts", "runtime/files/lines.ts", "core/errors.ts"]);
+    compileForChild(code, ["runtime/files/jsonl.ts", "runtime/files/lines.ts", "runtime/files/append.ts", "core/errors.ts"]);
     writeFileSync(join(code, "child.mjs"), CHILD);
     const f = fresh();
     await Promise.all(
@@ -178,6 +178,8 @@ describe("appends from several processes at once", () => {
     );
     const r = readJsonl(f, z.object({ proc: z.number(), i: z.number(), pad: z.string().optional(), second: z.literal(true).optional() }));
     expect(r.problems).toEqual([]);
+    // And no blank line (runtime/files/append.ts waits out a write in progress).
+    expect(readFileSync(f, "utf8").split("\n").slice(0, -1).filter((l) => l === "")).toEqual([]);
     expect(r.rows).toHaveLength(4 * 150 * 2);
     // Each append's two rows are adjacent: one write, never split by another writer.
     for (let k = 0; k < r.rows.length; k += 2) {

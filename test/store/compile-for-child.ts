@@ -23,8 +23,12 @@ export function compileForChild(outDir: string, files: string[]): void {
   }
 }
 
-/** The zod-free write path: append-line (with core/errors), ids, record, raw-append, redact. */
+/** The files room (the one append, JSONL, cursors, the run lock): node built-ins and core/errors only. */
+export const FILES_ROOM = ["runtime/files/index.ts", "runtime/files/append.ts", "runtime/files/atomic.ts", "runtime/files/cursor.ts", "runtime/files/jsonl.ts", "runtime/files/lines.ts", "runtime/files/lock.ts"];
+
+/** The zod-free write path: append-line (with core/errors and the files room), ids, record, raw-append, redact. */
 export const RAW_WRITE_FILES = [
+  ...FILES_ROOM,
   "runtime/store/append-line.ts",
   "core/errors.ts",
   "runtime/store/ids.ts",

@@ -2,7 +2,7 @@
  * Crash and concurrency guarantees of the append path, with real processes:
  * - a child appending in a loop, killed with SIGKILL at random moments (>= 50 times): every
  *   line it acknowledged (printed its id after `appendLine` returned) reads back intact;
- * - 8 processes x 500 lines into one month: 4,000 intact lines, none interleaved.
+ * - 8 processes x 500 lines into one month: 4,000 intact lines, none interleaved, no blank line.
  */
 import { mulberry32 } from "../../eval/prng.js";
 import { spawn } from "node:child_process";
@@ -139,8 +139,9 @@ describe("concurrent appenders", () => {
     const raw = readFileSync(join(ledgerDir, "errata-2026-11.jsonl"), "utf8");
     const all = raw.split("\n");
     expect(all.pop()).toBe("");
-    // Blank lines are the only extras: an appender that sees another's line half-written
-    // starts its own on a fresh line (the torn-tail guard); readers skip blank lines.
+    // No extras at all: an appender that sees another's line half-written waits for that
+    // write to end before deciding whether the tail is torn, so no blank line is left.
+    expect(all.filter((l) => l === "")).toHaveLength(0);
     const lines = all.filter((l) => l !== "");
     expect(lines).toHaveLength(4000);
     const seen = new Map<number, number[]>();

@@ -5,7 +5,8 @@ import type { SamplingSettings } from "../base/cache-key.js";
 import type { AnswerMode, ChatMessage } from "../base/prompt.js";
 import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
 import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
-import { backoffMs, describeError, isRetryable, retryAfterMs } from "./retry.js";
+import { withDeadline } from "../base/deadline.js";
+import { backoffMs, describeError, isRetryable, isTimeout, retryAfterMs } from "./retry.js";
 
 /**
  * The OpenAI-compatible lane: the official `openai` SDK pointed at any base URL. One call per
@@ -92,6 +93,32 @@ export class OpenAILane {
     return body;
   }
 
+  /**
+   * One HTTP attempt under the lane's deadline, which covers the whole reply, body included
+   * (the SDK's own time-out stops at the headers: base/deadline.ts).
+   */
+  private send(body: ChatCompletionCreateParamsNonStreaming) {
+    this.calls++;
+    return withDeadline(laneTimeoutMs(this.cfg), (signal) => this.sdk.chat.completions.create(body, { signal }));
+  }
+
+  /**
+   * A probe request, retried like a call (408, 409, 429, 5xx, time-outs, lost connections;
+   * backoff with jitter or the server's retry-after), so that one 429 at the start of a run
+   * does not leave the whole run unscored. Probes pass no budget: they are two tiny requests.
+   */
+  private async probeSend(body: ChatCompletionCreateParamsNonStreaming) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.send(body);
+      } catch (e) {
+        if (!isRetryable(e) || attempt >= this.cfg.maxRetries) throw e;
+        const wait = retryAfterMs(e, this.deps.now());
+        await this.deps.sleep(Math.min(this.cfg.retryMaxMs, wait ?? backoffMs(attempt, { baseMs: this.cfg.retryBaseMs, maxMs: this.cfg.retryMaxMs }, this.deps.random)));
+      }
+    }
+  }
+
   /** Which answer modes the server supports; asked once (the configured mode skips it). */
   probe(): Promise<ProbeResult> {
     if (this.cfg.mode !== "auto") {
@@ -112,8 +139,7 @@ export class OpenAILane {
     let logprobs = false;
     let structured = false;
     try {
-      this.calls++;
-      const body = await this.sdk.chat.completions.create(this.request(PROBE_MESSAGES, "logprobs"));
+      const body = await this.probeSend(this.request(PROBE_MESSAGES, "logprobs"));
       logprobs = hasTopLogprobs(body);
       detail.push(logprobs ? "logprobs: top_logprobs returned" : "logprobs: reply had no top_logprobs");
     } catch (e) {
@@ -121,8 +147,7 @@ export class OpenAILane {
     }
     if (!(logprobs && stopAtFirst)) {
       try {
-        this.calls++;
-        const body = await this.sdk.chat.completions.create(this.request(PROBE_STRUCTURED, "structured"));
+        const body = await this.probeSend(this.request(PROBE_STRUCTURED, "structured"));
         structured = readStructured(body).ok;
         detail.push(structured ? "structured: valid JSON reply" : `structured: ${(readStructured(body) as { reason: string }).reason}`);
       } catch (e) {
@@ -144,9 +169,8 @@ export class OpenAILane {
         return { reading: { ok: false, reason: attempts === 0 ? reservation.reason : `${reservation.reason} (after ${attempts} attempts)`, raw: "" }, latencyMs: this.deps.now() - t0, costUsd: 0, attempts, refused: attempts === 0 };
       }
       attempts++;
-      this.calls++;
       try {
-        const res = await this.sdk.chat.completions.create(body);
+        const res = await this.send(body);
         const usage = res.usage;
         book.settle(reservation, usage ? usage.total_tokens : null);
         const price = this.cfg.price;
@@ -155,13 +179,20 @@ export class OpenAILane {
         return { reading, latencyMs: this.deps.now() - t0, costUsd, attempts, refused: false };
       } catch (e) {
         // A refused HTTP call used no tokens; a time-out or a lost connection may have: keep the reservation.
-        book.settle(reservation, e instanceof OpenAI.APIConnectionError ? null : 0);
+        book.settle(reservation, e instanceof OpenAI.APIConnectionError || isTimeout(e) ? null : 0);
         if (isRetryable(e) && attempt < this.cfg.maxRetries) {
           const wait = retryAfterMs(e, this.deps.now());
           await this.deps.sleep(Math.min(this.cfg.retryMaxMs, wait ?? backoffMs(attempt, { baseMs: this.cfg.retryBaseMs, maxMs: this.cfg.retryMaxMs }, this.deps.random)));
           continue;
         }
-        const reason = isRetryable(e) ? `gave up after ${attempts} attempts: ${describeError(e)}` : e instanceof OpenAI.APIError ? describeError(e) : `malformed reply: ${describeError(e)}`;
+        // "timeout: …" first, so a report can count time-outs apart from the server's refusals.
+        const reason = isTimeout(e)
+          ? `timeout: gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${describeError(e)}`
+          : isRetryable(e)
+            ? `gave up after ${attempts} attempts: ${describeError(e)}`
+            : e instanceof OpenAI.APIError
+              ? describeError(e)
+              : `malformed reply: ${describeError(e)}`;
         return { reading: { ok: false, reason, raw: "" }, latencyMs: this.deps.now() - t0, costUsd: 0, attempts, refused: false };
       }
     }

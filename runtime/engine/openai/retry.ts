@@ -1,17 +1,30 @@
-import { APIConnectionError, APIError } from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { DeadlineError } from "../base/deadline.js";
 
 /**
  * The retry policy of the OpenAI lane (the SDK's own retries are turned off so that every
  * attempt passes the budget): retry on 408, 409, 429 and 5xx, on time-outs and on lost
  * connections; wait `retry-after-ms` / `retry-after` when the server sends it (capped at
  * `maxMs`), otherwise full jitter: uniform in [0, min(maxMs, baseMs * 2^attempt)).
+ * A deadline that expired (the whole reply, body included: base/deadline.ts) is a time-out.
  * Anything else (400, 401, 404, a body that is not JSON) is final.
  *
  * Example: `backoffMs(2, {baseMs: 500, maxMs: 30000}, () => 0.5)` -> 1000.
  */
 export const RETRY_STATUSES = "408, 409, 429, 5xx";
 
+/** A time-out: the SDK's (no headers in time) or the deadline's (no whole reply in time). */
+export function isTimeout(e: unknown): boolean {
+  return e instanceof APIConnectionTimeoutError || e instanceof DeadlineError || (e instanceof APIUserAbortError && deadlineCause(e));
+}
+
+/** The SDK reports an abort by our deadline's signal as a user abort. */
+function deadlineCause(e: APIUserAbortError): boolean {
+  return (e as { cause?: unknown }).cause instanceof DeadlineError || /timed out/.test(e.message);
+}
+
 export function isRetryable(e: unknown): boolean {
+  if (isTimeout(e)) return true;
   if (e instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
   if (e instanceof APIError && typeof e.status === "number") {
     return e.status === 408 || e.status === 409 || e.status === 429 || e.status >= 500;

@@ -12,6 +12,15 @@ export interface LedgerView {
   errata: Erratum[];
   /** Lines skipped while reading (torn tail, malformed middle lines). */
   warnings: number;
+  /** Whole files (or an archive's end) that could not be read: the run is degraded. */
+  damaged?: DamagedFile[];
+}
+
+/** A file a reader could not read, named with what it should have been and what it was. */
+export interface DamagedFile {
+  file: string;
+  expected: string;
+  found: string;
 }
 
 export interface LedgerPort {

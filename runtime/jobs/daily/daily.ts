@@ -102,6 +102,7 @@ export async function runDaily(ctx: StageContext, deps: DailyDeps, opts: DailyOp
     runsFile: ctx.files.runs,
     dryRun: ctx.dryRun,
     ...(opts.onStage ? { onStage: opts.onStage } : {}),
+    degraded: async () => (await ctx.ledger.readAll()).damaged ?? [],
   });
 }
 
@@ -124,6 +125,7 @@ export async function runWeekly(ctx: StageContext, opts: { onStage?: (r: StageRe
       runsFile: ctx.files.runs,
       dryRun: ctx.dryRun,
       ...(opts.onStage ? { onStage: opts.onStage } : {}),
+      degraded: async () => (await ctx.ledger.readAll()).damaged ?? [],
     },
   );
 }

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { Erratum } from "../../../schemas/erratum.js";
 import { CLASS_IDS } from "../../../questions/index.js";
+import { withDeadline } from "../../engine/index.js";
 import { parseProseReply, type ProseReply } from "./enrich-reply.js";
 
 /**
@@ -60,15 +61,22 @@ export function openAiProseLane(opts: OpenAiLaneOptions): ProseLane {
   return {
     model: opts.model,
     async enrich(e) {
-      const res = await client.chat.completions.create({
-        model: opts.model,
-        messages: [
-          { role: "system", content: ENRICH_SYSTEM_PROMPT },
-          { role: "user", content: enrichUserPrompt(e) },
-        ],
-        response_format: { type: "json_object" },
-        ...(opts.serviceTier !== undefined ? { service_tier: opts.serviceTier } : {}),
-      });
+      // A deadline over the SDK's attempts, body included (its own time-out stops at the headers).
+      const ms = opts.timeoutMs ?? 60_000;
+      const res = await withDeadline(ms * ((opts.maxRetries ?? 2) + 1), (signal) =>
+        client.chat.completions.create(
+          {
+            model: opts.model,
+            messages: [
+              { role: "system", content: ENRICH_SYSTEM_PROMPT },
+              { role: "user", content: enrichUserPrompt(e) },
+            ],
+            response_format: { type: "json_object" },
+            ...(opts.serviceTier !== undefined ? { service_tier: opts.serviceTier } : {}),
+          },
+          { signal },
+        ),
+      );
       const text = res.choices[0]?.message?.content;
       if (typeof text !== "string" || text.length === 0) return { ok: false, reason: "empty reply" };
       return parseProseReply(text);

@@ -9,6 +9,7 @@ import { applySet, patchRefusal } from "../../store/index.js";
 import { monthFileName, monthOf } from "../../store/index.js";
 import { recordRowFor, writeRecordRow } from "../../store/index.js";
 import { checkPatchRules } from "../../store/index.js";
+import { DAMAGE_CODES } from "../../store/index.js";
 import type { LedgerPort } from "./context.js";
 
 /**
@@ -35,7 +36,8 @@ export function ledgerPort(paths: ErrataPaths, opts: { now: () => number; warn: 
   return {
     async readAll() {
       const { errata, problems } = ledger.readAll();
-      return { errata: errata.map((f) => f.erratum), warnings: problems.length };
+      const damaged = problems.filter((p) => DAMAGE_CODES.has(p.code)).map((p) => ({ file: p.file, expected: p.expected ?? "a readable file", found: p.found ?? p.message }));
+      return { errata: errata.map((f) => f.erratum), warnings: problems.length, damaged };
     },
     async patch(id, set) {
       ledger.patch(id, set);

@@ -1,5 +1,5 @@
 import type { Counts, Loop, StageName } from "../../../schemas/daily.js";
-import type { StageOutput } from "./context.js";
+import type { DamagedFile, StageOutput } from "./context.js";
 import { runId as makeRunId } from "./ids.js";
 import { makeReceipt, writeRunReceipt } from "./receipts.js";
 
@@ -11,6 +11,9 @@ import { makeReceipt, writeRunReceipt } from "./receipts.js";
  *
  * `ok` is false when any stage failed, except stages marked `advisory` (the v4 pass: its
  * failure is logged and never changes the job's exit code).
+ *
+ * A loop is also not ok when it ran `degraded`: a month or archive of the ledger could not
+ * be read (the stages went on with the rest, and `degraded` names each file).
  *
  * Example: stages mine (throws), enrich, report -> `{ok: false, failed: ["mine"], stages:
  * [{name: "mine", ok: false, error: {code: "Error", ...}}, {name: "enrich", ok: true, ...}, ...]}`.
@@ -41,6 +44,8 @@ export interface LoopResult {
   run_id: string;
   loop: Loop;
   dry_run: boolean;
+  /** Files the run could not read (file, expected, found); empty when none. */
+  degraded: DamagedFile[];
 }
 
 export interface LoopOptions {
@@ -50,6 +55,8 @@ export interface LoopOptions {
   dryRun: boolean;
   /** Called after each stage (the CLI prints one line per stage). */
   onStage?: (r: StageResult) => void;
+  /** After the stages: the files the run could not read (a failure here is not one more). */
+  degraded?: () => Promise<DamagedFile[]>;
 }
 
 function errorInfo(err: unknown): { code: string; message: string } {
@@ -105,7 +112,14 @@ export async function runLoop(stages: readonly LoopStage[], opts: LoopOptions): 
   }
   const failed = results.filter((r) => !r.ok).map((r) => r.name);
   const advisory = new Set(stages.filter((s) => s.advisory).map((s) => s.name));
-  const ok = failed.every((n) => advisory.has(n));
+  let degraded: DamagedFile[] = [];
+  try {
+    degraded = opts.degraded ? await opts.degraded() : [];
+  } catch {
+    degraded = [];
+  }
+  const stagesOk = failed.every((n) => advisory.has(n));
+  const ok = stagesOk && degraded.length === 0;
   const totals: Counts = { stages: results.length, failed: failed.length, skipped: results.filter((r) => r.skipped).length };
   receipt("run", loopStart, {
     ok,
@@ -113,7 +127,7 @@ export async function runLoop(stages: readonly LoopStage[], opts: LoopOptions): 
     counts: totals,
     notes: [],
     wrote: {},
-    error: ok ? null : { code: "STAGE_FAILED", message: `failed: ${failed.join(", ")}` },
+    error: ok ? null : stagesOk ? { code: "DEGRADED", message: `unreadable: ${degraded.map((d) => d.file).join(", ")}` } : { code: "STAGE_FAILED", message: `failed: ${failed.join(", ")}` },
   });
-  return { ok, failed, stages: results, run_id: id, loop: opts.loop, dry_run: opts.dryRun };
+  return { ok, failed, stages: results, run_id: id, loop: opts.loop, dry_run: opts.dryRun, degraded };
 }

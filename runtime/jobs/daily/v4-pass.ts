@@ -72,6 +72,8 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   counts["exchanges"] = detect.exchangesRead;
   counts["detect_asked"] = detect.asked;
   counts["detect_unscored"] = detect.unscored;
+  counts["retried_unscored"] = detect.retriedUnscored + diagnose.retriedUnscored;
+  counts["exhausted_unscored"] = detect.exhaustedUnscored + diagnose.exhaustedUnscored;
   counts["diagnose_eligible"] = diagnose.eligible;
   counts["diagnose_asked"] = diagnose.asked;
   const out = join(paths.v4Dir, `report-${dayOf(deps.nowMs())}.md`);

@@ -8,5 +8,5 @@ export { appendAnswers, readAnswers, readExchanges, readLabels, v4Files } from "
 export { judgeProjection } from "./judge-input.js";
 export { buildPredictions, composedPredictions, parseDetectors, PREDICTION_DETECTORS, regexPredictions, regexVerdict, type PredictionDetector, type PredictionsResult } from "./predictions.js";
 export { resolveCuts } from "./cuts.js";
-export { runV4Stage, stageQuestions, type V4PassOptions, type V4PassResult, type V4Stage } from "./pass.js";
+export { doneAnswers, MAX_UNSCORED_ATTEMPTS, runV4Stage, stageQuestions, type V4PassOptions, type V4PassResult, type V4Stage } from "./pass.js";
 export { buildReport, plantedFromLabels, renderReport, type V4Report } from "./report.js";

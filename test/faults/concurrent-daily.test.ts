@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/io.js";
+import { runErrata, spotter } from "./helpers.js";
+
+/**
+ * Five `errata daily` runs at once on the same folders (cron plus a hand run is enough)
+ * must leave what one run leaves: the same errata with the same statuses, the same
+ * exchanges, the same answers. Ids are random per run, so errata are compared by their
+ * words and origin; exchanges and answers by their ids and keys.
+ */
+function snapshot(ledgerDir: string) {
+  const rows = readdirSync(ledgerDir)
+    .filter((f) => /^errata-\d{4}-\d{2}\.jsonl$/.test(f))
+    .sort()
+    .flatMap((f) => readFileSync(join(ledgerDir, f), "utf8").split("\n").filter((l) => l.trim() !== ""))
+    .map((l) => JSON.parse(l) as { schema: string; id: string; complaint?: string; kind?: string; source?: string; set?: { status?: string } });
+  const status = new Map<string, string>();
+  for (const r of rows) if (r.schema === "erratum-patch/1" && r.set?.status) status.set(r.id, r.set.status);
+  const errata = rows
+    .filter((r) => r.schema === "erratum/1")
+    .map((r) => `${r.source}\t${r.kind}\t${r.complaint}\t${status.get(r.id) ?? "new"}`)
+    .sort();
+  const patches = rows.filter((r) => r.schema === "erratum-patch/1").length;
+  const lines = (f: string) => (existsSync(f) ? readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+  const exchanges = lines(join(ledgerDir, "v4", "exchanges.jsonl")).map((e) => String(e["id"])).sort();
+  const answers = lines(join(ledgerDir, "v4", "answers.jsonl")).map((a) => `${a["exchange_id"]}\t${a["question_id"]}\t${a["status"]}`).sort();
+  return { errata, patches, exchanges, answers };
+}
+
+let t = tempDir("errata-5daily-");
+afterEach(() => {
+  t.cleanup();
+  t = tempDir("errata-5daily-");
+});
+
+const envFor = (dir: string) => ({ ERRATA_DIR: join(dir, "ledger"), HOME: dir });
+
+describe("concurrent daily runs (the run lock)", () => {
+  it("five at once with --wait leave the same ledger, exchanges and answers as one run; errata validate passes", async () => {
+    const one = join(t.dir, "one");
+    const five = join(t.dir, "five");
+    const single = await runErrata(["daily", "--root", spotter, "--json"], { env: envFor(one) });
+    expect(single.code, single.stderr).toBe(0);
+    const runs = await Promise.all(Array.from({ length: 5 }, () => runErrata(["daily", "--root", spotter, "--json", "--wait", "120"], { env: envFor(five) })));
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { ok: boolean }).ok).toBe(true);
+    }
+    const a = snapshot(join(one, "ledger"));
+    const b = snapshot(join(five, "ledger"));
+    expect(a.errata.length).toBeGreaterThan(0);
+    expect(a.answers.length).toBeGreaterThan(0);
+    expect(b).toEqual(a);
+    const v = await runErrata(["validate"], { env: envFor(five) });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+  });
+
+  it("without --wait the others exit 2 at once, naming the holder, and write nothing", async () => {
+    const runs = await Promise.all(Array.from({ length: 5 }, () => runErrata(["daily", "--root", spotter, "--json"], { env: envFor(t.dir) })));
+    const ok = runs.filter((r) => r.code === 0);
+    const refused = runs.filter((r) => r.code === 2);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(ok.length + refused.length).toBe(5);
+    for (const r of refused) {
+      expect(r.stderr).toMatch(/another run holds the lock .*run\.lock \(errata daily, pid \d+ on .*, started \d{4}-\d\d-\d\dT/);
+      expect(r.stdout).toBe("");
+    }
+    const v = await runErrata(["validate"], { env: envFor(t.dir) });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+  });
+});
