@@ -48,7 +48,7 @@ export class RunLockError extends CodedError {
   readonly holder: LockHolder | null;
   constructor(file: string, holder: LockHolder | null, waitedMs: number) {
     const who = holder === null ? "a run whose lock file is still being written" : `${holder.job}, pid ${holder.pid} on ${holder.host}, started ${holder.started_at}`;
-    const waited = waitedMs > 0 ? `; waited ${Math.round(waitedMs / 1000)} s` : "";
+    const waited = waitedMs > 0 ? `; waited ${waitedMs < 10_000 ? (waitedMs / 1000).toFixed(1) : Math.round(waitedMs / 1000)} s` : "";
     super("io", "RUN_LOCKED", `another run holds the lock ${file} (${who}; expected no other run${waited}; pass --wait SECONDS to wait for it)`, {
       expected: "no other run",
       found: who,

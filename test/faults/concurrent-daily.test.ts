@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { runErrata, spotter } from "./helpers.js";
+import { repoRoot, runErrata, spotter } from "./helpers.js";
 
 /**
  * Five `errata daily` runs at once on the same folders (cron plus a hand run is enough)
@@ -70,4 +71,25 @@ describe("concurrent daily runs (the run lock)", () => {
     const v = await runErrata(["validate"], { env: envFor(t.dir) });
     expect(v.code, v.stdout + v.stderr).toBe(0);
   });
+
+  it("every writing job takes the same lock: weekly, exchanges, rotate, v4 detect, enrich and mine refuse while another run holds it; dry runs do not wait", async () => {
+    const env = envFor(t.dir);
+    const stateDir = join(t.dir, "ledger", ".state");
+    const src = `import("${join(repoRoot, "dist", "runtime", "files", "lock.js")}").then(async (m) => { await m.acquireRunLock(${JSON.stringify(stateDir)}, { job: "errata daily" }); process.stdout.write("held\\n"); setTimeout(() => process.exit(0), 60000); });`;
+    const holder = spawn(process.execPath, ["--input-type=module", "-e", src], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((r) => holder.stdout.on("data", (d: Buffer) => d.toString().includes("held") && r()));
+    try {
+      writeFileSync(join(t.dir, "exchanges.jsonl"), "");
+      for (const args of [["weekly", "--wait", "0.3"], ["exchanges", "--root", spotter], ["rotate", "--before", "2026-10"], ["v4", "detect", "--exchanges", join(t.dir, "exchanges.jsonl")], ["enrich"], ["mine", "--root", spotter]]) {
+        const r = await runErrata(args, { env });
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr, args.join(" ")).toMatch(new RegExp(`another run holds the lock .*\\(errata daily, pid ${holder.pid} on `));
+      }
+      expect((await runErrata(["weekly", "--wait", "0.3"], { env })).stderr).toMatch(/waited (0\.[3-9]|[1-9]\.\d) s/);
+      const dry = await runErrata(["rotate", "--before", "2026-10", "--dry-run"], { env });
+      expect(dry.code, dry.stderr).toBe(0);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  }, 120_000);
 });

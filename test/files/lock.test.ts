@@ -92,7 +92,7 @@ describe("the run lock (runtime/files/lock.ts)", () => {
       let clock = 0;
       const err = (await acquireRunLock(t.dir, { job: "x", waitMs: 3000, now: () => clock, sleep: async (ms) => void (clock += ms) }).catch((e: unknown) => e)) as RunLockError;
       expect(err.code).toBe("RUN_LOCKED");
-      expect(err.message).toMatch(/waited 3 s/);
+      expect(err.message).toMatch(/waited 3\.0 s/);
     } finally {
       c.child.kill("SIGKILL");
       await c.exited;
