@@ -45,9 +45,9 @@ export function register(program: Command, ctx: CommandContext): void {
     .addHelpText(
       "after",
       examples([
-        "errata notebook agreement --out pages",
+        "errata notebook rules --out pages",
         "errata datasets copy ab-redial && errata notebook agreement --input labels=datasets/ab-redial/labels.jsonl --out pages",
-        "errata notebook all --out pages --json",
+        "errata notebook detectors --out pages --json",
       ]) + `\nInputs (key: bundled file; how to make one):\n${NOTEBOOKS.flatMap((n) => n.inputs.map((i) => `  ${n.name} ${i.key}: ${i.bundled}; ${i.make}`)).join("\n")}\n`,
     )
     .action(async (name: string, flags: { out: string; input?: string[]; dryRun?: boolean; json?: boolean }) => {
