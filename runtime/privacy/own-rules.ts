@@ -47,6 +47,17 @@ export function tokenBody(s: string): boolean {
   return shannonEntropy(s) > 3.5;
 }
 
+/**
+ * A URL path segment that is a token: a token body, where a long base64url segment may hold
+ * a few more "_" and "-" (about one in sixteen characters, as random base64url does) than
+ * a slug of words would leave once they are taken out.
+ */
+function urlSegmentToken(seg: string): boolean {
+  const seps = (seg.match(/[_-]/g) ?? []).length;
+  if (seps > Math.max(3, seg.length / 16)) return false;
+  return tokenBody(seg.replace(/[_-]/g, ""));
+}
+
 /** A token after a secret word in prose: letters and digits, and more than 3 bits of entropy per character. */
 function proseToken(s: string): boolean {
   return /[A-Za-z]/.test(s) && (s.match(/\d/g) ?? []).length >= 2 && shannonEntropy(s) > 3 && !looksLikeIdentifier(s);
@@ -83,6 +94,13 @@ function keepAssignment(name: string, value: string): boolean {
   if (WEAK_NAMES.test(name) && !looksRandom(value)) return true;
   return !STRONG_NAMES.test(name) && looksLikeIdentifier(value);
 }
+
+/** Tools whose command line can carry a password (the password-flag rule). */
+const PASSWORD_TOOLS = ["sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd"];
+
+/** A secret-naming key (regex source): NAME's last part names a secret. */
+const SECRET_NAME =
+  "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}[A-Za-z0-9]{0,30}?(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key|authtoken|auth[_-]?token)";
 
 /** Every secret name of the assignment rule contains one of these (lower-cased). */
 const SECRET_NAME_PARTS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
@@ -147,8 +165,19 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // body with upper- and lower-case letters and digits. Hex or one-case bodies are left
     // to the providers' own rules (a git SHA after "commit-" must stay).
     need: (t) => t.includes("_") || t.includes("-"),
-    re: /(?<![A-Za-z0-9_.-])([a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,11}){0,2}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/g,
+    // A body that runs on into base64 ("+", "/") is a hash, and "sha512-…" is a lock file's
+    // integrity (Subresource Integrity), not a key.
+    re: /(?<![A-Za-z0-9_.-])(?!(?:sha\d+|md5)-)([a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,11}){0,2}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
     replace: (m, prefix, body) => (tokenBody(body ?? "") ? m : `${prefix}${body}`),
+  },
+  {
+    kind: "url-token",
+    // A random token as a whole path segment of a URL (webhook URLs, reset and invite links):
+    // the URL names a resource only its holder may use. Hex segments (commit ids, digests)
+    // are not taken: a token body has both cases.
+    need: (t) => t.includes("://"),
+    re: /(\bhttps?:\/\/[^\s/?#]{1,253}(?:\/[^\s/?#]*)*?\/)([A-Za-z0-9_-]{24,})(?=[/?#\s"'`)]|$)/g,
+    replace: (m, pre, seg) => (urlSegmentToken(seg ?? "") ? `${pre}${m}` : `${pre}${seg}`),
   },
   {
     kind: "clipped-token",
@@ -186,9 +215,27 @@ export const LATE_RULES: readonly OwnRule[] = [
     // NAME=value / NAME: value / "name": "value" / 'NAME=value' / -e "NAME=value" /
     // --name=value, where NAME's last part names a secret.
     need: (t, lower) => (t.includes("=") || t.includes(":")) && SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    re: /(^|[\s{,;(?&'"`$-])(["']?)((?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}[A-Za-z0-9]{0,30}?(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key|authtoken|auth[_-]?token))\2(\s*[:=]\s*)(["']?)((?![$<{[]|\[REDACTED)[^\s"',;`]{4,})\5/gim,
+    re: new RegExp(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2(\\s*[:=]\\s*)(["']?)((?![$<{[]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`, "gim"),
     replace: (m, lead, q, name, sep, vq, value) =>
       keepAssignment(name ?? "", value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`,
+  },
+  {
+    kind: "env-assignment",
+    // The same names as XML elements (<password>…</password>) and as name/value pairs on two
+    // lines (Kubernetes and Compose env lists: "- name: DB_PASS" then "value: …").
+    need: (t, lower) => (t.includes("<") || lower().includes("value")) && SECRET_NAME_PARTS.some((w) => lower().includes(w)),
+    re: new RegExp(`<(${SECRET_NAME})>([^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?\\s*\\n\\s*value:\\s*)(["']?)([^\\s"']{4,})\\5`, "gi"),
+    replace: (m, xName, xValue, pre, pName, q, pValue) => {
+      if (xName) return keepAssignment(xName, xValue ?? "") ? `<${xName}>${xValue}</${xName}>` : `<${xName}>${m}</${xName}>`;
+      return keepAssignment(pName ?? "", pValue ?? "") ? `${pre}${q}${pValue}${q}` : `${pre}${q}${m}${q}`;
+    },
+  },
+  {
+    kind: "password-flag",
+    // A password given on the command line of tools that take it so (-p'…', --password …).
+    need: (_t, lower) => PASSWORD_TOOLS.some((w) => lower().includes(w)),
+    re: /(\b(?:sshpass|mysql\w*|mariadb\w*|redis-cli|psql|smbclient|htpasswd)\b[^\n]*?\s(?:-p|-a|--pass(?:word)?)(?:\s+|=)?)(['"]?)([^\s'"]{4,})\2/gi,
+    replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
   },
   {
     kind: "named-in-prose",

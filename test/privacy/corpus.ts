@@ -64,6 +64,7 @@ const ALPHABETS: Record<string, string> = {
   b64: `${UPPER}${LOWER}${DIGITS}+/`,
   b64url: `${UPPER}${LOWER}${DIGITS}-_`,
   b32: `${UPPER}234567`,
+  bech32: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
 };
 
 /** Expands one recipe with `rand`. Random runs of letters and digits always hold both (a real key does). */
