@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
 import { appendJsonl, iterateJsonl, reportProblems, type JsonlProblem } from "../files/index.js";
+import { redactForWrite } from "../privacy/index.js";
 import type { CapturedIndex } from "./captured.js";
 import { cursorPath, loadCursor, saveCursor, tailHash, type CursorFile, type FileCursor } from "./cursor.js";
 import { discoverTranscripts } from "./discover.js";
@@ -164,7 +165,8 @@ export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
     });
     report.newExchanges += fresh.length;
     // One write of whole lines; a torn tail left by a crashed run is set apart first.
-    if (!opts.dryRun && fresh.length > 0) appendJsonl(out, fresh);
+    // Secrets are redacted here, at the write: the scan keeps the text as it was typed.
+    if (!opts.dryRun && fresh.length > 0) appendJsonl(out, fresh.map((ex) => redactForWrite(ex).value));
     nextCursor.files[f.path] = cursorEntry(f.path, st.ino, result);
   }
   if (!opts.dryRun) saveCursor(cPath, nextCursor);
