@@ -187,6 +187,8 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     re: /(?<![A-Za-z0-9_\-.+/=:])([A-Za-z0-9_\-.+/=:]{12,})(?=…)|(?<=…)([A-Za-z0-9_\-+/=]{12,})(?![A-Za-z0-9_\-+/=])/g,
     replace: (m, before, after) => {
       const run = before || after || "";
+      // A labelled hash ("sha512-…" integrity, "sha256:…" digest) is a hash, cut or not.
+      if (/^(?:sha\d+|md5)[-:]/i.test(run)) return run;
       const body = run.replace(/^[A-Za-z]{2,6}[_-]/, "");
       return looksRandom(body) || looksRandom(run) ? m : run;
     },
@@ -221,10 +223,11 @@ export const LATE_RULES: readonly OwnRule[] = [
   },
   {
     kind: "env-assignment",
-    // The same names as XML elements (<password>…</password>) and as name/value pairs on two
-    // lines (Kubernetes and Compose env lists: "- name: DB_PASS" then "value: …").
+    // The same names as XML elements (<password>…</password>) and as name/value pairs
+    // (Kubernetes and Compose env lists: "- name: DB_PASS" then "value: …", on two lines or,
+    // once a summary has folded the whitespace, on one).
     need: (t, lower) => (t.includes("<") || lower().includes("value")) && SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    re: new RegExp(`<(${SECRET_NAME})>([^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?\\s*\\n\\s*value:\\s*)(["']?)([^\\s"']{4,})\\5`, "gi"),
+    re: new RegExp(`<(${SECRET_NAME})>([^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?[\\s,]+value:\\s*)(["']?)([^\\s"']{4,})\\5`, "gi"),
     replace: (m, xName, xValue, pre, pName, q, pValue) => {
       if (xName) return keepAssignment(xName, xValue ?? "") ? `<${xName}>${xValue}</${xName}>` : `<${xName}>${m}</${xName}>`;
       return keepAssignment(pName ?? "", pValue ?? "") ? `${pre}${q}${pValue}${q}` : `${pre}${q}${m}${q}`;
