@@ -43,6 +43,14 @@ interface CompiledAllow {
 export interface GitleaksRule {
   id: string;
   keywords: string[];
+  /**
+   * How far back (in `[\w.-]` characters) the match's name reaches. gitleaks' patterns for
+   * "NAME = secret" start with a lazy `[\w.-]{0,50}?` that only takes the name into the
+   * match; run as it is, a backtracking engine tries it at every position of the text (most
+   * of the cost on ordinary text), so it is cut off and the name is found by walking back
+   * from the match instead, for the allowlists that read the match.
+   */
+  reachBack: number;
   /** Compiled on first use. */
   re: () => RegExp;
   entropy: number;
@@ -57,11 +65,16 @@ function once<T>(make: () => T): () => T {
 
 const compile = (p: Pattern, global = false): RegExp => new RegExp(p.src, global ? `${p.flags}g` : p.flags);
 
+const LAZY_NAME = "[\\w.-]{0,50}?";
+
 function toRule(r: RuleData): GitleaksRule {
+  const cut = r.src.startsWith(LAZY_NAME);
+  const src = cut ? r.src.slice(LAZY_NAME.length) : r.src;
   return {
     id: r.id,
     keywords: r.keywords,
-    re: once(() => compile(r, true)),
+    reachBack: cut ? 50 : 0,
+    re: once(() => compile({ src, flags: r.flags }, true)),
     entropy: r.entropy ?? 0,
     secretGroup: r.secretGroup ?? 0,
     allow: once(() => (r.allow ?? []).map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
@@ -98,6 +111,13 @@ function allowed(a: CompiledAllow, secret: string, match: string, line: string):
   return a.stopwords.some((w) => lower.includes(w));
 }
 
+/** The `[\w.-]` characters (at most `max`) just before `offset`: the rest of the match's name. */
+function nameBefore(text: string, offset: number, max: number): string {
+  let from = offset;
+  while (from > 0 && offset - from < max && /[\w.-]/.test(text[from - 1]!)) from--;
+  return text.slice(from, offset);
+}
+
 function lineAt(text: string, offset: number, length: number): string {
   const from = text.lastIndexOf("\n", offset - 1) + 1;
   const to = text.indexOf("\n", offset + length);
@@ -105,11 +125,35 @@ function lineAt(text: string, offset: number, length: number): string {
 }
 
 /**
- * Applies one rule to `text` (whose lower-cased copy is `lower`); returns the text with each
- * secret found replaced by `marker(rule)`, and whether anything was replaced.
+ * Which keywords a lower-cased text can hold: a bitmap of the character pairs in it (ASCII),
+ * checked before `includes`, so the ~240 keywords cost a few table reads each on text that
+ * lacks them (most keywords hold a pair that ordinary prose does not, like "_" after a letter).
  */
-export function applyGitleaksRule(rule: GitleaksRule, text: string, lower: string, marker: string): { text: string; fired: boolean } {
-  if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) return { text, fired: false };
+export class KeywordGate {
+  private readonly pairs = new Uint8Array(128 * 128);
+  constructor(private readonly lower: string) {
+    for (let i = 1; i < lower.length; i++) {
+      const a = lower.charCodeAt(i - 1);
+      const b = lower.charCodeAt(i);
+      if (a < 128 && b < 128) this.pairs[a * 128 + b] = 1;
+    }
+  }
+  has(keyword: string): boolean {
+    for (let i = 1; i < keyword.length; i++) {
+      const a = keyword.charCodeAt(i - 1);
+      const b = keyword.charCodeAt(i);
+      if (a < 128 && b < 128 && this.pairs[a * 128 + b] === 0) return false;
+    }
+    return this.lower.includes(keyword);
+  }
+}
+
+/**
+ * Applies one rule to `text` (whose keywords are checked by `gate`); returns the text with
+ * each secret found replaced by `marker`, and whether anything was replaced.
+ */
+export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: KeywordGate, marker: string): { text: string; fired: boolean } {
+  if (rule.keywords.length > 0 && !rule.keywords.some((k) => gate.has(k))) return { text, fired: false };
   let fired = false;
   const re = rule.re();
   re.lastIndex = 0;
@@ -125,7 +169,8 @@ export function applyGitleaksRule(rule: GitleaksRule, text: string, lower: strin
     if (secret.includes("[REDACTED:")) return match;
     if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) return match;
     const line = lineAt(text, offset, match.length);
-    if (allowed(globalAllow(), secret, match, line) || rule.allow().some((a) => allowed(a, secret, match, line))) return match;
+    const named = rule.reachBack > 0 ? `${nameBefore(text, offset, rule.reachBack)}${match}` : match;
+    if (allowed(globalAllow(), secret, named, line) || rule.allow().some((a) => allowed(a, secret, named, line))) return match;
     fired = true;
     const at = match.lastIndexOf(secret);
     return `${match.slice(0, at)}${marker}${match.slice(at + secret.length)}`;

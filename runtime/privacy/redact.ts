@@ -12,7 +12,7 @@
  * Example: `redactSecrets("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
  * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
  */
-import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRules, type GitleaksRule } from "./gitleaks.js";
+import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRules, KeywordGate, type GitleaksRule } from "./gitleaks.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
 
 export interface Redaction {
@@ -42,14 +42,16 @@ export function kindOf(ruleId: string): string {
   return ruleId;
 }
 
-type Step = { own: OwnRule } | { gitleaks: GitleaksRule };
+type Step = { own: OwnRule; kind: string; marker: string } | { gitleaks: GitleaksRule; kind: string; marker: string };
+const withMarker = <T extends { kind: string }>(x: T): T & { marker: string } => ({ ...x, marker: `[REDACTED:${x.kind}]` });
 
 /** Which sets run: both (the redactor), or one alone (to compare them, docs/privacy.md). */
 export type RuleSet = "all" | "gitleaks" | "own";
 
 function steps(set: RuleSet): Step[] {
-  const own = (rs: readonly OwnRule[]): Step[] => (set === "gitleaks" ? [] : rs.map((r) => ({ own: r })));
-  const gl = (pick: (r: GitleaksRule) => boolean): Step[] => (set === "own" ? [] : gitleaksRules().filter(pick).map((r) => ({ gitleaks: r })));
+  const own = (rs: readonly OwnRule[]): Step[] => (set === "gitleaks" ? [] : rs.map((r) => withMarker({ own: r, kind: r.kind })));
+  const gl = (pick: (r: GitleaksRule) => boolean): Step[] =>
+    set === "own" ? [] : gitleaksRules().filter(pick).map((r) => withMarker({ gitleaks: r, kind: kindOf(r.id) }));
   return [
     ...own(EARLY_RULES),
     ...gl((r) => r.id !== GENERIC_RULE_ID),
@@ -86,13 +88,15 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean): Red
   const note = (kind: string): void => {
     if (!kinds.includes(kind)) kinds.push(kind);
   };
+  let gate: KeywordGate | null = null;
+  let gateOf: string | null = null;
   for (const step of plan) {
     if ("gitleaks" in step) {
-      const kind = kindOf(step.gitleaks.id);
-      const r = applyGitleaksRule(step.gitleaks, out, lower(), `[REDACTED:${kind}]`);
+      if (gateOf !== out) [gate, gateOf] = [new KeywordGate(lower()), out];
+      const r = applyGitleaksRule(step.gitleaks, out, gate!, step.marker);
       if (r.fired) {
         out = r.text;
-        note(kind);
+        note(step.kind);
       }
       continue;
     }
@@ -100,7 +104,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean): Red
     if (filtered && rule.need && !rule.need(out, lower)) continue;
     rule.re.lastIndex = 0;
     let fired = false;
-    const marker = `[REDACTED:${rule.kind}]`;
+    const marker = step.marker;
     out = out.replace(rule.re, (...args: unknown[]) => {
       const groups = args.slice(1, -2).map((g) => (typeof g === "string" ? g : ""));
       if (!rule.replace) {
@@ -111,7 +115,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean): Red
       if (replaced.includes(marker)) fired = true;
       return replaced;
     });
-    if (fired) note(rule.kind);
+    if (fired) note(step.kind);
   }
   return { text: out, kinds };
 }
