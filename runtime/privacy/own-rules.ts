@@ -227,7 +227,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     // (Kubernetes and Compose env lists: "- name: DB_PASS" then "value: …", on two lines or,
     // once a summary has folded the whitespace, on one).
     need: (t, lower) => (t.includes("<") || lower().includes("value")) && SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    re: new RegExp(`<(${SECRET_NAME})>([^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?[\\s,]+value:\\s*)(["']?)([^\\s"']{4,})\\5`, "gi"),
+    re: new RegExp(`<(${SECRET_NAME})>((?!\\[REDACTED)[^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?[\\s,]+value:\\s*)(["']?)((?!\\[REDACTED)[^\\s"']{4,})\\5`, "gi"),
     replace: (m, xName, xValue, pre, pName, q, pValue) => {
       if (xName) return keepAssignment(xName, xValue ?? "") ? `<${xName}>${xValue}</${xName}>` : `<${xName}>${m}</${xName}>`;
       return keepAssignment(pName ?? "", pValue ?? "") ? `${pre}${q}${pValue}${q}` : `${pre}${q}${m}${q}`;
@@ -237,7 +237,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     kind: "password-flag",
     // A password given on the command line of tools that take it so (-p'…', --password …).
     need: (_t, lower) => PASSWORD_TOOLS.some((w) => lower().includes(w)),
-    re: /(\b(?:sshpass|mysql\w*|mariadb\w*|redis-cli|psql|smbclient|htpasswd)\b[^\n]*?\s(?:-p|-a|--pass(?:word)?)(?:\s+|=)?)(['"]?)([^\s'"]{4,})\2/gi,
+    re: /(\b(?:sshpass|mysql\w*|mariadb\w*|redis-cli|psql|smbclient|htpasswd)\b[^\n]*?\s(?:-p(?=[^\s=-])|(?:-p|-a|--pass(?:word)?)(?:\s+|=)))(['"]?)((?![=[])[^\s'"]{4,})\2/gi,
     replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
   },
   {
