@@ -38,19 +38,6 @@ const cryptoLoadCjs = {
     }));
   },
 };
-// gitleaks' rules (runtime/privacy/gitleaks-rules.json, 60 KB): as a JavaScript object literal
-// in the bundle V8 parses and builds it at every capture; read and JSON.parse'd beside the
-// modules (tsc copies the JSON there) it costs a fraction (docs/privacy.md has the figures).
-const gitleaksRulesCjs = {
-  name: "gitleaks-rules-cjs",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]gitleaks-rules\.json$/ }, () => ({
-      contents:
-        'import { readFileSync } from "node:fs";\nimport { join } from "node:path";\nexport default JSON.parse(readFileSync(join(__dirname, "..", "privacy", "gitleaks-rules.json"), "utf8"));\n',
-      loader: "js",
-    }));
-  },
-};
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -62,7 +49,7 @@ const common = {
   banner: { js: 'const __import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   define: { "import.meta.url": "__import_meta.url" },
   logLevel: "warning",
-  plugins: [langDirCjs, cryptoLoadCjs, gitleaksRulesCjs],
+  plugins: [langDirCjs, cryptoLoadCjs],
 };
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
@@ -81,10 +68,7 @@ for (const name of readdirSync(langSource)) {
   if (name === "index.json" || name.endsWith(".rules.tsv")) copyFileSync(`${langSource}/${name}`, `${root}/dist/runtime/classifier/lang/${name}`);
 }
 
-// As written, not tsc's re-indented copy (twice the bytes to read and parse at a capture).
-copyFileSync(`${root}/runtime/privacy/gitleaks-rules.json`, `${root}/dist/runtime/privacy/gitleaks-rules.json`);
-
-await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, cryptoLoadCjs, gitleaksRulesCjs, lazyParts] });
+await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, cryptoLoadCjs, lazyParts] });
 await build({
   ...common,
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },

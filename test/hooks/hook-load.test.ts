@@ -26,8 +26,6 @@ function copyHook(into: string): string {
   const dir = join(into, "hooks");
   cpSync(bundleDir, dir, { recursive: true, filter: (src) => !src.endsWith(".js") && !src.endsWith(".d.ts") });
   cpSync(langDir, join(into, "classifier", "lang"), { recursive: true });
-  // The redactor's data, which the capture bundle reads beside the modules (scripts/bundle-hook.js).
-  cpSync(join(bundleDir, "..", "privacy", "gitleaks-rules.json"), join(into, "privacy", "gitleaks-rules.json"));
   return dir;
 }
 const loaderFile = join(repoRoot, "bin", "errata.cjs");
