@@ -13,7 +13,8 @@
 // letters in both cases (so does the rest of a group after a mid-pattern (?i)), (?-i:...)
 // inside a case-insensitive one becomes a plain group (a little looser: JavaScript in Node 20
 // has no inline modifiers), (?s:.) becomes [\s\S], \z becomes $, [[:alnum:]] becomes
-// [A-Za-z0-9], (?P<name> becomes (?<name>. Rules restricted to file paths are left out (the redactor
+// [A-Za-z0-9], and named groups (?P<name>...) become plain groups (their names are labels, and a
+// named group must not be taken for the secret). Rules restricted to file paths are left out (the redactor
 // sees text, not files); each left-out rule is listed with its reason.
 import { readFileSync, writeFileSync } from "node:fs";
 

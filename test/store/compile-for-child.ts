@@ -13,6 +13,12 @@ export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export function compileForChild(outDir: string, files: string[]): void {
   for (const rel of files) {
     const src = readFileSync(join(repoRoot, rel), "utf8");
+    if (rel.endsWith(".json")) {
+      // A JSON module (the redactor's rules) is imported as it is.
+      mkdirSync(dirname(join(outDir, rel)), { recursive: true });
+      writeFileSync(join(outDir, rel), src);
+      continue;
+    }
     const out = ts.transpileModule(src, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       fileName: rel,
@@ -23,7 +29,7 @@ export function compileForChild(outDir: string, files: string[]): void {
   }
 }
 
-/** The zod-free write path: append-line (with core/errors), ids, record, raw-append, redact. */
+/** The zod-free write path: append-line (with core/errors), ids, record, raw-append, the redactor and its rules. */
 export const RAW_WRITE_FILES = [
   "runtime/store/append-line.ts",
   "core/errors.ts",
@@ -33,4 +39,7 @@ export const RAW_WRITE_FILES = [
   "runtime/store/record.ts",
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",
+  "runtime/privacy/gitleaks.ts",
+  "runtime/privacy/own-rules.ts",
+  "runtime/privacy/gitleaks-rules.json",
 ];
