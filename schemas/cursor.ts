@@ -1,20 +1,34 @@
 import { z } from "zod";
-import { ToolCallSchema } from "./exchange.js";
-
 /**
  * The resumable sweeps' cursor files in the state folder, each checked with its schema when
  * loaded (runtime/files/cursor.ts): `exchanges-cursor.json` (`errata exchanges`) and
  * `mine-cursor.json` (`errata mine`).
  */
 
+/**
+ * Where a carried piece of text lies in its transcript: the line's bytes `[offset, end)` and
+ * their SHA-1. The cursor keeps offsets and hashes only, never text (a prompt can hold a
+ * secret); a resumed read takes the text from the line again, and a line that no longer
+ * hashes the same makes the file be read whole.
+ */
+export const LineRefSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  end: z.number().int().positive(),
+  sha1: z.string().regex(/^[0-9a-f]{40}$/),
+});
+export type LineRef = z.infer<typeof LineRefSchema>;
+
 /** Conversation state carried across reads of a growing transcript. */
 export const ExchangesCarrySchema = z.object({
   turns: z.record(z.string(), z.number().int().nonnegative()),
-  lastAsk: z.string().nullable(),
-  replyEnd: z.string().nullable(),
+  /** The last typed prompt's line (the next exchange's previous ask). */
+  lastAskAt: LineRefSchema.nullable(),
+  /** The assistant line whose text ends the reply so far. */
+  replyEndAt: LineRefSchema.nullable(),
   replyTs: z.string().nullable(),
   model: z.string().nullable(),
-  tools: z.array(ToolCallSchema),
+  /** The last tool calls (at most 3): each its assistant line and its index among that line's tool uses. */
+  toolsAt: z.array(LineRefSchema.extend({ index: z.number().int().nonnegative() })).max(3),
   recentUuids: z.array(z.string()),
 });
 
@@ -36,8 +50,9 @@ export const ExchangesFileCursorSchema = z.object({
 });
 export type ExchangesFileCursor = z.infer<typeof ExchangesFileCursorSchema>;
 
+/** `exchanges-cursor/1` kept the carried text itself; such a file is read as empty (transcripts/cursor.ts). */
 export const ExchangesCursorSchema = z.object({
-  schema: z.literal("exchanges-cursor/1"),
+  schema: z.literal("exchanges-cursor/2"),
   /** Keyed by the transcript's path. */
   files: z.record(z.string(), ExchangesFileCursorSchema),
 });

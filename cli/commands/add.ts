@@ -14,8 +14,8 @@ import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../shared/io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../shared/ledger.js";
-import { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
-import { writeAttachment } from "../../runtime/store/index.js";
+import { attachmentForWrite, isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
+import { safeAttachmentName, writeAttachment } from "../../runtime/store/index.js";
 import { parseErText } from "../../runtime/store/index.js";
 import { newErratum } from "../../runtime/store/index.js";
 import type { ErratumContext, Links } from "../../schemas/erratum.js";
@@ -75,7 +75,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--host-version <v>", "version of the host (e.g. Claude Code 2.0.31)")
     .option("--model <name>", "the assistant model that replied")
     .option("--ts <iso>", "capture time if not now (UTC ISO-8601); the id and month follow it")
-    .addOption(new Option("--attach <file...>", "copy files into the attachments folder and link them"))
+    .addOption(new Option("--attach <file...>", "copy text files, secrets redacted, into the attachments folder and link them (other files are refused)"))
     .option("--dry-run", "validate and print what would be written; write nothing")
     .option("--json", "print one JSON value")
     .addHelpText(
@@ -122,12 +122,16 @@ export function register(program: Command, ctx: CommandContext): void {
       if (opts.hostVersion !== undefined) context.version = opts.hostVersion;
       if (opts.model !== undefined) context.model = opts.model;
 
+      // Redacted copies, or a refusal before anything is written (privacy/attachment.ts).
       const attachments = (opts.attach ?? []).map((file) => {
+        let bytes: Buffer;
         try {
-          return { name: basename(file), content: readFileSync(file) };
+          bytes = readFileSync(file);
         } catch (err) {
           throw new ErrataError("IO", `cannot read attachment ${file}`, { found: (err as Error).message });
         }
+        const a = attachmentForWrite(basename(file), bytes);
+        return { ...a, name: safeAttachmentName(a.name) };
       });
 
       const erratum = newErratum({
@@ -172,6 +176,8 @@ export function register(program: Command, ctx: CommandContext): void {
       println(ctx.io, `  "${oneLine(e.complaint, 100)}"`);
       if (outcome.redacted.length > 0) println(ctx.io, `  redacted: ${outcome.redacted.join(", ")}`);
       if (attachments.length > 0) println(ctx.io, `  attachments: ${(e.links.attachments ?? []).join(", ")}`);
+      const attachmentKinds = [...new Set(attachments.flatMap((a) => a.kinds))];
+      if (attachmentKinds.length > 0) println(ctx.io, `  redacted in attachments: ${attachmentKinds.join(", ")}`);
     });
 }
 

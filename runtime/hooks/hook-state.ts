@@ -2,7 +2,9 @@
  * What the Stop hook keeps for the next capture: the last assistant reply of a session and
  * its hash (so that a capture need not hash it), in
  * `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`, written atomically (temp
- * file + rename). The file name needs no cryptographic hash: the file records its session,
+ * file + rename, mode 0600). The reply is kept with its secrets redacted (the one entry point,
+ * privacy/for-write.ts); its hash is of the reply as delivered, so a capture that reads the
+ * transcript instead computes the same one. The file name needs no cryptographic hash: the file records its session,
  * and a file of another session is treated as absent. Files untouched for 7 days are removed
  * when a new one is written. zod-free (hook path); a file that does not parse is treated as
  * absent.
@@ -14,6 +16,7 @@ import { FNV1A32_OFFSET, FNV1A32_PRIME } from "../../core/fnv1a.js";
 import { sha256Tagged } from "../../core/sha256.js";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { redactTextForWrite } from "../privacy/for-write.js";
 
 export const LAST_REPLY_SCHEMA = "hook-last-reply/1";
 /** A reply longer than this is kept by its end (the preview and the hash use what is kept). */
@@ -60,7 +63,8 @@ export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" 
   const file = fileFor(stateDir, entry.session_id);
   const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ schema: LAST_REPLY_SCHEMA, ...entry, reply, reply_sha256: sha256Tagged(reply) })}\n`);
+  const kept = { schema: LAST_REPLY_SCHEMA, ...entry, reply: redactTextForWrite(reply), reply_sha256: sha256Tagged(reply) };
+  writeFileSync(tmp, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
   renameSync(tmp, file);
   prune(dir, nowMs, file);
   return file;

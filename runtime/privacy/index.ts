@@ -1,3 +1,5 @@
-/** Privacy at write: secret redaction and stable reporter pseudonyms. */
+/** Privacy at write: secret redaction (one entry point for writers: for-write.ts) and stable reporter pseudonyms. */
+export { attachmentForWrite, type AttachmentForWrite } from "./attachment.js";
+export { redactForWrite, redactTextForWrite, type RedactedForWrite } from "./for-write.js";
 export { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "./pseudonym.js";
 export { redactNullable, redactSecrets } from "./redact.js";

@@ -10,7 +10,7 @@ export { newErratum, type NewErratumInput } from "./new-erratum.js";
 export { newErratumId, monthOf, monthFileName, archiveFileName } from "./ids.js";
 export { appendLine } from "./append-line.js";
 export { RECORD_FILE } from "./record.js";
-export { writeAttachment } from "./attachments.js";
+export { safeAttachmentName, writeAttachment } from "./attachments.js";
 export { captureRow } from "./capture-row.js";
 export { parseErText } from "./er-grammar.js";
 export { applySet, patchRefusal } from "./fold.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { loadCursorFile, saveCursorFile } from "../files/index.js";
 import { ExchangesCursorSchema, type ExchangesCursor, type ExchangesFileCursor } from "../../schemas/cursor.js";
@@ -15,9 +15,27 @@ export function cursorPath(stateDir: string): string {
   return join(stateDir, "exchanges-cursor.json");
 }
 
-/** Loads the cursor file; a missing file is an empty cursor, a corrupt one bad input (exit 2). */
+export const EXCHANGES_CURSOR_SCHEMA = "exchanges-cursor/2";
+
+/**
+ * Loads the cursor file; a missing file is an empty cursor, a corrupt one bad input (exit 2).
+ * A cursor of the first layout (`exchanges-cursor/1`, which kept the last prompt's text) is
+ * read as empty: the next sweep reads every transcript again, appends only exchanges not yet
+ * present, and its save replaces the old file and the text in it.
+ */
 export function loadCursor(path: string): CursorFile {
-  return loadCursorFile(path, ExchangesCursorSchema, () => ({ schema: "exchanges-cursor/1" as const, files: {} }));
+  const empty = (): CursorFile => ({ schema: EXCHANGES_CURSOR_SCHEMA, files: {} });
+  if (isFirstLayout(path)) return empty();
+  return loadCursorFile(path, ExchangesCursorSchema, empty);
+}
+
+function isFirstLayout(path: string): boolean {
+  try {
+    const v = JSON.parse(readFileSync(path, "utf8")) as { schema?: unknown } | null;
+    return v !== null && typeof v === "object" && v.schema === "exchanges-cursor/1";
+  } catch {
+    return false; // missing or not JSON: loadCursorFile says which
+  }
 }
 
 /** Writes the cursor file atomically (temporary file, then rename). */

@@ -17,10 +17,17 @@ export const ASK_MAX_CHARS = 1000;
  * elsewhere makes the file be read again whole, which is correct, only slower. */
 export const CARRY_UUIDS_MAX = 64;
 
+/** A line's bytes `[offset, end)` in its file (what the cursor keeps instead of text). */
+export interface LineSpan {
+  offset: number;
+  end: number;
+}
+
 /** A typed prompt on the live branch, with what the exchange builder needs of it. */
 export interface PromptEvent {
   k: "prompt";
   node: number;
+  at: LineSpan;
   uuid: string | null;
   text: string;
   ts: string | null;
@@ -36,20 +43,28 @@ export interface PromptEvent {
 interface AssistantEvent {
   k: "assistant";
   node: number;
+  at: LineSpan;
   tail: string | null;
   ts: string | null;
   model: string | null;
   tools: ToolCall[];
 }
 
-/** Conversation state carried across reads of a growing file (kept in the cursor). */
+/**
+ * Conversation state carried across reads of a growing file. The cursor keeps it without
+ * its text: each text field has a span of the line it came from (carry-refs.ts).
+ */
 export interface CarryState {
   turns: Record<string, number>;
   lastAsk: string | null;
+  lastAskAt: LineSpan | null;
   replyEnd: string | null;
+  replyEndAt: LineSpan | null;
   replyTs: string | null;
   model: string | null;
   tools: ToolCall[];
+  /** For each of `tools`, its line and its index among that line's tool uses. */
+  toolsAt: (LineSpan & { index: number })[];
   /** Uuids (nodes and transparent lines) since the last typed prompt, in file order. */
   recentUuids: string[];
 }
@@ -92,12 +107,21 @@ export interface ScanOptions {
 }
 
 export function freshCarry(): CarryState {
-  return { turns: {}, lastAsk: null, replyEnd: null, replyTs: null, model: null, tools: [], recentUuids: [] };
+  return { turns: {}, lastAsk: null, lastAskAt: null, replyEnd: null, replyEndAt: null, replyTs: null, model: null, tools: [], toolsAt: [], recentUuids: [] };
 }
 
 function clipEnd(text: string, max: number): string {
   const t = text.trim();
   return t.length > max ? `…${t.slice(t.length - max + 1)}` : t;
+}
+
+/** The end of an assistant line's text: its last non-empty text part, clipped to REPLY_END_CHARS. */
+export function replyTail(texts: readonly (string | undefined)[]): string | null {
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const t = texts[i]?.trim() ?? "";
+    if (t.length > 0) return clipEnd(t, REPLY_END_CHARS);
+  }
+  return null;
 }
 
 function clipStart(text: string, max: number): string {
@@ -160,7 +184,7 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
       checkResume(rec, isUserText);
       const node = graph.addNode(rec.uuid, graphParent(rec), isUserText);
       const verdict = typedPromptVerdict(rec);
-      if (verdict !== null && verdict.typed) events.push(promptEvent(rec, node, verdict.text, verdict.source, ev.lineNo, fallbackSession));
+      if (verdict !== null && verdict.typed) events.push(promptEvent(rec, node, verdict.text, verdict.source, ev, fallbackSession));
       else if (verdict !== null) stats.notTyped[verdict.reason] = (stats.notTyped[verdict.reason] ?? 0) + 1;
     } else if (rec.kind === "assistant") {
       checkResume(rec, false);
@@ -168,25 +192,18 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
       const part = assistantPart(rec);
       if (part === null) continue;
       if (part.messageId !== null) messageIds.add(part.messageId);
-      let tail: string | null = null;
-      for (let i = part.texts.length - 1; i >= 0; i--) {
-        const t = part.texts[i]?.trim() ?? "";
-        if (t.length > 0) {
-          tail = clipEnd(t, REPLY_END_CHARS);
-          break;
-        }
-      }
+      const tail = replyTail(part.texts);
       const model = part.model !== null && part.model !== "<synthetic>" ? part.model : null;
       const tools = part.toolUses.map((u) => summarizeToolCall(u.name, u.input));
       if (tail !== null || tools.length > 0 || model !== null) {
-        events.push({ k: "assistant", node, tail, ts: rec.timestamp, model, tools });
+        events.push({ k: "assistant", node, at: { offset: ev.offset, end: ev.end }, tail, ts: rec.timestamp, model, tools });
       }
     } else {
       const linked = rec.uuid !== null || graphParent(rec) !== null;
       const node = linked ? graph.addAlias(rec.uuid, graphParent(rec)) : -1;
       if (rec.kind !== "attachment") continue;
       const verdict = typedPromptVerdict(rec);
-      if (verdict !== null && verdict.typed) events.push(promptEvent(rec, node, verdict.text, verdict.source, ev.lineNo, fallbackSession));
+      if (verdict !== null && verdict.typed) events.push(promptEvent(rec, node, verdict.text, verdict.source, ev, fallbackSession));
       else if (verdict !== null) stats.notTyped[verdict.reason] = (stats.notTyped[verdict.reason] ?? 0) + 1;
     }
   }
@@ -196,7 +213,7 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
   const { live, path: livePath } = graph.liveMask();
   stats.nodes = graph.size - graph.seededCount;
   stats.livePath = livePath.length;
-  const carry: CarryState = carryIn === null ? freshCarry() : { ...carryIn, turns: { ...carryIn.turns }, tools: [...carryIn.tools] };
+  const carry: CarryState = carryIn === null ? freshCarry() : { ...carryIn, turns: { ...carryIn.turns }, tools: [...carryIn.tools], toolsAt: [...carryIn.toolsAt] };
   const exchanges: Exchange[] = [];
   const nextPromptTs: (string | null)[] = [];
   const prompts: ScanResult["prompts"] = [];
@@ -210,10 +227,14 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
     if (ev.k === "assistant") {
       if (ev.tail !== null) {
         carry.replyEnd = ev.tail;
+        carry.replyEndAt = ev.at;
         carry.replyTs = ev.ts;
       }
       if (ev.model !== null) carry.model = ev.model;
-      if (ev.tools.length > 0) carry.tools = [...carry.tools, ...ev.tools].slice(-3);
+      if (ev.tools.length > 0) {
+        carry.tools = [...carry.tools, ...ev.tools].slice(-3);
+        carry.toolsAt = [...carry.toolsAt, ...ev.tools.map((_, index) => ({ ...ev.at, index }))].slice(-3);
+      }
       continue;
     }
     stats.typedPrompts++;
@@ -245,9 +266,12 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
     nextPromptTs.push(null);
     prompts.push({ uuid: ev.uuid, lineNo: ev.lineNo, source: ev.source });
     carry.lastAsk = ev.text;
+    carry.lastAskAt = ev.at;
     carry.replyEnd = null;
+    carry.replyEndAt = null;
     carry.replyTs = null;
     carry.tools = [];
+    carry.toolsAt = [];
     if (ev.node >= 0) lastPromptNode = ev.node;
   }
   carry.recentUuids = graph.uuidsFrom(lastPromptNode >= 0 ? lastPromptNode : 0, CARRY_UUIDS_MAX);
@@ -259,12 +283,14 @@ function promptEvent(
   node: number,
   text: string,
   source: "user" | "queued",
-  lineNo: number,
+  at: { lineNo: number; offset: number; end: number },
   fallbackSession: string,
 ): PromptEvent {
+  const lineNo = at.lineNo;
   return {
     k: "prompt",
     node,
+    at: { offset: at.offset, end: at.end },
     uuid: rec.uuid,
     text,
     ts: rec.timestamp,

@@ -2,8 +2,10 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
 import { appendJsonl, iterateJsonl, reportProblems, type JsonlProblem } from "../files/index.js";
+import { redactForWrite } from "../privacy/index.js";
 import type { CapturedIndex } from "./captured.js";
-import { cursorPath, loadCursor, saveCursor, tailHash, type CursorFile, type FileCursor } from "./cursor.js";
+import { loadCarry, storeCarry } from "./carry-refs.js";
+import { cursorPath, EXCHANGES_CURSOR_SCHEMA, loadCursor, saveCursor, tailHash, type CursorFile, type FileCursor } from "./cursor.js";
 import { discoverTranscripts } from "./discover.js";
 import { scanTranscript, type ScanResult } from "./scan.js";
 
@@ -82,7 +84,7 @@ export async function existingExchangeIds(path: string, onProblem?: (p: JsonlPro
 export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
   const out = exchangesPath(opts.v4Dir);
   const cPath = cursorPath(opts.stateDir);
-  const cursor: CursorFile = opts.full ? { schema: "exchanges-cursor/1", files: {} } : loadCursor(cPath);
+  const cursor: CursorFile = opts.full ? { schema: EXCHANGES_CURSOR_SCHEMA, files: {} } : loadCursor(cPath);
   const oldCursor = opts.full ? loadCursor(cPath) : cursor;
   const problems: JsonlProblem[] = [];
   const seen = await existingExchangeIds(out, (p) => problems.push(p));
@@ -108,7 +110,7 @@ export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
     dryRun: opts.dryRun === true,
   };
   if (!opts.dryRun) mkdirSync(opts.v4Dir, { recursive: true });
-  const nextCursor: CursorFile = { schema: "exchanges-cursor/1", files: { ...oldCursor.files } };
+  const nextCursor: CursorFile = { schema: EXCHANGES_CURSOR_SCHEMA, files: { ...oldCursor.files } };
   let done = 0;
   for (const f of files) {
     done++;
@@ -126,13 +128,16 @@ export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
     }
     const canResume =
       prev !== undefined && prev.ino === st.ino && st.size >= prev.offset && tailHash(f.path, prev.offset) === prev.tailHash;
+    // The cursor holds where the carried text lies, not the text: read it back (null when
+    // those lines changed, and then the file is read whole).
+    const carry = canResume ? loadCarry(f.path, prev.carry) : null;
     let result: ScanResult;
-    if (canResume) {
+    if (canResume && carry !== null) {
       result = await scanTranscript(f.path, {
         sourceName: f.rel,
         start: prev.offset,
         firstLineNo: prev.nextLineNo,
-        carry: prev.carry,
+        carry,
         fallbackSessionId: f.sessionId,
       });
       report.resumed++;
@@ -164,7 +169,8 @@ export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
     });
     report.newExchanges += fresh.length;
     // One write of whole lines; a torn tail left by a crashed run is set apart first.
-    if (!opts.dryRun && fresh.length > 0) appendJsonl(out, fresh);
+    // Secrets are redacted here, at the write: the scan keeps the text as it was typed.
+    if (!opts.dryRun && fresh.length > 0) appendJsonl(out, fresh.map((ex) => redactForWrite(ex).value));
     nextCursor.files[f.path] = cursorEntry(f.path, st.ino, result);
   }
   if (!opts.dryRun) saveCursor(cPath, nextCursor);
@@ -183,6 +189,6 @@ function cursorEntry(path: string, ino: number, result: ScanResult): FileCursor 
     offset,
     nextLineNo: result.stats.nextLineNo,
     tailHash: tailHash(path, offset),
-    carry: result.carry,
+    carry: storeCarry(path, result.carry),
   };
 }

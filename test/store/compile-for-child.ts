@@ -13,6 +13,12 @@ export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export function compileForChild(outDir: string, files: string[]): void {
   for (const rel of files) {
     const src = readFileSync(join(repoRoot, rel), "utf8");
+    if (rel.endsWith(".json")) {
+      // A JSON module (the redactor's rules) is imported as it is.
+      mkdirSync(dirname(join(outDir, rel)), { recursive: true });
+      writeFileSync(join(outDir, rel), src);
+      continue;
+    }
     const out = ts.transpileModule(src, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       fileName: rel,
@@ -26,7 +32,7 @@ export function compileForChild(outDir: string, files: string[]): void {
 /** The files room (the one append, JSONL, cursors, the run lock): node built-ins and core/errors only. */
 export const FILES_ROOM = ["runtime/files/index.ts", "runtime/files/append.ts", "runtime/files/atomic.ts", "runtime/files/cursor.ts", "runtime/files/jsonl.ts", "runtime/files/lines.ts", "runtime/files/lock.ts"];
 
-/** The zod-free write path: append-line (with core/errors and the files room), ids, record, raw-append, redact. */
+/** The zod-free write path: append-line (with core/errors and the files room), ids, record, raw-append, the redactor and its rules. */
 export const RAW_WRITE_FILES = [
   ...FILES_ROOM,
   "runtime/store/append-line.ts",
@@ -37,4 +43,7 @@ export const RAW_WRITE_FILES = [
   "runtime/store/record.ts",
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",
+  "runtime/privacy/gitleaks.ts",
+  "runtime/privacy/own-rules.ts",
+  "runtime/privacy/gitleaks-rules.json",
 ];

@@ -163,7 +163,7 @@ describe("a growing transcript is picked up from the cursor", () => {
     const r = await sweep(root, dir);
     expect(r).toMatchObject({ fullReads: 1, resumed: 0, newExchanges: 2, alreadyPresent: 1 });
     const cursor = JSON.parse(readFileSync(cursorPath(join(dir, "state")), "utf8"));
-    expect(cursor.schema).toBe("exchanges-cursor/1");
+    expect(cursor.schema).toBe("exchanges-cursor/2");
     expect(cursor.files[target].offset).toBe(readFileSync(target).length);
   });
 });

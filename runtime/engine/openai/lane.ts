@@ -3,6 +3,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/ch
 import type { BudgetBook } from "../base/budget.js";
 import type { SamplingSettings } from "../base/cache-key.js";
 import type { AnswerMode, ChatMessage } from "../base/prompt.js";
+import { redactTextForWrite } from "../../privacy/index.js";
 import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
 import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
 import { withDeadline } from "../base/deadline.js";
@@ -78,7 +79,8 @@ export class OpenAILane {
     const s = this.sampling(mode);
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: this.cfg.model,
-      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      // Every text sent to a model server (calls and batch files) leaves through here, redacted.
+      messages: messages.map((m) => ({ role: m.role, content: redactTextForWrite(m.content) })),
       temperature: s.temperature,
       max_tokens: s.maxTokens,
     };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { appendJsonl as appendLines, readJsonl as readRows, type JsonlProblem } from "../../files/index.js";
+import { redactForWrite } from "../../privacy/index.js";
 
 export { writeFileAtomic } from "../../files/index.js";
 
@@ -27,7 +28,14 @@ export function readJsonlRaw(path: string): { values: unknown[]; bad: number } {
   return { values: r.rows, bad: r.problems.length };
 }
 
-/** Appends whole lines in one write; a torn tail is set apart first, so no line is glued onto it. */
+/**
+ * Appends whole lines in one write; a torn tail is set apart first, so no line is glued onto
+ * it. Every string passes the redaction entry point: audit proposals and upgrades hold a
+ * model's prose about a complaint.
+ */
 export function appendJsonl(path: string, values: readonly unknown[]): void {
-  appendLines(path, values);
+  appendLines(
+    path,
+    values.map((v) => redactForWrite(v).value),
+  );
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { redactTextForWrite } from "../../privacy/index.js";
 import { join } from "node:path";
 import type { Erratum } from "../../../schemas/erratum.js";
 import type { StageContext, StageOutput } from "./context.js";
@@ -146,7 +147,9 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
   }
   const wrote: Record<string, string> = {};
   if (clusters.length > 0 || !existsSync(reportPath)) {
-    const body = renderTriage(clusters, now, opts.file ? "manual" : "daily", filedIds);
+    // Quotes from the ledger are redacted already; the report passes the entry point anyway,
+    // so a quote from an older row or another source cannot carry a secret into it.
+    const body = redactTextForWrite(renderTriage(clusters, now, opts.file ? "manual" : "daily", filedIds));
     if (!ctx.dryRun) {
       mkdirSync(ctx.files.reportsDir, { recursive: true });
       if (existsSync(reportPath)) writeFileSync(reportPath, `${readFileSync(reportPath, "utf8").replace(/\n*$/, "\n\n")}${body}`);

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { redactTextForWrite } from "../../privacy/index.js";
 import { join } from "node:path";
 import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
@@ -99,7 +100,8 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   if (!req.dryRun) {
     mkdirSync(paths.v4Dir, { recursive: true });
     const head = `# v4 report ${dayOf(deps.nowMs())}${req.shadow ? " (shadow)" : ""}\n\n`;
-    writeFileSync(out, `${head}${renderReport(report).join("\n")}\n`);
+    // Exchanges written before the exchanges writer redacted may still hold secrets.
+    writeFileSync(out, redactTextForWrite(`${head}${renderReport(report).join("\n")}\n`));
   }
   return stageOutput(counts, notes, { report: out });
 }

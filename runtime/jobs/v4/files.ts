@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { z } from "zod";
 import { badInput, describeFound } from "../../../core/errors.js";
 import { appendJsonl, readJsonl, reportProblems, warnOnStderr, type JsonlProblem } from "../../files/index.js";
+import { redactForWrite } from "../../privacy/index.js";
 import { type Answer, AnswerSchema } from "../../../schemas/answer.js";
 import { type Exchange, ExchangeSchema } from "../../../schemas/exchange.js";
 import { type Label, LabelSchema } from "../../../schemas/label.js";
@@ -76,8 +77,9 @@ export function readLabels(file: string, opts: ReadOptions = {}): Read<Label> {
  */
 export function appendAnswers(file: string, answers: readonly Answer[]): void {
   if (answers.length === 0) return;
+  // An unscored answer's reason can quote a server's error, which can quote a key.
   appendJsonl(
     file,
-    answers.map((a) => AnswerSchema.parse(a)),
+    answers.map((a) => redactForWrite(AnswerSchema.parse(a)).value),
   );
 }

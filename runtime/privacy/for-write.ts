@@ -1,0 +1,43 @@
+/**
+ * The one redaction entry point for text Errata writes outside the ledger's own append
+ * (which redacts its fields itself, store/raw-append.ts): exchanges, the hook's kept
+ * replies, attachments, text sent to a model lane, reports. A writer passes the record (or
+ * the text) it is about to write through `redactForWrite`; every string inside it, at any
+ * depth, is redacted. Object keys are left as they are (they are field names); so are
+ * numbers, booleans and null. test/privacy/writers.test.ts checks that every module that
+ * writes files under the Errata folders either calls this or says why it need not.
+ *
+ * Example: `redactForWrite({prompt: "DB_PASSWORD=hunter2x9", turn: 3})` ->
+ * `{value: {prompt: "DB_PASSWORD=[REDACTED:env-assignment]", turn: 3}, kinds: ["env-assignment"]}`.
+ */
+import { redactSecrets } from "./redact.js";
+
+export interface RedactedForWrite<T> {
+  value: T;
+  /** The kinds replaced anywhere in the value, in first-seen order, each once. */
+  kinds: string[];
+}
+
+export function redactForWrite<T>(value: T): RedactedForWrite<T> {
+  const kinds: string[] = [];
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      const r = redactSecrets(v);
+      for (const k of r.kinds) if (!kinds.includes(k)) kinds.push(k);
+      return r.text;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return { value: walk(value) as T, kinds };
+}
+
+/** The text alone, redacted (for a writer of one string: a report, a prompt to a lane). */
+export function redactTextForWrite(text: string): string {
+  return redactSecrets(text).text;
+}

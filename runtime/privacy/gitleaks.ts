@@ -1,0 +1,179 @@
+/**
+ * gitleaks' default rules (MIT, see NOTICE), kept as data in `gitleaks-rules.json` and run the
+ * way gitleaks runs them: a rule's pattern is tried only when one of its keywords occurs in
+ * the lower-cased text; its secret is the rule's secret group, else the first non-empty
+ * group, else the whole match; a secret at or below the rule's entropy, or allowed by the
+ * global or the rule's allowlists (regexes on the secret, the match or the line; stopwords
+ * in the secret), is left as it is. Only the secret is replaced, so `API_KEY=<secret>` keeps
+ * its name. Patterns are compiled on first use (most texts wake a handful of rules).
+ *
+ * Why the data and not secretlint at run time: secretlint's `lintSource` is asynchronous and
+ * its preset is a 600 KB bundle; the hook must stay synchronous and small. docs/privacy.md
+ * has the comparison of the rule sets on the test corpus.
+ *
+ * Example: `runGitleaks("SENDGRID=SG.<22>.<43>", rules)` -> the token replaced by
+ * `[REDACTED:sendgrid-api-token]`.
+ */
+import data from "./gitleaks-rules.json" with { type: "json" };
+
+interface Pattern {
+  src: string;
+  flags: string;
+}
+interface AllowEntry {
+  target: string;
+  regexes?: Pattern[];
+  stopwords?: string[];
+}
+interface RuleData {
+  id: string;
+  src: string;
+  flags: string;
+  keywords: string[];
+  entropy?: number;
+  secretGroup?: number;
+  allow?: AllowEntry[];
+}
+
+interface CompiledAllow {
+  target: string;
+  regexes: RegExp[];
+  stopwords: string[];
+}
+export interface GitleaksRule {
+  id: string;
+  keywords: string[];
+  /**
+   * How far back (in `[\w.-]` characters) the match's name reaches. gitleaks' patterns for
+   * "NAME = secret" start with a lazy `[\w.-]{0,50}?` that only takes the name into the
+   * match; run as it is, a backtracking engine tries it at every position of the text (most
+   * of the cost on ordinary text), so it is cut off and the name is found by walking back
+   * from the match instead, for the allowlists that read the match.
+   */
+  reachBack: number;
+  /** Compiled on first use. */
+  re: () => RegExp;
+  entropy: number;
+  secretGroup: number;
+  allow: () => CompiledAllow[];
+}
+
+function once<T>(make: () => T): () => T {
+  let v: T | undefined;
+  return () => (v ??= make());
+}
+
+const compile = (p: Pattern, global = false): RegExp => new RegExp(p.src, global ? `${p.flags}g` : p.flags);
+
+const LAZY_NAME = "[\\w.-]{0,50}?";
+
+function toRule(r: RuleData): GitleaksRule {
+  const cut = r.src.startsWith(LAZY_NAME);
+  const src = cut ? r.src.slice(LAZY_NAME.length) : r.src;
+  return {
+    id: r.id,
+    keywords: r.keywords,
+    reachBack: cut ? 50 : 0,
+    re: once(() => compile({ src, flags: r.flags }, true)),
+    entropy: r.entropy ?? 0,
+    secretGroup: r.secretGroup ?? 0,
+    allow: once(() => (r.allow ?? []).map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
+  };
+}
+
+const RULES: readonly GitleaksRule[] = (data.rules as RuleData[]).map(toRule);
+const globalAllow = once((): CompiledAllow => ({ target: "secret", regexes: data.global.regexes.map((p) => compile(p)), stopwords: data.global.stopwords }));
+
+/** The rules, in the file's order (the generic rule is split off: it runs after the specific ones). */
+export function gitleaksRules(): readonly GitleaksRule[] {
+  return RULES;
+}
+
+export const GENERIC_RULE_ID = "generic-api-key";
+
+/** Shannon entropy in bits per character, as gitleaks computes it. "aaaa" -> 0; "abcd" -> 2. */
+export function shannonEntropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+function allowed(a: CompiledAllow, secret: string, match: string, line: string): boolean {
+  const subject = a.target === "match" ? match : a.target === "line" ? line : secret;
+  if (a.regexes.some((re) => re.test(subject))) return true;
+  const lower = secret.toLowerCase();
+  return a.stopwords.some((w) => lower.includes(w));
+}
+
+/** The `[\w.-]` characters (at most `max`) just before `offset`: the rest of the match's name. */
+function nameBefore(text: string, offset: number, max: number): string {
+  let from = offset;
+  while (from > 0 && offset - from < max && /[\w.-]/.test(text[from - 1]!)) from--;
+  return text.slice(from, offset);
+}
+
+function lineAt(text: string, offset: number, length: number): string {
+  const from = text.lastIndexOf("\n", offset - 1) + 1;
+  const to = text.indexOf("\n", offset + length);
+  return text.slice(from, to < 0 ? text.length : to);
+}
+
+/**
+ * Which keywords a lower-cased text can hold: a bitmap of the character pairs in it (ASCII),
+ * checked before `includes`, so the ~240 keywords cost a few table reads each on text that
+ * lacks them (most keywords hold a pair that ordinary prose does not, like "_" after a letter).
+ */
+export class KeywordGate {
+  private readonly pairs = new Uint8Array(128 * 128);
+  constructor(private readonly lower: string) {
+    for (let i = 1; i < lower.length; i++) {
+      const a = lower.charCodeAt(i - 1);
+      const b = lower.charCodeAt(i);
+      if (a < 128 && b < 128) this.pairs[a * 128 + b] = 1;
+    }
+  }
+  has(keyword: string): boolean {
+    for (let i = 1; i < keyword.length; i++) {
+      const a = keyword.charCodeAt(i - 1);
+      const b = keyword.charCodeAt(i);
+      if (a < 128 && b < 128 && this.pairs[a * 128 + b] === 0) return false;
+    }
+    return this.lower.includes(keyword);
+  }
+}
+
+/**
+ * Applies one rule to `text` (whose keywords are checked by `gate`); returns the text with
+ * each secret found replaced by `marker`, and whether anything was replaced.
+ */
+export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: KeywordGate, marker: string): { text: string; fired: boolean } {
+  if (rule.keywords.length > 0 && !rule.keywords.some((k) => gate.has(k))) return { text, fired: false };
+  let fired = false;
+  const re = rule.re();
+  re.lastIndex = 0;
+  const out = text.replace(re, (...args: unknown[]) => {
+    const match = args[0] as string;
+    const offset = args[args.length - 2] as number;
+    const groups = args.slice(1, -2);
+    let secret = match;
+    if (groups.length > 0) {
+      const chosen = rule.secretGroup > 0 ? groups[rule.secretGroup - 1] : groups.find((g) => typeof g === "string" && g.length > 0);
+      if (typeof chosen === "string" && chosen.length > 0) secret = chosen;
+    }
+    if (secret.includes("[REDACTED:")) return match;
+    if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) return match;
+    const line = lineAt(text, offset, match.length);
+    const named = rule.reachBack > 0 ? `${nameBefore(text, offset, rule.reachBack)}${match}` : match;
+    if (allowed(globalAllow(), secret, named, line) || rule.allow().some((a) => allowed(a, secret, named, line))) return match;
+    fired = true;
+    const at = match.lastIndexOf(secret);
+    return `${match.slice(0, at)}${marker}${match.slice(at + secret.length)}`;
+  });
+  return { text: out, fired };
+}

@@ -1,0 +1,128 @@
+/**
+ * The redaction corpus (test/fixtures/privacy/secret-corpus.yaml) expanded into texts. Each
+ * secret is generated from a PRNG seeded by its entry's id, so the repository holds recipes,
+ * not credentials, and the texts are the same on every run.
+ *
+ * Example: `{id: "sendgrid", secret: "SG.{b64url:22}.{b64url:43}"}` -> secret "SG.k3…", text
+ * "SENDGRID_KEY is SG.k3… in prod".
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { fnv1a32Utf16 } from "../../core/fnv1a.js";
+import { mulberry32 } from "../../core/mulberry32.js";
+
+export type Split = "dev" | "held-out";
+
+export interface SecretCase {
+  id: string;
+  split: Split;
+  text: string;
+  /** The secret as it appears in `text` (after any cut). */
+  secret: string;
+}
+export interface LookAlike {
+  id: string;
+  split: Split;
+  text: string;
+}
+
+interface RawSecret {
+  id: string;
+  split: Split;
+  text: string;
+  secret: string;
+  cut?: number;
+  cutStart?: number;
+}
+interface RawLookAlike {
+  id: string;
+  split: Split;
+  text: string;
+}
+
+/** The repository's root, found upwards from this module (it runs from test/ and from dist/test/). */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+  return dir;
+}
+export const CORPUS_FILE = join(repoRoot(), "test", "fixtures", "privacy", "secret-corpus.yaml");
+
+const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LOWER = "abcdefghijklmnopqrstuvwxyz";
+const DIGITS = "0123456789";
+const ALPHABETS: Record<string, string> = {
+  alnum: UPPER + LOWER + DIGITS,
+  lower: LOWER,
+  alpha: UPPER + LOWER,
+  upper: UPPER,
+  digits: DIGITS,
+  hex: "0123456789abcdef",
+  HEX: "0123456789ABCDEF",
+  b64: `${UPPER}${LOWER}${DIGITS}+/`,
+  b64url: `${UPPER}${LOWER}${DIGITS}-_`,
+  b32: `${UPPER}234567`,
+  bech32: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
+};
+
+/** Expands one recipe with `rand`. Random runs of letters and digits always hold both (a real key does). */
+export function expandRecipe(recipe: string, rand: () => number): string {
+  const pick = (alphabet: string, n: number): string => {
+    let s = "";
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
+    return s;
+  };
+  return recipe.replace(/\{(\w+)(?::(\d+))?\}/g, (whole, name: string, n?: string) => {
+    if (name === "uuid") return [8, 4, 4, 4, 12].map((k) => pick(ALPHABETS["hex"]!, k)).join("-");
+    if (name === "jwt") {
+      const b = (s: string): string => Buffer.from(s).toString("base64url");
+      return `${b('{"alg":"HS256","typ":"JWT"}')}.${b(`{"sub":"${pick(ALPHABETS["alnum"]!, 10)}","iat":1764460800}`)}.${pick(ALPHABETS["b64url"]!, 43)}`;
+    }
+    const alphabet = ALPHABETS[name];
+    if (alphabet === undefined || n === undefined) return whole;
+    let s = pick(alphabet, Number(n));
+    // A run of 8+ from an alphabet of letters and digits ends in a letter and two digits of
+    // that alphabet, as real keys hold both.
+    const letters = alphabet.replace(/[^A-Za-z]/g, "");
+    if (Number(n) >= 8 && letters.length > 0 && alphabet.includes("0")) s = `${s.slice(0, -3)}${pick(letters, 1)}${pick(DIGITS, 2)}`;
+    return s;
+  });
+}
+
+export function loadCorpus(): { secrets: SecretCase[]; lookAlikes: LookAlike[] } {
+  const raw = parse(readFileSync(CORPUS_FILE, "utf8")) as { secrets: RawSecret[]; lookalikes: RawLookAlike[] };
+  const secrets = raw.secrets.map((s): SecretCase => {
+    let secret = expandRecipe(s.secret, mulberry32(fnv1a32Utf16(s.id)));
+    let shown = secret;
+    if (s.cut !== undefined) {
+      secret = secret.slice(0, s.cut);
+      shown = `${secret}…`;
+    } else if (s.cutStart !== undefined) {
+      secret = secret.slice(-s.cutStart);
+      shown = `…${secret}`;
+    }
+    return { id: s.id, split: s.split, text: s.text.replace("{S}", shown), secret };
+  });
+  const lookAlikes = raw.lookalikes.map((l): LookAlike => ({ id: l.id, split: l.split, text: l.text }));
+  return { secrets, lookAlikes };
+}
+
+/**
+ * The pieces of `secret` that must not survive: the whole, and (for secrets of 16+
+ * characters) every 12-character window, so a half-redacted token counts as a leak. Windows
+ * that are the secret's own prefix up to a fixed marker ("sk_live_", "-----BEGIN") are kept
+ * out by starting at the first character after the longest run of non-random characters.
+ */
+export function leakPieces(secret: string): string[] {
+  const pieces = [secret];
+  if (secret.length >= 16) for (let k = 0; k + 12 <= secret.length; k += 4) pieces.push(secret.slice(k, k + 12));
+  return pieces;
+}
+
+/** The first piece of `secret` found in `text`, or null. */
+export function leakIn(text: string, secret: string): string | null {
+  for (const p of leakPieces(secret)) if (text.includes(p)) return p;
+  return null;
+}
