@@ -5,7 +5,7 @@ import type { SamplingSettings } from "../base/cache-key.js";
 import type { AnswerMode, ChatMessage } from "../base/prompt.js";
 import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
 import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
-import { backoffMs, describeError, isRetryable, retryAfterMs } from "./retry.js";
+import { backoffMs, connectionError, describeError, isRetryable, retryAfterMs } from "./retry.js";
 
 /**
  * The OpenAI-compatible lane: the official `openai` SDK pointed at any base URL. One call per
@@ -117,6 +117,9 @@ export class OpenAILane {
       logprobs = hasTopLogprobs(body);
       detail.push(logprobs ? "logprobs: top_logprobs returned" : "logprobs: reply had no top_logprobs");
     } catch (e) {
+      // No server at all is not a server without logprobs: say which host and port refused.
+      const refused = connectionError(e, this.cfg.baseURL);
+      if (refused !== null) throw refused;
       detail.push(`logprobs: ${describeError(e)}`);
     }
     if (!(logprobs && stopAtFirst)) {
