@@ -77,6 +77,7 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
   const program = new Command("errata")
     .description("Errata: turns the moments a person is unhappy with an AI assistant into measured evidence.")
     .version("0.1.0")
+    .option("--quiet", "no progress bars on stderr (drawn only when stderr is a terminal)")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       writeOut: (s) => void ctx.io.stdout.write(s),
@@ -113,7 +114,9 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
  * nothing), 2 bad input or I/O error. Never calls `process.exit`. Bare `errata` prints the
  * help on stderr and exits 2: it names no command, so nothing was done.
  */
-export async function run(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function run(argv: string[], given: Io = defaultIo()): Promise<number> {
+  // --quiet is the program's option, accepted anywhere on the line; commands read it from the Io.
+  const io: Io = argv.includes("--quiet") ? { ...given, quiet: true } : given;
   const ctx: CommandContext = { io, exitCode: 0 };
   const json = argv.includes("--json");
   if (argv.length === 0) {

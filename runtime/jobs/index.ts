@@ -19,4 +19,4 @@ export { fileUpgrades, readUpgrades, type UpgradeDraft } from "./daily/upgrades.
 export { wireDaily } from "./daily/wire.js";
 export { mineTranscripts } from "./mine/mine.js";
 export { coveragePairs, judgedExchanges, loadRuleNoulWeights, mostBrokenSection, requireRuleIndex, runRulesBuild, runRulesCluster, runRulesCover } from "./rules/index.js";
-export { PREDICTION_DETECTORS, buildPredictions, buildReport, composeAll, dominantJudge, parseDetectors, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, runV4Stage, v4Files, type V4Stage } from "./v4/index.js";
+export { PREDICTION_DETECTORS, buildPredictions, buildReport, composeAll, dominantJudge, parseDetectors, planFromLabels, plantedFromLabels, readAnswers, readPlan, readExchanges, readLabels, renderReport, runV4Stage, v4Files, type V4Stage } from "./v4/index.js";
