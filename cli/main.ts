@@ -3,6 +3,7 @@ import type { CommandContext, Register } from "./shared/command.js";
 import { CodedError, exitCodeOfKind, isSystemError, withDetail } from "../core/errors.js";
 import { defaultIo, type Io } from "./shared/io.js";
 import { examples } from "./shared/help.js";
+import { stopAll } from "./shared/progress.js";
 
 type CommandModule = { register?: Register };
 
@@ -138,7 +139,10 @@ export async function run(argv: string[], given: Io = defaultIo()): Promise<numb
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode;
   } catch (err) {
+    stopAll(); // a bar left drawing would print over the error line
     return reportError(err, io, { json });
+  } finally {
+    stopAll();
   }
 }
 

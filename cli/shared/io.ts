@@ -81,3 +81,16 @@ export function warn(io: Io, line: string): void {
 }
 
 export { progress, showsProgress, type Progress } from "./progress.js";
+
+/**
+ * A run that did nothing useful (found no input, or every answer came back unscored) says so:
+ * one line on stderr, why and what to do, and exit 1, so a script never mistakes it for a
+ * quiet success. Whatever the command printed on stdout (its `--json` value) stands.
+ *
+ * Example: `didNothing(ctx, "every answer is unscored (no weights for these questions)", "ask with --lane openai")`
+ * -> stderr "errata: did nothing: every answer is unscored (no weights for these questions); ask with --lane openai", exit 1.
+ */
+export function didNothing(ctx: { io: Io; exitCode: number }, why: string, todo: string): void {
+  warn(ctx.io, `errata: did nothing: ${why}; ${todo}`);
+  ctx.exitCode = 1;
+}

@@ -26,6 +26,13 @@ export interface Progress {
   done: () => void;
 }
 
+/** Bars still drawing: `stopAll` (called by `run()` when a command ends, even by throwing) stops them, so no redraw timer outlives the command. */
+const live = new Set<{ stop: () => void }>();
+
+export function stopAll(): void {
+  for (const b of [...live]) b.stop();
+}
+
 const NONE: Progress = { tick: () => {}, update: () => {}, note: () => {}, done: () => {} };
 
 /** True when progress may be drawn: stderr is a terminal and `--quiet` was not given. */
@@ -49,6 +56,14 @@ export function progress(io: Io, label: string, total: number): Progress {
   );
   bar.start(Math.max(total, 0), 0, { note: "" });
   let stopped = false;
+  const handle = { stop: () => finish() };
+  live.add(handle);
+  const finish = (): void => {
+    if (stopped) return;
+    stopped = true;
+    live.delete(handle);
+    bar.stop();
+  };
   return {
     tick: (n = 1) => void (stopped || bar.increment(n)),
     update: (done, t) => {
@@ -57,10 +72,6 @@ export function progress(io: Io, label: string, total: number): Progress {
       bar.update(done);
     },
     note: (text) => void (stopped || bar.update({ note: text })),
-    done: () => {
-      if (stopped) return;
-      stopped = true;
-      bar.stop();
-    },
+    done: finish,
   };
 }

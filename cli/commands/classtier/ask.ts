@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { askClassTier, classTierPromptHash, classTierQuestions } from "../../../classtier/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import type { CommandContext } from "../../shared/command.js";
-import { printJson, println, progress } from "../../shared/io.js";
+import { didNothing, printJson, println, progress } from "../../shared/io.js";
 import { classTierEngine, classTierFiles, readCache } from "../../shared/classtier.js";
 import { intOption, readJsonl } from "../../shared/research-files.js";
 import { examples } from "../../shared/help.js";
@@ -46,14 +46,30 @@ export function register(group: Command, ctx: CommandContext): void {
       const bar = progress(ctx.io, "classtier", exchanges.length * classTierQuestions.length);
       const r = await askClassTier(engine, exchanges, cached, { questions: classTierQuestions, promptHash: classTierPromptHash, caller: opts.caller ?? "errata-triage", onProgress: () => bar.tick() });
       bar.done();
-      if (r.newAnswers.length > 0) {
+      // Only scored answers are cached: an unscored one is asked again next time (a lane that
+      // cannot answer must not leave megabytes of "cannot answer" behind).
+      const worthKeeping = r.newAnswers.filter((a) => a.status === "scored");
+      if (worthKeeping.length > 0) {
         mkdirSync(resolve(files.cache, ".."), { recursive: true });
-        appendFileSync(files.cache, r.newAnswers.map((a) => JSON.stringify({ schema: "classtier-answer/1", prompt_hash: classTierPromptHash, answer: a })).join("\n") + "\n");
+        appendFileSync(files.cache, worthKeeping.map((a) => JSON.stringify({ schema: "classtier-answer/1", prompt_hash: classTierPromptHash, answer: a })).join("\n") + "\n");
       }
       const counts = { named: 0, none: 0, unscored: 0 };
       for (const v of r.verdicts.values()) counts[v.status]++;
       const out = { exchanges: exchanges.length, asked: r.asked, from_cache: r.fromCache, verdicts: counts, lane: engine.lane, model: engine.model, prompt_hash: classTierPromptHash, cache: files.cache };
-      if (opts.json) return printJson(ctx.io, out);
+      const allUnscored = exchanges.length > 0 && counts.unscored === exchanges.length;
+      const reason = r.newAnswers.find((a) => a.status === "unscored");
+      const nothing = (): void =>
+        didNothing(
+          ctx,
+          `every answer on the ${engine.lane} lane is unscored${reason && reason.status === "unscored" ? ` (${reason.reason.slice(0, 120)})` : ""}`,
+          engine.lane === "embedded" ? "the shipped weights hold no class-tier questions: ask with --lane <an OpenAI-compatible lane> or --replay FILE" : "check the lane with `errata engine probe`",
+        );
+      if (opts.json) {
+        printJson(ctx.io, out);
+        if (allUnscored) nothing();
+        return;
+      }
+      if (allUnscored) nothing();
       println(ctx.io, `asked ${r.asked} pairs (${r.fromCache} from cache) about ${exchanges.length} exchanges on the ${engine.lane} lane: ${counts.named} named a class, ${counts.none} none, ${counts.unscored} unscored`);
     });
 }

@@ -11,7 +11,7 @@ import { GoldItemSchema, GoldManifestSchema, type GoldItem, type GoldManifest } 
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { printJson, println } from "../../shared/io.js";
+import { printJson, println, progress } from "../../shared/io.js";
 import { readCutsFile } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
 import { examples } from "../../shared/help.js";
@@ -126,7 +126,10 @@ function runSample(ctx: CommandContext, flags: SampleFlags): void {
   let mc: GoldManifest["monte_carlo_check"] = null;
   if (mcReplicates > 0) {
     const plan = planSample(list, g.options);
-    const est = inclusionMonteCarlo(list.map((c) => c.id), (s) => drawWithPlan(plan, mulberry32(s)).map((d) => d.id), { replicates: mcReplicates, seed });
+    // The sampler is called once per replicate: ticking there draws the bar without touching eval/.
+    const bar = progress(ctx.io, "eval sample --monte-carlo", mcReplicates);
+    const est = inclusionMonteCarlo(list.map((c) => c.id), (s) => (bar.tick(), drawWithPlan(plan, mulberry32(s)).map((d) => d.id)), { replicates: mcReplicates, seed });
+    bar.done();
     const exact = new Map(g.items.map((i) => [i.id, i.inclusionProbability]));
     let maxZ = 0;
     let maxSe = 0;
