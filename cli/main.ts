@@ -116,10 +116,15 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
  * help on stderr and exits 2: it names no command, so nothing was done.
  */
 export async function run(argv: string[], given: Io = defaultIo()): Promise<number> {
-  // --quiet is the program's option, accepted anywhere on the line; commands read it from the Io.
-  const io: Io = argv.includes("--quiet") ? { ...given, quiet: true } : given;
-  const ctx: CommandContext = { io, exitCode: 0 };
   const json = argv.includes("--json");
+  // With --json, whether the command already printed its value: a command that reports its
+  // own failure as JSON (eval label import's errors) then throws for the exit code gets no
+  // second JSON value after it.
+  let printed = false;
+  const stdout = json ? { write: (s: string | Uint8Array) => ((printed = true), given.stdout.write(s)) } : given.stdout;
+  // --quiet is the program's option, accepted anywhere on the line; commands read it from the Io.
+  const io: Io = { ...given, stdout, ...(argv.includes("--quiet") ? { quiet: true } : {}) };
+  const ctx: CommandContext = { io, exitCode: 0 };
   if (argv.length === 0) {
     const program = buildProgram({ io: { ...io, stdout: io.stderr }, exitCode: 0 }, await loadRegisters(commandNames()));
     io.stderr.write(program.helpInformation());
@@ -140,7 +145,7 @@ export async function run(argv: string[], given: Io = defaultIo()): Promise<numb
     return ctx.exitCode;
   } catch (err) {
     stopAll(); // a bar left drawing would print over the error line
-    return reportError(err, io, { json });
+    return reportError(err, io, { json: json && !printed });
   } finally {
     stopAll();
   }
@@ -180,16 +185,19 @@ export function escapeControl(text: string): string {
  * illegal operation on a directory, read"), in words with a stable code. Others keep Node's
  * message, which names the path.
  */
-const SYSTEM_ERRORS: Record<string, { code: string; message: (path: string) => string; expected: string }> = {
-  EISDIR: { code: "IS_A_FOLDER", message: (p) => `${p} is a folder`, expected: "a file" },
-  ENOTDIR: { code: "NOT_A_FOLDER", message: (p) => `a part of ${p} is a file, not a folder`, expected: "a path whose every parent is a folder" },
+const SYSTEM_ERRORS: Record<string, { code: string; message: (path: string | null) => string; expected: string }> = {
+  // A read of an open folder has no path on the error: the message says what was wrong instead.
+  EISDIR: { code: "IS_A_FOLDER", message: (p) => (p === null ? "a folder was given where a file is read" : `${p} is a folder`), expected: "a file" },
+  ENOTDIR: { code: "NOT_A_FOLDER", message: (p) => `a part of ${p ?? "the path"} is a file, not a folder`, expected: "a path whose every parent is a folder" },
 };
 
 /** The report of one thrown error (see `reportError`). */
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof CommanderError) {
     const message = err.message.replace(/^error: /, "");
-    return { code: err.code.replace(/^commander\./, "usage.").toUpperCase().replace(/[.-]/g, "_"), message, expected: "arguments as `errata <command> --help` shows", found: null, exit: exitCodeOfKind("input") };
+    // commander.unknownOption -> USAGE_UNKNOWN_OPTION
+    const code = err.code.replace(/^commander\./, "usage_").replace(/[A-Z]/g, (c) => `_${c}`).replace(/[.-]/g, "_").toUpperCase();
+    return { code, message, expected: "arguments as `errata <command> --help` shows", found: null, exit: exitCodeOfKind("input") };
   }
   if (err instanceof CodedError) {
     const internal = err.kind === "internal";
@@ -198,9 +206,9 @@ export function describeError(err: unknown): ErrorReport {
   if (isSystemError(err)) {
     const path = (err as { path?: unknown }).path;
     const known = SYSTEM_ERRORS[err.code];
-    if (known && typeof path === "string") {
+    if (known) {
       const found = `${err.code} from ${err.syscall}`;
-      return { code: known.code, message: withDetail(known.message(path), known.expected, found), expected: known.expected, found, exit: exitCodeOfKind("io") };
+      return { code: known.code, message: withDetail(known.message(typeof path === "string" ? path : null), known.expected, found), expected: known.expected, found, exit: exitCodeOfKind("io") };
     }
     return { code: err.code, message: `I/O error: ${err.message}`, expected: null, found: null, exit: exitCodeOfKind("io") };
   }

@@ -8,7 +8,7 @@
  * -> `added er-20261130-3fa9c1 (bug, assistant, instance) to errata-2026-11.jsonl`
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { Command, Option } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
@@ -125,7 +125,7 @@ export function register(program: Command, ctx: CommandContext): void {
 
       const attachments = (opts.attach ?? []).map((file) => {
         try {
-          return { name: basename(file), content: readFileSync(file) };
+          return { name: basename(file), content: readFileSync(resolve(ctx.io.cwd, file)) };
         } catch (err) {
           throw new ErrataError("IO", `cannot read attachment ${file}`, { found: (err as Error).message });
         }

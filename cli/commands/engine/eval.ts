@@ -32,7 +32,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .action(async (opts: { weights?: string; labels?: string[]; exchanges?: string[]; cv?: boolean; json?: boolean }) =>
       guard(async () => {
         const io = ctx.io;
-        const weights = opts.weights ? parseWeights(readFileSync(resolve(io.cwd, opts.weights), "utf8")) : loadShippedWeights();
+        const weights = opts.weights ? parseWeights(readFileSync(resolve(io.cwd, opts.weights), "utf8"), opts.weights) : loadShippedWeights();
         if (weights === null) throw new ErrataError("NOT_FOUND", "no weights to evaluate", { expected: "--weights FILE or shipped datasets/weights/embedded.json", found: "neither" });
         const labelFiles = opts.labels ?? defaultLabelFiles();
         if (labelFiles.length === 0) throw badInput("no labelled sets to evaluate on", "--labels FILE", "none given or bundled");
