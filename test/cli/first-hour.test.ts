@@ -306,3 +306,34 @@ describe("commandNames", () => {
     expect((await loadRegisters(commandNames())).length).toBe(commandNames().length);
   });
 });
+
+describe("tests that skip say so", () => {
+  it("the global setup names each missing data set and how to get it, one line per group", async () => {
+    const { vi } = await import("vitest");
+    vi.stubEnv("ERRATA_SHARED_DATASETS", join(t.dir, "no-shared-datasets"));
+    vi.resetModules();
+    try {
+      const { missingLines, REQUIREMENTS } = await import("../helpers/skips.js");
+      const lines = missingLines();
+      // Every shared-data group is missing there; the build is not (this checkout is built or not, either way it is not shared data).
+      expect(lines.filter((l) => l.includes("no-shared-datasets"))).toHaveLength(REQUIREMENTS.length - 1);
+      for (const l of lines.filter((x) => x.includes("no-shared-datasets"))) expect(l).toMatch(/^skipping .+: missing .+; to run them, .*(\.\.\/shared\/datasets|ERRATA_SHARED_DATASETS)/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe("tests clean their temp folders", () => {
+  it("a folder tempDir made and nobody removed is removed at the end of the file", async () => {
+    const { removeTempDirs } = await import("../helpers/io.js");
+    const a = tempDir("errata-leak-check-");
+    const b = tempDir("errata-leak-check-");
+    b.cleanup();
+    expect(existsSync(a.dir)).toBe(true);
+    // t (this file's beforeEach folder) is still live too: both are removed.
+    expect(removeTempDirs()).toBe(2);
+    expect(existsSync(a.dir)).toBe(false);
+    expect(existsSync(t.dir)).toBe(false);
+  });
+});

@@ -94,7 +94,7 @@ describe("errata engine (CLI, in process)", () => {
     expect(await run(["engine", "ask", "--config", cfg, "--exchanges", join(t.dir, "synth", "exchanges.jsonl"), "--question", "detect.unhappy", "--question", "detect.repeat", "--limit", "10", "--out", out, "--json"], ask.io)).toBe(0);
     const summary = JSON.parse(ask.out());
     expect(summary).toMatchObject({ kind: "embedded", total: 20, scored: 10, unscored: 10 });
-    expect(summary.unscoredReasons).toEqual({ "no weights for question detect.repeat@1": 10 });
+    expect(summary.unscored_reasons).toEqual({ "no weights for question detect.repeat@1": 10 });
     expect(readFileSync(out, "utf8").trim().split("\n")).toHaveLength(20);
 
     const piped = memoryIo({ env, cwd: t.dir });
