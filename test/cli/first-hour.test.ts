@@ -13,7 +13,7 @@ import { count, snakeKey, snakeKeys, type Io } from "../../cli/shared/io.js";
 import { progress } from "../../cli/shared/progress.js";
 import { isCalendarDate } from "../../cli/shared/ledger.js";
 import { ErrataError } from "../../core/errors.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
+import { memoryIo, removeTempDirs, tempDir } from "../helpers/io.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const synthetic = join(repo, "datasets", "synthetic");
@@ -325,8 +325,7 @@ describe("tests that skip say so", () => {
 });
 
 describe("tests clean their temp folders", () => {
-  it("a folder tempDir made and nobody removed is removed at the end of the file", async () => {
-    const { removeTempDirs } = await import("../helpers/io.js");
+  it("a folder tempDir made and nobody removed is removed at the end of the file", () => {
     const a = tempDir("errata-leak-check-");
     const b = tempDir("errata-leak-check-");
     b.cleanup();
