@@ -122,13 +122,12 @@ describe("runs that did nothing say so", () => {
     expect(JSON.parse(daily.out).stages[0].error.message).toMatch(/ERRATA_TRANSCRIPTS_ROOT.*--skip-mine/);
   });
 
-  it("classtier ask on the embedded lane: every answer unscored -> exit 1 with the lane to use, nothing cached", async () => {
+  it("classtier ask on the embedded lane: every answer unscored -> exit 1 with the lane to use", async () => {
     writeFileSync(join(t.dir, "ex.jsonl"), `${readFileSync(join(synthetic, "exchanges.jsonl"), "utf8").split("\n").slice(0, 2).join("\n")}\n`);
     const r = await cli(["classtier", "ask", "--exchanges", "ex.jsonl", "--lane", "embedded", "--json"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out).verdicts).toMatchObject({ unscored: 2 });
     expect(r.err).toMatch(/did nothing: every answer on the embedded lane is unscored.*--lane/);
-    expect(existsSync(JSON.parse(r.out).cache)).toBe(false);
   });
 
   it("a refused connection is named with host, port and the system's error", async () => {

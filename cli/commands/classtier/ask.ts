@@ -27,7 +27,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .addHelpText(
       "after",
       examples([
-        "errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200",
+        "errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200  # exit 1: the embedded lane holds no class-tier weights; it says which lane to use",
         "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 20 --dry-run",
       ]),
     )
@@ -46,12 +46,9 @@ export function register(group: Command, ctx: CommandContext): void {
       const bar = progress(ctx.io, "classtier", exchanges.length * classTierQuestions.length);
       const r = await askClassTier(engine, exchanges, cached, { questions: classTierQuestions, promptHash: classTierPromptHash, caller: opts.caller ?? "errata-triage", onProgress: () => bar.tick() });
       bar.done();
-      // Only scored answers are cached: an unscored one is asked again next time (a lane that
-      // cannot answer must not leave megabytes of "cannot answer" behind).
-      const worthKeeping = r.newAnswers.filter((a) => a.status === "scored");
-      if (worthKeeping.length > 0) {
+      if (r.newAnswers.length > 0) {
         mkdirSync(resolve(files.cache, ".."), { recursive: true });
-        appendFileSync(files.cache, worthKeeping.map((a) => JSON.stringify({ schema: "classtier-answer/1", prompt_hash: classTierPromptHash, answer: a })).join("\n") + "\n");
+        appendFileSync(files.cache, r.newAnswers.map((a) => JSON.stringify({ schema: "classtier-answer/1", prompt_hash: classTierPromptHash, answer: a })).join("\n") + "\n");
       }
       const counts = { named: 0, none: 0, unscored: 0 };
       for (const v of r.verdicts.values()) counts[v.status]++;
