@@ -24,7 +24,8 @@
 // Example: `require("./errata.cjs").createLoader(dir).load("hook.bundle.cjs").runHook(["stop"])`.
 const fs = require("fs");
 const path = require("path");
-const vm = require("vm");
+// vm is required by the loader only, so `--version` does not pay for it.
+let vm;
 
 const WRAP_HEAD = "(function (exports, require, module, __filename, __dirname) { ";
 const WRAP_TAIL = "\n})";
@@ -54,6 +55,7 @@ function readCache(file, st) {
  * With `useCache: false` caches are neither read nor checked (used to make them).
  */
 function createLoader(dir, { useCache = true } = {}) {
+  vm ??= require("vm");
   const modules = new Map();
   const scripts = new Map();
   // A bundle requires a built-in module once per source module that imports it (the capture
@@ -114,8 +116,21 @@ function createLoader(dir, { useCache = true } = {}) {
 }
 
 
+/**
+ * The package's version, read from package.json beside this folder: `errata --version` answers
+ * from here without loading the ES module CLI and its thirty command modules (that cost
+ * ~800 ms; this costs a Node start, see bench/version.bench.ts).
+ */
+function version() {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version;
+}
+
 /** Runs the `errata` command line (`errata hook ...` on the hook path). */
 function main(args = process.argv.slice(2)) {
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    fs.writeSync(1, `${version()}\n`);
+    return;
+  }
   if (args[0] === "hook") {
     // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
     let hook;
@@ -144,5 +159,5 @@ function main(args = process.argv.slice(2)) {
     });
 }
 
-module.exports = { createLoader, CACHE_SUFFIX, WRAP_HEAD, WRAP_TAIL, main };
+module.exports = { createLoader, CACHE_SUFFIX, WRAP_HEAD, WRAP_TAIL, main, version };
 if (require.main === module) main();

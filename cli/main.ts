@@ -1,8 +1,9 @@
 import { Command, CommanderError } from "commander";
 import type { CommandContext, Register } from "./shared/command.js";
-import { CodedError, exitCodeOfKind, isSystemError } from "../core/errors.js";
+import { CodedError, exitCodeOfKind, isSystemError, withDetail } from "../core/errors.js";
 import { defaultIo, type Io } from "./shared/io.js";
 import { examples } from "./shared/help.js";
+import { stopAll } from "./shared/progress.js";
 
 type CommandModule = { register?: Register };
 
@@ -78,6 +79,7 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
   const program = new Command("errata")
     .description("Errata: turns the moments a person is unhappy with an AI assistant into measured evidence.")
     .version("0.1.0")
+    .option("--quiet", "no progress bars on stderr (drawn only when stderr is a terminal)")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       writeOut: (s) => void ctx.io.stdout.write(s),
@@ -110,44 +112,133 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
 }
 
 /**
- * Runs the CLI in process and returns the exit code: 0 ok, 1 a check failed, 2 bad input
- * or I/O error. Never calls `process.exit`.
+ * Runs the CLI in process and returns the exit code: 0 ok, 1 a check failed (or a run did
+ * nothing), 2 bad input or I/O error. Never calls `process.exit`. Bare `errata` prints the
+ * help on stderr and exits 2: it names no command, so nothing was done.
  */
-export async function run(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function run(argv: string[], given: Io = defaultIo()): Promise<number> {
+  const json = argv.includes("--json");
+  // With --json, whether the command already printed its value: a command that reports its
+  // own failure as JSON (eval label import's errors) then throws for the exit code gets no
+  // second JSON value after it.
+  let printed = false;
+  const stdout = json ? { write: (s: string | Uint8Array) => ((printed = true), given.stdout.write(s)) } : given.stdout;
+  // --quiet is the program's option, accepted anywhere on the line; commands read it from the Io.
+  const io: Io = { ...given, stdout, ...(argv.includes("--quiet") ? { quiet: true } : {}) };
   const ctx: CommandContext = { io, exitCode: 0 };
+  if (argv.length === 0) {
+    const program = buildProgram({ io: { ...io, stdout: io.stderr }, exitCode: 0 }, await loadRegisters(commandNames()));
+    io.stderr.write(program.helpInformation());
+    io.stderr.write("errata: no command given (expected a command such as `errata add ...`; run `errata --help` for the list)\n");
+    return exitCodeOfKind("input");
+  }
   const program = buildProgram(ctx, await loadRegisters(commandsFor(argv[0], commandNames())));
+  if (json) {
+    // With --json a usage error is reported as the one JSON value on stdout, not by commander on stderr.
+    const quiet = (cmd: Command): void => {
+      cmd.showHelpAfterError(false).configureOutput({ writeErr: () => undefined, writeOut: (s) => void io.stdout.write(s) });
+      for (const sub of cmd.commands) quiet(sub);
+    };
+    quiet(program);
+  }
   try {
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode;
   } catch (err) {
-    return reportError(err, io);
+    stopAll(); // a bar left drawing would print over the error line
+    return reportError(err, io, { json: json && !printed });
+  } finally {
+    stopAll();
   }
 }
 
+/** What a failed run reports: a stable code, the message, and what was expected and found. */
+export interface ErrorReport {
+  code: string;
+  message: string;
+  expected: string | null;
+  found: string | null;
+  exit: number;
+  /** Printed after the message on stderr (an internal error's stack); never in the JSON. */
+  stack?: string | undefined;
+}
+
 /**
- * The one place a thrown error becomes an exit code and a line on stderr: commander's usage
- * errors exit 2 (help and version 0); an error of the base (`CodedError`, core/errors.ts)
- * exits by its kind; a Node system error (recognised by its `errno` and `syscall`, not by
- * its code's first letter) is an I/O fault; anything else is an internal error, printed with
- * its stack.
+ * Messages may quote what the person gave (a file's bytes, an argument): control bytes are
+ * shown escaped (`\x1b`, `\u009b`) so an error never moves the cursor or rings the bell; a
+ * newline or tab inside is escaped too, keeping the message on one line.
+ *
+ * Example: `escapeControl("bad \u001b[2J")` -> "bad \\x1b[2J".
+ */
+export function escapeControl(text: string): string {
+  // C0, DEL and C1 (which some terminals act on as well).
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    const n = c.charCodeAt(0);
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    return n < 0x80 ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
+}
+
+/**
+ * System errors whose Node message hides the path (a read of a folder says only "EISDIR:
+ * illegal operation on a directory, read"), in words with a stable code. Others keep Node's
+ * message, which names the path.
+ */
+const SYSTEM_ERRORS: Record<string, { code: string; message: (path: string | null) => string; expected: string }> = {
+  // A read of an open folder has no path on the error: the message says what was wrong instead.
+  EISDIR: { code: "IS_A_FOLDER", message: (p) => (p === null ? "a folder was given where a file is read" : `${p} is a folder`), expected: "a file" },
+  ENOTDIR: { code: "NOT_A_FOLDER", message: (p) => `a part of ${p ?? "the path"} is a file, not a folder`, expected: "a path whose every parent is a folder" },
+};
+
+/** The report of one thrown error (see `reportError`). */
+export function describeError(err: unknown): ErrorReport {
+  if (err instanceof CommanderError) {
+    const message = err.message.replace(/^error: /, "");
+    // commander.unknownOption -> USAGE_UNKNOWN_OPTION
+    const code = err.code.replace(/^commander\./, "usage_").replace(/[A-Z]/g, (c) => `_${c}`).replace(/[.-]/g, "_").toUpperCase();
+    return { code, message, expected: "arguments as `errata <command> --help` shows", found: null, exit: exitCodeOfKind("input") };
+  }
+  if (err instanceof CodedError) {
+    const internal = err.kind === "internal";
+    return { code: err.code, message: internal ? `internal error: ${err.name}: ${err.message}` : err.message, expected: err.expected ?? null, found: err.found ?? null, exit: exitCodeOfKind(err.kind), stack: internal ? err.stack : undefined };
+  }
+  if (isSystemError(err)) {
+    const path = (err as { path?: unknown }).path;
+    const known = SYSTEM_ERRORS[err.code];
+    if (known) {
+      const found = `${err.code} from ${err.syscall}`;
+      return { code: known.code, message: withDetail(known.message(typeof path === "string" ? path : null), known.expected, found), expected: known.expected, found, exit: exitCodeOfKind("io") };
+    }
+    return { code: err.code, message: `I/O error: ${err.message}`, expected: null, found: null, exit: exitCodeOfKind("io") };
+  }
+  const e = err as Error | undefined;
+  return { code: "INTERNAL", message: `internal error: ${e instanceof Error ? `${e.name}: ${e.message}` : String(err)}`, expected: null, found: null, exit: exitCodeOfKind("internal"), stack: e instanceof Error ? e.stack : undefined };
+}
+
+/**
+ * The one place a thrown error becomes an exit code and a report: commander's usage errors
+ * exit 2 (help and version 0); an error of the base (`CodedError`, core/errors.ts) exits by
+ * its kind; a Node system error (recognised by its `errno` and `syscall`, not by its code's
+ * first letter) is an I/O fault, in words for the common ones (EISDIR: "X is a folder");
+ * anything else is an internal error, printed with its stack. With `json` the report is the
+ * one JSON value on stdout, `{ok: false, error: {code, message, expected, found}}`; the line
+ * on stderr is written either way (without `json`, only it).
  *
  * Example: an `EvalInputError` with code EMPTY -> "errata: quantile of an empty list
  * (expected at least one value; found 0 values)", 2.
  */
-export function reportError(err: unknown, io: Io): number {
-  if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
-    return exitCodeOfKind("input");
+export function reportError(err: unknown, io: Io, opts: { json?: boolean } = {}): number {
+  if (err instanceof CommanderError && (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help")) return 0;
+  const r = describeError(err);
+  const message = escapeControl(r.message);
+  if (opts.json) {
+    const esc = (v: string | null): string | null => (v === null ? null : escapeControl(v));
+    io.stdout.write(`${JSON.stringify({ ok: false, error: { code: r.code, message, expected: esc(r.expected), found: esc(r.found) } }, null, 2)}\n`);
   }
-  if (err instanceof CodedError) {
-    if (err.kind === "internal") io.stderr.write(`errata: internal error: ${err.stack ?? err.message}\n`);
-    else io.stderr.write(`errata: ${err.message}\n`);
-    return exitCodeOfKind(err.kind);
-  }
-  if (isSystemError(err)) {
-    io.stderr.write(`errata: I/O error: ${err.message}\n`);
-    return exitCodeOfKind("io");
-  }
-  io.stderr.write(`errata: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-  return exitCodeOfKind("internal");
+  // Commander already printed its own usage error (unless --json silenced it). An internal
+  // error's line is its stack (which starts with its name and message), for the bug report.
+  if (!(err instanceof CommanderError) || opts.json) io.stderr.write(`errata: ${r.stack !== undefined ? `internal error: ${r.stack}` : message}\n`);
+  return r.exit;
 }

@@ -3,9 +3,17 @@ import { join, resolve } from "node:path";
 
 /**
  * Where Errata keeps things. The ledger folder is ERRATA_DIR (default
- * `~/.local/share/errata`); the default ledger keeps run state in ERRATA_STATE_DIR
- * (default `~/.local/state/errata`), any other ledger in `.state/` inside its own folder,
- * so a run over a scratch ledger never rewrites the real run state.
+ * `~/.local/share/errata`). Run state (the record stream, cursors, daily state, attachments)
+ * goes to, first match wins:
+ *
+ * 1. ERRATA_STATE_DIR, when set, for any ledger (the owner named it, so it is used even with
+ *    ERRATA_DIR set);
+ * 2. for the default ledger, `$XDG_STATE_HOME/errata` (default `~/.local/state/errata`);
+ * 3. for any other ledger, `.state/` inside its own folder, so a run over a scratch ledger
+ *    never rewrites the real run state unless ERRATA_STATE_DIR says so.
+ *
+ * The v4 folder is ERRATA_V4_DIR, else `v4/` inside the ledger. docs/ledger.md ("Paths")
+ * states this precedence once.
  */
 export interface ErrataPaths {
   ledgerDir: string;
@@ -27,11 +35,11 @@ export function resolvePaths(env: Record<string, string | undefined>, cwd: strin
   const ledgerDir = env["ERRATA_DIR"] ? resolve(cwd, env["ERRATA_DIR"]) : defaultDir;
   const isDefaultLedger = resolve(ledgerDir) === resolve(defaultDir);
   const home = env["HOME"] ?? homedir();
-  const stateDir = isDefaultLedger
-    ? env["ERRATA_STATE_DIR"]
-      ? resolve(cwd, env["ERRATA_STATE_DIR"])
-      : join(env["XDG_STATE_HOME"] ?? join(home, ".local", "state"), "errata")
-    : join(ledgerDir, ".state");
+  const stateDir = env["ERRATA_STATE_DIR"]
+    ? resolve(cwd, env["ERRATA_STATE_DIR"])
+    : isDefaultLedger
+      ? join(env["XDG_STATE_HOME"] ?? join(home, ".local", "state"), "errata")
+      : join(ledgerDir, ".state");
   const v4Dir = env["ERRATA_V4_DIR"] ? resolve(cwd, env["ERRATA_V4_DIR"]) : join(ledgerDir, "v4");
   return {
     ledgerDir,

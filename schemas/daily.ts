@@ -234,6 +234,8 @@ export const DailyConfigSchema = z.strictObject({
   label_version: z.number().int().positive().default(1),
   /** At most this many entries get audit labels per run (newest first); the rest wait. */
   label_max_entries: z.number().int().positive().default(1000),
+  /** Triage: entries below this enrichment confidence are listed but never file or join an upgrade. */
+  triage: z.strictObject({ min_confidence: z.number().min(0).max(1).default(0.5) }).optional(),
   /**
    * The rule index's inputs when `errata rules build` is given no `--root`: project roots
    * (relative to the ledger folder, each with the working folder its sessions ran in when the

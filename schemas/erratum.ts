@@ -141,6 +141,12 @@ export const ErratumSchema = z.strictObject({
   enrichment: EnrichmentSchema.nullable().describe("null until a model fills it"),
   status: StatusSchema.describe("new -> enriched -> triaged | upgrade-filed -> fixed | wontfix | duplicate"),
   links: LinksSchema,
+  /**
+   * True when the words came from a generated session (a transcript line marked
+   * `"errataSynthetic": true` by the synthetic generator), absent for people. Set from that
+   * structured mark only, never guessed from the text; every report counts these apart.
+   */
+  synthetic: z.literal(true).optional().describe("true when mined from a generated (synthetic) transcript; absent otherwise"),
 });
 export type Erratum = z.infer<typeof ErratumSchema>;
 

@@ -116,7 +116,15 @@ async function dailyDemo() {
     const code = await run(argv, o.io);
     return { code, value: JSON.parse(o.out()) };
   };
-  const argv = ["daily", "--root", transcripts, "--json"];
+  // The synthetic sessions come with the generator's plan (datasets/synthetic/labels.jsonl,
+  // labeller synthetic:plan): beside the v4 exchanges, the v4 report scores its planted
+  // failures found, missed and false alarms against it instead of calling them unknown.
+  const plan = join(root, "datasets", "synthetic", "labels.jsonl");
+  if (existsSync(plan)) {
+    mkdirSync(join(ledgerDir, "v4"), { recursive: true });
+    copyFileSync(plan, join(ledgerDir, "v4", "labels.jsonl"));
+  }
+  const argv = ["daily", "--root", transcripts, "--json", "--quiet"];
   const say = (line) => {
     if (!json) process.stdout.write(`${line}\n`);
   };
@@ -128,6 +136,14 @@ async function dailyDemo() {
   }
   const wrote = Object.fromEntries(first.value.stages.flatMap((st) => Object.entries(st.wrote).map(([k, v]) => [`${st.name}.${k}`, v])));
   const files = { triage_report: wrote["triage.report"] ?? null, v4_report: wrote["v4.report"] ?? null, state: wrote["report.state"] ?? null };
+  const v4 = first.value.stages.find((st) => st.name === "v4")?.counts ?? {};
+  const triaged = first.value.stages.find((st) => st.name === "triage")?.counts ?? {};
+  const planted = { planted: v4.planted ?? null, found: v4.planted_found ?? null, missed: v4.planted_missed ?? null, false_alarms: v4.false_alarms ?? null, synthetic_exchanges: v4.synthetic_exchanges ?? 0 };
+  const triageRests = { entries: triaged.entries ?? 0, synthetic: triaged.synthetic ?? 0, low_confidence: triaged.low_confidence ?? 0 };
+  if (planted.planted !== null) {
+    say(`v4 on the ${planted.synthetic_exchanges} SYNTHETIC exchanges, against the generator's plan: planted failures found ${planted.found} of ${planted.planted}, missed ${planted.missed}, false alarms ${planted.false_alarms}`);
+  } else say("v4: no generator plan found, planted failures unknown");
+  say(`triage rests on ${plural(triageRests.entries, "entry", "entries")}: ${triageRests.synthetic} SYNTHETIC (mined from generated sessions), ${triageRests.low_confidence} below enrichment confidence 0.5`);
   say(`triage report: ${files.triage_report}`);
   say(`v4 report:     ${files.v4_report}`);
   say(`state file:    ${files.state}`);
@@ -144,14 +160,19 @@ async function dailyDemo() {
     asked: count(second, "v4", "detect_asked") + count(second, "v4", "diagnose_asked"),
     filed_by_second_triage: count(triage2, "triage", "filed"),
   };
-  say(`\n$ errata triage   # manual: files one upgrade per cluster of two or more, or any how_upset 3`);
-  say(`  filed ${count(triage1, "triage", "filed")} upgrade(s); upgrades.jsonl holds ${upgrades}`);
+  say(`\n$ errata triage   # manual: files one upgrade per cluster of two or more confident entries, or any how_upset 3`);
+  say(`  filed ${plural(count(triage1, "triage", "filed"), "upgrade", "upgrades")} from entries at confidence 0.5 or more; upgrades.jsonl holds ${upgrades}`);
   say(`$ errata daily (again) && errata triage (again)`);
   say(`  enriched ${again.enriched}, triaged ${again.triaged}, new exchanges ${again.new_exchanges}, asked ${again.asked}, filed ${again.filed_by_second_triage}: nothing twice`);
   const rules = await rulesDemo(capture, say);
   const ok = first.value.ok && second.value.ok && again.enriched === 0 && again.filed_by_second_triage === 0 && again.new_exchanges === 0 && rules.ok;
   if (!ok) process.stderr.write("demo: the daily run failed or a second run did something twice\n");
-  return { ok, rules, first: { ok: first.value.ok, failed: first.value.failed, stages: first.value.stages.map((st) => ({ name: st.name, ok: st.ok, skipped: st.skipped, counts: st.counts })) }, files, filed: count(triage1, "triage", "filed"), upgrades, second_run: again };
+  return { ok, rules, planted, triage: triageRests, first: { ok: first.value.ok, failed: first.value.failed, stages: first.value.stages.map((st) => ({ name: st.name, ok: st.ok, skipped: st.skipped, counts: st.counts })) }, files, filed: count(triage1, "triage", "filed"), upgrades, second_run: again };
+}
+
+/** "1 entry", "2 entries". */
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Part 3: the rule index over the synthetic projects, coverage of the diagnosed failures, the most-broken rules. */

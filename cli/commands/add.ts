@@ -8,12 +8,12 @@
  * -> `added er-20261130-3fa9c1 (bug, assistant, instance) to errata-2026-11.jsonl`
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { Command, Option } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../shared/io.js";
-import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, rel } from "../shared/ledger.js";
+import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, parseTime, rel } from "../shared/ledger.js";
 import { attachmentForWrite, isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
 import { safeAttachmentName, writeAttachment } from "../../runtime/store/index.js";
 import { parseErText } from "../../runtime/store/index.js";
@@ -75,7 +75,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--host-version <v>", "version of the host (e.g. Claude Code 2.0.31)")
     .option("--model <name>", "the assistant model that replied")
     .option("--ts <iso>", "capture time if not now (UTC ISO-8601); the id and month follow it")
-    .addOption(new Option("--attach <file...>", "copy text files, secrets redacted, into the attachments folder and link them (other files are refused)"))
+    // One file per --attach (repeat it for more): a variadic option would swallow the words after it.
+    .option("--attach <file>", "copy a text file, secrets redacted, into the attachments folder and link it (repeatable; other files are refused)", (f: string, prev: string[] = []) => [...prev, f])
     .option("--dry-run", "validate and print what would be written; write nothing")
     .option("--json", "print one JSON value")
     .addHelpText(
@@ -83,6 +84,7 @@ export function register(program: Command, ctx: CommandContext): void {
       examples([
         "errata add bug: it pushed to main without asking --session 0b7c2d1e",
         "errata add --product feature: a way to undo the last edit",
+        "echo 'the whole reply' > reply.txt && errata add --attach reply.txt it ignored the reply --dry-run",
         `errata add 'praise: the migration plan was spot on' --json`,
       ]),
     )
@@ -97,8 +99,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const source = parseSource(opts.source) ?? "owner";
       const rating = parseNumber("rating", opts.rating) ?? null;
       const frustration = parseNumber("frustration", opts.frustration, { integer: true }) ?? null;
-      if (opts.ts !== undefined && Number.isNaN(Date.parse(opts.ts))) throw badInput("bad --ts", "a UTC ISO-8601 time", opts.ts);
-      const ts = opts.ts !== undefined ? new Date(Date.parse(opts.ts)).toISOString() : undefined;
+      const ts = opts.ts !== undefined ? parseTime("ts", opts.ts) : undefined;
 
       const ledger = ledgerFor(ctx, { fsync: true });
       const paths = ledger.paths;
@@ -126,7 +127,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const attachments = (opts.attach ?? []).map((file) => {
         let bytes: Buffer;
         try {
-          bytes = readFileSync(file);
+          bytes = readFileSync(resolve(ctx.io.cwd, file));
         } catch (err) {
           throw new ErrataError("IO", `cannot read attachment ${file}`, { found: (err as Error).message });
         }

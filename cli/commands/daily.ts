@@ -8,7 +8,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../shared/command.js";
-import { dailyPaths, finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
+import { dailyPaths, finishLoop, liveStagePrinter, stageProgress, wireFor } from "../shared/daily.js";
 import { badInput } from "../../core/errors.js";
 import { parseNumber } from "../shared/ledger.js";
 import { runDaily } from "../../runtime/jobs/index.js";
@@ -53,15 +53,18 @@ export function register(program: Command, ctx: CommandContext): void {
       const body = async (): Promise<void> => {
         // Wired under the lock: the state a run starts from is read after the previous run ended.
         const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
-        const onStage = liveStagePrinter(ctx, opts.json === true);
+        const live = liveStagePrinter(ctx, opts.json === true);
+        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4"], live);
+        const onStage = bar.onStage;
         const result = await runDaily(stage, deps, {
           ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
           ...(limit !== undefined ? { limit } : {}),
           ...(mineLimit !== undefined ? { mineLimit } : {}),
           skipMine: opts.skipMine === true,
-          ...(onStage ? { onStage } : {}),
+          onStage,
         });
-        finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+        bar.done();
+        finishLoop(ctx, result, opts.json === true, live !== undefined);
       };
       // A dry run writes nothing, so it takes no lock.
       if (opts.dryRun === true) await body();

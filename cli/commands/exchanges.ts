@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
-import { printJson, println, progress, warn } from "../shared/io.js";
+import { count, didNothing, printJson, println, progress, warn } from "../shared/io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { loadCapturedIndex } from "../../runtime/transcripts/index.js";
 import { sweepExchanges } from "../../runtime/transcripts/index.js";
@@ -41,9 +41,11 @@ export function register(program: Command, ctx: CommandContext): void {
     .action(async (opts: ExchangesOpts) => {
       const io = ctx.io;
       const paths = resolvePaths(io.env, io.cwd);
-      const root = opts.root !== undefined ? resolve(io.cwd, opts.root) : join(io.env["HOME"] ?? homedir(), ".claude", "projects");
+      const fromEnv = io.env["ERRATA_TRANSCRIPTS_ROOT"];
+      const root = opts.root !== undefined ? resolve(io.cwd, opts.root) : fromEnv ? resolve(io.cwd, fromEnv) : join(io.env["HOME"] ?? homedir(), ".claude", "projects");
       if (!existsSync(root) || !statSync(root).isDirectory()) {
-        throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
+        const how = opts.root !== undefined ? "" : fromEnv ? " (from ERRATA_TRANSCRIPTS_ROOT)" : " (the default; give --root DIR or set ERRATA_TRANSCRIPTS_ROOT)";
+        throw badInput(`transcripts root is not a folder${how}`, "a folder of Claude Code *.jsonl transcripts", root);
       }
       const waitMs = waitMsFromFlag(opts.wait);
       const { index, warning } = loadCapturedIndex(paths, (line) => warn(io, line));
@@ -57,19 +59,23 @@ export function register(program: Command, ctx: CommandContext): void {
         dryRun: opts.dryRun === true,
         captured: index,
         onFile: (_done, total) => {
-          if (total < 20) return;
           bar ??= progress(io, "exchanges", total);
           bar.tick();
         },
       });
       const report = opts.dryRun === true ? await sweep() : await withRunLock(paths.stateDir, { job: "errata exchanges", waitMs }, sweep);
       (bar as ReturnType<typeof progress> | null)?.done();
+      const nothing = (): void => {
+        if (report.files === 0) didNothing(ctx, `no Claude Code transcripts (*.jsonl sessions) in ${root}`, "give --root a folder such as ~/.claude/projects, or set ERRATA_TRANSCRIPTS_ROOT");
+      };
       if (opts.json) {
         printJson(io, report);
+        nothing();
         return;
       }
+      nothing();
       const verb = report.dryRun ? "would append" : "appended";
-      println(io, `${verb} ${report.newExchanges} exchanges to ${report.out} (${report.alreadyPresent} already there, ${report.captured} captured)`);
+      println(io, `${verb} ${count(report.newExchanges, "exchange")} to ${report.out} (${report.alreadyPresent} already there, ${report.captured} captured)`);
       println(
         io,
         `${report.files} transcripts (${report.unchanged} unchanged, ${report.resumed} resumed, ${report.fullReads} read whole), ${report.subagentFiles} subagent files; ${report.typedPrompts} typed prompts, ${report.rewoundPrompts} on rewound branches; ${report.brokenLines} broken lines skipped`,

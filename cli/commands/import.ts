@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CommandContext } from "../shared/command.js";
 import { badInput } from "../../core/errors.js";
-import { printJson, println, warn } from "../shared/io.js";
+import { printJson, println, progress, warn } from "../shared/io.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import { IMPORT_FORMATS, runImport, type ImportFormat } from "../../runtime/corpora/index.js";
 import { validateImport, writeImport } from "../../runtime/corpora/index.js";
@@ -58,16 +58,23 @@ export function register(program: Command, ctx: CommandContext): void {
       const seed = intOption("seed", opts.seed, 1, 0);
       const sessions = intOption("sessions", opts.sessions, 60, 1);
       const out = opts.out !== undefined ? resolve(io.cwd, opts.out) : resolve(resolvePaths(io.env, io.cwd).v4Dir, "corpora", fmt);
+      // Three steps (convert, validate, write); the converters report no finer progress.
+      const bar = progress(io, `import ${fmt}`, 3);
+      bar.note("converting");
       const result = await runImport(fmt, path === undefined ? null : resolve(io.cwd, path), {
         seed,
         sessions,
         transcriptsDir: opts.transcripts && !opts.dryRun ? resolve(out, "transcripts") : null,
         ...(opts.perPart === undefined ? {} : { perPart: intOption("per-part", opts.perPart, 0, 1) }),
       });
-      for (const note of result.notes) warn(io, `errata import ${fmt}: ${note}`);
+      bar.tick();
+      bar.note(opts.dryRun ? "validating" : "validating and writing");
       let written: { exchanges: string; labels: string } | null = null;
       if (opts.dryRun) validateImport(result);
       else written = writeImport(result, out);
+      bar.tick(2);
+      bar.done();
+      for (const note of result.notes) warn(io, `errata import ${fmt}: ${note}`);
       const summary = {
         format: fmt,
         corpus: result.corpus,

@@ -11,7 +11,7 @@ import { homedir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
-import { count, printJson, println, progress, warn } from "../shared/io.js";
+import { count, didNothing, printJson, println, progress, warn } from "../shared/io.js";
 import { ledgerFor, parseNumber } from "../shared/ledger.js";
 import { mineTranscripts } from "../../runtime/jobs/index.js";
 import { withRunLock } from "../../runtime/files/index.js";
@@ -31,7 +31,7 @@ export function register(program: Command, ctx: CommandContext): void {
   program
     .command("mine")
     .description("Sweep Claude Code transcripts with the capture classifier; append what the hook did not capture (resumable)")
-    .option("--root <dir>", "transcripts folder (default: ~/.claude/projects)")
+    .option("--root <dir>", "transcripts folder (default: ERRATA_TRANSCRIPTS_ROOT, else ~/.claude/projects)")
     .option("--limit-files <n>", "read at most N new or changed files in this run")
     .option("--dry-run", "classify and count, write nothing (no ledger rows, no cursor)")
     .option("--json", "print one JSON summary")
@@ -46,9 +46,11 @@ export function register(program: Command, ctx: CommandContext): void {
       const io = ctx.io;
       const limit = parseNumber("limit-files", opts.limitFiles, { integer: true });
       if (limit !== undefined && limit < 1) throw badInput("bad --limit-files", "a whole number of at least 1", String(limit));
-      const root = opts.root !== undefined ? resolve(io.cwd, opts.root) : join(io.env["HOME"] ?? homedir(), ".claude", "projects");
+      const fromEnv = io.env["ERRATA_TRANSCRIPTS_ROOT"];
+      const root = opts.root !== undefined ? resolve(io.cwd, opts.root) : fromEnv ? resolve(io.cwd, fromEnv) : join(io.env["HOME"] ?? homedir(), ".claude", "projects");
       if (!existsSync(root) || !statSync(root).isDirectory()) {
-        throw badInput("transcripts root is not a folder", "a folder of Claude Code *.jsonl transcripts", root);
+        const how = opts.root !== undefined ? "" : fromEnv ? " (from ERRATA_TRANSCRIPTS_ROOT)" : " (the default; give --root DIR or set ERRATA_TRANSCRIPTS_ROOT)";
+        throw badInput(`transcripts folder not found${how}`, "a folder of Claude Code *.jsonl transcripts", root);
       }
       // Mining appends errata: one run at a time with daily (the run lock), so two never mine the same prompt.
       const mine = async (): Promise<void> => {
@@ -71,7 +73,6 @@ export function register(program: Command, ctx: CommandContext): void {
             captured,
             append: (e) => void ledger.append(e),
             onFile: (_done, total) => {
-              if (total < 20) return;
               bar ??= progress(io, "mine", total);
               bar.tick();
             },
@@ -81,14 +82,19 @@ export function register(program: Command, ctx: CommandContext): void {
           throw new ErrataError("IO", `errata mine stopped: ${(err as Error).message}`, { cause: err });
         }
         (bar as ReturnType<typeof progress> | null)?.done();
+        const nothing = (): void => {
+          if (report.root_files === 0) didNothing(ctx, `no Claude Code transcripts (*.jsonl sessions) in ${root}`, "give --root a folder such as ~/.claude/projects, or set ERRATA_TRANSCRIPTS_ROOT");
+        };
         if (opts.json) {
           printJson(io, report);
+          nothing();
           return;
         }
+        nothing();
         println(
           io,
           `${opts.dryRun ? "would write" : "wrote"} ${report.written} errata from ${count(report.prompts, "typed prompt")} in ${count(report.files_read, "file")}` +
-            ` (${report.already_captured} already captured, ${count(report.files_unchanged, "file")} unchanged, ${report.files_left} left for the next run)`,
+            ` (${report.synthetic} of them SYNTHETIC, ${report.already_captured} already captured, ${count(report.files_unchanged, "file")} unchanged, ${report.files_left} left for the next run)`,
         );
       };
       if (opts.dryRun === true) await mine();

@@ -6,7 +6,7 @@
  * Example line: `enrich   ok    eligible=3 batch=3 enriched=3 malformed=0 (12 ms)`.
  */
 import type { CommandContext } from "./command.js";
-import { printJson, println, warn } from "./io.js";
+import { printJson, println, progress, warn } from "./io.js";
 import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/index.js";
 import { wireDaily } from "../../runtime/jobs/index.js";
@@ -68,7 +68,9 @@ export function stageLine(r: StageResult): string {
 /** Prints a loop's result and sets exit code 1 when it failed. */
 export function finishLoop(ctx: CommandContext, result: LoopResult, json: boolean, printedLive: boolean): void {
   if (json) {
-    printJson(ctx.io, { ok: result.ok, failed: result.failed, degraded: result.degraded, stages: result.stages, run_id: result.run_id, dry_run: result.dry_run });
+    // A dry run wrote nothing: what it would have written is under its own key.
+    const stages = result.dry_run ? result.stages.map((s) => ({ ...s, wrote: {}, would_write: s.wrote })) : result.stages;
+    printJson(ctx.io, { ok: result.ok, failed: result.failed, degraded: result.degraded, stages, run_id: result.run_id, dry_run: result.dry_run });
   } else {
     if (!printedLive) for (const s of result.stages) println(ctx.io, stageLine(s));
     const wrote = result.stages.flatMap((s) => Object.entries(s.wrote).map(([k, v]) => `${s.name}.${k}: ${v}`));
@@ -78,6 +80,25 @@ export function finishLoop(ctx: CommandContext, result: LoopResult, json: boolea
     else println(ctx.io, result.ok ? `${result.loop} ok${result.failed.length ? ` (advisory failures: ${result.failed.join(", ")})` : ""}` : `${result.loop} FAILED: ${result.failed.join(", ")}`);
   }
   if (!result.ok) ctx.exitCode = 1;
+}
+
+/**
+ * A bar over a loop's stages (on a terminal only), named after the stage running; composed
+ * with the live printer so each finished stage still prints its line.
+ */
+export function stageProgress(ctx: CommandContext, loop: string, names: readonly string[], then?: (r: StageResult) => void): { onStage: (r: StageResult) => void; done: () => void } {
+  const bar = progress(ctx.io, loop, names.length);
+  let i = 0;
+  bar.note(names[0] ?? "");
+  return {
+    onStage: (r) => {
+      then?.(r);
+      i++;
+      bar.tick();
+      bar.note(names[i] ?? "");
+    },
+    done: () => bar.done(),
+  };
 }
 
 export function liveStagePrinter(ctx: CommandContext, json: boolean): ((r: StageResult) => void) | undefined {

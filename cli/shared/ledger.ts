@@ -61,14 +61,40 @@ export function parseNumber(name: string, value: string | undefined, opts: { int
   return n;
 }
 
-/** `YYYY-MM-DD` or a full ISO time -> an ISO time for comparisons with `ts`. */
-export function parseSince(value: string | undefined): string | undefined {
+/**
+ * True when the `YYYY-MM-DD` at the start of `value` is a day on the calendar. `Date.parse`
+ * alone accepts 2026-02-30 and rolls it to 2026-03-02, so the parts are checked round trip.
+ *
+ * Example: `isCalendarDate("2024-02-29")` -> true; `isCalendarDate("2026-02-30")` -> false.
+ */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(0);
+  t.setUTCFullYear(y, mo - 1, d);
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** A time given as `YYYY-MM-DDTHH:MM[:SS[.sss]]Z` (or with an offset) on a real calendar day -> its ISO form in UTC. */
+export function parseTime(name: string, value: string, expected = "a UTC ISO-8601 time on a real calendar day"): string {
+  const v = value.trim();
+  const ms = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(v) || Number.isNaN(ms) || !isCalendarDate(v)) throw badInput(`bad --${name}`, expected, describeFound(value));
+  return new Date(ms).toISOString();
+}
+
+/** `YYYY-MM-DD` or a full ISO time, on a real calendar day -> an ISO time for comparisons with `ts`. */
+export function parseSince(value: string | undefined, name = "since"): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))) return `${v}T00:00:00.000Z`;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+    if (!isCalendarDate(v)) throw badInput(`bad --${name}`, "a date YYYY-MM-DD on the calendar", describeFound(value));
+    return `${v}T00:00:00.000Z`;
+  }
   const ms = Date.parse(v);
-  if (/^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(ms)) return new Date(ms).toISOString();
-  throw badInput("bad --since", "a date YYYY-MM-DD or an ISO time", describeFound(value));
+  if (/^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(ms) && isCalendarDate(v)) return new Date(ms).toISOString();
+  throw badInput(`bad --${name}`, "a date YYYY-MM-DD or an ISO time, on the calendar", describeFound(value));
 }
 
 /** Shortens text to one line of at most `max` characters. */

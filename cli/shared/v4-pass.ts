@@ -16,7 +16,7 @@ import { resolvePaths } from "../../runtime/paths.js";
 import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/index.js";
 import type { CommandContext } from "./command.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
-import { printJson, println, progress } from "./io.js";
+import { count, didNothing, printJson, println, progress, warn } from "./io.js";
 import { chooseCuts } from "./cuts-file.js";
 import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 
@@ -121,8 +121,15 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
       });
       const result = flags.dryRun === true ? await pass() : await withRunLock(paths.stateDir, { job: `errata v4 ${stage}`, waitMs }, pass);
       if (shown > 0) (bar as ReturnType<typeof progress> | null)?.done();
+      // Warnings go to stderr; stdout holds the result alone.
+      if (result.skippedLines > 0) warn(ctx.io, `errata v4 ${stage}: skipped ${count(result.skippedLines, "unreadable line")}`);
+      const nothing = (): void => {
+        if (result.exchangesRead === 0) didNothing(ctx, `no exchange could be read from ${files.join(", ")}`, "give an exchanges.jsonl of exchange/1 rows written by `errata exchanges` or `errata import`");
+        else if (!result.dryRun && result.asked > 0 && result.scored === 0) didNothing(ctx, `every one of the ${count(result.asked, "answer")} is unscored on the ${result.judge.lane} lane`, "see the reasons with `errata v4 report`, or ask another lane with --lane");
+      };
       if (flags.json) {
         printJson(ctx.io, { ...result, v4_dir: paths.v4Dir, bank_hash: bankHash });
+        nothing();
         return;
       }
       const head = `v4 ${stage} (${result.judge.lane}/${result.judge.model})${result.dryRun ? " [dry run]" : ""}`;
@@ -132,6 +139,6 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
           `(${result.exchanges} exchanges), already answered ${result.alreadyAnswered}, scored ${result.scored}, unscored ${result.unscored}`,
       );
       println(ctx.io, `cuts: ${result.cutsOrigin}`);
-      if (result.skippedLines > 0) println(ctx.io, `skipped ${result.skippedLines} unreadable lines`);
+      nothing();
     });
 }

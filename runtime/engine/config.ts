@@ -173,7 +173,7 @@ export function engineFromConfig(opts: EngineFromConfigOptions): { engine: Engin
     throw new EngineConfigError(`no lane named ${laneName}`, `one of: embedded${Object.keys(settings.lanes).length ? `, ${Object.keys(settings.lanes).join(", ")}` : ""}`, laneName);
   }
   if (lane.kind === "embedded") {
-    const weights = lane.weights ? parseWeights(readFileSync(lane.weights, "utf8")) : undefined;
+    const weights = lane.weights ? parseWeights(readFileSync(lane.weights, "utf8"), lane.weights) : undefined;
     return { engine: createEngine({ lane: "embedded", ...(weights ? { weights } : {}), ...common }), laneName, settings, cachePath: null };
   }
   if (lane.kind === "replay") {

@@ -22,6 +22,8 @@ export interface TypedPrompt {
   toolCalls: ToolCall[];
   /** The next typed prompt's time in the same session, if any. */
   nextTs: string | null;
+  /** True when the transcript line carries the generator's `errataSynthetic: true` mark. */
+  synthetic: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function typedPrompts(path: string, opts: { start?: number; firstLi
       previousAsk: ex.previous_ask,
       toolCalls: ex.tool_calls,
       nextTs: r.nextPromptTs[i] ?? null,
+      synthetic: ex.synthetic,
     };
   });
   return { prompts, stats: r.stats };

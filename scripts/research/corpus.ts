@@ -95,7 +95,7 @@ export async function prepareCorpora({ cliFor, opts, repoRoot, work, sharedDatas
       const ex = await cli.json<ExchangesReply>(["exchanges", "--root", join(out, "transcripts"), "--json"]);
       exchanges = readJsonl(ex.value.out, ExchangeSchema).filter((e) => e.corpus === "synthetic");
       if (!sameIds(exchanges, imported)) throw new StepError("INCONSISTENT", `\`errata exchanges\` found ${exchanges.length} exchanges in the synthetic transcripts, the importer wrote ${imported.length}: they must be the same`);
-      notes.push(`${r.value.stats["plantedFailures"] ?? "?"} planted failures over ${opts.syntheticSessions} sessions (seed ${opts.syntheticSeed}); \`errata exchanges\` read ${ex.value.files} transcripts (${ex.value.lines} lines, ${ex.value.typedPrompts} typed prompts) and found exactly the importer's ${imported.length} exchanges`);
+      notes.push(`${r.value.stats["planted_failures"] ?? "?"} planted failures over ${opts.syntheticSessions} sessions (seed ${opts.syntheticSeed}); \`errata exchanges\` read ${ex.value.files} transcripts (${ex.value.lines} lines, ${ex.value.typed_prompts} typed prompts) and found exactly the importer's ${imported.length} exchanges`);
       if (opts.syntheticSeed === 7 && opts.syntheticSessions === 60) {
         const b = join(repoRoot, "datasets", "synthetic");
         const same = sameLines(readJsonl(join(b, "exchanges.jsonl"), ExchangeSchema), exchanges) && sameLines(readJsonl(join(b, "labels.jsonl"), LabelSchema), labels);

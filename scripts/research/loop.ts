@@ -27,9 +27,11 @@ export interface LoopContext {
   env: Record<string, string | undefined>;
   /** Milliseconds since the epoch, for the step timings. */
   now: () => number;
+  /** Called as each step starts (the progress bar). */
+  onStep?: (n: number, name: string) => void;
 }
 
-export async function runLoop(opts: LoopOptions, { repoRoot, log, env, now }: LoopContext): Promise<LoopSummary> {
+export async function runLoop(opts: LoopOptions, { repoRoot, log, env, now, onStep }: LoopContext): Promise<LoopSummary> {
   const root = opts.dir;
   const commands: string[] = [];
   const steps: StepTime[] = [];
@@ -38,6 +40,7 @@ export async function runLoop(opts: LoopOptions, { repoRoot, log, env, now }: Lo
     n++;
     const k = n;
     log(`\n[${k}] ${name}`);
+    onStep?.(k, name);
     const t0 = now();
     const result = await fn();
     steps.push({ n: k, name, seconds: Math.round((now() - t0) / 100) / 10 });

@@ -27,6 +27,8 @@ export interface CommandLine extends ResearchOptions {
   out: string | null;
   /** Also rewrite the tracked docs/research-loop.md. */
   writeDocs: boolean;
+  /** No progress bar on stderr (there is one only when stderr is a terminal). */
+  quiet: boolean;
   /** Only re-render the page from this summary.json (no loop). */
   render: string | null;
 }
@@ -50,7 +52,7 @@ export function usageError(message: string, expected?: string, found?: string): 
  * -> {…DEFAULTS, sessions: 40, out: "/repo/.tmp/r", dir: null, writeDocs: false, render: null}
  */
 export function parseArgs(argv: readonly string[], cwd: string): CommandLine | { help: true } {
-  const o: CommandLine = { ...DEFAULTS, corpora: [...DEFAULTS.corpora], dir: null, out: null, writeDocs: false, render: null };
+  const o: CommandLine = { ...DEFAULTS, corpora: [...DEFAULTS.corpora], dir: null, out: null, writeDocs: false, quiet: false, render: null };
   const int = (name: string, v: string, min: number): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) throw usageError(`${name} must be a whole number >= ${min}`, `a whole number >= ${min}`, JSON.stringify(v));
@@ -68,6 +70,7 @@ export function parseArgs(argv: readonly string[], cwd: string): CommandLine | {
     else if (a === "--dir") o.dir = resolve(cwd, next());
     else if (a === "--out") o.out = resolve(cwd, next());
     else if (a === "--write-docs") o.writeDocs = true;
+    else if (a === "--quiet") o.quiet = true;
     else if (a === "--render") o.render = resolve(cwd, next());
     else if (a === "--seed") o.seed = int(a, next(), 0);
     else if (a === "--corpora") o.corpora = next().split(",").filter(Boolean);
@@ -103,6 +106,7 @@ export const HELP = [
   "  --out DIR               where research-loop.md and summary.json go (default: the --dir folder; with --render, the",
   "                          summary's folder); created if missing, files there replaced",
   "  --write-docs            also rewrite docs/research-loop.md with the page",
+  "  --quiet                 no progress bar on stderr (drawn only when stderr is a terminal)",
   "  --render SUMMARY        only re-render the page from a summary.json an earlier run wrote (no loop)",
   "  --seed N                gold draw, bootstrap and Combiner folds (default 1)",
   "  --corpora a,b           ab-redial and/or synthetic (default both; each is its own track)",

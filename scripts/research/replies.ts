@@ -14,7 +14,18 @@ import type { CombinerRecord } from "../../schemas/combiner.js";
 import type { GoldManifest } from "../../schemas/gold.js";
 import type { Promoted } from "../../schemas/promoted.js";
 
-export type { V4Report as V4ReportReply } from "../../runtime/jobs/v4/index.js";
+import type { V4Report } from "../../runtime/jobs/v4/index.js";
+
+/** `fooBar` -> `foo_bar`, as `snakeKey` in cli/shared/io.ts renames keys at the `--json` boundary. */
+type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;
+
+/**
+ * A type as its `--json` output spells it: every key snake_case (cli/shared/io.ts `printJson`).
+ * Only camelCase identifiers change there, and those are the only keys the types name.
+ */
+export type SnakeKeys<T> = T extends readonly (infer U)[] ? SnakeKeys<U>[] : T extends object ? { [K in keyof T as K extends string ? Snake<K> : K]: SnakeKeys<T[K]> } : T;
+
+export type V4ReportReply = SnakeKeys<V4Report>;
 
 /** `errata import ab-redial|synthetic --json` (cli/commands/import.ts). */
 export interface ImportReply {
@@ -24,14 +35,14 @@ export interface ImportReply {
   labels: number;
   stats: Record<string, number>;
   out: { exchanges: string; labels: string } | null;
-  dryRun: boolean;
+  dry_run: boolean;
 }
 
 /** `errata exchanges --root DIR --json`. */
-export type ExchangesReply = SweepReport;
+export type ExchangesReply = SnakeKeys<SweepReport>;
 
 /** `errata v4 detect|diagnose|v3 --json`. */
-export type V4StageReply = V4PassResult & { v4_dir: string; bank_hash: string };
+export type V4StageReply = SnakeKeys<V4PassResult> & { v4_dir: string; bank_hash: string };
 
 /** `errata eval predictions --json`. */
 export interface PredictionsReply {
@@ -39,14 +50,14 @@ export interface PredictionsReply {
   written: boolean;
   rows: number;
   detectors: string[];
-  judge: V4PassResult["judge"] | null;
+  judge: SnakeKeys<V4PassResult["judge"]> | null;
   exchanges: number;
   skipped_lines: number;
-  counts: PredictionsResult["counts"];
+  counts: SnakeKeys<PredictionsResult["counts"]>;
 }
 
 /** `errata eval sample --json`: the manifest, and where the gold set and manifest went. */
-export type SampleReply = GoldManifest & { written: boolean; gold: string; manifest: string };
+export type SampleReply = SnakeKeys<GoldManifest> & { written: boolean; gold: string; manifest: string };
 
 /** `errata eval brief --json` (and any generated page: cli/commands/v4.ts writeDoc). */
 export interface DocReply {
@@ -71,9 +82,9 @@ export interface LabelImportReply {
   labeler: string;
   rows: number;
   questions: string[];
-  leftEmptyWithNote: number;
+  left_empty_with_note: number;
   replaced: number;
-  labelsFile: string;
+  labels_file: string;
   written: boolean;
 }
 
@@ -81,19 +92,19 @@ export interface LabelImportReply {
 export interface AgreementReply {
   labels: string[];
   gold: string | null;
-  questions: QuestionAgreement[];
+  questions: SnakeKeys<QuestionAgreement>[];
 }
 
 /** `errata calibrate cuts --json`. */
 export interface CutsReply {
   file: string | null;
-  candidate: CutsCandidate;
+  candidate: SnakeKeys<CutsCandidate>;
 }
 
 /** `errata combiner fit --json`. */
 export interface CombinerFitReply {
   file: string | null;
-  combiner: CombinerRecord;
+  combiner: SnakeKeys<CombinerRecord>;
 }
 
 /** `errata combiner eval --json` (cli/commands/combiner.ts): the heads on the holdout. */
@@ -121,16 +132,16 @@ export interface ClassTierAskReply {
 /** `errata classtier eval --write --json`. */
 export interface ClassTierEvalReply {
   written: string | null;
-  record: ClassTierLevel;
+  record: SnakeKeys<ClassTierLevel>;
 }
 
 /** `errata eval score --check --json`: the score report without its flat figure list, and the bars. */
-export type ScoreReply = Omit<ScoreReport, "figures"> & {
+export type ScoreReply = SnakeKeys<Omit<ScoreReport, "figures">> & {
   gold: string;
-  check: { source: string; pass: boolean; bars: BarResult[] } | null;
+  check: { source: string; pass: boolean; bars: SnakeKeys<BarResult>[] } | null;
 };
 
 /** `errata promote --json`: refused (a bar failed) or promoted. */
 export type PromoteReply =
-  | { promoted: false; failed: Pick<BarResult, "id" | "description" | "figure" | "lower" | "threshold" | "rule" | "reason">[]; bars: BarResult[] }
-  | { promoted: boolean; file: string | null; configuration: Promoted };
+  | { promoted: false; failed: SnakeKeys<Pick<BarResult, "id" | "description" | "figure" | "lower" | "threshold" | "rule" | "reason">>[]; bars: SnakeKeys<BarResult>[] }
+  | { promoted: boolean; file: string | null; configuration: SnakeKeys<Promoted> };

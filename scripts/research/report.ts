@@ -20,7 +20,7 @@ function detectorTable(score: ScoreReply): string {
   const rows = ["| detector | scored | precision | recall | F1 | class accuracy given detection | kappa vs majority |", "|---|---:|---|---|---|---|---|"];
   for (const d of score.detectors) {
     const f = d.figures;
-    const cls = f.classAccuracy.point === null ? `— (${d.name === "regex" ? "names no class" : `undefined: ${f.classAccuracy.emptyReplicates} of ${score.bootstrap.resamples} replicates empty`})` : ci(f.classAccuracy);
+    const cls = f.class_accuracy.point === null ? `— (${d.name === "regex" ? "names no class" : `undefined: ${f.class_accuracy.empty_replicates} of ${score.bootstrap.resamples} replicates empty`})` : ci(f.class_accuracy);
     rows.push(`| ${d.name} | ${d.scored} | ${ci(f.precision)} | ${ci(f.recall)} | ${ci(f.f1)} | ${cls} | ${ci(f.kappa)} |`);
   }
   return rows.join("\n");
@@ -30,7 +30,7 @@ export function labellersLine(score: ScoreReply, synthetic: boolean): string {
   const d = score.labellers.detect;
   if (!d) return "labellers: —";
   const cohen = d.cohen.map((c) => `${c.a}/${c.b} ${f3(c.value)}`).join(", ");
-  return `Labellers on the same items (detect.unhappy): Fleiss ${kci(d.fleissFixed)}; Cohen ${cohen}; majority on ${d.majority.majority} items, ${d.majority.tie} ties${synthetic ? " (one source in three sheets: agreement by construction, not a human figure)" : ""}.`;
+  return `Labellers on the same items (detect.unhappy): Fleiss ${kci(d.fleiss_fixed)}; Cohen ${cohen}; majority on ${d.majority.majority} items, ${d.majority.tie} ties${synthetic ? " (one source in three sheets: agreement by construction, not a human figure)" : ""}.`;
 }
 
 function barsTable(check: ScoreStep["value"]["check"]): string {
@@ -79,7 +79,7 @@ export function renderDoc(S: Summary): { markdown: string; summaryText: string }
     const v = T.score.value;
     P(`## ${TITLES[name] ?? name}`);
     P();
-    P(`Holdout: ${v.items} gold items, ${v.goldFailures} gold failures, ${v.noMajority} without a majority; figures reweighted to the corpus (Hajek ratios, weights sum ${f3(v.weightSum)}); intervals: ${v.bootstrap.method}, ${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}, level ${v.bootstrap.level}, ${v.bootstrap.sessions} sessions.`);
+    P(`Holdout: ${v.items} gold items, ${v.gold_failures} gold failures, ${v.no_majority} without a majority; figures reweighted to the corpus (Hajek ratios, weights sum ${f3(v.weight_sum)}); intervals: ${v.bootstrap.method}, ${v.bootstrap.resamples} resamples, seed ${v.bootstrap.seed}, level ${v.bootstrap.level}, ${v.bootstrap.sessions} sessions.`);
     P();
     P(detectorTable(v));
     P();
@@ -122,7 +122,7 @@ export function renderDoc(S: Summary): { markdown: string; summaryText: string }
   P();
   const human = S.tracks["ab-redial"]?.score.value;
   if (human) {
-    P(`- **Human figures are AB-ReDial's only, and few.** Its holdout holds ${human.items} gold items with ${human.goldFailures} gold failures in`);
+    P(`- **Human figures are AB-ReDial's only, and few.** Its holdout holds ${human.items} gold items with ${human.gold_failures} gold failures in`);
     P(`  ${human.bootstrap.sessions} sessions, so its intervals are wide. Its raters rated overall satisfaction only: there are no class`);
     P("  labels, so every class figure there is undefined and the two class bars fail as undefined, which is what the gate");
     P("  must do with an empty denominator.");
@@ -164,11 +164,11 @@ export function renderDoc(S: Summary): { markdown: string; summaryText: string }
 function summaryText(S: Summary): string {
   const out: string[] = [];
   for (const [name, T] of Object.entries(S.tracks)) {
-    out.push(`${TITLES[name] ?? name}, holdout (${T.score.value.items} gold items, ${T.score.value.goldFailures} gold failures):`);
+    out.push(`${TITLES[name] ?? name}, holdout (${T.score.value.items} gold items, ${T.score.value.gold_failures} gold failures):`);
     out.push(`  ${"detector".padEnd(10)} ${"precision".padEnd(22)} ${"recall".padEnd(22)} ${"F1".padEnd(22)} ${"class|detected".padEnd(22)} kappa vs majority`);
     for (const d of T.score.value.detectors) {
       const f = d.figures;
-      out.push(`  ${d.name.padEnd(10)} ${ci(f.precision).padEnd(22)} ${ci(f.recall).padEnd(22)} ${ci(f.f1).padEnd(22)} ${ci(f.classAccuracy).padEnd(22)} ${ci(f.kappa)}`);
+      out.push(`  ${d.name.padEnd(10)} ${ci(f.precision).padEnd(22)} ${ci(f.recall).padEnd(22)} ${ci(f.f1).padEnd(22)} ${ci(f.class_accuracy).padEnd(22)} ${ci(f.kappa)}`);
     }
     out.push(`  ${labellersLine(T.score.value, name === "synthetic")}`);
     for (const b of T.score.value.check.bars) out.push(`  ${b.pass ? "PASS" : "FAIL"} ${b.id}: ${b.figure === null ? "undefined" : f3(b.figure)}${b.reason ? ` (${b.reason})` : ""}`);

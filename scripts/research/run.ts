@@ -1,5 +1,6 @@
 // The driver in process: `runResearch(argv, io, paths) -> exit code`, so tests run it with
 // their own output streams and folders; scripts/research.ts wires it to the process.
+import cliProgress from "cli-progress";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -15,7 +16,7 @@ import type { LoopSummary, Summary } from "./summary.js";
 /** What the driver touches outside itself. */
 export interface ResearchIo {
   stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
   /** Milliseconds since the epoch. */
@@ -107,7 +108,12 @@ export async function runResearch(argv: readonly string[], io: ResearchIo, paths
   log(`folder ${dir} (one ledger per corpus: <folder>/<corpus>/ledger); seed ${options.seed}; engine ${options.engine}; ${new Date(started).toISOString()}`);
   let loop: LoopSummary;
   try {
-    loop = await runLoop({ ...options, dir, sharedDatasets }, { repoRoot: paths.repoRoot, log, env: io.env, now: io.now });
+    const bar = stepBar(io, options.quiet, 2 + 11 * options.corpora.length);
+    try {
+      loop = await runLoop({ ...options, dir, sharedDatasets }, { repoRoot: paths.repoRoot, log, env: io.env, now: io.now, onStep: bar.step });
+    } finally {
+      bar.done();
+    }
   } catch (err) {
     io.stderr.write(`\nresearch: the loop stopped: ${err instanceof Error ? err.message : String(err)}\n`);
     if (err instanceof StepError && err.detail) io.stderr.write(`--- stdout ---\n${err.detail.out}\n--- stderr ---\n${err.detail.err}\n`);
@@ -125,4 +131,22 @@ export async function runResearch(argv: readonly string[], io: ResearchIo, paths
   for (const line of pageLines(written, paths)) log(line);
   log(`summary: ${summaryFile}`);
   return 0;
+}
+
+/**
+ * A bar over the loop's steps on stderr, only on a terminal and without --quiet (the log on
+ * stdout is unchanged). cli-progress, as the CLI's own bars (cli/shared/progress.ts); the
+ * total is the usual number of steps, raised if a run takes more.
+ */
+function stepBar(io: ResearchIo, quiet: boolean, expected: number): { step: (n: number, name: string) => void; done: () => void } {
+  if (quiet || io.stderr.isTTY !== true) return { step: () => {}, done: () => {} };
+  const bar = new cliProgress.SingleBar({ stream: io.stderr as NodeJS.WritableStream, format: "research [{bar}] step {value}/{total} {name}", hideCursor: true }, cliProgress.Presets.legacy);
+  bar.start(expected, 0, { name: "" });
+  return {
+    step: (n, name) => {
+      if (n > bar.getTotal()) bar.setTotal(n);
+      bar.update(n, { name: name.slice(0, 60) });
+    },
+    done: () => bar.stop(),
+  };
 }

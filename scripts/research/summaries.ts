@@ -4,7 +4,7 @@ import type { QuestionCutsRecord } from "../../schemas/calibration.js";
 import type { GoldItem } from "../../schemas/gold.js";
 import type { Prediction } from "../../schemas/prediction.js";
 import { StepError } from "./cli.js";
-import type { SampleReply, V4ReportReply } from "./replies.js";
+import type { SampleReply, SnakeKeys, V4ReportReply } from "./replies.js";
 import type { ReportSummary, SampleSummary, VerdictOverlap } from "./summary.js";
 
 /** The v4 report's counts: real exchanges, failures and classes; synthetic plants found. */
@@ -62,4 +62,4 @@ export function verdictOverlap(predictionSets: readonly (readonly Prediction[])[
 }
 
 /** A question's cuts record in which calibrate chose a kappa cut. */
-export const hasKappaCut = (q: QuestionCutsRecord): q is QuestionCutsRecord & { kappa_cut: NonNullable<QuestionCutsRecord["kappa_cut"]> } => q.kappa_cut !== null;
+export const hasKappaCut = (q: SnakeKeys<QuestionCutsRecord>): q is SnakeKeys<QuestionCutsRecord> & { kappa_cut: NonNullable<SnakeKeys<QuestionCutsRecord>["kappa_cut"]> } => q.kappa_cut !== null;

@@ -6,7 +6,7 @@ import type { ComposedCounts, RegexCounts } from "../../runtime/jobs/v4/predicti
 import type { CutsCandidate } from "../../schemas/calibration.js";
 import type { ClassTierLevel } from "../../schemas/classtier.js";
 import type { CombinerRecord } from "../../schemas/combiner.js";
-import type { AgreementReply, ClassTierAskReply, CombinerEvalReply, PromoteReply, SampleReply, ScoreReply } from "./replies.js";
+import type { AgreementReply, ClassTierAskReply, CombinerEvalReply, PromoteReply, SampleReply, ScoreReply, SnakeKeys } from "./replies.js";
 
 /** What the loop's figures depend on; `meta.options` records them (a summary.json is the run's record). */
 export interface ResearchOptions {
@@ -148,9 +148,9 @@ export interface Track {
   sample: SampleSummary;
   labels: Record<string, SheetCounts>;
   agreement: AgreementReply;
-  cuts: CutsCandidate;
-  composed: { v3: ComposedCounts["v3"]; v4: ComposedCounts["v4"] };
-  combiner: { skipped: string } | { fit: CombinerRecord; eval: CombinerEvalReply };
+  cuts: SnakeKeys<CutsCandidate>;
+  composed: SnakeKeys<{ v3: ComposedCounts["v3"]; v4: ComposedCounts["v4"] }>;
+  combiner: { skipped: string } | { fit: SnakeKeys<CombinerRecord>; eval: CombinerEvalReply };
   classtier: { ask: ClassTierAskReply; record: ClassTierLevel };
   classtierPredictions: ClassTierCounts;
   detectors: string[];

@@ -74,7 +74,8 @@ export async function runHeads({ name, cli, opts, step, log, paths, exchanges, g
 
   const classtier = await step(`${name}: classtier ask + eval --write (fit side)`, async () => {
     const goldExFile = writeJsonl(join(work, "classtier", "gold-exchanges.jsonl"), exchanges.filter((e) => goldIds.has(e.id)));
-    const ask = await cli.json<ClassTierAskReply>(["classtier", "ask", "--exchanges", goldExFile, "--json"]);
+    // Exit 1: every answer unscored (the embedded lane holds no class-tier weights); its counts say so and the page reports them.
+    const ask = await cli.json<ClassTierAskReply>(["classtier", "ask", "--exchanges", goldExFile, "--json"], { allowed: [0, 1] });
     log(`  classtier ask: ${JSON.stringify(ask.value.verdicts)} over ${ask.value.exchanges} gold exchanges on the ${ask.value.lane} lane (${ask.value.model}), cached in ${cli.shown(ask.value.cache)}`);
     const ev = await cli.json<ClassTierEvalReply>(["classtier", "eval", "--labels", labelsFile, "--gold", goldFile, "--answers", answersFile, ...(fitted === null ? [] : ["--combiner", fitted.file]), "--predictions", detector.file, "--detector", detector.name, "--write", "--json"]);
     const rec = ev.value.record;

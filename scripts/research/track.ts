@@ -71,13 +71,14 @@ export async function runTrack({ name, exchanges, labels, engine, opts, repoRoot
     log(`  composing with the engine's trained cuts (${Object.entries(engine.cuts).filter(([k]) => k.startsWith("detect.")).map(([k, v]) => `${k} ${f3(v)}`).join(", ") || "none"}) until the calibrated ones exist`);
     const out: Partial<Record<(typeof V4_STAGES)[number], StageCounts>> = {};
     for (const stage of V4_STAGES) {
-      const r = await cli.json<V4StageReply>(["v4", stage, "--exchanges", exchangesFile, "--cuts", engineCuts, "--json"]);
+      // Exit 1 is a stage that did nothing useful (every answer unscored, e.g. v3 on a lane without class weights): reported by its counts.
+      const r = await cli.json<V4StageReply>(["v4", stage, "--exchanges", exchangesFile, "--cuts", engineCuts, "--json"], { allowed: [0, 1] });
       out[stage] = { eligible: r.value.eligible, asked: r.value.asked, scored: r.value.scored, unscored: r.value.unscored, judge: r.value.judge };
       log(`    ${stage}: ${r.value.eligible} eligible exchanges, asked ${r.value.asked}, scored ${r.value.scored}, unscored ${r.value.unscored} (${r.value.judge.lane}/${r.value.judge.model})`);
     }
     const again = await cli.json<V4StageReply>(["v4", "detect", "--exchanges", exchangesFile, "--json"], { quiet: true });
     if (again.value.asked !== 0) throw new StepError("INCONSISTENT", `a second v4 detect asked ${again.value.asked} questions: it must ask nothing new`);
-    log(`    a second v4 detect asked nothing new (${again.value.alreadyAnswered} already answered)`);
+    log(`    a second v4 detect asked nothing new (${again.value.already_answered} already answered)`);
     const rep = await cli.json<V4ReportReply>(["v4", "report", "--exchanges", exchangesFile, "--labels", labelsFile0, "--cuts", engineCuts, "--json"]);
     const { detect, diagnose, v3 } = out;
     if (!detect || !diagnose || !v3) throw new StepError("INCONSISTENT", "a v4 stage printed no counts");
@@ -92,7 +93,7 @@ export async function runTrack({ name, exchanges, labels, engine, opts, repoRoot
     const counts = r.value.counts.regex;
     if (!counts) throw new StepError("INCONSISTENT", "eval predictions --detectors regex printed no regex counts");
     log(`  regex flagged ${counts.flagged} of ${exchanges.length} exchanges (${counts.skip} skipped as not typed)`);
-    const a = await cli.json<V4StageReply>(["v4", "v3", "--exchanges", exchangesFile, "--cuts", engineCuts, "--regex-caught", "--json"]);
+    const a = await cli.json<V4StageReply>(["v4", "v3", "--exchanges", exchangesFile, "--cuts", engineCuts, "--regex-caught", "--json"], { allowed: [0, 1] });
     log(`  v4 v3 --regex-caught: ${a.value.eligible} eligible (composed failures and what the regex caught), asked ${a.value.asked} new, ${a.value.unscored} unscored`);
     return { counts };
   });
@@ -132,7 +133,7 @@ export async function runTrack({ name, exchanges, labels, engine, opts, repoRoot
   const agreement = await step(`${name}: eval agreement`, async () => {
     const qs = name === "ab-redial" ? "detect.unhappy,satisfaction" : "detect.unhappy,class";
     const r = await cli.json<AgreementReply>(["eval", "agreement", "--labels", labelsFile, "--gold", goldFile, "--questions", qs, "--seed", String(opts.seed), "--resamples", String(opts.resamples), "--json"]);
-    for (const q of r.value.questions) log(`  ${q.question}: Fleiss ${f3(q.fleissFixed.value)} [${f3(q.fleissFixed.lower)}, ${f3(q.fleissFixed.upper)}] over ${q.items} items; majority ${q.majority.majority}, ties ${q.majority.tie}`);
+    for (const q of r.value.questions) log(`  ${q.question}: Fleiss ${f3(q.fleiss_fixed.value)} [${f3(q.fleiss_fixed.lower)}, ${f3(q.fleiss_fixed.upper)}] over ${q.items} items; majority ${q.majority.majority}, ties ${q.majority.tie}`);
     if (name === "synthetic") log("  (synthetic: the three sheets carry the generator's plan, one source: they agree by construction)");
     return r.value;
   });
@@ -148,7 +149,7 @@ export async function runTrack({ name, exchanges, labels, engine, opts, repoRoot
       const chosen = candidate.questions.filter(hasKappaCut);
       log(`  pass ${pass}: ${Object.keys(candidate.cuts).length} cuts (rule ${candidate.rule}): ${chosen.filter((q) => q.question.startsWith("detect.")).map((q) => `${q.question} ${f3(q.kappa_cut.cut)} (fit kappa ${f3(q.kappa_cut.kappa)})`).join(", ")}${chosen.some((q) => q.question.startsWith("mode.")) ? `; ${chosen.filter((q) => q.question.startsWith("mode.")).length} mode cuts` : ""}`);
       for (const stage of ["diagnose", "v3"]) {
-        const a = await cli.json<V4StageReply>(["v4", stage, "--exchanges", exchangesFile, "--cuts", file, "--json"]);
+        const a = await cli.json<V4StageReply>(["v4", stage, "--exchanges", exchangesFile, "--cuts", file, "--json"], { allowed: [0, 1] });
         log(`    ${stage} under these cuts: ${a.value.eligible} eligible, asked ${a.value.asked} new`);
       }
       last = { file, candidate };
@@ -163,7 +164,7 @@ export async function runTrack({ name, exchanges, labels, engine, opts, repoRoot
   const v4 = (await counts("v4", paths.v4)).v4;
   if (!v3 || !v4) throw new StepError("INCONSISTENT", "eval predictions printed no v3 or v4 counts");
   const composed = { v3, v4 };
-  log(`  v4 under the cuts: ${composed.v4.detected} failures (${composed.v4.classNamed} with a class), ${composed.v4.unscored} unscored; v3: ${composed.v3.detected} caught, ${composed.v3.classNamed} with a class`);
+  log(`  v4 under the cuts: ${composed.v4.detected} failures (${composed.v4.class_named} with a class), ${composed.v4.unscored} unscored; v3: ${composed.v3.detected} caught, ${composed.v3.class_named} with a class`);
 
   const heads = await runHeads({ name, cli, opts, step, log, paths, exchanges, gold, cutsFile: cuts.file });
   return {

@@ -142,7 +142,7 @@ describe("errata calibrate draw|brief|agreement|fit (any yes/no question)", () =
     expect(a.code, a.err).toBe(0);
     const ag = JSON.parse(a.out);
     expect(ag.agreement.labelers).toEqual(["ana", "ben", "cai"]);
-    expect(ag.agreement.fleissFixed.value).toBeGreaterThan(0.4);
+    expect(ag.agreement.fleiss_fixed.value).toBeGreaterThan(0.4);
     expect(ag.agreement.majority.majority).toBe(60);
     const f = await cli(["calibrate", "fit", "--dir", "loop", "--precision", "0.8", "--json"]);
     expect(f.code, f.err).toBe(0);

@@ -20,7 +20,7 @@ async function cli(argv: string[]) {
 
 interface TrainSummary {
   written: boolean;
-  questions: Record<string, { n: number; nonZero: number; l2: number }>;
+  questions: Record<string, { n: number; non_zero: number; l2: number }>;
 }
 
 async function train(extra: string[]): Promise<TrainSummary["questions"][string]> {
@@ -35,8 +35,8 @@ describe("errata engine train", () => {
   it("--max-features keeps at most that many non-zero weights (refitted on the top ones)", async () => {
     const full = await train([]);
     const small = await train(["--max-features", "50"]);
-    expect(full.nonZero).toBeGreaterThan(50);
-    expect(small.nonZero).toBe(50);
+    expect(full.non_zero).toBeGreaterThan(50);
+    expect(small.non_zero).toBe(50);
     expect(small.n).toBe(full.n);
     const zero = await cli(["engine", "train", "--labels", labels, "--max-features", "0", "--dry-run"]);
     expect(zero.code).toBe(2);

@@ -155,7 +155,7 @@ describe("errata eval agreement --level", () => {
     const fleiss = async (extra: string[]) => {
       const r = await cli(["eval", "agreement", "--labels", labels, "--labelers", "ab-redial:r1,ab-redial:r2,ab-redial:r3", "--questions", "detect.unhappy", "--resamples", "500", "--json", ...extra]);
       expect(r.code, r.err).toBe(0);
-      return (JSON.parse(r.out) as { questions: { fleissFixed: { value: number; lower: number; upper: number } }[] }).questions[0]!.fleissFixed;
+      return (JSON.parse(r.out) as { questions: { fleiss_fixed: { value: number; lower: number; upper: number } }[] }).questions[0]!.fleiss_fixed;
     };
     const wide = await fleiss([]);
     const narrow = await fleiss(["--level", "0.5"]);
@@ -194,10 +194,10 @@ describe("errata eval score: --split, --detect-question, --class-question, --lev
     // detect.correction is labelled as the opposite of the truth: v4's recall collapses.
     const inverted = await score(["--split", "all", "--detect-question", "detect.correction"]);
     expect(fig(inverted, "v4", "recall").point).toBeLessThan(0.1);
-    expect(fig(plain, "v4", "classAccuracy").point).toBe(1);
+    expect(fig(plain, "v4", "class_accuracy").point).toBe(1);
     expect(plain.labellers.class).not.toBeNull();
     const noClass = await score(["--split", "all", "--class-question", "nosuch"]);
-    expect(fig(noClass, "v4", "classAccuracy").point).toBeNull();
+    expect(fig(noClass, "v4", "class_accuracy").point).toBeNull();
     expect(noClass.labellers.class).toBeNull();
   });
 

@@ -74,7 +74,7 @@ describe("errata import (CLI)", () => {
     writeFileSync(src, SAMPLE);
     const dry = memoryIo({ env: { ERRATA_DIR: join(dir, "ledger") } });
     expect(await run(["import", "uss", src, "--out", join(dir, "out"), "--dry-run", "--json"], dry.io)).toBe(0);
-    expect(JSON.parse(dry.out())).toMatchObject({ corpus: "uss-dialogs", exchanges: 5, dryRun: true, out: null });
+    expect(JSON.parse(dry.out())).toMatchObject({ corpus: "uss-dialogs", exchanges: 5, dry_run: true, out: null });
     expect(existsSync(join(dir, "out"))).toBe(false);
     const io = memoryIo({ env: { ERRATA_DIR: join(dir, "ledger") } });
     expect(await run(["import", "uss", src, "--out", join(dir, "out")], io.io)).toBe(0);

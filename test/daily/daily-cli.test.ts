@@ -82,7 +82,8 @@ describe("errata daily (in process, offline)", () => {
     seedCanaries(t.dir);
     const env = { ERRATA_DIR: t.dir, HOME: t.dir };
     await run(["daily", "--skip-mine", "--root", spotter], memoryIo({ env, now: NOW }).io);
-    await run(["triage"], memoryIo({ env, now: NOW }).io);
+    // Every confidence counts here, so the upgrades queue below is filed and can be checked.
+    await run(["triage", "--min-confidence", "0"], memoryIo({ env, now: NOW }).io);
     await run(["weekly"], memoryIo({ env, now: NOW }).io);
     const leaving = allFiles(join(t.dir, ".state")).filter(([p]) => /(events|runs|record)\.jsonl$|state\.json$/.test(p));
     expect(leaving.map(([p]) => p.split("/").pop()).sort()).toEqual(["events.jsonl", "record.jsonl", "runs.jsonl", "state.json"]);

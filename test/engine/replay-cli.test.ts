@@ -85,7 +85,7 @@ describe("errata engine (CLI, in process)", () => {
     expect(report.rows).toHaveLength(1);
     expect(report.rows[0]).toMatchObject({ set: "synth", question: "detect.unhappy@1" });
     expect(report.rows[0].auc).toBeGreaterThan(0.9);
-    expect(report.labellersKappa).toMatch(/Fleiss/);
+    expect(report.labellers_kappa).toMatch(/Fleiss/);
 
     const cfg = join(t.dir, "engine.json");
     writeFileSync(cfg, JSON.stringify({ lanes: { local: { kind: "embedded", weights: w1 } }, lane: "local" }));
@@ -94,7 +94,7 @@ describe("errata engine (CLI, in process)", () => {
     expect(await run(["engine", "ask", "--config", cfg, "--exchanges", join(t.dir, "synth", "exchanges.jsonl"), "--question", "detect.unhappy", "--question", "detect.repeat", "--limit", "10", "--out", out, "--json"], ask.io)).toBe(0);
     const summary = JSON.parse(ask.out());
     expect(summary).toMatchObject({ kind: "embedded", total: 20, scored: 10, unscored: 10 });
-    expect(summary.unscoredReasons).toEqual({ "no weights for question detect.repeat@1": 10 });
+    expect(summary.unscored_reasons).toEqual({ "no weights for question detect.repeat@1": 10 });
     expect(readFileSync(out, "utf8").trim().split("\n")).toHaveLength(20);
 
     const piped = memoryIo({ env, cwd: t.dir });
@@ -133,10 +133,10 @@ describe("errata engine (CLI, in process)", () => {
       return JSON.parse(io.out());
     };
     const first = await ask();
-    expect(first).toMatchObject({ kind: "openai", scored: 2, stats: { calls: 2 + 2, cacheHits: 0 } });
+    expect(first).toMatchObject({ kind: "openai", scored: 2, stats: { calls: 2 + 2, cache_hits: 0 } });
     const chatsBefore = server.chatCount();
     const second = await ask();
-    expect(second).toMatchObject({ scored: 2, stats: { calls: 0, cacheHits: 2 } });
+    expect(second).toMatchObject({ scored: 2, stats: { calls: 0, cache_hits: 2 } });
     expect(server.chatCount()).toBe(chatsBefore);
   });
 

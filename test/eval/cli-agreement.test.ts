@@ -8,8 +8,8 @@ import { hasAbRedial, repoRoot } from "./datasets.js";
 
 interface Q {
   question: string;
-  fleissFixed: { value: number; items: number; lower: number; upper: number };
-  fleissVariable: { value: number; items: number };
+  fleiss_fixed: { value: number; items: number; lower: number; upper: number };
+  fleiss_variable: { value: number; items: number };
   alpha: { nominal: { value: number }; interval: { value: number } | null };
   cohen: { a: string; b: string; value: number }[];
   majority: { majority: number; tie: number };
@@ -32,21 +32,21 @@ describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial re
 
   it("first three raters: binary 0.3449, 5-point 0.2191, alpha interval 0.4234 over 599 items", async () => {
     const [detect, sat] = await agree(["--labelers", "r1,r2,r3", "--questions", "detect.unhappy,satisfaction"]);
-    expect(detect?.fleissFixed.items).toBe(599);
-    expect(detect?.fleissFixed.value).toBeCloseTo(0.3449, 4);
-    expect(sat?.fleissFixed.value).toBeCloseTo(0.2191, 4);
-    expect(sat?.fleissFixed.items).toBe(599);
+    expect(detect?.fleiss_fixed.items).toBe(599);
+    expect(detect?.fleiss_fixed.value).toBeCloseTo(0.3449, 4);
+    expect(sat?.fleiss_fixed.value).toBeCloseTo(0.2191, 4);
+    expect(sat?.fleiss_fixed.items).toBe(599);
     // The interval alpha over all items with 2+ of these three raters (the 600th turn has 2).
     expect(detect?.cohen.map((c) => `${c.a}/${c.b}`)).toEqual(["r1/r2", "r1/r3", "r2/r3"]);
-    expect((sat?.fleissFixed.lower ?? 1) <= (sat?.fleissFixed.value ?? 0) && (sat?.fleissFixed.value ?? 1) <= (sat?.fleissFixed.upper ?? 0)).toBe(true);
+    expect((sat?.fleiss_fixed.lower ?? 1) <= (sat?.fleiss_fixed.value ?? 0) && (sat?.fleiss_fixed.value ?? 1) <= (sat?.fleiss_fixed.upper ?? 0)).toBe(true);
     expect(detect?.alpha.interval).toBeNull();
   });
 
   it("all raters (variable n): binary 0.3763, 5-point 0.2321, alpha interval 0.4450 over 600 items", async () => {
     const [detect, sat] = await agree(["--questions", "detect.unhappy,satisfaction"]);
-    expect(detect?.fleissVariable.items).toBe(600);
-    expect(detect?.fleissVariable.value).toBeCloseTo(0.3763, 4);
-    expect(sat?.fleissVariable.value).toBeCloseTo(0.2321, 4);
+    expect(detect?.fleiss_variable.items).toBe(600);
+    expect(detect?.fleiss_variable.value).toBeCloseTo(0.3763, 4);
+    expect(sat?.fleiss_variable.value).toBeCloseTo(0.2321, 4);
     expect(sat?.alpha.interval?.value).toBeCloseTo(0.445, 4);
   });
 
@@ -82,7 +82,7 @@ describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial re
     expect(withSessions.err()).toBe("");
     const blocked = (JSON.parse(withSessions.out()) as { questions: (Q & { bootstrap: { method: string } })[] }).questions[0]!;
     expect(blocked.bootstrap.method).toBe("session-block percentile bootstrap");
-    const width = (q: Q): number => (q.fleissFixed.upper ?? 0) - (q.fleissFixed.lower ?? 0);
+    const width = (q: Q): number => (q.fleiss_fixed.upper ?? 0) - (q.fleiss_fixed.lower ?? 0);
     expect(width(blocked)).toBeGreaterThan(width(itemBoot));
   });
 
@@ -95,17 +95,17 @@ describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial re
     expect(await run(args, io.io), io.err()).toBe(0);
     const qs = (JSON.parse(io.out()) as { questions: Q[] }).questions;
     const sat = qs.find((q) => q.question === "satisfaction");
-    if (sat) expect(sat.fleissVariable.value).toBeCloseTo(0.2321, 4);
+    if (sat) expect(sat.fleiss_variable.value).toBeCloseTo(0.2321, 4);
     const det = qs.find((q) => q.question === "detect.unhappy");
-    if (det) expect(det.fleissVariable.value).toBeCloseTo(0.3763, 4);
+    if (det) expect(det.fleiss_variable.value).toBeCloseTo(0.3763, 4);
     // Its first three raters as the three labellers.
     const first3 = (det ?? sat)?.cohen.map((c) => [c.a, c.b]).flat().filter((v, i, a) => a.indexOf(v) === i).sort().slice(0, 3) ?? [];
     const io3 = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
     expect(await run([...args, "--labelers", first3.join(",")], io3.io), io3.err()).toBe(0);
     const q3 = (JSON.parse(io3.out()) as { questions: Q[] }).questions;
     const sat3 = q3.find((q) => q.question === "satisfaction");
-    if (sat3) expect(sat3.fleissFixed.value).toBeCloseTo(0.2191, 4);
+    if (sat3) expect(sat3.fleiss_fixed.value).toBeCloseTo(0.2191, 4);
     const det3 = q3.find((q) => q.question === "detect.unhappy");
-    if (det3) expect(det3.fleissFixed.value).toBeCloseTo(0.3449, 4);
+    if (det3) expect(det3.fleiss_fixed.value).toBeCloseTo(0.3449, 4);
   });
 });

@@ -118,12 +118,12 @@ describe.skipIf(!hasAbRedial)("eval loop: sample -> export -> import -> agreemen
   it("agreement on the gold items matches Fleiss' kappa computed directly", async () => {
     const res = await cli(["eval", "agreement", "--resamples", "300", "--json"]);
     expect(res.code, res.err).toBe(0);
-    const qs = (JSON.parse(res.out) as { questions: { question: string; fleissFixed: { value: number; items: number } }[] }).questions;
+    const qs = (JSON.parse(res.out) as { questions: { question: string; fleiss_fixed: { value: number; items: number } }[] }).questions;
     const gold = readFileSync(goldFile, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { exchange_id: string }).exchange_id);
     const units = gold.map((id) => (f.ratings.get(id) ?? []).slice(0, 3)).filter((u) => u.every((v) => v !== null)) as number[][];
     const sat = qs.find((q) => q.question === "satisfaction");
-    expect(sat?.fleissFixed.items).toBe(units.length);
-    expect(sat?.fleissFixed.value).toBeCloseTo(fleissKappa(units).kappa as number, 10);
+    expect(sat?.fleiss_fixed.items).toBe(units.length);
+    expect(sat?.fleiss_fixed.value).toBeCloseTo(fleissKappa(units).kappa as number, 10);
   });
 
   it("scores the detectors and gates them: exit 0 when the bars hold, 1 when one fails, 2 on bad bars", async () => {

@@ -19,8 +19,26 @@ export function memoryIo(opts: { env?: Record<string, string | undefined>; stdin
   return { io, out: () => out, err: () => err };
 }
 
-/** A fresh temporary folder; call the returned cleanup in afterEach. */
+/** Every folder `tempDir` made in this test file, for `removeTempDirs` (test/helpers/cleanup.ts runs it after each file). */
+const made = new Set<string>();
+
+/** A fresh temporary folder; call the returned cleanup in afterEach (any left over is removed when the file ends). */
 export function tempDir(prefix = "errata-test-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  made.add(dir);
+  return {
+    dir,
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+      made.delete(dir);
+    },
+  };
+}
+
+/** Removes every folder `tempDir` made and nobody cleaned up; returns how many there were. */
+export function removeTempDirs(): number {
+  const n = made.size;
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  made.clear();
+  return n;
 }

@@ -99,8 +99,8 @@ describe("errata mine", () => {
       expect(await run(["mine", "--root", join(tmp.dir, "projects"), ...extra], m.io)).toBe(0);
       return m.out();
     };
-    expect(await text("--limit-files", "1")).toMatch(/^wrote 0 errata from (1 typed prompt|[02-9] typed prompts) in 1 file \(0 already captured, 0 files unchanged, 2 left for the next run\)\n$/);
-    expect(await text()).toMatch(/^wrote 1 errata from \d typed prompts? in 2 files \(0 already captured, 1 file unchanged, 0 left for the next run\)\n$/);
+    expect(await text("--limit-files", "1")).toMatch(/^wrote 0 errata from (1 typed prompt|[02-9] typed prompts) in 1 file \(0 of them SYNTHETIC, 0 already captured, 0 files unchanged, 2 left for the next run\)\n$/);
+    expect(await text()).toMatch(/^wrote 1 errata from \d typed prompts? in 2 files \(0 of them SYNTHETIC, 0 already captured, 1 file unchanged, 0 left for the next run\)\n$/);
   });
 
   it("--dry-run writes no row and no cursor", async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
+import { resolvePaths } from "../../runtime/paths.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { assertAllRecordsUnder, assertRecordHasNoText } from "./record-guard.js";
 
@@ -29,10 +30,21 @@ describe("default vs scratch ledger", () => {
     expect(assertRecordHasNoText(join(state, "record.jsonl"), defaultLedger)).toBe(1);
 
     const scratch = join(t.dir, "scratch");
-    expect((await cli({ ERRATA_STATE_DIR: state, ERRATA_DIR: scratch }, ["add", "scratch complaint"])).code).toBe(0);
+    expect((await cli({ ERRATA_DIR: scratch }, ["add", "scratch complaint"])).code).toBe(0);
     expect(assertRecordHasNoText(join(scratch, ".state", "record.jsonl"), scratch)).toBe(1);
     // The live record did not move.
     expect(readFileSync(join(state, "record.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
+  });
+  it("ERRATA_STATE_DIR, when set, wins over the ledger's own .state/ (issue 19: it was ignored with ERRATA_DIR set)", async () => {
+    const scratch = join(t.dir, "scratch");
+    const state = join(t.dir, "named-state");
+    expect((await cli({ ERRATA_STATE_DIR: state, ERRATA_DIR: scratch }, ["add", "scratch complaint"])).code).toBe(0);
+    expect(assertRecordHasNoText(join(state, "record.jsonl"), scratch)).toBe(1);
+    expect(existsSync(join(scratch, ".state", "record.jsonl"))).toBe(false);
+    expect(resolvePaths({ ERRATA_DIR: "l", ERRATA_STATE_DIR: "s", HOME: "/h" }, "/w")).toMatchObject({ ledgerDir: "/w/l", stateDir: "/w/s", attachmentsDir: "/w/s/attachments" });
+    expect(resolvePaths({ ERRATA_DIR: "l", HOME: "/h" }, "/w").stateDir).toBe("/w/l/.state");
+    expect(resolvePaths({ HOME: "/h" }, "/w").stateDir).toBe("/h/.local/state/errata");
+    expect(resolvePaths({ HOME: "/h", XDG_STATE_HOME: "/x" }, "/w").stateDir).toBe("/x/errata");
   });
 });
 

@@ -46,7 +46,7 @@ describe("errata exchanges (CLI, in process)", () => {
     const first = memoryIo({ env });
     expect(await run(["exchanges", "--root", root, "--json"], first.io)).toBe(0);
     const report = JSON.parse(first.out());
-    expect(report).toMatchObject({ files: 3, subagentFiles: 1, newExchanges: 4, typedPrompts: 4, brokenLines: 0, dryRun: false });
+    expect(report).toMatchObject({ files: 3, subagent_files: 1, new_exchanges: 4, typed_prompts: 4, broken_lines: 0, dry_run: false });
     const out = join(dir, "ledger", "v4", "exchanges.jsonl");
     expect(rows(out)).toHaveLength(4);
     expect(rows(out).map((r) => r.source_ref)).toEqual([
@@ -59,10 +59,10 @@ describe("errata exchanges (CLI, in process)", () => {
 
     const again = memoryIo({ env });
     expect(await run(["exchanges", "--root", root, "--json"], again.io)).toBe(0);
-    expect(JSON.parse(again.out())).toMatchObject({ newExchanges: 0, unchanged: 3 });
+    expect(JSON.parse(again.out())).toMatchObject({ new_exchanges: 0, unchanged: 3 });
     const full = memoryIo({ env });
     expect(await run(["exchanges", "--root", root, "--full", "--json"], full.io)).toBe(0);
-    expect(JSON.parse(full.out())).toMatchObject({ newExchanges: 0, alreadyPresent: 4, fullReads: 3 });
+    expect(JSON.parse(full.out())).toMatchObject({ new_exchanges: 0, already_present: 4, full_reads: 3 });
     expect(readFileSync(out).equals(before)).toBe(true);
   });
 
@@ -78,7 +78,8 @@ describe("errata exchanges (CLI, in process)", () => {
     const bad = memoryIo({ env });
     expect(await run(["exchanges", "--root", join(dir, "nope"), "--json"], bad.io)).toBe(2);
     expect(bad.err()).toMatch(/transcripts root is not a folder/);
-    expect(bad.out()).toBe("");
+    // With --json the error is the one JSON value on stdout (issue 19), nothing else.
+    expect(JSON.parse(bad.out())).toMatchObject({ ok: false, error: { code: "BAD_INPUT", found: join(dir, "nope") } });
     expect(existsSync(join(dir, "ledger"))).toBe(false);
   });
 });
@@ -209,7 +210,7 @@ describe("captured", () => {
     );
     const io = memoryIo({ env });
     expect(await run(["exchanges", "--root", root, "--json"], io.io)).toBe(0);
-    expect(JSON.parse(io.out())).toMatchObject({ newExchanges: 4, captured: 1 });
+    expect(JSON.parse(io.out())).toMatchObject({ new_exchanges: 4, captured: 1 });
     const captured = rows(join(dir, "ledger", "v4", "exchanges.jsonl")).filter((e) => e.captured);
     expect(captured.map((e) => e.source_ref)).toEqual(["-home-USER-projects-spotter/tool_heavy.jsonl:26"]);
   });

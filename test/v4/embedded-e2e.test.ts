@@ -34,7 +34,7 @@ describe.skipIf(!ready)("v4 end to end on bundled corpora with the embedded engi
     // The shipped weights answer detect.unhappy for every exchange; untrained questions are unscored, never "no".
     expect(d.scored).toBeGreaterThanOrEqual(exchanges);
     expect(d.scored + d.unscored).toBe(d.asked);
-    expect(JSON.parse((await cli(["v4", "detect", "--exchanges", ...files, "--json"])).out)).toMatchObject({ asked: 0, alreadyAnswered: exchanges * 8 });
+    expect(JSON.parse((await cli(["v4", "detect", "--exchanges", ...files, "--json"])).out)).toMatchObject({ asked: 0, already_answered: exchanges * 8 });
     expect((await cli(["v4", "diagnose", "--exchanges", ...files])).code).toBe(0);
 
     const rep = JSON.parse((await cli(["v4", "report", "--exchanges", ...files, "--json"])).out);

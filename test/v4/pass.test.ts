@@ -94,16 +94,16 @@ describe("v4 detect, diagnose, v3: idempotent re-runs", () => {
     writeExchanges([exchange({ prompt: "FAIL short" }), exchange({ prompt: "fine" }), exchange({ prompt: "FAIL again" })]);
     const first = await cli(["v4", "detect", "--json"]);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ asked: 3 * detectN, alreadyAnswered: 0, scored: 3 * detectN });
+    expect(JSON.parse(first.out)).toMatchObject({ asked: 3 * detectN, already_answered: 0, scored: 3 * detectN });
     expect(answerLines()).toHaveLength(3 * detectN);
 
     const again = await cli(["v4", "detect", "--json"]);
-    expect(JSON.parse(again.out)).toMatchObject({ asked: 0, alreadyAnswered: 3 * detectN });
+    expect(JSON.parse(again.out)).toMatchObject({ asked: 0, already_answered: 3 * detectN });
     expect(answerLines()).toHaveLength(3 * detectN);
 
     const diag = JSON.parse((await cli(["v4", "diagnose", "--json"])).out);
     expect(diag).toMatchObject({ eligible: 2, asked: 2 * diagnoseN });
-    expect(JSON.parse((await cli(["v4", "diagnose", "--json"])).out)).toMatchObject({ asked: 0, alreadyAnswered: 2 * diagnoseN });
+    expect(JSON.parse((await cli(["v4", "diagnose", "--json"])).out)).toMatchObject({ asked: 0, already_answered: 2 * diagnoseN });
     expect(JSON.parse((await cli(["v4", "v3", "--json"])).out)).toMatchObject({ eligible: 2, asked: 2 * 14 });
     expect(JSON.parse((await cli(["v4", "v3", "--json"])).out)).toMatchObject({ asked: 0 });
     expect(engine.stats.calls).toBe(3 * detectN + 2 * diagnoseN + 2 * 14);
@@ -114,11 +114,11 @@ describe("v4 detect, diagnose, v3: idempotent re-runs", () => {
     setV4EngineFactory(async () => engine);
     writeExchanges([exchange(), exchange(), exchange()]);
     const dry = JSON.parse((await cli(["v4", "detect", "--dry-run", "--json"])).out);
-    expect(dry).toMatchObject({ dryRun: true, asked: 0, planned: 3 * detectN });
+    expect(dry).toMatchObject({ dry_run: true, asked: 0, planned: 3 * detectN });
     expect(engine.stats.calls).toBe(0);
     expect(existsSync(join(v4Dir, "answers.jsonl"))).toBe(false);
     expect(JSON.parse((await cli(["v4", "detect", "--limit", "1", "--json"])).out)).toMatchObject({ exchanges: 1, asked: detectN });
-    expect(JSON.parse((await cli(["v4", "detect", "--json"])).out)).toMatchObject({ exchanges: 2, asked: 2 * detectN, alreadyAnswered: detectN });
+    expect(JSON.parse((await cli(["v4", "detect", "--json"])).out)).toMatchObject({ exchanges: 2, asked: 2 * detectN, already_answered: detectN });
   });
 
   it("--retry-unscored asks again only where the stored answer is unscored, and the scored answer then counts", async () => {

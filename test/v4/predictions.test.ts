@@ -91,7 +91,7 @@ describe("errata eval predictions on AB-ReDial", () => {
       else expect(p3.class).toBeNull();
     }
     expect(s.counts.v4.unscored).toBe(unscoredIds.size);
-    expect(s.counts.v3).toMatchObject({ detected: flagged, classNamed: flagged, classMissing: 0 });
+    expect(s.counts.v3).toMatchObject({ detected: flagged, class_named: flagged, class_missing: 0 });
   });
 
   it("is deterministic: the same inputs write the same bytes", async () => {

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { askClassTier, classTierPromptHash, classTierQuestions } from "../../../classtier/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import type { CommandContext } from "../../shared/command.js";
-import { printJson, println, progress } from "../../shared/io.js";
+import { didNothing, printJson, println, progress } from "../../shared/io.js";
 import { classTierEngine, classTierFiles, readCache } from "../../shared/classtier.js";
 import { intOption, readJsonl } from "../../shared/research-files.js";
 import { examples } from "../../shared/help.js";
@@ -27,7 +27,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .addHelpText(
       "after",
       examples([
-        "errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200",
+        "errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl --limit 200  # exit 1: the embedded lane holds no class-tier weights; it says which lane to use",
         "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 20 --dry-run",
       ]),
     )
@@ -53,7 +53,20 @@ export function register(group: Command, ctx: CommandContext): void {
       const counts = { named: 0, none: 0, unscored: 0 };
       for (const v of r.verdicts.values()) counts[v.status]++;
       const out = { exchanges: exchanges.length, asked: r.asked, from_cache: r.fromCache, verdicts: counts, lane: engine.lane, model: engine.model, prompt_hash: classTierPromptHash, cache: files.cache };
-      if (opts.json) return printJson(ctx.io, out);
+      const allUnscored = exchanges.length > 0 && counts.unscored === exchanges.length;
+      const reason = r.newAnswers.find((a) => a.status === "unscored");
+      const nothing = (): void =>
+        didNothing(
+          ctx,
+          `every answer on the ${engine.lane} lane is unscored${reason && reason.status === "unscored" ? ` (${reason.reason.slice(0, 120)})` : ""}`,
+          engine.lane === "embedded" ? "the shipped weights hold no class-tier questions: ask with --lane <an OpenAI-compatible lane> or --replay FILE" : "check the lane with `errata engine probe`",
+        );
+      if (opts.json) {
+        printJson(ctx.io, out);
+        if (allUnscored) nothing();
+        return;
+      }
+      if (allUnscored) nothing();
       println(ctx.io, `asked ${r.asked} pairs (${r.fromCache} from cache) about ${exchanges.length} exchanges on the ${engine.lane} lane: ${counts.named} named a class, ${counts.none} none, ${counts.unscored} unscored`);
     });
 }

@@ -40,7 +40,7 @@ export function register(group: Command, ctx: CommandContext): void {
       "after",
       examples([
         [
-          "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 50 &&",
+          "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 50 --dry-run &&",
           "errata classtier eval --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --write",
         ],
       ]),

@@ -14,6 +14,6 @@ export function register(program: Command, ctx: CommandContext): void {
   const group = program
     .command("classtier")
     .description("the model judge for failure class, its cache, second look and shipped level")
-    .addHelpText("after", examples(["errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl"]));
+    .addHelpText("after", examples(["errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl  # exit 1: the embedded lane holds no class-tier weights"]));
   for (const sub of [ask, evaluate]) sub(group, ctx);
 }

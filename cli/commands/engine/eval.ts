@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, ErrataError } from "../../../core/errors.js";
-import { printJson, println, warn } from "../../shared/io.js";
+import { printJson, println, progress, warn } from "../../shared/io.js";
 import { evaluateEmbedded } from "../../../runtime/engine/index.js";
 import { crossValidate } from "../../../runtime/engine/index.js";
 import { createScorer } from "../../../runtime/engine/index.js";
@@ -32,7 +32,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .action(async (opts: { weights?: string; labels?: string[]; exchanges?: string[]; cv?: boolean; json?: boolean }) =>
       guard(async () => {
         const io = ctx.io;
-        const weights = opts.weights ? parseWeights(readFileSync(resolve(io.cwd, opts.weights), "utf8")) : loadShippedWeights();
+        const weights = opts.weights ? parseWeights(readFileSync(resolve(io.cwd, opts.weights), "utf8"), opts.weights) : loadShippedWeights();
         if (weights === null) throw new ErrataError("NOT_FOUND", "no weights to evaluate", { expected: "--weights FILE or shipped datasets/weights/embedded.json", found: "neither" });
         const labelFiles = opts.labels ?? defaultLabelFiles();
         if (labelFiles.length === 0) throw badInput("no labelled sets to evaluate on", "--labels FILE", "none given or bundled");
@@ -44,7 +44,12 @@ export function register(group: Command, ctx: CommandContext): void {
         if (opts.cv) {
           const signals = weights.features.captureSignals ? await loadCaptureSignals() : null;
           const l2Of = (key: string): number => weights.questions[key]?.l2 ?? (typeof weights.l2 === "number" ? weights.l2 : 1);
-          for (const set of sets) rows.push(...crossValidate(set, { versions: versions(), l2: l2Of, features: weights.features, signals }));
+          const bar = progress(io, "engine eval --cv", sets.length);
+          for (const set of sets) {
+            rows.push(...crossValidate(set, { versions: versions(), l2: l2Of, features: weights.features, signals, onQuestion: (q) => bar.note(`${set.name} ${q}`) }));
+            bar.tick();
+          }
+          bar.done();
         }
         if (opts.json) return printJson(io, { model: scorer.model, staleSignals: stale, split: weights.split, labellersKappa: "Fleiss' kappa, binary, all raters of each holdout item", intervals: "session-block bootstrap, 2,000 resamples, seed 1, 95% percentile", captureKappa: "unhappyWithReply(classify(prompt, {previousReply})) vs the majority (detect.* only)", kappaCut: "the cut stored with the weights (max kappa on the training side)", rows });
         println(io, `${scorer.model}: session-disjoint holdout of the sets it was trained on (${weights.split.method}); all items of the others ("all items"); SYNTHETIC sets are generated, not people`);

@@ -11,7 +11,7 @@ import { GoldItemSchema, GoldManifestSchema, type GoldItem, type GoldManifest } 
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { printJson, println } from "../../shared/io.js";
+import { printJson, println, progress } from "../../shared/io.js";
 import { chooseCuts } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
 import { examples } from "../../shared/help.js";
@@ -129,7 +129,10 @@ function runSample(ctx: CommandContext, flags: SampleFlags): void {
     // Every eligible item of the corpus, not only the drawn ones: an item the design can never
     // draw is never drawn, so a check over drawn items could not see it.
     const plan = planSample(list, g.options);
-    const est = inclusionMonteCarlo(list.map((c) => c.id), (s) => drawWithPlan(plan, mulberry32(s)).map((d) => d.id), { replicates: mcReplicates, seed });
+    // The sampler is called once per replicate: ticking there draws the bar without touching eval/.
+    const bar = progress(ctx.io, "eval sample --monte-carlo", mcReplicates);
+    const est = inclusionMonteCarlo(list.map((c) => c.id), (s) => (bar.tick(), drawWithPlan(plan, mulberry32(s)).map((d) => d.id)), { replicates: mcReplicates, seed });
+    bar.done();
     const exact = inclusionProbabilities(plan);
     let maxZ = 0;
     let maxSe = 0;

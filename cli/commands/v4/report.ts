@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import { bankHash, type ModeId } from "../../../questions/index.js";
+import { bankHash } from "../../../questions/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import { judgedExchanges, mostBrokenSection } from "../../../runtime/jobs/index.js";
-import { buildReport, composeAll, dominantJudge, plantedFromLabels, readAnswers, readExchanges, readLabels, renderReport, v4Files } from "../../../runtime/jobs/index.js";
+import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, readPlan, renderReport, v4Files } from "../../../runtime/jobs/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { printJson, println } from "../../shared/io.js";
 import { chooseCuts, readCutsFile } from "../../shared/cuts-file.js";
@@ -39,19 +38,13 @@ export function register(group: Command, ctx: CommandContext): void {
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       if (flags.cuts !== undefined) readCutsFile(flags.cuts, ctx.io.cwd); // bad input before reading anything else
       const ex = readExchanges(files);
-      const labelFiles = flags.labels?.map((f) => resolve(ctx.io.cwd, f)) ?? files.map((f) => join(dirname(f), "labels.jsonl")).filter((f) => existsSync(f));
       const answers = readAnswers(v4Files(paths.v4Dir).answers);
       const judge = dominantJudge(answers.rows);
       const chosen = chooseCuts(flags.cuts, ctx.io, judge);
       const cuts = chosen.cuts;
       const composed = judge ? composeAll(ex.rows, answers.rows, judge, cuts) : composeAll(ex.rows, [], { lane: "-", model: "-" }, cuts);
-      let planted: Map<string, ModeId[]> | undefined;
-      const syntheticIds = new Set(ex.rows.filter((e) => e.synthetic).map((e) => e.id));
-      if (syntheticIds.size > 0) {
-        planted = new Map();
-        for (const f of labelFiles) for (const [k, v] of plantedFromLabels(readLabels(f).rows, syntheticIds)) planted.set(k, v);
-      }
-      const report = buildReport(composed, { judge, bankHash, cuts, cutsOrigin: chosen.origin, answers: answers.rows, ...(planted ? { planted } : {}) });
+      const plan = readPlan(ex.rows, files, flags.labels?.map((f) => resolve(ctx.io.cwd, f)));
+      const report = buildReport(composed, { judge, bankHash, cuts, cutsOrigin: chosen.origin, answers: answers.rows, planted: plan.planted, planCovered: plan.covered });
       if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge);
       if (flags.json) printJson(ctx.io, report);
       else for (const line of renderReport(report)) println(ctx.io, line);

@@ -19,11 +19,12 @@ import type { TrainingSet } from "./train.js";
  *
  * Example row: `{set: "ab-redial", question: "detect.unhappy@1 (cv)", items: 600, auc: 0.78, …}`.
  */
-export function crossValidate(set: TrainingSet, opts: { versions: ReadonlyMap<string, number>; l2: (questionKey: string) => number; features: FeatureSpec; signals: SignalSource | null; resamples?: number }): EvalRow[] {
+export function crossValidate(set: TrainingSet, opts: { versions: ReadonlyMap<string, number>; l2: (questionKey: string) => number; features: FeatureSpec; signals: SignalSource | null; resamples?: number; onQuestion?: (questionId: string) => void }): EvalRow[] {
   const rows: EvalRow[] = [];
   const { byQuestion } = buildItems(set.exchanges, set.labels);
   const cache = new Map<string, FeatureVector>();
   for (const [qid, items] of byQuestion) {
+    opts.onQuestion?.(qid);
     const version = opts.versions.get(qid);
     const key = `${qid}@${version ?? "?"}`;
     const decided = items.filter((it) => it.majority !== null);

@@ -39,8 +39,20 @@ export function serialiseWeights(w: WeightsFile): string {
   return `{\n${lines.join(",\n")}\n}\n`;
 }
 
-export function parseWeights(text: string): WeightsFile {
-  return WeightsFileSchema.parse(JSON.parse(text));
+/** A weights file's text, checked: one that is not JSON or not the schema is bad input (exit 2), never an internal error. */
+export function parseWeights(text: string, name = "the weights file"): WeightsFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new EngineInputError(`${name} is not JSON`, "a weights file written by `errata engine train`", (err as Error).message.slice(0, 160));
+  }
+  const r = WeightsFileSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new EngineInputError(`${name} is not an embedded weights file`, "a weights file written by `errata engine train`", `${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? "?"}`);
+  }
+  return r.data;
 }
 
 /** A short id of a weights file's content, used as the embedded lane's model name. */

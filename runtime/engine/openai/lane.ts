@@ -7,7 +7,7 @@ import { redactTextForWrite } from "../../privacy/index.js";
 import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
 import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
 import { withDeadline } from "../base/deadline.js";
-import { backoffMs, describeError, isRetryable, isTimeout, retryAfterMs } from "./retry.js";
+import { backoffMs, connectionError, describeError, isRetryable, isTimeout, retryAfterMs } from "./retry.js";
 
 /**
  * The OpenAI-compatible lane: the official `openai` SDK pointed at any base URL. One call per
@@ -145,6 +145,9 @@ export class OpenAILane {
       logprobs = hasTopLogprobs(body);
       detail.push(logprobs ? "logprobs: top_logprobs returned" : "logprobs: reply had no top_logprobs");
     } catch (e) {
+      // No server at all is not a server without logprobs: say which host and port refused.
+      const refused = connectionError(e, this.cfg.baseURL);
+      if (refused !== null) throw refused;
       detail.push(`logprobs: ${describeError(e)}`);
     }
     if (!(logprobs && stopAtFirst)) {

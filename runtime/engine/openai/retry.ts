@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { DeadlineError } from "../base/deadline.js";
+import { ErrataError } from "../../../core/errors.js";
 
 /**
  * The retry policy of the OpenAI lane (the SDK's own retries are turned off so that every
@@ -56,4 +57,33 @@ export function describeError(e: unknown): string {
   }
   if (e instanceof Error) return `${e.name}: ${e.message}`.slice(0, 300);
   return String(e).slice(0, 300);
+}
+
+/**
+ * A lost connection named as one: the server's host and port and the system's error (walked
+ * from the SDK error's causes: fetch's TypeError, then the socket's ECONNREFUSED or ENOTFOUND),
+ * so "no server is running" never reads as "the server supports neither mode". Null for any
+ * other error (a time-out is not a refused connection; an HTTP status came from a server).
+ *
+ * Example: nothing listening on 127.0.0.1:9 -> an IO ErrataError "cannot connect to the
+ * OpenAI-compatible server at 127.0.0.1:9 (expected a server answering at
+ * http://127.0.0.1:9/v1; found ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)".
+ */
+export function connectionError(e: unknown, baseURL: string): ErrataError | null {
+  if (!(e instanceof APIConnectionError) || e instanceof APIConnectionTimeoutError) return null;
+  let sys: { code?: unknown; message?: unknown } | null = null;
+  for (let c: unknown = e.cause, depth = 0; c !== undefined && c !== null && depth < 5; depth++) {
+    const x = c as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof x.code === "string" && /^E[A-Z]+$/.test(x.code)) sys = x;
+    c = x.cause;
+  }
+  let where = baseURL;
+  try {
+    const u = new URL(baseURL);
+    where = `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
+  } catch {
+    // not a URL: named as given
+  }
+  const found = sys !== null ? `${String(sys.code)}: ${String(sys.message ?? "")}`.slice(0, 200) : describeError(e);
+  return new ErrataError("IO", `cannot connect to the OpenAI-compatible server at ${where}`, { expected: `a server answering at ${baseURL}`, found, cause: e });
 }

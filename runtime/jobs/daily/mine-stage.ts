@@ -20,7 +20,7 @@ import type { MineRequest } from "./daily.js";
  */
 export async function runMine(req: MineRequest, deps: { paths: ErrataPaths; ledger: LedgerPort; env: Record<string, string | undefined>; nowMs: () => number }): Promise<{ counts: Record<string, number>; notes: string[] }> {
   if (!existsSync(req.root) || !statSync(req.root).isDirectory()) {
-    throw new ErrataError("BAD_CONFIG", "transcripts folder not found", { expected: "a folder of Claude Code transcripts (--root, transcripts_root or ERRATA_TRANSCRIPTS_ROOT)", found: req.root });
+    throw new ErrataError("BAD_CONFIG", "transcripts folder not found (give --root DIR, set ERRATA_TRANSCRIPTS_ROOT or transcripts_root in daily.json, or run with --skip-mine)", { expected: "a folder of Claude Code transcripts", found: req.root });
   }
   const view = await deps.ledger.readAll();
   const stateDir = deps.paths.stateDir;

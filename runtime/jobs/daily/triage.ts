@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { redactTextForWrite } from "../../privacy/index.js";
 import { join } from "node:path";
 import type { Erratum } from "../../../schemas/erratum.js";
+import { redactSecrets } from "../../privacy/index.js";
 import type { StageContext, StageOutput } from "./context.js";
 import { patchOne, stageOutput } from "./context.js";
 import { claimHash, dayOf } from "./ids.js";
@@ -19,7 +20,18 @@ import { fileUpgrades, readUpgrades, type UpgradeDraft } from "./upgrades.js";
  *   claim hash ("cluster system=<s> class=<c>"), so a re-run files nothing twice: members of
  *   a cluster already filed are linked to the existing upgrade.
  *
- * Example counts (manual): `{entries: 5, clusters: 3, filed: 1, linked_existing: 0, closed: 2, upgrade_filed: 3}`.
+ * What it rests on is said, in the counts and at the head of the report: how many entries, how
+ * many mined from generated (synthetic) sessions (the ledger's `synthetic` field), and how many
+ * whose enrichment confidence is below `minConfidence` (default 0.5, `triage.min_confidence`
+ * in daily.json, `--min-confidence`). Only entries at or above it count towards filing an
+ * upgrade or are linked to one; the others are listed and closed as triaged.
+ *
+ * The report is the owner's own file, so each entry is listed with its kind, date and a short
+ * excerpt of its words, redacted again (runtime/privacy) before it is written; an id already
+ * listed in today's report is not listed twice (the daily and a manual triage on one day).
+ * The daily report, events and state still carry ids and counts only.
+ *
+ * Example counts (manual): `{entries: 5, synthetic: 2, low_confidence: 1, clusters: 3, filed: 1, linked_existing: 0, closed: 2, upgrade_filed: 3}`.
  */
 export interface TriageOptions {
   file: boolean;
@@ -30,7 +42,12 @@ export interface TriageOptions {
    * ledger from filing the whole history.
    */
   triagedSinceMs?: number;
+  /** Entries below this enrichment confidence never file or join an upgrade (default 0.5). */
+  minConfidence?: number;
 }
+
+/** The default confidence an entry needs to count towards an upgrade. */
+export const DEFAULT_MIN_CONFIDENCE = 0.5;
 
 export interface Cluster {
   system: string;
@@ -71,27 +88,83 @@ function oneLine(text: string, max: number): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-export function renderTriage(clusters: readonly Cluster[], nowMs: number, mode: "daily" | "manual", filedIds: ReadonlyMap<string, string>): string {
+/** A short excerpt of an entry's words for the owner's report: redacted, one line, control bytes dropped. */
+export function excerpt(text: string, max = 100): string {
+  // Control bytes in a pasted complaint would redraw the owner's terminal when the report is cat-ed.
+  return oneLine(redactSecrets(text).text.replace(/[\u0000-\u001f\u007f]/g, " "), max).replace(/"/g, "'");
+}
+
+function isConfident(e: Erratum, minConfidence: number): boolean {
+  return (e.enrichment?.confidence ?? 0) >= minConfidence;
+}
+
+/** How many entries a triage rests on, how many of them are synthetic and how many are below the confidence bar. */
+export function restsOn(entries: readonly Erratum[], minConfidence: number): { entries: number; synthetic: number; low_confidence: number } {
+  return {
+    entries: entries.length,
+    synthetic: entries.filter((e) => e.synthetic === true).length,
+    low_confidence: entries.filter((e) => !isConfident(e, minConfidence)).length,
+  };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function renderTriage(
+  clusters: readonly Cluster[],
+  nowMs: number,
+  mode: "daily" | "manual",
+  filedIds: ReadonlyMap<string, string>,
+  opts: { minConfidence?: number; alreadyListed?: ReadonlySet<string> } = {},
+): string {
+  const minConfidence = opts.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
+  const listed = new Set(opts.alreadyListed ?? []);
   const lines: string[] = [];
-  const total = clusters.reduce((n, c) => n + c.members.length, 0);
+  const all = clusters.flatMap((c) => c.members);
+  const r = restsOn(all, minConfidence);
   lines.push(`## Triage ${new Date(nowMs).toISOString().slice(0, 16).replace("T", " ")} UTC (${mode})`, "");
-  lines.push(`${total} entr${total === 1 ? "y" : "ies"} in ${clusters.length} cluster${clusters.length === 1 ? "" : "s"} (system x class).`, "");
+  lines.push(`${plural(r.entries, "entry", "entries")} in ${plural(clusters.length, "cluster", "clusters")} (system x class).`);
+  lines.push(
+    `Rests on ${plural(r.entries, "entry", "entries")}: ${r.synthetic} SYNTHETIC (mined from generated sessions, not people), ` +
+      `${r.low_confidence} below enrichment confidence ${minConfidence} (listed, never used to file an upgrade).`,
+    "",
+  );
   for (const c of clusters) {
     const upgrade = filedIds.get(clusterKey(c.system, c.class));
-    lines.push(`### ${c.system} / ${c.class ?? "unclassified"}: ${c.members.length} entr${c.members.length === 1 ? "y" : "ies"}, max how_upset ${c.maxHowUpset}${upgrade ? ` -> ${upgrade}` : ""}`, "");
+    const cr = restsOn(c.members, minConfidence);
+    lines.push(
+      `### ${c.system} / ${c.class ?? "unclassified"}: ${plural(cr.entries, "entry", "entries")} (${cr.synthetic} synthetic, ${cr.low_confidence} low-confidence), max how_upset ${c.maxHowUpset}${upgrade ? ` -> ${upgrade}` : ""}`,
+      "",
+    );
+    let earlier = 0;
     for (const e of c.members) {
-      const what = e.enrichment?.what_upset ? `: ${oneLine(e.enrichment.what_upset, 140)}` : "";
-      lines.push(`- ${e.id} (${e.ts.slice(0, 10)}, ${e.kind}, how_upset ${e.enrichment?.how_upset ?? "?"})${what}`);
+      if (listed.has(e.id)) {
+        earlier++;
+        continue;
+      }
+      listed.add(e.id);
+      const conf = e.enrichment?.confidence;
+      const tags = [e.kind, e.ts.slice(0, 10), `how_upset ${e.enrichment?.how_upset ?? "?"}`, `confidence ${conf === undefined ? "?" : conf.toFixed(2)}`];
+      if (e.synthetic === true) tags.push("SYNTHETIC");
+      lines.push(`- ${e.id} (${tags.join(", ")}): "${excerpt(e.complaint)}"`);
     }
+    if (earlier > 0) lines.push(`- and ${plural(earlier, "entry", "entries")} listed earlier in this report`);
     lines.push("");
   }
   return lines.join("\n");
+}
+
+/** The erratum ids a report file already lists (its `- er-...` lines). */
+export function listedIds(text: string): Set<string> {
+  return new Set([...text.matchAll(/^- (er-\d{8}-[0-9a-f]{6}) /gm)].map((m) => m[1]!));
 }
 
 export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise<StageOutput> {
   const { errata } = await ctx.ledger.readAll();
   const statuses = opts.file ? new Set(["enriched", "triaged"]) : new Set(["enriched"]);
   const since = opts.triagedSinceMs ?? -Infinity;
+  const minConfidence = opts.minConfidence ?? ctx.cfg.config.triage?.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
   const entries = errata.filter(
     (e) =>
       e.enrichment !== null &&
@@ -102,11 +175,19 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
   const clusters = clusterEntries(entries);
   const now = ctx.nowMs();
   const reportPath = join(ctx.files.reportsDir, `triage-${dayOf(now)}.md`);
-  const counts = { entries: entries.length, clusters: clusters.length, filed: 0, linked_existing: 0, closed: 0, upgrade_filed: 0, refused: 0 };
+  const rests = restsOn(entries, minConfidence);
+  const counts = { ...rests, clusters: clusters.length, filed: 0, linked_existing: 0, closed: 0, upgrade_filed: 0, refused: 0 };
   const filedIds = new Map<string, string>();
   if (opts.file) {
     const queue = readUpgrades(ctx.files.upgrades);
-    const toFile = clusters.filter(shouldFile);
+    // Only confident entries file an upgrade or join one: a cluster is judged on those alone.
+    const confident = clusters
+      .map((c) => {
+        const members = c.members.filter((e) => isConfident(e, minConfidence));
+        return { ...c, members, maxHowUpset: Math.max(0, ...members.map((e) => e.enrichment?.how_upset ?? 0)) };
+      })
+      .filter((c) => c.members.length > 0);
+    const toFile = confident.filter(shouldFile);
     const drafts: UpgradeDraft[] = toFile.map((c) => ({
       kind: "cluster",
       claim: clusterClaim(c),
@@ -135,9 +216,11 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
     }
   }
   for (const c of clusters) {
-    if (filedIds.has(clusterKey(c.system, c.class))) continue;
+    const filedHere = filedIds.has(clusterKey(c.system, c.class));
     for (const e of c.members) {
       if (e.status !== "enriched") continue;
+      // Members of a filed cluster were linked above, unless too unsure to be.
+      if (filedHere && isConfident(e, minConfidence)) continue;
       if (!ctx.dryRun && !(await patchOne(ctx, "triage", e.id, { status: "triaged" }))) {
         counts.refused++;
         continue;
@@ -149,15 +232,20 @@ export async function runTriage(ctx: StageContext, opts: TriageOptions): Promise
   if (clusters.length > 0 || !existsSync(reportPath)) {
     // Quotes from the ledger are redacted already; the report passes the entry point anyway,
     // so a quote from an older row or another source cannot carry a secret into it.
-    const body = redactTextForWrite(renderTriage(clusters, now, opts.file ? "manual" : "daily", filedIds));
+    const before = existsSync(reportPath) ? readFileSync(reportPath, "utf8") : null;
+    const body = redactTextForWrite(renderTriage(clusters, now, opts.file ? "manual" : "daily", filedIds, { minConfidence, alreadyListed: before === null ? new Set() : listedIds(before) }));
     if (!ctx.dryRun) {
       mkdirSync(ctx.files.reportsDir, { recursive: true });
-      if (existsSync(reportPath)) writeFileSync(reportPath, `${readFileSync(reportPath, "utf8").replace(/\n*$/, "\n\n")}${body}`);
+      if (before !== null) writeFileSync(reportPath, `${before.replace(/\n*$/, "\n\n")}${body}`);
       else writeFileSync(reportPath, `${FRONT_MATTER}\n# Errata triage ${dayOf(now)}\n\n${body}`);
     }
     wrote["report"] = reportPath;
   }
-  return stageOutput(counts, [], wrote);
+  const notes =
+    entries.length > 0
+      ? [`rests on ${plural(rests.entries, "entry", "entries")}: ${rests.synthetic} synthetic, ${rests.low_confidence} below confidence ${minConfidence}${opts.file ? " (not used to file)" : ""}`]
+      : [];
+  return stageOutput(counts, notes, wrote);
 }
 
 /**

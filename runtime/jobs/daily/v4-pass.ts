@@ -9,7 +9,7 @@ import { CapturedIndex } from "../../transcripts/index.js";
 import { ledgerTurns } from "../../transcripts/index.js";
 import { sweepExchanges } from "../../transcripts/index.js";
 import { judgedExchanges, mostBrokenSection } from "../rules/index.js";
-import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, renderReport, resolveCuts, runV4Stage, v4Files } from "../v4/index.js";
+import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, readPlan, renderReport, resolveCuts, runV4Stage, v4Files } from "../v4/index.js";
 import type { LedgerPort, StageOutput } from "./context.js";
 import { stageOutput } from "./context.js";
 import type { V4Request } from "./daily.js";
@@ -90,7 +90,16 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   const cuts = resolveCuts({ promoted: deps.cuts, judge });
   notes.push(`cuts: ${cuts.origin}`);
   const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, cuts.cuts);
-  const report = buildReport(composed, { judge, bankHash, cuts: cuts.cuts, cutsOrigin: cuts.origin });
+  // Exchanges from the synthetic generator are scored against its plan (labels.jsonl beside the
+  // exchanges) when one is there; without one the report says the planted counts are unknown.
+  const plan = readPlan(ex.rows, [files.exchanges], undefined, { warn });
+  const report = buildReport(composed, { judge, bankHash, cuts: cuts.cuts, cutsOrigin: cuts.origin, planted: plan.planted, planCovered: plan.covered });
+  if (report.synthetic !== null) {
+    const s = report.synthetic;
+    counts["synthetic_exchanges"] = s.exchanges;
+    if (s.plan_exchanges > 0) Object.assign(counts, { planted: s.planted, planted_found: s.found, planted_missed: s.missed, false_alarms: s.unplanted_flagged });
+    else notes.push("synthetic exchanges without the generator's plan: planted found/missed unknown");
+  }
   if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge, 10, warn);
   const failures = composed.filter((c) => !c.exchange.synthetic && c.detect?.is_failure === true);
   counts["failures"] = failures.length;

@@ -59,6 +59,8 @@ export interface MineReport {
   capturing: number;
   already_captured: number;
   written: number;
+  /** Of those written, rows from generated transcripts (marked `synthetic: true` in the ledger). */
+  synthetic: number;
   by_kind: Record<string, number>;
   dry_run: boolean;
 }
@@ -82,6 +84,7 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
     capturing: 0,
     already_captured: 0,
     written: 0,
+    synthetic: 0,
     by_kind: {},
     dry_run: o.dryRun,
   };
@@ -121,7 +124,10 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
         continue;
       }
       report.by_kind[built.erratum.kind] = (report.by_kind[built.erratum.kind] ?? 0) + 1;
-      if (!o.dryRun) o.append(built.erratum);
+      // The generator's structured mark (never the text) makes the row synthetic in the ledger.
+      const row = p.synthetic ? { ...built.erratum, synthetic: true as const } : built.erratum;
+      if (p.synthetic) report.synthetic++;
+      if (!o.dryRun) o.append(row);
       report.written++;
       writtenTurns.push({ sessionId: p.sessionId, text: p.text, tsMs: p.ts === null ? null : Date.parse(p.ts) });
       runIndex = new CapturedIndex(writtenTurns);

@@ -9,4 +9,5 @@ export { judgeProjection } from "./judge-input.js";
 export { buildPredictions, composedPredictions, parseDetectors, PREDICTION_DETECTORS, regexPredictions, regexVerdict, type PredictionDetector, type PredictionsResult } from "./predictions.js";
 export { resolveCuts } from "./cuts.js";
 export { doneAnswers, MAX_UNSCORED_ATTEMPTS, runV4Stage, stageQuestions, type V4PassOptions, type V4PassResult, type V4Stage } from "./pass.js";
-export { buildReport, plantedFromLabels, renderReport, type V4Report } from "./report.js";
+export { buildReport, planFromLabels, plantedFromLabels, renderReport, type V4Report } from "./report.js";
+export { readPlan } from "./plan.js";

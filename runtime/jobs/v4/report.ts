@@ -70,7 +70,12 @@ export interface V4Report {
     missed: number;
     /** Found failures whose planted mode fired as well. */
     mode_found: number;
-    /** Synthetic exchanges flagged as failures with nothing planted: false alarms. */
+    /**
+     * Synthetic exchanges the generator's plan (its labels.jsonl) covers: 0 when no plan was
+     * found, and then planted, found, missed and false alarms are unknown, not zero.
+     */
+    plan_exchanges: number;
+    /** Synthetic exchanges the plan covers, flagged as failures with nothing planted: false alarms. */
     unplanted_flagged: number;
     /** Per planted mode: how many were planted and how many of those were found. */
     by_mode: { mode: ModeId; planted: number; found: number }[];
@@ -100,6 +105,17 @@ export function plantedFromLabels(labels: readonly Label[], syntheticIds: Readon
   return out;
 }
 
+/**
+ * The generator's plan for the synthetic exchanges among `labels`: what each planted (see
+ * `plantedFromLabels`) and which exchanges it speaks about at all (an exchange with nothing
+ * planted still has its "no" labels), so "nothing planted here" is told from "no plan".
+ */
+export function planFromLabels(labels: readonly Label[], syntheticIds: ReadonlySet<string>): { planted: Map<string, ModeId[]>; covered: Set<string> } {
+  const covered = new Set<string>();
+  for (const l of labels) if (syntheticIds.has(l.exchange_id)) covered.add(l.exchange_id);
+  return { planted: plantedFromLabels(labels, syntheticIds), covered };
+}
+
 /** The median (eval's type-7 quantile at 0.5: the middle value, or the mean of the middle two); null for no values. */
 function median(xs: readonly number[]): number | null {
   return xs.length === 0 ? null : quantileSorted([...xs].sort((a, b) => a - b), 0.5);
@@ -113,6 +129,8 @@ export function buildReport(
     cuts: Cuts;
     cutsOrigin: string;
     planted?: ReadonlyMap<string, ModeId[]>;
+    /** Synthetic exchanges the plan covers (default: those in `planted`, or none without it). */
+    planCovered?: ReadonlySet<string>;
     topSessions?: number;
     /** The stored answers, to tally this judge's unscored ones by reason. */
     answers?: readonly Answer[];
@@ -178,6 +196,7 @@ export function buildReport(
   let synthetic: V4Report["synthetic"] = null;
   if (synth.length > 0) {
     const planted = opts.planted ?? new Map<string, ModeId[]>();
+    const covered = opts.planCovered ?? new Set(planted.keys());
     const outcomes: PlantedOutcome[] = [];
     for (const c of synth) {
       const modes = planted.get(c.exchange.id);
@@ -198,7 +217,8 @@ export function buildReport(
       found: found.length,
       missed: outcomes.length - found.length,
       mode_found: found.filter((o) => o.modes_found.length > 0).length,
-      unplanted_flagged: synth.filter((c) => c.detect?.is_failure === true && !planted.has(c.exchange.id)).length,
+      plan_exchanges: synth.filter((c) => covered.has(c.exchange.id)).length,
+      unplanted_flagged: synth.filter((c) => c.detect?.is_failure === true && covered.has(c.exchange.id) && !planted.has(c.exchange.id)).length,
       by_mode: byMode,
       outcomes,
     };
@@ -285,8 +305,12 @@ export function renderReport(r: V4Report): string[] {
   if (r.synthetic) {
     const s = r.synthetic;
     lines.push(`SYNTHETIC (generated sessions, not real failures): ${s.exchanges} exchanges, ${s.failures} flagged`);
-    lines.push(`  planted failures found ${s.found} of ${s.planted}, missed ${s.missed}; planted mode named for ${s.mode_found} of those found`);
-    lines.push(`  flagged with nothing planted (false alarms): ${s.unplanted_flagged}`);
+    if (s.plan_exchanges === 0) {
+      lines.push("  planted failures: unknown (no generator plan for these exchanges; put its labels.jsonl beside the exchanges file, or pass --labels)");
+    } else {
+      lines.push(`  planted failures found ${s.found} of ${s.planted}, missed ${s.missed}; planted mode named for ${s.mode_found} of those found`);
+      lines.push(`  flagged with nothing planted (false alarms): ${s.unplanted_flagged}${s.plan_exchanges < s.exchanges ? ` (of the ${s.plan_exchanges} exchanges the plan covers)` : ""}`);
+    }
     if (s.by_mode.length > 0) lines.push(`  found/planted by mode: ${s.by_mode.map((m) => `${m.mode} ${m.found}/${m.planted}`).join(", ")}`);
   }
   return lines;

@@ -1,0 +1,43 @@
+/**
+ * Vitest global setup: one visible line per group of tests that will skip on this machine,
+ * naming what is missing and how to get it, printed once before the run (a skipped test must
+ * say so; `it.skipIf` alone prints only a quiet "↓"). The paths are the ones the groups' own
+ * `skipIf` conditions test (test/transcripts/fixtures.ts, test/corpora/helpers.ts,
+ * test/eval/datasets.ts, ...): `../shared/datasets` beside the repository, or
+ * ERRATA_SHARED_DATASETS.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const shared = process.env["ERRATA_SHARED_DATASETS"] ?? resolve(repoRoot, "../shared/datasets");
+const GET_SHARED = "put the shared data sets beside the repository as ../shared/datasets (its README says what each is), or point ERRATA_SHARED_DATASETS at them";
+
+interface Requirement {
+  /** The tests that need it. */
+  tests: string;
+  paths: string[];
+  how: string;
+}
+
+export const REQUIREMENTS: readonly Requirement[] = [
+  { tests: "AB-ReDial reference figures, agreement and eval loop, importer round trip, classifier quality (test/eval/*, test/corpora/ab-redial, test/classifier/quality)", paths: [join(shared, "ab-redial", "annotated_turns.csv")], how: GET_SHARED },
+  { tests: "USS reference figures and importer (test/eval/reference-figures, test/corpora/uss-and-cli, test/classifier/quality)", paths: [join(shared, "uss", "SGD.txt"), join(shared, "uss", "MWOZ.txt")], how: "USS is local-only (its licence keeps it out of the repository): place SGD.txt and MWOZ.txt in ../shared/datasets/uss/" },
+  { tests: "DBDC3 fresh import (test/corpora/corpora)", paths: [join(shared, "dbdc3", "DBDC3.zip")], how: GET_SHARED },
+  { tests: "ConTurE fresh import (test/corpora/corpora)", paths: [join(shared, "conture", "data", "data.json")], how: GET_SHARED },
+  { tests: "UKP fresh import and taxonomy evidence (test/corpora/corpora, test/questions/bank)", paths: [join(shared, "ukp-free-text-feedback", "data", "analysis")], how: GET_SHARED },
+  { tests: "m-claude transcript sessions (test/transcripts/*)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
+  { tests: "npm run demo and the CLI contract (test/daily/demo, test/store/demo, test/cli/contract)", paths: [join(repoRoot, "dist", "cli", "main.js")], how: "run `npm run build` first (`npm test` does)" },
+];
+
+/** The requirements missing here, each as its one line. */
+export function missingLines(): string[] {
+  return REQUIREMENTS.filter((r) => !r.paths.every((p) => existsSync(p))).map(
+    (r) => `skipping ${r.tests}: missing ${r.paths.filter((p) => !existsSync(p)).join(", ")}; to run them, ${r.how}`,
+  );
+}
+
+export default function setup(): void {
+  for (const line of missingLines()) process.stderr.write(`${line}\n`);
+}
