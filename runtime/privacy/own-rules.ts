@@ -155,6 +155,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
   // so a format that grows stays caught.
   { kind: "huggingface-token", need: (t) => t.includes("hf_"), re: new RegExp(`${B}hf_[A-Za-z0-9]{30,}${E}`, "g") },
   { kind: "slack-token", need: (t) => t.includes("xox"), re: new RegExp(`${B}xox[abposr]-[A-Za-z0-9-]{10,}${E}`, "g") },
+  // gitleaks lets AWS's documented example key id through (…EXAMPLE); Errata redacts every
+  // key-shaped id, as its first redactor did: a redacted example costs nothing.
+  { kind: "aws-access-key", re: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g },
   { kind: "groq-api-key", need: (t) => t.includes("gsk_"), re: new RegExp(`${B}gsk_[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "xai-api-key", need: (t) => t.includes("xai-"), re: new RegExp(`${B}xai-[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "replicate-token", need: (t) => t.includes("r8_"), re: new RegExp(`${B}r8_[A-Za-z0-9]{30,}${E}`, "g") },
