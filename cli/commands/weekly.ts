@@ -20,7 +20,7 @@ import { defaultManagedFiles } from "../../runtime/rules/index.js";
 import { examples } from "../shared/help.js";
 import { warn } from "../shared/io.js";
 import { engineFor } from "../shared/v4-pass.js";
-import { upgradesFileOf, writerFor } from "./rules/writer.js";
+import { upgradesFileOf, writerFor } from "../shared/rules-writer.js";
 
 /** The M7b pass as the weekly job's rules stage, wired to this install's files and engine. */
 function rulesStage(ctx: CommandContext) {

@@ -154,7 +154,7 @@ describe("the CLI's contract, from the commander program", () => {
         `${checked.length} last commands re-run with ${checked.filter((r) => r.check!.flags.includes("--json")).length} --json and ${checked.filter((r) => r.check!.flags.includes("--dry-run")).length} --dry-run added; ` +
         `${runs.filter((r) => r.wrote.length > 0).length} wrote; slowest: ${slow.map((r) => `${r.pasted.ms} ms (${name(r.text)})`).join(", ")}`,
     );
-  }, 600_000);
+  }, 900_000);
 
   afterAll(async () => {
     shim?.cleanup();

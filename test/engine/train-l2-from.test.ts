@@ -21,11 +21,11 @@ describe("errata engine train --l2-from", () => {
   it("uses the recorded L2 of each question (the shipped detect.unhappy: 0.3) and records the items trained on", async () => {
     const r = await cli(["engine", "train", "--labels", labels, "--l2-from", shipped, "--max-features", "50", "--dry-run", "--json"]);
     expect(r.code, r.err).toBe(0);
-    const s = JSON.parse(r.out) as { questions: Record<string, { l2: number }>; trainedOn: { set: string; items: number; itemHashes: string[] }[] };
+    const s = JSON.parse(r.out) as { questions: Record<string, { l2: number }>; trained_on: { set: string; items: number; item_hashes: string[] }[] };
     expect(s.questions["detect.unhappy@1"]!.l2).toBe(0.3);
-    expect(s.trainedOn[0]).toMatchObject({ set: "ab-redial", items: 498 });
-    expect(s.trainedOn[0]!.itemHashes).toHaveLength(498);
-    expect([...s.trainedOn[0]!.itemHashes].sort()).toEqual(s.trainedOn[0]!.itemHashes);
+    expect(s.trained_on[0]).toMatchObject({ set: "ab-redial", items: 498 });
+    expect(s.trained_on[0]!.item_hashes).toHaveLength(498);
+    expect([...s.trained_on[0]!.item_hashes].sort()).toEqual(s.trained_on[0]!.item_hashes);
   });
 
   it("refuses --l2 N beside it, and a file that is not weights (exit 2)", async () => {

@@ -72,8 +72,8 @@ describe.skipIf(!hasAbRedial)("errata eval agreement reproduces the AB-ReDial re
     const bare = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
     expect(await run([...args, "--json"], bare.io)).toBe(0);
     expect(bare.err()).toMatch(/warning: 600 labelled items have no session id, so their intervals resample them one by one \(an item bootstrap.*pass --exchanges FILE/);
-    const itemBoot = (JSON.parse(bare.out()) as { questions: (Q & { bootstrap: { method: string; itemsWithoutSession: number } })[] }).questions[0]!;
-    expect(itemBoot.bootstrap).toMatchObject({ method: "item percentile bootstrap", itemsWithoutSession: 600 });
+    const itemBoot = (JSON.parse(bare.out()) as { questions: (Q & { bootstrap: { method: string; items_without_session: number } })[] }).questions[0]!;
+    expect(itemBoot.bootstrap).toMatchObject({ method: "item percentile bootstrap", items_without_session: 600 });
     const text = memoryIo({ env: { ERRATA_DIR: tmp.dir } });
     expect(await run(args, text.io)).toBe(0);
     expect(text.out()).toMatch(/intervals: item percentile bootstrap, 400 resamples, seed 9, level 0.95, 600 blocks; 600 items without a session are their own block \(--exchanges gives their sessions\)/);

@@ -62,11 +62,11 @@ describe("eval score and the training record", () => {
     expect(v4Lines.length).toBeGreaterThanOrEqual(3);
     for (const l of v4Lines) expect(l).toMatch(/\[IN-SAMPLE \d+\/\d+\]/);
     expect(r.out).toMatch(/FAIL ISC-56 v4 recall >= 0.6: v4\.recall 1\.000 \[1\.000, 1\.000\] \(judged on the lower bound >= 0\.6\) — in-sample: v4 was trained on \d+ of these \d+ items/);
-    const j = JSON.parse((await cli([...score, "--json"])).out) as { detectors: { name: string; scored: number; inSample: { items: number; of: number } }[] };
+    const j = JSON.parse((await cli([...score, "--json"])).out) as { detectors: { name: string; scored: number; in_sample: { items: number; of: number } }[] };
     const v4 = j.detectors.find((d) => d.name === "v4")!;
     // Every scored item the split rule trained on is counted, and no other.
-    expect(v4.inSample.items).toBeGreaterThan(480);
-    expect(v4.inSample.items).toBeLessThanOrEqual(498);
+    expect(v4.in_sample.items).toBeGreaterThan(480);
+    expect(v4.in_sample.items).toBeLessThanOrEqual(498);
   });
 
   it("--weights v4=none removes the mark; a record without itemHashes says the training items are unknown and, with --exchanges, marks the set's items possibly in-sample", async () => {

@@ -66,7 +66,10 @@ describe("concurrent daily runs (the run lock)", () => {
     expect(ok.length + refused.length).toBe(5);
     for (const r of refused) {
       expect(r.stderr).toMatch(/another run holds the lock .*run\.lock \(errata daily, pid \d+ on .*, started \d{4}-\d\d-\d\dT/);
-      expect(r.stdout).toBe("");
+      // --json: the refusal is one JSON value on stdout (the CLI contract), and nothing else.
+      const err = JSON.parse(r.stdout) as { ok: boolean; error: { code: string } };
+      expect(err.ok).toBe(false);
+      expect(err.error.code).toBe("RUN_LOCKED");
     }
     const v = await runErrata(["validate"], { env: envFor(t.dir) });
     expect(v.code, v.stdout + v.stderr).toBe(0);

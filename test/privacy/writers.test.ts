@@ -39,6 +39,10 @@ const NEED_NOT: Record<string, string> = {
   "runtime/privacy/pseudonym.ts": "the reporter key (random bytes, 0600)",
   "runtime/store/attachments.ts": "the generic attachment write: its callers (add, the hook) redact",
   "runtime/transcripts/cursor.ts": "the exchanges cursor: offsets and hashes only (transcripts/carry-refs.ts)",
+  "runtime/jobs/rules/filing.ts": "rule upgrades and filings: ids, hashes, counts and dates, no text",
+  "runtime/pages/label-store.ts": "the labelling page's tokens (0600) and a labeller's answers (yes/no, ratings, classes)",
+  "cli/commands/notebook.ts": "notebook pages of aggregate figures from research outputs",
+  "cli/commands/report.ts": "the Pulse page: ids and counts only (runtime/pages/pulse-data.ts carries no entry text)",
   "runtime/rules/store.ts":
     "KNOWN GAP: the rule index copies the owner's instruction files (CLAUDE.md) into the state folder (0600) as they are; redacting them would change rule ids and is left to a later change (docs/privacy.md)",
 };

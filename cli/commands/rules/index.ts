@@ -6,12 +6,14 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
+import { register as act } from "./act.js";
 import { register as build } from "./build.js";
 import { register as cluster } from "./cluster.js";
 import { register as cover } from "./cover.js";
 import { register as pairs } from "./pairs.js";
 import { register as recheck } from "./recheck.js";
 import { register as recommend } from "./recommend.js";
+import { register as report } from "./report.js";
 import { register as search } from "./search.js";
 import { register as show } from "./show.js";
 
@@ -25,5 +27,5 @@ export function register(program: Command, ctx: CommandContext): void {
         "errata datasets copy claude-md && errata rules build --root datasets/claude-md/astral-sh__uv && errata rules search never commit",
       ]),
     );
-  for (const sub of [build, show, search, cover, cluster, pairs, recommend, recheck]) sub(group, ctx);
+  for (const sub of [build, show, search, cover, cluster, pairs, recommend, act, recheck, report]) sub(group, ctx);
 }

@@ -9,7 +9,7 @@ import { examples } from "../../shared/help.js";
 import { printJson, println, warn } from "../../shared/io.js";
 import { RECOMMEND_SETUP } from "../../shared/rules-examples.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
-import { printRecommendations, upgradesFileOf, wholeNumber } from "./writer.js";
+import { printRecommendations, upgradesFileOf, wholeNumber } from "../../shared/rules-writer.js";
 
 /** The newest `recommendations-<date>.jsonl` of the v4 folder, or null. */
 function latestList(v4Dir: string): string | null {
@@ -49,7 +49,10 @@ export function register(group: Command, ctx: CommandContext): void {
       if (flags.json) return printJson(ctx.io, { ok: true, list, judge: report.judge, survivors: report.survivors, dropped: report.dropped, files: report.files, dry_run: flags.dryRun === true, would_write: flags.dryRun === true ? [report.files.survivors, report.files.dropped] : [] });
       printRecommendations(ctx, `rules recheck (${report.judge.lane}/${report.judge.model})${flags.dryRun ? " [dry run]" : ""}`, report);
     });
+}
 
+/** `errata rules report` (its own file, report.ts, registers it; the code lives beside recheck's). */
+export function registerReport(group: Command, ctx: CommandContext): void {
   group
     .command("report")
     .description("The clusters, today's recommendations and each filed cluster's rate before and after its upgrade, with intervals")

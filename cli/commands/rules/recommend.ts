@@ -8,7 +8,7 @@ import { examples } from "../../shared/help.js";
 import { printJson, println, warn } from "../../shared/io.js";
 import { RECOMMEND_SETUP } from "../../shared/rules-examples.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
-import { printRecommendations, upgradesFileOf, wholeNumber, writerFor } from "./writer.js";
+import { printRecommendations, upgradesFileOf, wholeNumber, writerFor } from "../../shared/rules-writer.js";
 
 interface Flags {
   top?: string;
@@ -30,7 +30,8 @@ interface Flags {
  * Example: `errata rules recommend --top 2` offline -> `rules recommend (offline): 3 kept, 0
  * dropped, …` each with `change: none. offline (…): code knows the target and the falsifier …`.
  */
-function add(group: Command, ctx: CommandContext, name: "recommend" | "act"): void {
+/** `rules recommend` and `rules act` (act.ts) share one definition. */
+export function addRecommendCommand(group: Command, ctx: CommandContext, name: "recommend" | "act"): void {
   const cmd = group
     .command(name)
     .description(
@@ -88,6 +89,5 @@ function add(group: Command, ctx: CommandContext, name: "recommend" | "act"): vo
 }
 
 export function register(group: Command, ctx: CommandContext): void {
-  add(group, ctx, "recommend");
-  add(group, ctx, "act");
+  addRecommendCommand(group, ctx, "recommend");
 }

@@ -9,6 +9,7 @@
  * offline: 3, filed_rows: 1}`.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { redactTextForWrite } from "../../privacy/index.js";
 import { join } from "node:path";
 import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
@@ -96,7 +97,7 @@ export async function runM7b(req: M7bRequest): Promise<M7bOutput> {
   if (!req.dryRun) {
     mkdirSync(req.v4Dir, { recursive: true });
     const out = join(req.v4Dir, `rules-report-${req.today}.md`);
-    writeFileSync(out, `# ${renderRulesReport(report).join("\n")}\n`);
+    writeFileSync(out, redactTextForWrite(`# ${renderRulesReport(report).join("\n")}\n`));
     wrote["report"] = out;
   }
   return { counts, notes, wrote };

@@ -18,6 +18,7 @@ import { RecommendationSchema, type Recommendation } from "../../../schemas/reco
 import { RuleClusterSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
 import type { Engine, GenerativeLane } from "../../engine/index.js";
 import { readJsonl, reportProblems, warnOnStderr, writeFileAtomic } from "../../files/index.js";
+import { redactForWrite } from "../../privacy/index.js";
 import {
   addDays,
   bucketItems,
@@ -203,9 +204,10 @@ function writeLists(v4Dir: string, date: string, survivors: readonly Recommendat
   const files = recommendationFiles(v4Dir, date);
   const replaced = new Set([...survivors, ...dropped].map((r) => r.cluster_id));
   const earlier = (f: string): Recommendation[] => (existsSync(f) ? readRecommendations(f).filter((r) => !replaced.has(r.cluster_id)) : []);
-  const text = (rs: readonly Recommendation[]): string => rs.map((r) => `${JSON.stringify(r)}\n`).join("");
+  const text = (rs: readonly Recommendation[]): string => rs.map((r) => `${JSON.stringify(redactForWrite(r).value)}\n`).join("");
   const keptBefore = earlier(files.survivors);
   const droppedBefore = earlier(files.dropped);
+  // A model-written change or reason can echo an exemplar: every string goes through the entry point.
   writeFileAtomic(files.survivors, text([...keptBefore, ...survivors]));
   writeFileAtomic(files.dropped, text([...droppedBefore, ...dropped]));
   return files;

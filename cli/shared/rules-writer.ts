@@ -4,12 +4,12 @@
  * a whole-number flag, and the lines that print a recommendation.
  */
 import { join } from "node:path";
-import { badInput, describeFound, ErrataError } from "../../../core/errors.js";
-import { EngineConfigError, generativeFromConfig } from "../../../runtime/engine/index.js";
-import type { RulesRecommendReport, Writer } from "../../../runtime/jobs/index.js";
-import type { ErrataPaths } from "../../../runtime/paths.js";
-import type { CommandContext } from "../../shared/command.js";
-import { println } from "../../shared/io.js";
+import { badInput, describeFound, ErrataError } from "../../core/errors.js";
+import { EngineConfigError, generativeFromConfig } from "../../runtime/engine/index.js";
+import type { RulesRecommendReport, Writer } from "../../runtime/jobs/index.js";
+import type { ErrataPaths } from "../../runtime/paths.js";
+import type { CommandContext } from "./command.js";
+import { println } from "./io.js";
 
 export function writerFor(ctx: CommandContext, paths: ErrataPaths, offline: boolean): Writer {
   if (offline) return { lane: null, offlineWhy: "--offline given" };
