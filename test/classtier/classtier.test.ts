@@ -182,7 +182,9 @@ describe("errata classtier ask|eval --write", () => {
     expect(a.code, a.err).toBe(0);
     expect(JSON.parse(a.out)).toMatchObject({ lane: "replay", model: "judge-m", asked: 84, verdicts: { named: 3, none: 3, unscored: 0 } });
     const emb = await cli(["classtier", "ask", "--exchanges", "exchanges.jsonl", "--lane", "embedded", "--dry-run", "--json"]);
-    expect(emb.code, emb.err).toBe(0);
+    // The embedded lane holds no class-tier weights: a dry run says so too, exit 1 (issue 19).
+    expect(emb.code, emb.err).toBe(1);
+    expect(emb.err).toMatch(/did nothing: every answer on the embedded lane is unscored/);
     expect(JSON.parse(emb.out)).toMatchObject({ would_ask: 84, dry_run: true });
     const bad = await cli(["classtier", "ask", "--exchanges", "exchanges.jsonl", "--lane", "nope"]);
     expect(bad.code).toBe(2);

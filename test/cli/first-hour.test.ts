@@ -130,6 +130,8 @@ describe("runs that did nothing say so", () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out).verdicts).toMatchObject({ unscored: 2 });
     expect(r.err).toMatch(/did nothing: every answer on the embedded lane is unscored.*--lane/);
+    const dry = await cli(["classtier", "ask", "--exchanges", "ex.jsonl", "--lane", "embedded", "--dry-run"]);
+    expect(dry.code).toBe(1);
   });
 
   it("a refused connection is named with host, port and the system's error", async () => {

@@ -39,10 +39,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .addHelpText(
       "after",
       examples([
-        [
-          "errata datasets copy ab-redial && errata classtier ask --exchanges datasets/ab-redial/exchanges.jsonl --limit 50 --dry-run &&",
-          "errata classtier eval --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --write",
-        ],
+        // Without cached class-tier answers (classtier ask on a lane that answers them) the level says so.
+        "errata datasets copy ab-redial && errata classtier eval --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --write",
       ]),
     )
     .action((opts: { labels: string; answers?: string; gold?: string; exchanges?: string; combiner?: string; predictions?: string; detector?: string; cut?: string; secondLookPrecision?: string; holdoutShare?: string; splitSalt?: string; write?: boolean; dryRun?: boolean; json?: boolean }) => {
