@@ -1,3 +1,4 @@
+import { BarMetricSchema } from "../schemas/eval-bars.js";
 import type { BlockStatistic } from "./session-block-bootstrap.js";
 
 /**
@@ -35,20 +36,8 @@ import type { BlockStatistic } from "./session-block-bootstrap.js";
  * non-failure → v4.precision 0.75, v4.recall 0.75, v4.f1 0.75, v4.coverage 1. The same v4
  * with its wrong verdicts unscored → precision, recall 1, coverage 0.75, strictRecall 0.75.
  */
-export const METRICS = [
-  "precision",
-  "recall",
-  "f1",
-  "classAccuracy",
-  "kappa",
-  "kappaWeighted",
-  "coverage",
-  "classCoverage",
-  "strictPrecision",
-  "strictRecall",
-  "strictF1",
-  "strictClassAccuracy",
-] as const;
+// The metric names are the bars file's, from one list (schemas/eval-bars.ts).
+export const METRICS = BarMetricSchema.options;
 export type Metric = (typeof METRICS)[number];
 /** The figures a score table shows first (the rest are printed under it). */
 export const HEADLINE_METRICS: readonly Metric[] = ["precision", "recall", "f1", "classAccuracy", "kappa", "kappaWeighted"];

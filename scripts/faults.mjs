@@ -18,6 +18,8 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+// The project's own seeded generator, from the build (the suite runs on the compiled CLI).
+const { mulberry32 } = await import(new URL("../dist/core/mulberry32.js", import.meta.url).href);
 
 const rootArg = process.argv.indexOf("--root");
 const root = rootArg > 0 && process.argv[rootArg + 1] ? process.argv[rootArg + 1] : fileURLToPath(new URL("..", import.meta.url));
@@ -28,17 +30,6 @@ const hasLock = existsSync(join(root, "dist", "runtime", "files", "lock.js"));
 
 /** Full tries per fault; `--quick` uses the second number. */
 const TRIES = { add: [40, 4], hook: [40, 4], rotate: [15, 2], daily: [10, 2], exchanges: [15, 2], "concurrent-daily": [3, 0], "full-disk": [20, 3], "stalled-server": [5, 1], fifo: [10, 2] };
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function run(args, { env, input = "", killAfterMs, cwd } = {}) {
   return new Promise((done) => {
