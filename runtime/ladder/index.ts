@@ -1,0 +1,15 @@
+/**
+ * The binding ladder (docs/ladder.md): the rule ledger (one row per rule, its incidents
+ * counted once, mentions kept apart), the owner's signals strongest first, the cause sort
+ * before any rule is touched, the ladder's diagnosis and climbs, the attention budget,
+ * checks in shadow and their replay, the owner's approvals, receipts, the journey of one
+ * correction as a transition table, and the simulated pilot. The check runner itself lives
+ * in the hook path (runtime/hooks/tool-checks.ts, pre-tool-use.ts).
+ */
+export { foldLedger, incidentId, openRuleLedger, RULE_LEDGER_FILE, type FoldedLedger, type LedgerRule, type RuleLedger } from "./ledger.js";
+export { signalOf, undoEvidence, type OwnerTurn, type Origin, type SignalReading, type ToolUseLite } from "./signals.js";
+export { inView, rulesNamed, turnLines, witnessSays, type TurnOutcome } from "./incidents.js";
+export { causeFeatures, causeModel, causeQuality, trainCauseModel, CAUSE_FEATURES, type CauseModel, type CauseQuality } from "./causes.js";
+export { causeItems, type CauseItem } from "./cause-data.js";
+export { preToolUsePayload, transcriptTurns, type RecordedToolCall, type TranscriptTurns } from "./transcript-turns.js";
+export { LadderError, type LadderErrorCode } from "./errors.js";
