@@ -45,8 +45,8 @@ export interface Check {
   id: string;
   /** The rule unit this check carries, when the ladder installed it. */
   rule_id?: string | null;
-  tools: readonly string[] | "*";
-  conditions: readonly CheckCondition[];
+  tools: string[] | "*";
+  conditions: CheckCondition[];
   action: CheckAction;
   message: string;
   rewrite?: CheckRewrite;

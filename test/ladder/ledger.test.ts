@@ -10,28 +10,11 @@ import { signalOf, undoEvidence, type OwnerTurn } from "../../runtime/ladder/sig
 import { transcriptTurns } from "../../runtime/ladder/transcript-turns.js";
 import type { IncidentRow, RuleLedgerLine, RuleRow } from "../../schemas/rule-ledger.js";
 import { tempDir } from "../helpers/io.js";
+import { finnish, pnpm } from "./helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => (tmp = tempDir("errata-ledger-")));
 afterEach(() => tmp.cleanup());
-
-export const finnish: RuleRow = {
-  kind: "rule",
-  v: 1,
-  rule_id: "claude.lang.fi0001",
-  at: "2026-11-01T00:00:00.000Z",
-  text: "Reply in the language I write in (Finnish when I write Finnish).",
-  why: "the owner reads Finnish faster",
-  when: "every reply",
-  when_not: "code and commit messages stay English",
-  rung: 2,
-  location: { kind: "text", file: "CLAUDE.md", section: "Language" },
-  origin: "index",
-  keywords: ["Finnish", "suomeksi", "language"],
-  witness: { field: "reply", pattern: "[äö]|\\b(ja|on|ei|että|tässä)\\b", broken_when_absent: true },
-  exempt: false,
-};
-export const pnpm: RuleRow = { ...finnish, rule_id: "claude.tools.pnpm01", text: "Use pnpm, never npm.", keywords: ["pnpm", "npm"], witness: null, location: { kind: "text", file: "CLAUDE.md", section: "Tools" } };
 
 const turn = (over: Partial<OwnerTurn>): OwnerTurn => ({
   exchange_id: "ex-1",
