@@ -8,7 +8,7 @@ import { turnLines, rulesNamed } from "../../runtime/ladder/incidents.js";
 import { foldLedger, incidentId, openRuleLedger, type LedgerRule } from "../../runtime/ladder/ledger.js";
 import { signalOf, undoEvidence, type OwnerTurn } from "../../runtime/ladder/signals.js";
 import { transcriptTurns } from "../../runtime/ladder/transcript-turns.js";
-import type { IncidentRow, RuleLedgerLine, RuleRow } from "../../schemas/rule-ledger.js";
+import type { IncidentRow, RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { tempDir } from "../helpers/io.js";
 import { finnish, pnpm } from "./helpers.js";
 
