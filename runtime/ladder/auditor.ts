@@ -22,6 +22,7 @@ import { diagnose, placement, type DiagnosisResult } from "./diagnose.js";
 import { draftLeaveShadow, draftProposal } from "./drafts.js";
 import { turnLines } from "./incidents.js";
 import { openRuleLedger } from "./ledger.js";
+import { sortedCauses } from "./journey.js";
 import { addProposal, readProposals } from "./proposals.js";
 import { writeReceipt } from "./receipts.js";
 import { liveShadow, replayShadow, shadowVerdict, verdictLine } from "./shadow.js";
@@ -34,6 +35,14 @@ export interface AuditInput {
   /** ISO time of the run (the night is its UTC date). */
   at: string;
   budget?: number;
+  /** Fault injection for the journey's model test: the run dies after this step. */
+  crashAfter?: "count" | "draft";
+}
+
+export class InjectedCrash extends Error {
+  constructor(readonly step: string) {
+    super(`injected crash after ${step}`);
+  }
 }
 
 export interface AuditReport {
@@ -61,10 +70,12 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const sorted: Record<string, number> = {};
   let turns = 0;
   const model = causeModel();
+  // The quick reflection's sort, where it ran; the model's otherwise.
+  const sortedBefore = sortedCauses(dir);
   for (const s of sessions) {
     for (const t of s.turns) {
       turns++;
-      const out = turnLines(t, rules, loads, (x) => model.classify(x.text, x.reply_before));
+      const out = turnLines(t, rules, loads, (x) => sortedBefore.get(x.exchange_id) ?? model.classify(x.text, x.reply_before));
       if (out.cause !== null) sorted[out.cause] = (sorted[out.cause] ?? 0) + 1;
       for (const l of out.lines) {
         if (l.kind === "incident" && known.has(l.incident_id)) continue;
@@ -74,9 +85,11 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     }
   }
   ledger.append(lines);
+  if (input.crashAfter === "count") throw new InjectedCrash("count");
   const after = ledger.read().ledger;
   const all = [...after.rules.values()];
-  const pendingRules = new Set([...readProposals(dir).values()].filter((p) => p.status === "pending").map((p) => p.proposal.rule_id));
+  // A proposal approved but not yet applied (a run died on the way) is still open: no second draft beside it.
+  const pendingRules = new Set([...readProposals(dir).values()].filter((p) => p.status === "pending" || p.status === "approved").map((p) => p.proposal.rule_id));
   const diagnoses: DiagnosisResult[] = [];
   const proposals: string[] = [];
   const ctx = { ladderDir: dir, projectDir: input.projectDir, at };
@@ -93,6 +106,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
       pendingRules.add(r.rule_id);
     }
   }
+  if (input.crashAfter === "draft") throw new InjectedCrash("draft");
   // Checks in shadow: replay and live lines, judged by the gate.
   const checksFile = join(dir, CHECKS_FILE);
   const checks = existsSync(checksFile) ? parseChecksFile(readFileSync(checksFile, "utf8"), checksFile) : [];

@@ -15,9 +15,12 @@ export { preToolUsePayload, transcriptTurns, type RecordedToolCall, type Transcr
 export { LadderError, type LadderErrorCode } from "./errors.js";
 export { contradictions, diagnose, isVague, placement, REPEAT, type Diagnosis, type DiagnosisResult, type Placement } from "./diagnose.js";
 export { draftCheck, draftLeaveShadow, draftProposal, OFFLINE_REVIEW, type DraftContext } from "./drafts.js";
-export { addProposal, approve, fileHash, proposalId, PROPOSALS_FILE, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
+export { addProposal, approve, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
 export { GATE, liveShadow, replayShadow, shadowVerdict, TRUE_ALARM_TURNS, verdictLine } from "./shadow.js";
 export { budgetReport, DEFAULT_BUDGET, harm, type BudgetReport } from "./budget.js";
 export { missingNights, readReceipts, RECEIPTS_FILE, writeReceipt } from "./receipts.js";
 export { runAudit, type AuditInput, type AuditReport } from "./auditor.js";
 export { morningReport } from "./morning.js";
+export { ruleRowsForIndex } from "./sync.js";
+export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent, type JourneyState, type Transition } from "./journey.js";
+export { InjectedCrash } from "./auditor.js";

@@ -94,6 +94,11 @@ function edited(edit: Edit, id: string): { before: string | null; after: string 
       found: now ?? "no file",
     });
   }
+  return applyEdit(edit, current);
+}
+
+/** The text of the file after the edit, from its text before (null: no file). */
+function applyEdit(edit: Edit, current: string | null): { before: string | null; after: string } {
   if (edit.kind === "check") {
     // As stored: the hook's parse adds `source`, which the file does not hold.
     const checks: Array<Omit<Check, "source">> = current === null ? [] : parseChecksFile(current, edit.file).map(({ source: _source, ...c }) => c);
@@ -118,30 +123,67 @@ function locationAfter(p: Proposal): RuleLocation | undefined {
   return { kind: "text", file: p.edit.file, section: null };
 }
 
-/** The owner's yes: applies the edit (backup first), records it, moves the rule one rung. */
-export function approve(dir: string, id: string, at: string): ProposalState {
+/**
+ * The owner's yes: applies the edit (backup first), moves the rule one rung, then records it
+ * applied. In that order, so a run killed at any point is finished by a second approve: the
+ * yes is recorded first, the rule's patch is written once (keyed by the proposal), and
+ * "applied" comes last. `faults` injects a crash for the journey's model test.
+ */
+export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch" } = {}): ProposalState {
   const s = need(dir, id);
-  if (s.status !== "pending") throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}`, { expected: "a pending proposal", found: s.status });
+  // "approved" with no "applied" after it: a run that died on the way; the yes stands, finish it.
+  const resuming = s.status === "approved";
+  if (s.status !== "pending" && !resuming) throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}`, { expected: "a pending proposal", found: s.status });
   const p = s.proposal;
-  // The edit is computed (and the file checked) before anything is recorded: a refusal writes nothing.
-  const change = p.edit !== null ? edited(p.edit, id) : null;
-  decide(dir, id, "approved", at);
-  if (p.edit !== null && change !== null) {
-    const { before, after } = change;
-    const backups = join(dir, "backups");
-    mkdirSync(backups, { recursive: true });
-    const backup = join(backups, `${id}${before === null ? ".absent" : ".bak"}`);
-    if (before === null) writeFileSync(backup, "");
-    else copyFileSync(p.edit.file, backup);
-    writeFileAtomic(p.edit.file, after);
-    decide(dir, id, "applied", at, { backup, after_hash: sha256(after) });
+  const interrupted = resuming && p.edit !== null ? interruptedWrite(dir, id, p.edit) : null;
+  let record: { backup: string | null; after_hash: string | null } = interrupted ?? { backup: null, after_hash: null };
+  if (interrupted === null) {
+    // The edit is computed (and the file checked) before anything is recorded: a refusal writes nothing.
+    const change = p.edit !== null ? edited(p.edit, id) : null;
+    if (!resuming) decide(dir, id, "approved", at);
+    if (p.edit !== null && change !== null) {
+      const { before, after } = change;
+      const backups = join(dir, "backups");
+      mkdirSync(backups, { recursive: true });
+      const backup = join(backups, `${id}${before === null ? ".absent" : ".bak"}`);
+      if (before === null) writeFileSync(backup, "");
+      else copyFileSync(p.edit.file, backup);
+      writeFileAtomic(p.edit.file, after);
+      record = { backup, after_hash: sha256(after) };
+    }
   }
+  if (faults.crashAfter === "write") throw new LadderError("BAD_INPUT", "injected crash after the write");
+  patchOnce(dir, p, at);
+  if (faults.crashAfter === "patch") throw new LadderError("BAD_INPUT", "injected crash after the patch");
+  decide(dir, id, "applied", at, record);
+  return need(dir, id);
+}
+
+/** The rule's patch for an applied proposal, once: a resumed apply does not move the rule twice. */
+function patchOnce(dir: string, p: Proposal, at: string): void {
   const set: Record<string, unknown> = {};
   if (p.to_rung !== p.from_rung) set["rung"] = p.to_rung;
   const loc = locationAfter(p);
   if (loc) set["location"] = loc;
-  if (Object.keys(set).length > 0) openRuleLedger(dir).append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set, because: id }]);
-  return need(dir, id);
+  const ledger = openRuleLedger(dir);
+  const done = ledger.read().ledger.rules.get(p.rule_id)?.patches.some((x) => x.because === p.id) ?? false;
+  if (Object.keys(set).length > 0 && !done) ledger.append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set, because: p.id }]);
+}
+
+/**
+ * A resumed apply whose backup was written and whose file is already the edit of the backup
+ * (the run died after writing it): nothing to write again; returns what "applied" records.
+ * Null when the file is still as drafted (apply normally) or was edited by hand (edited()
+ * then refuses, naming the hashes).
+ */
+function interruptedWrite(dir: string, id: string, edit: Edit): { backup: string; after_hash: string } | null {
+  const bak = join(dir, "backups", `${id}.bak`);
+  const absent = join(dir, "backups", `${id}.absent`);
+  const backup = existsSync(bak) ? bak : existsSync(absent) ? absent : null;
+  const now = fileHash(edit.file);
+  if (backup === null || now === edit.file_hash) return null;
+  const expected = sha256(applyEdit(edit, backup === absent ? null : readFileSync(bak, "utf8")).after);
+  return now === expected ? { backup, after_hash: expected } : null;
 }
 
 /** Undoes an applied proposal: the file as it was before, the rule back at its rung. */
@@ -163,3 +205,10 @@ export function undo(dir: string, id: string, at: string): void {
 }
 
 export { CHECKS_FILE };
+
+/** The checks installed in a ladder folder (none when checks.json is absent); a malformed file throws CheckFileError. */
+export function readInstalledChecks(dir: string): Check[] {
+  const file = join(dir, CHECKS_FILE);
+  const text = readOrNull(file);
+  return text === null ? [] : parseChecksFile(text, file);
+}

@@ -6,10 +6,16 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
+import { register as approvals } from "./approvals.js";
+import { register as approve } from "./approve.js";
+import { register as audit } from "./audit.js";
+import { register as budget } from "./budget.js";
 import { register as build } from "./build.js";
 import { register as cluster } from "./cluster.js";
 import { register as cover } from "./cover.js";
+import { register as morning } from "./morning.js";
 import { register as pairs } from "./pairs.js";
+import { register as reject } from "./reject.js";
 import { register as search } from "./search.js";
 import { register as show } from "./show.js";
 
@@ -24,4 +30,5 @@ export function register(program: Command, ctx: CommandContext): void {
       ]),
     );
   for (const sub of [build, show, search, cover, cluster, pairs]) sub(group, ctx);
+  for (const sub of [audit, approvals, approve, reject, morning, budget]) sub(group, ctx);
 }

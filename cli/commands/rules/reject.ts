@@ -1,0 +1,27 @@
+import type { Command } from "commander";
+import { reject } from "../../../runtime/ladder/index.js";
+import type { CommandContext } from "../../shared/command.js";
+import { examples } from "../../shared/help.js";
+import { printJson, println } from "../../shared/io.js";
+import { nowIso, withLadder } from "./ladder-shared.js";
+
+/**
+ * `errata rules reject <id> --why <text>`: the owner's no, with the reason kept beside the proposal.
+ *
+ * Example: `errata rules reject pr-3f2a1c9e0b --why "npm is fine in the docs folder"` -> "rejected pr-3f2a1c9e0b".
+ */
+export function register(group: Command, ctx: CommandContext): void {
+  group
+    .command("reject")
+    .description("Say no to a proposal, with the reason")
+    .argument("<id>", "a pending proposal's id")
+    .requiredOption("--why <text>", "why not (kept with the proposal)")
+    .option("--dry-run", "check it, record nothing")
+    .option("--json", "print one JSON value")
+    .addHelpText("after", examples(['errata rules reject pr-0000000000 --why "not this one"  # exit 2']))
+    .action(async (id: string, flags: { why: string; dryRun?: boolean; json?: boolean }) => {
+      await withLadder(ctx, flags.dryRun === true, (dir) => reject(dir, id, flags.why, nowIso(ctx)));
+      if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "rejected" });
+      println(ctx.io, `${flags.dryRun ? "would reject" : "rejected"} ${id}`);
+    });
+}
