@@ -24,3 +24,4 @@ export { morningReport } from "./morning.js";
 export { ruleRowsForIndex } from "./sync.js";
 export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent, type JourneyState, type Transition } from "./journey.js";
 export { InjectedCrash } from "./auditor.js";
+export { PILOT_RULES, runPilot, type PilotOptions, type PilotRow, type Rate } from "./pilot.js";
