@@ -129,13 +129,18 @@ function locationAfter(p: Proposal): RuleLocation | undefined {
  * yes is recorded first, the rule's patch is written once (keyed by the proposal), and
  * "applied" comes last. `faults` injects a crash for the journey's model test.
  */
-export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch" } = {}): ProposalState {
+export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch"; checkOnly?: boolean } = {}): ProposalState {
   const s = need(dir, id);
   // "approved" with no "applied" after it: a run that died on the way; the yes stands, finish it.
   const resuming = s.status === "approved";
   if (s.status !== "pending" && !resuming) throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}`, { expected: "a pending proposal", found: s.status });
   const p = s.proposal;
   const interrupted = resuming && p.edit !== null ? interruptedWrite(dir, id, p.edit) : null;
+  if (faults.checkOnly) {
+    // --dry-run: the same refusals, nothing written (the edit's file may lie outside any scratch copy).
+    if (interrupted === null && p.edit !== null) edited(p.edit, id);
+    return s;
+  }
   let record: { backup: string | null; after_hash: string | null } = interrupted ?? { backup: null, after_hash: null };
   if (interrupted === null) {
     // The edit is computed (and the file checked) before anything is recorded: a refusal writes nothing.
@@ -187,7 +192,7 @@ function interruptedWrite(dir: string, id: string, edit: Edit): { backup: string
 }
 
 /** Undoes an applied proposal: the file as it was before, the rule back at its rung. */
-export function undo(dir: string, id: string, at: string): void {
+export function undo(dir: string, id: string, at: string, opts: { checkOnly?: boolean } = {}): void {
   const s = need(dir, id);
   const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
   if (s.status !== "applied" || !applied || applied.backup === null || s.proposal.edit === null) {
@@ -197,6 +202,7 @@ export function undo(dir: string, id: string, at: string): void {
   const now = fileHash(file);
   if (now !== applied.after_hash) throw new LadderError("FILE_CHANGED", `${file} changed after proposal ${id} was applied; not restored`, { expected: applied.after_hash ?? "?", found: now ?? "no file" });
   if (!existsSync(applied.backup)) throw new LadderError("NO_BACKUP", `the backup of ${file} is missing`, { expected: applied.backup, found: "nothing" });
+  if (opts.checkOnly) return;
   if (applied.backup.endsWith(".absent")) rmSync(file);
   else writeFileAtomic(file, readFileSync(applied.backup, "utf8"));
   decide(dir, id, "undone", at);

@@ -3,7 +3,7 @@ import { approve, undo } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { nowIso, withLadder } from "./ladder-shared.js";
+import { ladderDirOf, nowIso } from "./ladder-shared.js";
 
 /**
  * `errata rules approve <id>` and `errata rules undo <id>`: the owner's yes applies a proposal
@@ -20,8 +20,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "check that it would apply, change nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules approve pr-0000000000  # exit 2"], { after: "An unknown id exits 2. Undo an applied proposal with errata rules undo <id>." }))
-    .action(async (id: string, flags: { dryRun?: boolean; json?: boolean }) => {
-      const s = await withLadder(ctx, flags.dryRun === true, (dir) => approve(dir, id, nowIso(ctx)));
+    .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+      const s = approve(ladderDirOf(ctx), id, nowIso(ctx), { checkOnly: flags.dryRun === true });
       const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null) });
       const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
@@ -34,8 +34,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "check that it would undo, change nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules undo pr-0000000000  # exit 2"]))
-    .action(async (id: string, flags: { dryRun?: boolean; json?: boolean }) => {
-      await withLadder(ctx, flags.dryRun === true, (dir) => undo(dir, id, nowIso(ctx)));
+    .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+      undo(ladderDirOf(ctx), id, nowIso(ctx), { checkOnly: flags.dryRun === true });
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone" });
       println(ctx.io, `${flags.dryRun ? "would undo" : "undone"} ${id}`);
     });
