@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { appendJsonl, readJsonl } from "../files/index.js";
 import { z } from "zod";
 import { CauseSchema, type Cause } from "../../schemas/rule-ledger.js";
+import { writeReceipt } from "./receipts.js";
 import type { OwnerTurn } from "./signals.js";
 
 export type JourneyState = "typed" | "captured" | "sorted" | "counted" | "mentioned" | "closed" | "proposed" | "repaired" | "rejected" | "undone" | "ignored";
@@ -96,9 +97,13 @@ export function sortedCauses(dir: string): Map<string, Cause> {
   return out;
 }
 
-/** The quick reflection: sorts a captured correction once; a turn not captured yet is left for later. */
-export function reflect(dir: string, exchangeId: string, cause: Cause): boolean {
-  if (!capturedIds(dir).has(exchangeId) || sortedCauses(dir).has(exchangeId)) return false;
-  appendJsonl(join(dir, SORTED_FILE), [{ v: 1, exchange_id: exchangeId, cause }]);
-  return true;
+/**
+ * The quick reflection: sorts a captured correction once; a turn not captured yet is left for
+ * later. Every run writes its receipt, a run that sorted nothing included.
+ */
+export function reflect(dir: string, exchangeId: string, cause: Cause, at: string = new Date().toISOString()): boolean {
+  const sorted = capturedIds(dir).has(exchangeId) && !sortedCauses(dir).has(exchangeId);
+  if (sorted) appendJsonl(join(dir, SORTED_FILE), [{ v: 1, exchange_id: exchangeId, cause }]);
+  writeReceipt(dir, { loop: "reflection", at, night: at.slice(0, 10), ok: true, counts: { sorted: sorted ? 1 : 0 }, note: null });
+  return sorted;
 }
