@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CHECK_ACTIONS, CHECK_FIELDS, CHECK_OPERATORS, REWRITE_FIELDS } from "../../core/check-vocabulary.js";
-import { CheckFileError, validateCheck } from "../../runtime/hooks/tool-checks.js";
+import { CheckFileError, compileChecks, evaluateChecks, preToolUseOutput, validateCheck, type Check } from "../../runtime/hooks/tool-checks.js";
 import { CheckSchema } from "../../schemas/ladder-checks.js";
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
@@ -60,5 +60,37 @@ describe("a check's shape: the hook's validator and the zod schema agree", () =>
       { numRuns: 3000, seed: 22 },
     );
     expect(accepted).toBeGreaterThan(300); // the generator reaches both sides of the boundary
+  });
+});
+
+describe("the PreToolUse output, on generated checks and calls", () => {
+  it("only Claude Code's PreToolUse fields; never systemMessage; a deny or ask always carries its reason", () => {
+    const valid = candidate.filter((c) => CheckSchema.safeParse(strip(c as Record<string, unknown>)).success);
+    const call = fc.record({ tool_name: fc.constantFrom("Bash", "Edit", "Write", "mcp__x"), tool_input: fc.record({ command: fc.constantFrom("npm i", "ls", "x"), file_path: fc.constantFrom("/a.ts", "/b.lock"), content: fc.string({ maxLength: 3 }) }, { requiredKeys: [] }) });
+    let nonEmpty = 0;
+    fc.assert(
+      fc.property(fc.array(valid, { maxLength: 4 }), call, (checks, c) => {
+        const list = checks.map((k) => strip(k as Record<string, unknown>)) as unknown as Check[];
+        let compiles = true;
+        try {
+          compileChecks(list);
+        } catch {
+          compiles = false; // refused at load (a pattern that is not a regex): never evaluated
+        }
+        fc.pre(compiles);
+        const out = preToolUseOutput(evaluateChecks(list, c));
+        if (out === "") return;
+        nonEmpty++;
+        const v = JSON.parse(out) as Record<string, Record<string, unknown>>;
+        expect(Object.keys(v)).toEqual(["hookSpecificOutput"]);
+        const h = v["hookSpecificOutput"]!;
+        expect(Object.keys(h).every((k) => ["hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"].includes(k))).toBe(true);
+        expect(h["hookEventName"]).toBe("PreToolUse");
+        if (h["permissionDecision"] === "deny" || h["permissionDecision"] === "ask") expect(typeof h["permissionDecisionReason"]).toBe("string");
+        if (h["permissionDecision"] === undefined) expect(typeof h["additionalContext"]).toBe("string");
+      }),
+      { numRuns: 1500, seed: 23 },
+    );
+    expect(nonEmpty).toBeGreaterThan(50);
   });
 });

@@ -71,6 +71,14 @@ describe("errata rules audit|approvals|approve|reject|undo|morning|budget", () =
     expect((JSON.parse((await cli(["rules", "approvals", "--all", "--json"])).out) as { proposals: Array<{ status: string }> }).proposals.map((p) => p.status)).toEqual(["rejected"]);
   });
 
+  it("audit --root reads every transcript under a folder; --project names where climbs edit", async () => {
+    const { t1 } = seed();
+    const r = await cli(["rules", "audit", "--root", ".", "--project", tmp.dir, "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ incidents: 2, turns: 4 });
+    expect(t1.endsWith("a.jsonl")).toBe(true);
+  });
+
   it("budget shows the file against its budget", async () => {
     seed();
     const r = await cli(["rules", "budget", "--budget", "1", "--json"]);

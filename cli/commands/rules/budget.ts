@@ -22,7 +22,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--file <path>", "the always-loaded file", "CLAUDE.md")
     .option("--budget <lines>", "the budget in lines", String(DEFAULT_BUDGET))
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples([["printf '# Project\\n\\n- Use pnpm, never npm.\\n' > CLAUDE.md &&", "errata rules budget --file CLAUDE.md --budget 2  # exit 0"]]))
+    .addHelpText("after", examples([["printf '# Project\\n\\n- Use pnpm, never npm.\\n' > CLAUDE.md &&", "errata rules budget --file CLAUDE.md --budget 2"]]))
     .action((flags: { file: string; budget: string; json?: boolean }) => {
       const budget = Number(flags.budget);
       if (!Number.isInteger(budget) || budget < 1) throw badInput("bad --budget", "a whole number of lines >= 1", describeFound(flags.budget));
