@@ -3,7 +3,8 @@
  * Bash tool call on stdin, against a bare `node -e 0` started the same way (spawnSync, the
  * same stdin) in the same run. It runs on every tool call; goal: within 1.05x of a bare start.
  *
- * Variants: no check file at all; six installed checks (checks.json) and the five hookify
+ * Variants: an empty script file (the floor of any hook started as a file: Node's main-module
+ * loading, which `-e` skips, costs several percent of a bare start by itself); no check file; six installed checks (checks.json) and the five hookify
  * example files in the project, none firing (the usual call: one log line per eligible
  * check); the same with a deny firing.
  *
@@ -90,10 +91,14 @@ export async function run(): Promise<void> {
     const call = (command: string) =>
       JSON.stringify({ session_id: "s1", transcript_path: join(dir, "t.jsonl"), cwd: proj, permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command, description: "run" }, tool_use_id: "toolu_1" });
     const hook = [bin, "hook", "pre-tool-use"];
+    const emptyScript = join(dir, "empty.cjs");
+    writeFileSync(emptyScript, "");
     const asGiven: NodeJS.ProcessEnv = { ...process.env, HOME: home };
     delete asGiven["CLAUDE_PROJECT_DIR"];
     const variants: Variant[] = [
       { name: "node -e 0", args: ["-e", "0"], input: call("pnpm test"), env: { ERRATA_DIR: bare } },
+      // The floor of any hook started as a script file: Node's main-module loading, which -e skips.
+      { name: "node empty.cjs (a script file that does nothing)", args: [emptyScript], input: call("pnpm test"), env: { ERRATA_DIR: bare } },
       { name: "pre-tool-use, no checks", args: hook, input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "pnpm test" }, cwd: dir }), env: { ERRATA_DIR: bare } },
       { name: "pre-tool-use, 6 checks + 5 hookify files, none fires", args: hook, input: call("pnpm test"), env: { ERRATA_DIR: full } },
       { name: "pre-tool-use, 6 checks + 5 hookify files, a deny fires", args: hook, input: call("npm test"), env: { ERRATA_DIR: full } },
@@ -110,7 +115,7 @@ export async function run(): Promise<void> {
       const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
       const once = (v: (typeof variants)[number]) => spawnSync(process.execPath, v.args, { input: v.input, env: { ...env, ...v.env }, encoding: "utf8" });
       for (let i = 0; i < 2; i++) for (const v of variants) once(v); // warm the file cache
-      const fired = once(variants[3]!);
+      const fired = once(variants[4]!);
       if (!fired.stdout.includes('"permissionDecision":"deny"')) throw new Error(`tool-hook bench: the deny variant did not deny: ${fired.stdout}${fired.stderr}`);
       for (let i = 0; i < runs; i++) {
         for (const v of variants) {
