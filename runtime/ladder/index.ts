@@ -25,3 +25,4 @@ export { ruleRowsForIndex } from "./sync.js";
 export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent, type JourneyState, type Transition } from "./journey.js";
 export { InjectedCrash } from "./auditor.js";
 export { PILOT_RULES, runPilot, type PilotOptions, type PilotRow, type Rate } from "./pilot.js";
+export { ladderDir, onLadder } from "./scratch.js";

@@ -1,9 +1,8 @@
 import type { Command } from "commander";
-import { readProposals } from "../../../runtime/ladder/index.js";
+import { ladderDir, readProposals } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { ladderDirOf } from "./ladder-shared.js";
 
 /**
  * `errata rules approvals`: the owner's approval table: every pending proposal (a climb, a new
@@ -19,7 +18,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules approvals", "errata rules approvals --all --json"], { after: "Decide with errata rules approve <id> or errata rules reject <id> --why <text> (docs/ladder.md)." }))
     .action((flags: { all?: boolean; json?: boolean }) => {
-      const all = [...readProposals(ladderDirOf(ctx)).values()].filter((p) => flags.all || p.status === "pending");
+      const all = [...readProposals(ladderDir(ctx.io.env, ctx.io.cwd)).values()].filter((p) => flags.all || p.status === "pending");
       if (flags.json) return printJson(ctx.io, { ok: true, proposals: all.map((p) => ({ ...p.proposal, status: p.status })) });
       if (all.length === 0) println(ctx.io, flags.all ? "No proposal yet." : "No proposal waiting.");
       for (const { proposal: p, status } of all) {

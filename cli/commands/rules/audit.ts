@@ -1,13 +1,12 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { openRuleLedger, ruleRowsForIndex, runAudit } from "../../../runtime/ladder/index.js";
+import { onLadder, openRuleLedger, ruleRowsForIndex, runAudit } from "../../../runtime/ladder/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import { readRuleIndex, ruleIndexPath } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { nowIso, withLadder } from "./ladder-shared.js";
 
 const jsonlUnder = (root: string): string[] => {
   const out: string[] = [];
@@ -38,9 +37,9 @@ export function register(group: Command, ctx: CommandContext): void {
     .addHelpText("after", examples(["errata rules audit --project ."], { after: "With no transcripts it is an empty run: it still writes its receipts, so a quiet night differs from a night that never ran." }))
     .action(async (flags: { root?: string; transcript?: string[]; project: string; dryRun?: boolean; json?: boolean }) => {
       const transcripts = [...(flags.transcript ?? []).map((f) => resolve(ctx.io.cwd, f)), ...(flags.root ? jsonlUnder(resolve(ctx.io.cwd, flags.root)) : [])];
-      const at = nowIso(ctx);
+      const at = new Date(ctx.io.now()).toISOString();
       const index = readRuleIndex(ruleIndexPath(resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir));
-      const r = await withLadder(ctx, flags.dryRun === true, async (dir) => {
+      const r = await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, async (dir) => {
         if (index !== null) {
           const ledger = openRuleLedger(dir);
           ledger.append(ruleRowsForIndex(index, new Set(ledger.read().ledger.rules.keys()), at));

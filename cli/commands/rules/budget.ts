@@ -2,11 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { badInput, describeFound, ErrataError } from "../../../core/errors.js";
-import { budgetReport, DEFAULT_BUDGET, openRuleLedger, readInstalledChecks } from "../../../runtime/ladder/index.js";
+import { budgetReport, DEFAULT_BUDGET, ladderDir, openRuleLedger, readInstalledChecks } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { ladderDirOf } from "./ladder-shared.js";
 
 /**
  * `errata rules budget`: the always-loaded file against its attention budget (default 200
@@ -28,7 +27,7 @@ export function register(group: Command, ctx: CommandContext): void {
       if (!Number.isInteger(budget) || budget < 1) throw badInput("bad --budget", "a whole number of lines >= 1", describeFound(flags.budget));
       const file = resolve(ctx.io.cwd, flags.file);
       if (!existsSync(file)) throw new ErrataError("NOT_FOUND", `no file ${flags.file}`, { expected: "the always-loaded instruction file (CLAUDE.md)", found: "nothing" });
-      const dir = ladderDirOf(ctx);
+      const dir = ladderDir(ctx.io.env, ctx.io.cwd);
       const rules = [...openRuleLedger(dir).read().ledger.rules.values()];
       const checks = readInstalledChecks(dir);
       const r = budgetReport(flags.file, readFileSync(file, "utf8"), rules, checks, budget);

@@ -1,7 +1,8 @@
 /**
  * `errata rules build|show|search|cover|cluster|pairs`: every rule of the assistant's instruction
  * files indexed with stable ids, found again by search, and matched to the failures it covers
- * (docs/rules.md).
+ * (docs/rules.md); and the binding ladder's audit|approvals|approve|undo|reject|morning|budget
+ * (docs/ladder.md).
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
@@ -18,6 +19,7 @@ import { register as pairs } from "./pairs.js";
 import { register as reject } from "./reject.js";
 import { register as search } from "./search.js";
 import { register as show } from "./show.js";
+import { register as undo } from "./undo.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   const group = program
@@ -30,5 +32,5 @@ export function register(program: Command, ctx: CommandContext): void {
       ]),
     );
   for (const sub of [build, show, search, cover, cluster, pairs]) sub(group, ctx);
-  for (const sub of [audit, approvals, approve, reject, morning, budget]) sub(group, ctx);
+  for (const sub of [audit, approvals, approve, undo, reject, morning, budget]) sub(group, ctx);
 }

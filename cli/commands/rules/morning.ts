@@ -1,9 +1,8 @@
 import type { Command } from "commander";
-import { morningReport } from "../../../runtime/ladder/index.js";
+import { morningReport, onLadder } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { nowIso, withLadder } from "./ladder-shared.js";
 
 /**
  * `errata rules morning`: one short report of the open questions: proposals waiting, nights
@@ -19,7 +18,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules morning"]))
     .action(async (flags: { dryRun?: boolean; json?: boolean }) => {
-      const text = await withLadder(ctx, flags.dryRun === true, (dir) => morningReport(dir, nowIso(ctx)));
+      const text = await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, (dir) => morningReport(dir, new Date(ctx.io.now()).toISOString()));
       if (flags.json) return printJson(ctx.io, { ok: true, report: text.split("\n") });
       println(ctx.io, text);
     });

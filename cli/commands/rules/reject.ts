@@ -1,9 +1,8 @@
 import type { Command } from "commander";
-import { reject } from "../../../runtime/ladder/index.js";
+import { onLadder, reject } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { nowIso, withLadder } from "./ladder-shared.js";
 
 /**
  * `errata rules reject <id> --why <text>`: the owner's no, with the reason kept beside the proposal.
@@ -20,7 +19,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(['errata rules reject pr-0000000000 --why "not this one"  # exit 2']))
     .action(async (id: string, flags: { why: string; dryRun?: boolean; json?: boolean }) => {
-      await withLadder(ctx, flags.dryRun === true, (dir) => reject(dir, id, flags.why, nowIso(ctx)));
+      await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, (dir) => reject(dir, id, flags.why, new Date(ctx.io.now()).toISOString()));
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "rejected" });
       println(ctx.io, `${flags.dryRun ? "would reject" : "rejected"} ${id}`);
     });
