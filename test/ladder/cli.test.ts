@@ -57,6 +57,9 @@ describe("errata rules audit|approvals|approve|reject|undo|morning|budget", () =
     const { ladder, t1, t2 } = seed();
     const before = (f: string) => (existsSync(f) ? readFileSync(f, "utf8") : null);
     expect((await cli(["rules", "approve", "pr-0000000000"])).code).toBe(2);
+    const j = await cli(["rules", "approve", "pr-0000000000", "--json"]);
+    expect(j.code).toBe(2);
+    expect(JSON.parse(j.out)).toMatchObject({ ok: false, code: "NOT_FOUND" });
     expect((await cli(["rules", "reject", "pr-0000000000", "--why", "x"])).code).toBe(2);
     expect((await cli(["rules", "budget", "--budget", "0"])).code).toBe(2);
     expect((await cli(["rules", "budget", "--file", "nope.md"])).code).toBe(2);

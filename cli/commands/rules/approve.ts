@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { isCodedError } from "../../../core/errors.js";
 import { approve, ladderDir } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
@@ -19,10 +20,16 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules approve pr-0000000000  # exit 2"], { after: "An unknown id exits 2. Undo an applied proposal with errata rules undo <id>." }))
     .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
-      const s = approve(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
-      const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
-      if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null) });
-      const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
-      println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${id}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
+      try {
+        const s = approve(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
+        const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null) });
+        const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
+        println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${id}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
+      } catch (err) {
+        // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
+        if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
+        throw err;
+      }
     });
 }

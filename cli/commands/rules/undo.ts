@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { isCodedError } from "../../../core/errors.js";
 import { ladderDir, undo } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
@@ -19,8 +20,14 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules undo pr-0000000000  # exit 2"]))
     .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
-      undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
-      if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone" });
-      println(ctx.io, `${flags.dryRun ? "would undo" : "undone"} ${id}`);
+      try {
+        undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone" });
+        println(ctx.io, `${flags.dryRun ? "would undo" : "undone"} ${id}`);
+      } catch (err) {
+        // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
+        if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
+        throw err;
+      }
     });
 }
