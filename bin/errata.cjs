@@ -135,7 +135,10 @@ function main(args = process.argv.slice(2)) {
     // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
     let hook;
     try {
-      hook = createLoader(path.join(__dirname, "..", "dist", "runtime", "hooks")).load("hook.bundle.cjs");
+      // The tool path (every tool call) loads its own small bundle, without the classifier.
+      const toolPath = args[1] === "pre-tool-use" || args[1] === "instructions-loaded";
+      const bundle = createLoader(path.join(__dirname, "..", "dist", "runtime", "hooks")).load(toolPath ? "tool-hook.bundle.cjs" : "hook.bundle.cjs");
+      hook = toolPath ? { runHook: (a) => bundle.runToolHook(a), outputFlushed: bundle.outputFlushed } : bundle;
     } catch (err) {
       fs.writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
       hook = { runHook: async () => 0, outputFlushed: () => true };

@@ -44,5 +44,6 @@ export { renderTaxonomyPage } from "./taxonomy-page.js";
 export * from "./taxonomy.js";
 export { v3ClassQuestions, v3Hash } from "./v3.js";
 export { recommendationSubject, recommendChecksHash, recommendCheckQuestions, rulesHash, rulesQuestions, ruleSubject } from "./rules.js";
+export { causeQuestions, causesHash } from "./causes.js";
 export { blameQuestions, costQuestions, detectQuestions, modeQuestions };
 export { CLASS_IDS, MODE_IDS, classes, modeById, type ClassId, type ModeId } from "./taxonomy.js";

@@ -74,6 +74,9 @@ await build({
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
   outfile: `${dir}/hook-capture.bundle.cjs`,
 });
+// The tool path's bundle: the PreToolUse check runner and the InstructionsLoaded sensor,
+// loaded alone by bin/errata.cjs for those events (no classifier: it runs on every tool call).
+await build({ ...common, entryPoints: [`${dir}/tool-hook.js`], outfile: `${dir}/tool-hook.bundle.cjs` });
 // A bundle of an earlier layout is no longer loaded.
 rmSync(`${root}/${dir}/hook-reply.bundle.cjs`, { force: true });
 rmSync(`${root}/${dir}/hook-reply.bundle.cjs.v8cache`, { force: true });
@@ -93,7 +96,7 @@ writeFileSync(mainFile, rewritten);
 // it, and every copied byte lands in the young generation, which a hook process should
 // not fill).
 const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
-for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs"]) {
+for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "tool-hook.bundle.cjs"]) {
   const file = `${root}/${dir}/${name}`;
   writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);
 }

@@ -10,24 +10,33 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
+import { runToolHook, TOOL_EVENTS } from "../../runtime/hooks/tool-hook.js";
 import { examples } from "../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
   program
     .command("hook")
-    .description("Claude Code hooks: user-prompt-submit captures explicit ratings, corrections, directives and praise; stop keeps the last reply")
-    .argument("<event>", "user-prompt-submit or stop")
+    .description(
+      "Claude Code hooks: user-prompt-submit captures explicit ratings, corrections, directives and praise; stop keeps the last reply; " +
+        "pre-tool-use runs the ladder's checks and your hookify rules before a tool call; instructions-loaded records which instruction files loaded",
+    )
+    .argument("<event>", "user-prompt-submit, stop, pre-tool-use or instructions-loaded")
     .addHelpText(
       "after",
       examples(
         [
           `echo '{"session_id":"s1","prompt":"no, that is wrong"}' | errata hook user-prompt-submit`,
+          `echo '{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}' | errata hook pre-tool-use`,
         ],
-        { after: "Install: see docs/capture.md for the settings.json lines." },
+        { after: "Install: see docs/capture.md (capture) and docs/ladder.md (checks) for the settings.json lines." },
       ),
     )
     .action(async (event: string) => {
       const io = ctx.io;
+      if ((TOOL_EVENTS as readonly string[]).includes(event)) {
+        ctx.exitCode = await runToolHook([event], { readStdin: () => io.readStdin(), stdout: io.stdout, stderr: io.stderr, env: io.env, cwd: io.cwd, now: io.now });
+        return;
+      }
       ctx.exitCode = await runHook([event], {
         readStdin: () => io.readStdin(),
         stdout: io.stdout,

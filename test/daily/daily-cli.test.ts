@@ -56,7 +56,7 @@ describe("errata daily (in process, offline)", () => {
     const io1 = memoryIo({ env, now: NOW });
     const code = await run(["daily", "--skip-mine", "--root", spotter, "--json"], io1.io);
     const out = JSON.parse(io1.out()) as { ok: boolean; failed: string[]; stages: Array<{ name: string; ok: boolean; skipped: boolean; counts: Record<string, number>; wrote: Record<string, string> }> };
-    expect(out.stages.map((s) => s.name)).toEqual(["mine", "enrich", "label", "triage", "report", "v4"]);
+    expect(out.stages.map((s) => s.name)).toEqual(["mine", "enrich", "label", "triage", "report", "v4", "ladder"]);
     expect(out.stages[0]?.skipped).toBe(true);
     expect(out.failed.filter((n) => n !== "v4")).toEqual([]);
     expect(out.ok).toBe(true);
@@ -67,7 +67,7 @@ describe("errata daily (in process, offline)", () => {
     expect(existsSync(triage.wrote["report"]!)).toBe(true);
     expect(existsSync(join(t.dir, ".state", "state.json"))).toBe(true);
     const runs = readFileSync(join(t.dir, ".state", "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { stage: string });
-    expect(runs.map((r) => r.stage)).toEqual(["mine", "enrich", "label", "triage", "report", "v4", "run"]);
+    expect(runs.map((r) => r.stage)).toEqual(["mine", "enrich", "label", "triage", "report", "v4", "ladder", "run"]);
 
     const io2 = memoryIo({ env, now: NOW + 60_000 });
     await run(["daily", "--skip-mine", "--root", spotter, "--json"], io2.io);

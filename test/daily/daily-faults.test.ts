@@ -35,7 +35,7 @@ describe("runDaily: fault isolation across the real stages", () => {
     const r = await runDaily(ctx, deps({ mine: async () => { throw new Error("transcripts unreadable"); } }));
     expect(r.failed).toEqual(["mine"]);
     expect(r.ok).toBe(false);
-    expect(r.stages.filter((s) => s.ok).map((s) => s.name)).toEqual(["enrich", "label", "triage", "report", "v4"]);
+    expect(r.stages.filter((s) => s.ok).map((s) => s.name)).toEqual(["enrich", "label", "triage", "report", "v4", "ladder"]);
     expect(r.stages.find((s) => s.name === "enrich")?.counts["enriched"]).toBe(1);
     expect(existsSync(ctx.files.state)).toBe(true);
   });

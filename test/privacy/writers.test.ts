@@ -43,6 +43,8 @@ const NEED_NOT: Record<string, string> = {
   "runtime/pages/label-store.ts": "the labelling page's tokens (0600) and a labeller's answers (yes/no, ratings, classes)",
   "cli/commands/notebook.ts": "notebook pages of aggregate figures from research outputs",
   "cli/commands/report.ts": "the Pulse page: ids and counts only (runtime/pages/pulse-data.ts carries no entry text)",
+  "runtime/hooks/pre-tool-use.ts": "the check runner's tool events: ids, the tool's name, the mode and the decision, never tool_input",
+  "runtime/ladder/receipts.ts": "the loops' receipts: loop, night, counts and code's own notes",
   "runtime/rules/store.ts":
     "KNOWN GAP: the rule index copies the owner's instruction files (CLAUDE.md) into the state folder (0600) as they are; redacting them would change rule ids and is left to a later change (docs/privacy.md)",
 };

@@ -7,6 +7,7 @@ import type { ProseLane } from "./enrich-openai.js";
 import { runEnrich } from "./enrich.js";
 import { runLabel } from "./label.js";
 import { runReport } from "./report.js";
+import { ladderStage } from "./ladder-stage.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "./run-loop.js";
 import { runTriage } from "./triage.js";
 
@@ -92,6 +93,7 @@ export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptio
         return { ...out, notes: [note, ...out.notes] };
       },
     },
+    ladderStage(ctx, root),
   ];
 }
 

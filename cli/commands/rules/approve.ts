@@ -1,0 +1,35 @@
+import type { Command } from "commander";
+import { isCodedError } from "../../../core/errors.js";
+import { approve, ladderDir } from "../../../runtime/ladder/index.js";
+import type { CommandContext } from "../../shared/command.js";
+import { examples } from "../../shared/help.js";
+import { printJson, println } from "../../shared/io.js";
+
+/**
+ * `errata rules approve <id>`: the owner's yes applies a proposal as one edit of one rule unit
+ * (a backup of the file first), refusing when the file changed since the proposal was drafted.
+ *
+ * Example: `errata rules approve pr-3f2a1c9e0b` -> "applied pr-3f2a1c9e0b: install check ladder-claude.tools.pnpm01 in .../checks.json (backup .../backups/pr-3f2a1c9e0b.bak)".
+ */
+export function register(group: Command, ctx: CommandContext): void {
+  group
+    .command("approve")
+    .description("Say yes to a proposal: apply it as one edit of one rule unit, with a backup (refused if the file changed by hand since)")
+    .argument("<id>", "a proposal id (errata rules approvals lists them)")
+    .option("--dry-run", "check that it would apply, change nothing")
+    .option("--json", "print one JSON value")
+    .addHelpText("after", examples(["errata rules approve pr-0000000000  # exit 2"], { after: "An unknown id exits 2. Undo an applied proposal with errata rules undo <id>." }))
+    .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+      try {
+        const s = approve(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
+        const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null) });
+        const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
+        println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${id}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
+      } catch (err) {
+        // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
+        if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
+        throw err;
+      }
+    });
+}

@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import { isCodedError } from "../../../core/errors.js";
+import { ladderDir, undo } from "../../../runtime/ladder/index.js";
+import type { CommandContext } from "../../shared/command.js";
+import { examples } from "../../shared/help.js";
+import { printJson, println } from "../../shared/io.js";
+
+/**
+ * `errata rules undo <id>`: puts back the file as it was before an applied proposal and the
+ * rule at its rung, refusing when the file changed after the apply.
+ *
+ * Example: `errata rules undo pr-3f2a1c9e0b` -> "undone pr-3f2a1c9e0b".
+ */
+export function register(group: Command, ctx: CommandContext): void {
+  group
+    .command("undo")
+    .description("Undo an applied proposal: the file as it was before, the rule back at its rung (refused if the file changed since)")
+    .argument("<id>", "an applied proposal's id")
+    .option("--dry-run", "check that it would undo, change nothing")
+    .option("--json", "print one JSON value")
+    .addHelpText("after", examples(["errata rules undo pr-0000000000  # exit 2"]))
+    .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+      try {
+        undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone" });
+        println(ctx.io, `${flags.dryRun ? "would undo" : "undone"} ${id}`);
+      } catch (err) {
+        // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
+        if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
+        throw err;
+      }
+    });
+}

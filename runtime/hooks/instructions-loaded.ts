@@ -1,0 +1,40 @@
+/**
+ * `errata hook instructions-loaded`: the sensor behind the ladder's "not loaded" diagnosis.
+ * Claude Code fires InstructionsLoaded when a CLAUDE.md or `.claude/rules/*.md` file loads;
+ * the event has no decision control, so this handler only records, one line per load, to
+ * `<ERRATA_DIR>/ladder/instructions-loaded.jsonl`: `session_id`, `file_path`, `memory_type`
+ * (User, Project, Local, Managed), `load_reason` (session_start, nested_traversal,
+ * path_glob_match, include, compact), and when sent `globs`, `trigger_file_path`,
+ * `parent_file_path`. It prints nothing on stdout (nothing enters the model's context).
+ *
+ * Example: stdin {"session_id":"s1","hook_event_name":"InstructionsLoaded","file_path":"/p/CLAUDE.md",
+ * "memory_type":"Project","load_reason":"session_start"} -> one line in instructions-loaded.jsonl.
+ */
+import { appendLadderLine, ladderDir, type ToolHookIo } from "./pre-tool-use.js";
+
+export const INSTRUCTIONS_LOADED_FILE = "instructions-loaded.jsonl";
+
+type Fields = Record<string, unknown>;
+const strOrNull = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+export function onInstructionsLoaded(f: Fields, io: ToolHookIo, say: (line: string) => void): boolean {
+  const filePath = strOrNull(f["file_path"]);
+  if (filePath === null) {
+    say("no file_path in the InstructionsLoaded JSON; nothing recorded");
+    return false;
+  }
+  const globs = Array.isArray(f["globs"]) ? (f["globs"] as unknown[]).filter((g): g is string => typeof g === "string") : null;
+  const row = {
+    v: 1,
+    ts: new Date(io.now()).toISOString(),
+    session_id: strOrNull(f["session_id"]),
+    file_path: filePath,
+    memory_type: strOrNull(f["memory_type"]),
+    load_reason: strOrNull(f["load_reason"]),
+    globs,
+    trigger_file_path: strOrNull(f["trigger_file_path"]),
+    parent_file_path: strOrNull(f["parent_file_path"]),
+  };
+  appendLadderLine(ladderDir(io.env, io.cwd), INSTRUCTIONS_LOADED_FILE, `${JSON.stringify(row)}\n`);
+  return true;
+}

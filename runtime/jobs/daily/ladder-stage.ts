@@ -1,0 +1,50 @@
+/**
+ * The ladder stage of `errata daily`: the nightly auditor (runtime/ladder runAudit) over the
+ * transcripts changed in the last two days: incidents counted into the rule ledger, rules
+ * broken again diagnosed, proposals drafted for the owner, checks in shadow judged. Advisory:
+ * a failure here is reported and never changes the daily exit code. A dry run does nothing.
+ *
+ * Example: ladderStage(ctx, root) -> {name: "ladder", advisory: true, run} whose output counts
+ * {transcripts: 3, turns: 41, incidents: 1, mentions: 0, proposals: 0, shadow_checks: 1}.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runAudit } from "../../ladder/index.js";
+import type { StageContext } from "./context.js";
+import { stageOutput } from "./context.js";
+import type { LoopStage } from "./run-loop.js";
+
+const RECENT_MS = 2 * 86_400_000;
+
+function recentTranscripts(root: string, sinceMs: number): string[] {
+  const out: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = join(root, e.name);
+    if (e.isDirectory()) out.push(...recentTranscripts(p, sinceMs));
+    else if (e.name.endsWith(".jsonl") && statSync(p).mtimeMs >= sinceMs) out.push(p);
+  }
+  return out.sort();
+}
+
+export function ladderStage(ctx: StageContext, root: string): LoopStage {
+  return {
+    name: "ladder",
+    advisory: true,
+    run: async () => {
+      if (ctx.dryRun) return stageOutput({}, ["ladder: dry run, nothing audited"]);
+      const now = ctx.nowMs();
+      const transcripts = recentTranscripts(root, now - RECENT_MS);
+      // The ladder folder sits in the ledger folder, beside upgrades.jsonl.
+      const ladderDir = join(dirname(ctx.files.upgrades), "ladder");
+      const r = await runAudit({ ladderDir, projectDir: process.cwd(), transcripts, at: new Date(now).toISOString() });
+      const counts = { transcripts: transcripts.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
+      return stageOutput(counts, r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : []);
+    },
+  };
+}

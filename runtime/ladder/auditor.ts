@@ -1,0 +1,134 @@
+/**
+ * The nightly auditor (a stage of `errata daily`, and `errata rules audit`): reads the night's
+ * transcripts, counts incidents into the rule ledger (each once), diagnoses every rule broken
+ * again, drafts one proposal per rule (none while one is pending), judges every check in
+ * shadow by replay and live lines through the calibration gate, drafts the leave-shadow
+ * proposal of a check that passed, and writes its receipts (audit and shadow), empty runs
+ * included. It changes no instruction file and no check: only the owner's approval does.
+ *
+ * Example: runAudit({ladderDir, projectDir, transcripts: ["s1.jsonl"], at: "2026-12-02T03:00:00Z"})
+ * -> {incidents: 2, mentions: 1, proposals: 1, shadow: [], ...}.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ShadowVerdict } from "../../calibration/index.js";
+import { readJsonl } from "../files/index.js";
+import { CHECKS_FILE, TOOL_EVENTS_FILE, parseChecksFile } from "../hooks/pre-tool-use.js";
+import { INSTRUCTIONS_LOADED_FILE } from "../hooks/instructions-loaded.js";
+import { InstructionsLoadedSchema, ToolEventSchema } from "../../schemas/ladder-checks.js";
+import type { RuleLedgerLine } from "../../schemas/rule-ledger.js";
+import { causeModel } from "./causes.js";
+import { diagnose, placement, type DiagnosisResult } from "./diagnose.js";
+import { draftLeaveShadow, draftProposal } from "./drafts.js";
+import { turnLines } from "./incidents.js";
+import { openRuleLedger } from "./ledger.js";
+import { sortedCauses } from "./journey.js";
+import { addProposal, readProposals } from "./proposals.js";
+import { writeReceipt } from "./receipts.js";
+import { liveShadow, replayShadow, shadowVerdict, verdictLine } from "./shadow.js";
+import { transcriptTurns, type TranscriptTurns } from "./transcript-turns.js";
+
+export interface AuditInput {
+  ladderDir: string;
+  projectDir: string;
+  transcripts: readonly string[];
+  /** ISO time of the run (the night is its UTC date). */
+  at: string;
+  budget?: number;
+  /** Fault injection for the journey's model test: the run dies after this step. */
+  crashAfter?: "count" | "draft";
+}
+
+export class InjectedCrash extends Error {
+  constructor(readonly step: string) {
+    super(`injected crash after ${step}`);
+  }
+}
+
+export interface AuditReport {
+  turns: number;
+  incidents: number;
+  mentions: number;
+  sorted: Record<string, number>;
+  diagnoses: DiagnosisResult[];
+  proposals: string[];
+  shadow: ShadowVerdict[];
+}
+
+export async function runAudit(input: AuditInput): Promise<AuditReport> {
+  const { ladderDir: dir, at } = input;
+  const night = at.slice(0, 10);
+  const ledger = openRuleLedger(dir);
+  const loads = readJsonl(join(dir, INSTRUCTIONS_LOADED_FILE), InstructionsLoadedSchema).rows;
+  const sessions: TranscriptTurns[] = [];
+  for (const t of input.transcripts) sessions.push(await transcriptTurns(t));
+  const before = ledger.read().ledger;
+  const rules = [...before.rules.values()];
+  const known = new Set(rules.flatMap((r) => r.incidents.map((i) => i.incident_id)));
+  const knownMentions = new Set(rules.flatMap((r) => r.mentions.map((m) => `${m.rule_id}\u0000${m.exchange_id}`)));
+  const lines: RuleLedgerLine[] = [];
+  const sorted: Record<string, number> = {};
+  let turns = 0;
+  const model = causeModel();
+  // The quick reflection's sort, where it ran; the model's otherwise.
+  const sortedBefore = sortedCauses(dir);
+  for (const s of sessions) {
+    for (const t of s.turns) {
+      turns++;
+      const out = turnLines(t, rules, loads, (x) => sortedBefore.get(x.exchange_id) ?? model.classify(x.text, x.reply_before));
+      if (out.cause !== null) sorted[out.cause] = (sorted[out.cause] ?? 0) + 1;
+      for (const l of out.lines) {
+        if (l.kind === "incident" && known.has(l.incident_id)) continue;
+        if (l.kind === "mention" && knownMentions.has(`${l.rule_id}\u0000${l.exchange_id}`)) continue;
+        lines.push(l);
+      }
+    }
+  }
+  ledger.append(lines);
+  if (input.crashAfter === "count") throw new InjectedCrash("count");
+  const after = ledger.read().ledger;
+  const all = [...after.rules.values()];
+  // A proposal approved but not yet applied (a run died on the way) is still open: no second draft beside it.
+  const pendingRules = new Set([...readProposals(dir).values()].filter((p) => p.status === "pending" || p.status === "approved").map((p) => p.proposal.rule_id));
+  const diagnoses: DiagnosisResult[] = [];
+  const proposals: string[] = [];
+  const ctx = { ladderDir: dir, projectDir: input.projectDir, at };
+  for (const r of all) {
+    const file = r.location.kind === "text" ? r.location.file : null;
+    const text = file !== null && existsSync(file) ? readFileSync(file, "utf8") : null;
+    const d = diagnose(r, all, placement(text, r.text), input.budget);
+    if (d.diagnosis === "too_few") continue;
+    diagnoses.push(d);
+    if (pendingRules.has(r.rule_id)) continue;
+    const p = draftProposal(r, d, ctx);
+    if (p !== null && addProposal(dir, p)) {
+      proposals.push(p.id);
+      pendingRules.add(r.rule_id);
+    }
+  }
+  if (input.crashAfter === "draft") throw new InjectedCrash("draft");
+  // Checks in shadow: replay and live lines, judged by the gate.
+  const checksFile = join(dir, CHECKS_FILE);
+  const checks = existsSync(checksFile) ? parseChecksFile(readFileSync(checksFile, "utf8"), checksFile) : [];
+  const events = readJsonl(join(dir, TOOL_EVENTS_FILE), ToolEventSchema).rows;
+  const incidents = all.flatMap((r) => r.incidents);
+  const verdicts: ShadowVerdict[] = [];
+  for (const c of checks.filter((k) => k.mode === "shadow")) {
+    const replayed = replayShadow(c, sessions, incidents);
+    const live = liveShadow(events, c, sessions, incidents);
+    // A live line and its replay are the same moment: keep the live one where both exist.
+    const liveKeys = new Set(live.events.map((e) => `${e.session_id}\u0000${e.ts}`));
+    const v = shadowVerdict(c, [...live.events, ...replayed.filter((e) => !liveKeys.has(`${e.session_id}\u0000${e.ts}`))]);
+    verdicts.push(v);
+    const rule = c.rule_id ? after.rules.get(c.rule_id) : undefined;
+    if (v.earned && rule && !pendingRules.has(rule.rule_id)) {
+      const p = draftLeaveShadow(rule, c.id, verdictLine(v), ctx);
+      if (addProposal(dir, p)) proposals.push(p.id);
+    }
+  }
+  const incidentLines = lines.filter((l) => l.kind === "incident").length;
+  const mentionLines = lines.filter((l) => l.kind === "mention").length;
+  writeReceipt(dir, { loop: "audit", at, night, ok: true, counts: { turns, incidents: incidentLines, mentions: mentionLines, diagnoses: diagnoses.length, proposals: proposals.length }, note: null });
+  writeReceipt(dir, { loop: "shadow", at, night, ok: true, counts: { checks: verdicts.length, passed: verdicts.filter((v) => v.earned).length }, note: null });
+  return { turns, incidents: incidentLines, mentions: mentionLines, sorted, diagnoses, proposals, shadow: verdicts };
+}

@@ -1,0 +1,94 @@
+/**
+ * Drafting a repair from a diagnosis: the proposal the owner will see. A climb is one rung:
+ * 0 -> 1 a line in `.claude/rules/<slug>.md` (created with `paths:` when missing), 1 -> 2 a
+ * line appended to the project's CLAUDE.md, 2 -> 3 a check in shadow in checks.json. Other
+ * diagnoses draft a `repair` proposal with no edit (the owner's words are needed: which of two
+ * contradicting rules wins, how to say a vague rule concretely). A check is drafted by code
+ * from the rule: its witness when it reads a tool field, else a "never X" the rule says
+ * (a Bash command running X is denied); with neither, the proposal asks the owner for the
+ * conditions (no edit).
+ *
+ * The reviewer lane (another model family) argues against each proposal; offline it does not
+ * run, and `review` says so.
+ *
+ * Example: draftCheck({rule_id: "r", text: "Use pnpm, never npm."}) -> {id: "ladder-r", tools: ["Bash"],
+ * conditions: [{field: "command", operator: "regex_match", pattern: "(^|[;&|]\\s*)npm\\b"}], action: "deny", mode: "shadow", ...}.
+ */
+import { join } from "node:path";
+import type { Check } from "../hooks/tool-checks.js";
+import type { Proposal } from "../../schemas/ladder-proposals.js";
+import type { DiagnosisResult } from "./diagnose.js";
+import type { LedgerRule } from "./ledger.js";
+import { CHECKS_FILE, fileHash, proposalId } from "./proposals.js";
+
+export const OFFLINE_REVIEW = "reviewer lane skipped: offline (no second model family configured)";
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export function draftCheck(rule: LedgerRule): Check | null {
+  const id = `ladder-${rule.rule_id}`.replace(/[^A-Za-z0-9_.:-]/g, "-");
+  const w = rule.witness;
+  if (w && w.field !== "reply" && !w.broken_when_absent) {
+    return { id, rule_id: rule.rule_id, tools: w.field === "command" ? ["Bash"] : ["Edit", "Write", "MultiEdit"], conditions: [{ field: w.field, operator: "regex_match", pattern: w.pattern }], action: "deny", message: rule.text, mode: "shadow" };
+  }
+  // The name after "never": dots inside it are kept (node.js), a sentence's full stop is not.
+  const never = /\b(?:never|don't|do not)\s+(?:use|run|call)?\s*`?([A-Za-z][\w-]*(?:\.[\w-]+)*)`?/i.exec(rule.text);
+  if (never) {
+    return { id, rule_id: rule.rule_id, tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: `(^|[;&|]\\s*)${escapeRe(never[1]!)}\\b` }], action: "deny", message: rule.text, mode: "shadow" };
+  }
+  return null;
+}
+
+const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "rule";
+
+export interface DraftContext {
+  ladderDir: string;
+  projectDir: string;
+  at: string;
+}
+
+export function draftProposal(rule: LedgerRule, d: DiagnosisResult, ctx: DraftContext): Proposal | null {
+  if (d.diagnosis === "too_few" || d.diagnosis === "top") return null;
+  const base = { kind: "proposal" as const, v: 1 as const, at: ctx.at, rule_id: rule.rule_id, from_rung: rule.rung, diagnosis: d.diagnosis, evidence: d.evidence, review: OFFLINE_REVIEW };
+  if (d.diagnosis !== "climb" || d.to === null) {
+    return { ...base, id: proposalId(rule.rule_id, "repair", rule.rung, rule.rung, d.evidence), type: "repair", to_rung: rule.rung, why: d.repair, edit: null };
+  }
+  const id = proposalId(rule.rule_id, "climb", rule.rung, d.to, d.evidence);
+  const line = `- ${rule.text.trim()}\n`;
+  if (d.to === 1) {
+    const file = join(ctx.projectDir, ".claude", "rules", `${slug(rule.text)}.md`);
+    const hash = fileHash(file);
+    const after = hash === null ? `---\npaths:\n  - "**/*"\n---\n\n${line}` : line;
+    return { ...base, id, type: "climb", to_rung: 1, why: d.repair, edit: { kind: "text", file, file_hash: hash, before: null, after } };
+  }
+  if (d.to === 2) {
+    const file = join(ctx.projectDir, "CLAUDE.md");
+    return { ...base, id, type: "climb", to_rung: 2, why: d.repair, edit: { kind: "text", file, file_hash: fileHash(file), before: null, after: line } };
+  }
+  const check = draftCheck(rule);
+  const file = join(ctx.ladderDir, CHECKS_FILE);
+  if (check === null) {
+    return { ...base, id, type: "new_check", to_rung: 2, why: "a check would carry this rule, but code cannot draft one from its text: write its conditions (docs/ladder.md)", edit: null };
+  }
+  return { ...base, id, type: "climb", to_rung: 3, why: `${d.repair}: check ${check.id} watches in shadow until the gate and the owner let it act`, edit: { kind: "check", file, file_hash: fileHash(file), check, activate: null } };
+}
+
+/** A shadow check that passed the gate: the proposal to let it act. */
+export function draftLeaveShadow(rule: LedgerRule, checkId: string, verdictLine: string, ctx: DraftContext): Proposal {
+  const file = join(ctx.ladderDir, CHECKS_FILE);
+  return {
+    kind: "proposal",
+    v: 1,
+    id: proposalId(rule.rule_id, "leave_shadow", 3, 3, [checkId, verdictLine]),
+    at: ctx.at,
+    type: "leave_shadow",
+    rule_id: rule.rule_id,
+    from_rung: rule.rung,
+    to_rung: rule.rung,
+    diagnosis: "gate passed",
+    why: `check ${checkId} passed the shadow gate: let it act`,
+    evidence: [verdictLine],
+    edit: { kind: "check", file, file_hash: fileHash(file), check: null, activate: checkId },
+    review: OFFLINE_REVIEW,
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The binding ladder (docs/ladder.md): the rule ledger (one row per rule, its incidents
+ * counted once, mentions kept apart), the owner's signals strongest first, the cause sort
+ * before any rule is touched, the ladder's diagnosis and climbs, the attention budget,
+ * checks in shadow and their replay, the owner's approvals, receipts, the journey of one
+ * correction as a transition table, and the simulated pilot. The check runner itself lives
+ * in the hook path (runtime/hooks/tool-checks.ts, pre-tool-use.ts).
+ */
+export { foldLedger, incidentId, openRuleLedger, RULE_LEDGER_FILE, type FoldedLedger, type LedgerRule, type RuleLedger } from "./ledger.js";
+export { signalOf, undoEvidence, type OwnerTurn, type Origin, type SignalReading, type ToolUseLite } from "./signals.js";
+export { inView, rulesNamed, turnLines, witnessSays, type TurnOutcome } from "./incidents.js";
+export { causeFeatures, causeModel, causeQuality, trainCauseModel, CAUSE_FEATURES, type CauseModel, type CauseQuality } from "./causes.js";
+export { causeItems, type CauseItem } from "./cause-data.js";
+export { preToolUsePayload, transcriptTurns, type RecordedToolCall, type TranscriptTurns } from "./transcript-turns.js";
+export { LadderError, type LadderErrorCode } from "./errors.js";
+export { contradictions, diagnose, isVague, placement, REPEAT, type Diagnosis, type DiagnosisResult, type Placement } from "./diagnose.js";
+export { draftCheck, draftLeaveShadow, draftProposal, OFFLINE_REVIEW, type DraftContext } from "./drafts.js";
+export { addProposal, approve, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
+export { GATE, liveShadow, replayShadow, shadowVerdict, TRUE_ALARM_TURNS, verdictLine } from "./shadow.js";
+export { budgetReport, DEFAULT_BUDGET, harm, type BudgetReport } from "./budget.js";
+export { missingNights, readReceipts, RECEIPTS_FILE, writeReceipt } from "./receipts.js";
+export { runAudit, type AuditInput, type AuditReport } from "./auditor.js";
+export { morningReport } from "./morning.js";
+export { ruleRowsForIndex } from "./sync.js";
+export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent, type JourneyState, type Transition } from "./journey.js";
+export { InjectedCrash } from "./auditor.js";
+export { PILOT_RULES, runPilot, type PilotOptions, type PilotRow, type Rate } from "./pilot.js";
+export { ladderDir, onLadder } from "./scratch.js";

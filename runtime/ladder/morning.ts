@@ -1,0 +1,31 @@
+/**
+ * `errata rules morning`: one short report of the open questions for the owner: the pending
+ * proposals (each with its diagnosis and evidence count), checks in shadow and how far each
+ * is from its gate, nights with no audit receipt (an alarm: a night that never ran looks like
+ * a quiet one otherwise), and whether the reviewer lane ran. Writes its own receipt.
+ *
+ * Example: morningReport(dir, "2026-12-02T07:00:00Z") -> "Errata rules, morning of 2026-12-02\n
+ * 1 proposal waiting: pr-3f2a1c9e0b climb 2 -> 3 claude.tools.pnpm01 (2 incidents) ...".
+ */
+import { readProposals } from "./proposals.js";
+import { missingNights, readReceipts, writeReceipt } from "./receipts.js";
+import { OFFLINE_REVIEW } from "./drafts.js";
+
+export function morningReport(dir: string, at: string, opts: { shadowLines?: readonly string[]; nights?: number } = {}): string {
+  const today = at.slice(0, 10);
+  const pending = [...readProposals(dir).values()].filter((p) => p.status === "pending");
+  const receipts = readReceipts(dir);
+  const missing = receipts.some((r) => r.loop === "audit") ? missingNights(receipts, today, opts.nights ?? 7).filter((n) => n >= (receipts.filter((r) => r.loop === "audit").map((r) => r.night).sort()[0] ?? n)) : [];
+  const out: string[] = [`Errata rules, morning of ${today}`];
+  if (!receipts.some((r) => r.loop === "audit")) out.push("ALARM: no audit has ever run (no receipt): run errata rules audit or errata daily");
+  for (const n of missing) out.push(`ALARM: no audit receipt for the night of ${n} (it did not run, or its receipt was lost)`);
+  out.push(pending.length === 0 ? "No proposal waiting." : `${pending.length} proposal${pending.length === 1 ? "" : "s"} waiting for your yes or no:`);
+  for (const { proposal: p } of pending) {
+    out.push(`  ${p.id} ${p.type} ${p.from_rung} -> ${p.to_rung} ${p.rule_id} (${p.diagnosis}; ${p.evidence.length} evidence line${p.evidence.length === 1 ? "" : "s"}): ${p.why}`);
+  }
+  for (const s of opts.shadowLines ?? []) out.push(`  shadow ${s}`);
+  if (pending.length > 0) out.push(`  ${OFFLINE_REVIEW}`);
+  out.push("Decide with: errata rules approve <id> | errata rules reject <id> --why <text>");
+  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length }, note: null });
+  return out.join("\n");
+}

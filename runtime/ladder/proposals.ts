@@ -1,0 +1,223 @@
+/**
+ * The owner's approval table. The auditor drafts proposals; nothing writes an instruction file
+ * or installs a check until the owner says yes (`approve`), and then the change is one edit of
+ * one rule unit (a line replaced or appended, a check added or switched on), never a file
+ * rewritten from a model's text, with a backup of the file as it was. An apply refuses when
+ * the file changed since the proposal was drafted (its hash differs): the owner's hand edit
+ * is never overwritten. `undo` puts the backup back, refusing likewise if the file changed
+ * after the apply. Every step is a line in proposals.jsonl and, for the rule, a patch line in
+ * the rule ledger.
+ *
+ * Example: draft a climb 2 -> 3 for "Use pnpm, never npm." -> a proposal whose edit adds check
+ * `no-npm` (mode shadow) to checks.json; approve -> checks.json holds it, the rule is at rung 3.
+ */
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { appendJsonl, readJsonl, writeFileAtomic } from "../files/index.js";
+import { redactForWrite } from "../privacy/index.js";
+import { parseChecksFile, CHECKS_FILE } from "../hooks/pre-tool-use.js";
+import type { Check } from "../hooks/tool-checks.js";
+import { ProposalLineSchema, ProposalSchema, type Decision, type Edit, type Proposal } from "../../schemas/ladder-proposals.js";
+import type { RuleLocation } from "../../schemas/rule-ledger.js";
+import { LadderError } from "./errors.js";
+import { openRuleLedger } from "./ledger.js";
+
+export const PROPOSALS_FILE = "proposals.jsonl";
+export type Status = "pending" | "approved" | "rejected" | "applied" | "undone";
+
+export interface ProposalState {
+  proposal: Proposal;
+  status: Status;
+  decisions: Decision[];
+}
+
+export const sha256 = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+const readOrNull = (file: string): string | null => (existsSync(file) ? readFileSync(file, "utf8") : null);
+export const fileHash = (file: string): string | null => {
+  const t = readOrNull(file);
+  return t === null ? null : sha256(t);
+};
+
+/** A stable id: the same draft from a retried night is the same proposal. */
+export function proposalId(ruleId: string, type: string, from: number, to: number, evidence: readonly string[]): string {
+  return `pr-${createHash("sha256").update([ruleId, type, from, to, ...evidence].join("\u0000")).digest("hex").slice(0, 10)}`;
+}
+
+export function readProposals(dir: string): Map<string, ProposalState> {
+  const { rows } = readJsonl(join(dir, PROPOSALS_FILE), ProposalLineSchema, { what: "a proposal or decision line" });
+  const out = new Map<string, ProposalState>();
+  for (const r of rows) {
+    if (r.kind === "proposal") {
+      if (!out.has(r.id)) out.set(r.id, { proposal: r, status: "pending", decisions: [] });
+    } else {
+      const s = out.get(r.id);
+      if (!s) continue;
+      s.decisions.push(r);
+      s.status = r.status;
+    }
+  }
+  return out;
+}
+
+/** Appends a proposal unless one with its id exists (drafting is idempotent). Returns whether it was new. */
+export function addProposal(dir: string, p: Proposal): boolean {
+  if (readProposals(dir).has(p.id)) return false;
+  // A proposal carries rule text and evidence (the owner's words): redacted, so the line it
+  // would write into an instruction file is the redacted one too.
+  appendJsonl(join(dir, PROPOSALS_FILE), [ProposalSchema.parse(redactForWrite(p).value)]);
+  return true;
+}
+
+function decide(dir: string, id: string, status: Decision["status"], at: string, extra: Partial<Decision> = {}): void {
+  const d: Decision = { kind: "decision", v: 1, id, at, status, why: null, backup: null, after_hash: null, ...extra };
+  appendJsonl(join(dir, PROPOSALS_FILE), [redactForWrite(d).value]);
+}
+
+function need(dir: string, id: string): ProposalState {
+  const s = readProposals(dir).get(id);
+  if (!s) throw new LadderError("NOT_FOUND", `no proposal ${id}`, { expected: "an id from errata rules approvals", found: id });
+  return s;
+}
+
+export function reject(dir: string, id: string, why: string, at: string): void {
+  const s = need(dir, id);
+  if (s.status !== "pending") throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}`, { expected: "a pending proposal", found: s.status });
+  if (why.trim() === "") throw new LadderError("BAD_INPUT", "a rejection needs a reason", { expected: "--why <text>", found: "nothing" });
+  decide(dir, id, "rejected", at, { why });
+}
+
+/** The file's text after the edit, checking the file is as the proposal saw it. */
+function edited(edit: Edit, id: string): { before: string | null; after: string } {
+  const current = readOrNull(edit.file);
+  const now = current === null ? null : sha256(current);
+  if (now !== edit.file_hash) {
+    throw new LadderError("FILE_CHANGED", `${edit.file} changed since proposal ${id} was drafted (edited by hand?); not overwritten`, {
+      expected: edit.file_hash ?? "no file",
+      found: now ?? "no file",
+    });
+  }
+  return applyEdit(edit, current);
+}
+
+/** The text of the file after the edit, from its text before (null: no file). */
+function applyEdit(edit: Edit, current: string | null): { before: string | null; after: string } {
+  if (edit.kind === "check") {
+    // As stored: the hook's parse adds `source`, which the file does not hold.
+    const checks: Array<Omit<Check, "source">> = current === null ? [] : parseChecksFile(current, edit.file).map(({ source: _source, ...c }) => c);
+    if (edit.check !== null) checks.push(edit.check as Check);
+    if (edit.activate !== null) {
+      const c = checks.find((k) => k.id === edit.activate);
+      if (!c) throw new LadderError("NOT_FOUND", `no check ${edit.activate} in ${edit.file}`, { expected: "the check in shadow", found: "none" });
+      c.mode = "active";
+    }
+    return { before: current, after: `${JSON.stringify({ version: 1, checks }, null, 2)}\n` };
+  }
+  const text = current ?? "";
+  if (edit.before === null) return { before: current, after: `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${edit.after}` };
+  const n = text.split(edit.before).length - 1;
+  if (n !== 1) throw new LadderError("FILE_CHANGED", `the rule unit is in ${edit.file} ${n} times, not once; not edited`, { expected: "the unit exactly once", found: String(n) });
+  return { before: current, after: text.replace(edit.before, () => edit.after) };
+}
+
+function locationAfter(p: Proposal): RuleLocation | undefined {
+  if (p.edit === null) return undefined;
+  if (p.edit.kind === "check") return p.edit.check ? { kind: "check", check: p.edit.check.id } : undefined;
+  return { kind: "text", file: p.edit.file, section: null };
+}
+
+/**
+ * The owner's yes: applies the edit (backup first), moves the rule one rung, then records it
+ * applied. In that order, so a run killed at any point is finished by a second approve: the
+ * yes is recorded first, the rule's patch is written once (keyed by the proposal), and
+ * "applied" comes last. `faults` injects a crash for the journey's model test.
+ */
+export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch"; checkOnly?: boolean } = {}): ProposalState {
+  const s = need(dir, id);
+  // "approved" with no "applied" after it: a run that died on the way; the yes stands, finish it.
+  const resuming = s.status === "approved";
+  if (s.status !== "pending" && !resuming) throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}`, { expected: "a pending proposal", found: s.status });
+  const p = s.proposal;
+  const interrupted = resuming && p.edit !== null ? interruptedWrite(dir, id, p.edit) : null;
+  if (faults.checkOnly) {
+    // --dry-run: the same refusals, nothing written (the edit's file may lie outside any scratch copy).
+    if (interrupted === null && p.edit !== null) edited(p.edit, id);
+    return s;
+  }
+  let record: { backup: string | null; after_hash: string | null } = interrupted ?? { backup: null, after_hash: null };
+  if (interrupted === null) {
+    // The edit is computed (and the file checked) before anything is recorded: a refusal writes nothing.
+    const change = p.edit !== null ? edited(p.edit, id) : null;
+    if (!resuming) decide(dir, id, "approved", at);
+    if (p.edit !== null && change !== null) {
+      const { before, after } = change;
+      const backups = join(dir, "backups");
+      mkdirSync(backups, { recursive: true });
+      const backup = join(backups, `${id}${before === null ? ".absent" : ".bak"}`);
+      if (before === null) writeFileSync(backup, "");
+      else copyFileSync(p.edit.file, backup);
+      writeFileAtomic(p.edit.file, after);
+      record = { backup, after_hash: sha256(after) };
+    }
+  }
+  if (faults.crashAfter === "write") throw new LadderError("BAD_INPUT", "injected crash after the write");
+  patchOnce(dir, p, at);
+  if (faults.crashAfter === "patch") throw new LadderError("BAD_INPUT", "injected crash after the patch");
+  decide(dir, id, "applied", at, record);
+  return need(dir, id);
+}
+
+/** The rule's patch for an applied proposal, once: a resumed apply does not move the rule twice. */
+function patchOnce(dir: string, p: Proposal, at: string): void {
+  const set: Record<string, unknown> = {};
+  if (p.to_rung !== p.from_rung) set["rung"] = p.to_rung;
+  const loc = locationAfter(p);
+  if (loc) set["location"] = loc;
+  const ledger = openRuleLedger(dir);
+  const done = ledger.read().ledger.rules.get(p.rule_id)?.patches.some((x) => x.because === p.id) ?? false;
+  if (Object.keys(set).length > 0 && !done) ledger.append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set, because: p.id }]);
+}
+
+/**
+ * A resumed apply whose backup was written and whose file is already the edit of the backup
+ * (the run died after writing it): nothing to write again; returns what "applied" records.
+ * Null when the file is still as drafted (apply normally) or was edited by hand (edited()
+ * then refuses, naming the hashes).
+ */
+function interruptedWrite(dir: string, id: string, edit: Edit): { backup: string; after_hash: string } | null {
+  const bak = join(dir, "backups", `${id}.bak`);
+  const absent = join(dir, "backups", `${id}.absent`);
+  const backup = existsSync(bak) ? bak : existsSync(absent) ? absent : null;
+  const now = fileHash(edit.file);
+  if (backup === null || now === edit.file_hash) return null;
+  const expected = sha256(applyEdit(edit, backup === absent ? null : readFileSync(bak, "utf8")).after);
+  return now === expected ? { backup, after_hash: expected } : null;
+}
+
+/** Undoes an applied proposal: the file as it was before, the rule back at its rung. */
+export function undo(dir: string, id: string, at: string, opts: { checkOnly?: boolean } = {}): void {
+  const s = need(dir, id);
+  const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
+  if (s.status !== "applied" || !applied || applied.backup === null || s.proposal.edit === null) {
+    throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}; only an applied proposal can be undone`, { expected: "applied", found: s.status });
+  }
+  const file = s.proposal.edit.file;
+  const now = fileHash(file);
+  if (now !== applied.after_hash) throw new LadderError("FILE_CHANGED", `${file} changed after proposal ${id} was applied; not restored`, { expected: applied.after_hash ?? "?", found: now ?? "no file" });
+  if (!existsSync(applied.backup)) throw new LadderError("NO_BACKUP", `the backup of ${file} is missing`, { expected: applied.backup, found: "nothing" });
+  if (opts.checkOnly) return;
+  if (applied.backup.endsWith(".absent")) rmSync(file);
+  else writeFileAtomic(file, readFileSync(applied.backup, "utf8"));
+  decide(dir, id, "undone", at);
+  const p = s.proposal;
+  if (p.to_rung !== p.from_rung) openRuleLedger(dir).append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set: { rung: p.from_rung }, because: `undo ${id}` }]);
+}
+
+export { CHECKS_FILE };
+
+/** The checks installed in a ladder folder (none when checks.json is absent); a malformed file throws CheckFileError. */
+export function readInstalledChecks(dir: string): Check[] {
+  const file = join(dir, CHECKS_FILE);
+  const text = readOrNull(file);
+  return text === null ? [] : parseChecksFile(text, file);
+}

@@ -1,0 +1,77 @@
+/**
+ * The owner's approval table (`<ERRATA_DIR>/ladder/proposals.jsonl`, append-only): a
+ * `proposal` line drafted by the nightly auditor, then `decision` lines (approved, rejected,
+ * applied, undone) folded at read. And the loops' receipts (`receipts.jsonl`): one line per
+ * run of each loop, empty runs included.
+ */
+import { z } from "zod";
+import { CheckSchema } from "./ladder-checks.js";
+import { RungSchema } from "./rule-ledger.js";
+
+export const PROPOSAL_KINDS = ["climb", "new_rule", "new_check", "leave_shadow", "loosen", "repair"] as const;
+
+/** One edit of one rule unit: `before` replaced by `after` in `file` (before null: `after` appended). */
+export const TextEditSchema = z.object({
+  kind: z.literal("text"),
+  file: z.string(),
+  /** sha256 of the file when the proposal was drafted (null: the file did not exist). */
+  file_hash: z.string().nullable(),
+  before: z.string().nullable(),
+  after: z.string().min(1),
+});
+export const CheckEditSchema = z.object({
+  kind: z.literal("check"),
+  file: z.string(),
+  file_hash: z.string().nullable(),
+  /** The check to install (mode shadow for a new check), or the id whose mode becomes active. */
+  check: CheckSchema.nullable(),
+  activate: z.string().nullable(),
+});
+export const EditSchema = z.discriminatedUnion("kind", [TextEditSchema, CheckEditSchema]);
+export type Edit = z.infer<typeof EditSchema>;
+
+export const ProposalSchema = z.object({
+  kind: z.literal("proposal"),
+  v: z.literal(1),
+  id: z.string(),
+  at: z.string(),
+  type: z.enum(PROPOSAL_KINDS),
+  rule_id: z.string(),
+  from_rung: RungSchema,
+  to_rung: RungSchema,
+  diagnosis: z.string(),
+  why: z.string(),
+  evidence: z.array(z.string()),
+  edit: EditSchema.nullable(),
+  /** What the reviewer lane argued against it, or why it did not run. */
+  review: z.string(),
+});
+export type Proposal = z.infer<typeof ProposalSchema>;
+
+export const DecisionSchema = z.object({
+  kind: z.literal("decision"),
+  v: z.literal(1),
+  id: z.string(),
+  at: z.string(),
+  status: z.enum(["approved", "rejected", "applied", "undone"]),
+  why: z.string().nullable(),
+  /** For applied: the backup of the file as it was, and its hash after the edit. */
+  backup: z.string().nullable(),
+  after_hash: z.string().nullable(),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const ProposalLineSchema = z.discriminatedUnion("kind", [ProposalSchema, DecisionSchema]);
+
+export const LOOPS = ["reflection", "audit", "shadow", "morning"] as const;
+export const ReceiptSchema = z.object({
+  v: z.literal(1),
+  loop: z.enum(LOOPS),
+  at: z.string(),
+  /** The night (UTC date) the run belongs to. */
+  night: z.string(),
+  ok: z.boolean(),
+  counts: z.record(z.string(), z.number()),
+  note: z.string().nullable(),
+});
+export type Receipt = z.infer<typeof ReceiptSchema>;

@@ -1,0 +1,40 @@
+// The ladder stage of errata daily: the auditor over recent transcripts, advisory (a failure
+// never fails the daily run), nothing on a dry run.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { StageContext } from "../../runtime/jobs/daily/context.js";
+import { stageOutput } from "../../runtime/jobs/daily/context.js";
+import { ladderStage } from "../../runtime/jobs/daily/ladder-stage.js";
+import { runLoop } from "../../runtime/jobs/daily/run-loop.js";
+import { readReceipts } from "../../runtime/ladder/index.js";
+import { tempDir } from "../helpers/io.js";
+import { writeSession } from "./helpers.js";
+
+let tmp: { dir: string; cleanup: () => void };
+beforeEach(() => (tmp = tempDir("errata-ladder-stage-")));
+afterEach(() => tmp.cleanup());
+
+const ctxFor = (ledgerDir: string, dryRun = false): StageContext => ({ nowMs: () => Date.now(), dryRun, files: { upgrades: join(ledgerDir, "upgrades.jsonl") } } as unknown as StageContext);
+
+describe("the daily ladder stage", () => {
+  it("audits recent transcripts and writes the audit receipt, an empty night included", async () => {
+    const ledger = join(tmp.dir, "ledger");
+    const root = join(tmp.dir, "projects");
+    mkdirSync(root, { recursive: true });
+    writeSession(root, "s1", new Date().toISOString(), [{ prompt: "fix the test", reply: "Fixed." }]);
+    const out = await ladderStage(ctxFor(ledger), root).run();
+    expect(out.counts).toMatchObject({ transcripts: 1, turns: 1, incidents: 0, proposals: 0 });
+    expect(readReceipts(join(ledger, "ladder")).map((r) => r.loop)).toEqual(["audit", "shadow"]);
+  });
+
+  it("a dry run audits nothing; a failure is advisory and leaves the daily run ok", async () => {
+    const ledger = join(tmp.dir, "ledger");
+    expect((await ladderStage(ctxFor(ledger, true), tmp.dir).run()).notes).toEqual(["ladder: dry run, nothing audited"]);
+    mkdirSync(ledger, { recursive: true });
+    writeFileSync(join(ledger, "ladder"), "a file where the ladder folder should be");
+    const r = await runLoop([{ name: "report", run: async () => stageOutput({}) }, ladderStage(ctxFor(ledger), tmp.dir)], { loop: "daily", nowMs: () => Date.now(), runsFile: join(tmp.dir, "runs.jsonl"), dryRun: false });
+    expect(r.ok).toBe(true);
+    expect(r.failed).toEqual(["ladder"]);
+  });
+});
