@@ -67,8 +67,9 @@ async function main() {
     const names = loader.report().map((r) => r.name);
     written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
     if (names.length !== 2) throw new Error(`expected the sample prompts to load both hook bundles; loaded ${names.join(", ")}`);
-    // The tool path's bundle (PreToolUse, InstructionsLoaded), after sample tool calls with a
-    // check file in place: an ordinary call evaluates checks and fires none.
+    // The tool path's bundle (PreToolUse, InstructionsLoaded; bin/errata-tool-hook.cjs loads
+    // it only when a check file exists), after sample tool calls with a check file in place:
+    // an ordinary call evaluates checks and fires none.
     const toolLoader = createLoader(dir, { useCache: false });
     const { runToolHook } = toolLoader.load("tool-hook.bundle.cjs");
     fs.mkdirSync(path.join(env.ERRATA_DIR, "ladder"), { recursive: true });
