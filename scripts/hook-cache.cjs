@@ -75,8 +75,15 @@ async function main() {
     fs.mkdirSync(path.join(env.ERRATA_DIR, "ladder"), { recursive: true });
     const sampleCheck = { id: "sample", tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: "^npm\\s" }], action: "deny", message: "sample", mode: "active" };
     fs.writeFileSync(path.join(env.ERRATA_DIR, "ladder", "checks.json"), JSON.stringify({ version: 1, checks: [sampleCheck] }));
-    for (const command of ["pnpm test", "git status", "ls -la"]) {
-      await runToolHook(["pre-tool-use"], io(hookJson({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "t" })));
+    // hookify files in the project too (the repository's examples): parsing them is most of
+    // what the bundle compiles on such a call, and a function left out of the cache is
+    // compiled on every call that needs it.
+    const project = path.join(scratch, "project");
+    fs.mkdirSync(path.join(project, ".claude"), { recursive: true });
+    const hookify = path.join(root, "test", "ladder", "fixtures", "hookify");
+    for (const name of fs.readdirSync(hookify).filter((n) => n.endsWith(".local.md"))) fs.copyFileSync(path.join(hookify, name), path.join(project, ".claude", name));
+    for (const command of ["pnpm test", "git status", "ls -la", "npm test"]) {
+      await runToolHook(["pre-tool-use"], io(hookJson({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "t", cwd: project })));
     }
     if (faults.some((s) => s.includes("internal fault"))) throw new Error(`the tool hook faulted on a sample call: ${faults.join("")}`);
     written.push(...toolLoader.writeCaches(["tool-hook.bundle.cjs"]));

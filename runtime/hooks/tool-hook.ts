@@ -75,10 +75,11 @@ const HELP = `usage: errata hook pre-tool-use|instructions-loaded
   instructions-loaded  records which instruction file loaded (file_path, memory_type,
                        load_reason) for the ladder's "not loaded" diagnosis.
 
-Install in ~/.claude/settings.json:
+Install in ~/.claude/settings.json (errata-tool-hook is the same hook as its own small binary,
+the cheaper start on every tool call; errata hook pre-tool-use works the same):
   "hooks": {
-    "PreToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "errata hook pre-tool-use" }] }],
-    "InstructionsLoaded": [{ "hooks": [{ "type": "command", "command": "errata hook instructions-loaded" }] }]
+    "PreToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "errata-tool-hook pre-tool-use" }] }],
+    "InstructionsLoaded": [{ "hooks": [{ "type": "command", "command": "errata-tool-hook instructions-loaded" }] }]
   }
 
 A failed or timed-out hook does not block in Claude Code: a check is advice unless it answers.

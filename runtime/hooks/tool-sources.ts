@@ -3,10 +3,11 @@
  * answer needs: one read of `<ERRATA_DIR>/ladder/checks.json` (no stat first: a missing file
  * is one failed open) and one `readdir` per `.claude` folder (the project's, then `~/.claude/`).
  *
- * This module is the whole of what `errata hook pre-tool-use` loads when no check file exists
- * (tool-hook.ts asks `hasCheckSources` before it loads the check runner), so it imports
- * nothing but node:fs, node:path and ../paths.js (whose node:os the build loads only if HOME
- * is unset: scripts/bundle-hook.js).
+ * tool-hook.ts asks `hasCheckSources` before any check file is parsed. bin/errata-tool-hook.cjs
+ * makes the same lookup in its own lines for the usual call (no check file: nothing to load);
+ * test/ladder/tool-hook-fast.test.ts keeps the two equal. It imports nothing but node:fs,
+ * node:path and ../paths.js (whose node:os the build loads only if HOME is unset:
+ * scripts/bundle-hook.js).
  *
  * Example: `findCheckSources({ERRATA_DIR: "/l", HOME: "/h"}, "/p", "/p")` with only
  * /p/.claude/hookify.no-rm.local.md present -> `{ownFile: "/l/ladder/checks.json", ownText: null,
