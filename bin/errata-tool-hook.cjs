@@ -87,20 +87,17 @@ function readStdin() {
  */
 function loadBundle(file) {
   const vm = require("vm");
-  const fd = fs.openSync(file, "r");
-  let src;
-  let st;
-  try {
-    st = fs.fstatSync(fd);
-    src = fs.readFileSync(fd, "utf8");
-  } finally {
-    fs.closeSync(fd);
-  }
+  // By path and decoded by Node (its C++ read; reading through a descriptor and decoding a
+  // Buffer would compile a dozen of node:fs's and node:buffer's functions on every such call).
+  const st = fs.statSync(file);
+  const src = fs.readFileSync(file, "utf8");
   let cachedData;
   try {
     const raw = fs.readFileSync(`${file}.v8cache`);
     const header = `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
-    if (raw.length > header.length && raw.toString("latin1", 0, header.length) === header) cachedData = raw.subarray(header.length);
+    let same = raw.length > header.length;
+    for (let i = 0; same && i < header.length; i++) same = raw[i] === header.charCodeAt(i);
+    if (same) cachedData = new Uint8Array(raw.buffer, raw.byteOffset + header.length, raw.length - header.length);
   } catch {
     // No cache: compiled from source (slower, same result).
   }
