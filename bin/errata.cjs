@@ -127,6 +127,11 @@ function version() {
 
 /** Runs the `errata` command line (`errata hook ...` on the hook path). */
 function main(args = process.argv.slice(2)) {
+  if (args[0] === "hook" && (args[1] === "pre-tool-use" || args[1] === "instructions-loaded")) {
+    // The tool path (every tool call) has its own small binary, bin/errata-tool-hook.cjs.
+    require("./errata-tool-hook.cjs").toolHook(args.slice(1));
+    return;
+  }
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     fs.writeSync(1, `${version()}\n`);
     return;
@@ -135,10 +140,7 @@ function main(args = process.argv.slice(2)) {
     // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
     let hook;
     try {
-      // The tool path (every tool call) loads its own small bundle, without the classifier.
-      const toolPath = args[1] === "pre-tool-use" || args[1] === "instructions-loaded";
-      const bundle = createLoader(path.join(__dirname, "..", "dist", "runtime", "hooks")).load(toolPath ? "tool-hook.bundle.cjs" : "hook.bundle.cjs");
-      hook = toolPath ? { runHook: (a) => bundle.runToolHook(a), outputFlushed: bundle.outputFlushed } : bundle;
+      hook = createLoader(path.join(__dirname, "..", "dist", "runtime", "hooks")).load("hook.bundle.cjs");
     } catch (err) {
       fs.writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
       hook = { runHook: async () => 0, outputFlushed: () => true };

@@ -74,9 +74,19 @@ await build({
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
   outfile: `${dir}/hook-capture.bundle.cjs`,
 });
-// The tool path's bundle: the PreToolUse check runner and the InstructionsLoaded sensor,
-// loaded alone by bin/errata.cjs for those events (no classifier: it runs on every tool call).
-await build({ ...common, entryPoints: [`${dir}/tool-hook.js`], outfile: `${dir}/tool-hook.bundle.cjs` });
+// The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
+// bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
+// the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is
+// unset) is loaded on first use: as a module-level require it cost about 1 M instructions per
+// call (docs/ladder.md, "Figures").
+const lazyOs = {
+  name: "lazy-node-os",
+  setup(b) {
+    b.onResolve({ filter: /^node:os$/ }, () => ({ path: "node-os-lazy", namespace: "lazy-os" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-os" }, () => ({ contents: 'export function homedir() { return require("node:os").homedir(); }\n', loader: "js" }));
+  },
+};
+await build({ ...common, entryPoints: [`${dir}/tool-hook.js`], outfile: `${dir}/tool-hook.bundle.cjs`, plugins: [lazyOs] });
 // A bundle of an earlier layout is no longer loaded.
 rmSync(`${root}/${dir}/hook-reply.bundle.cjs`, { force: true });
 rmSync(`${root}/${dir}/hook-reply.bundle.cjs.v8cache`, { force: true });

@@ -67,15 +67,23 @@ async function main() {
     const names = loader.report().map((r) => r.name);
     written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
     if (names.length !== 2) throw new Error(`expected the sample prompts to load both hook bundles; loaded ${names.join(", ")}`);
-    // The tool path's bundle (PreToolUse, InstructionsLoaded), after sample tool calls with a
-    // check file in place: an ordinary call evaluates checks and fires none.
+    // The tool path's bundle (PreToolUse, InstructionsLoaded; bin/errata-tool-hook.cjs loads
+    // it only when a check file exists), after sample tool calls with a check file in place:
+    // an ordinary call evaluates checks and fires none.
     const toolLoader = createLoader(dir, { useCache: false });
     const { runToolHook } = toolLoader.load("tool-hook.bundle.cjs");
     fs.mkdirSync(path.join(env.ERRATA_DIR, "ladder"), { recursive: true });
     const sampleCheck = { id: "sample", tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: "^npm\\s" }], action: "deny", message: "sample", mode: "active" };
     fs.writeFileSync(path.join(env.ERRATA_DIR, "ladder", "checks.json"), JSON.stringify({ version: 1, checks: [sampleCheck] }));
-    for (const command of ["pnpm test", "git status", "ls -la"]) {
-      await runToolHook(["pre-tool-use"], io(hookJson({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "t" })));
+    // hookify files in the project too (the repository's examples): parsing them is most of
+    // what the bundle compiles on such a call, and a function left out of the cache is
+    // compiled on every call that needs it.
+    const project = path.join(scratch, "project");
+    fs.mkdirSync(path.join(project, ".claude"), { recursive: true });
+    const hookify = path.join(root, "test", "ladder", "fixtures", "hookify");
+    for (const name of fs.readdirSync(hookify).filter((n) => n.endsWith(".local.md"))) fs.copyFileSync(path.join(hookify, name), path.join(project, ".claude", name));
+    for (const command of ["pnpm test", "git status", "ls -la", "npm test"]) {
+      await runToolHook(["pre-tool-use"], io(hookJson({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "t", cwd: project })));
     }
     if (faults.some((s) => s.includes("internal fault"))) throw new Error(`the tool hook faulted on a sample call: ${faults.join("")}`);
     written.push(...toolLoader.writeCaches(["tool-hook.bundle.cjs"]));

@@ -25,11 +25,13 @@
  * block rule on rm -rf -> stdout {"hookSpecificOutput":{"hookEventName":"PreToolUse",
  * "permissionDecision":"deny","permissionDecisionReason":"[errata check hookify:block-dangerous-rm] ..."}}.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolvePaths } from "../paths.js";
 import { hookifyCheck } from "./hookify.js";
 import { CheckFileError, compileChecks, evaluateCompiled, preToolUseOutput, validateCheck, type Check, type Decision } from "./tool-checks.js";
+import { findCheckSources, ladderDir, NO_CALL, nonEmpty, projectDirOf, type CheckSources } from "./tool-sources.js";
+
+export { CHECKS_FILE, LADDER_DIR, ladderDir } from "./tool-sources.js";
 
 export interface ToolHookIo {
   stdout: { write: (s: string) => unknown };
@@ -39,13 +41,7 @@ export interface ToolHookIo {
   now: () => number;
 }
 
-export const CHECKS_FILE = "checks.json";
 export const TOOL_EVENTS_FILE = "tool-events.jsonl";
-export const LADDER_DIR = "ladder";
-
-export function ladderDir(env: Record<string, string | undefined>, cwd: string): string {
-  return join(resolvePaths(env, cwd).ledgerDir, LADDER_DIR);
-}
 
 /** The checks of one checks.json text; throws CheckFileError for any problem. */
 export function parseChecksFile(text: string, file: string): Check[] {
@@ -68,28 +64,17 @@ export function parseChecksFile(text: string, file: string): Check[] {
   });
 }
 
-const readIfThere = (file: string): string | null => {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-    throw err;
-  }
-};
-
-const hookifyNames = (dir: string): string[] => {
-  try {
-    return readdirSync(dir).filter((n) => n.startsWith("hookify.") && n.endsWith(".local.md")).sort();
-  } catch {
-    return [];
-  }
-};
-
 /**
  * Every check in force, each file loaded whole or refused whole (compiled here, so a bad
- * regex refuses its file too). `refused` names each refused file and why.
+ * regex refuses its file too). `refused` names each refused file and why. `sources` are the
+ * files found already (tool-hook.ts finds them before it loads this module), else found here.
  */
-export function loadChecks(env: Record<string, string | undefined>, cwd: string, projectDir: string | null): { checks: Check[]; refused: CheckFileError[] } {
+export function loadChecks(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  projectDir: string | null,
+  sources: CheckSources = findCheckSources(env, cwd, projectDir),
+): { checks: Check[]; refused: CheckFileError[] } {
   const checks: Check[] = [];
   const refused: CheckFileError[] = [];
   const take = (file: string, load: () => Check[]): void => {
@@ -102,19 +87,9 @@ export function loadChecks(env: Record<string, string | undefined>, cwd: string,
       else refused.push(new CheckFileError(file, "a readable check file", err instanceof Error ? err.message : String(err)));
     }
   };
-  const own = join(ladderDir(env, cwd), CHECKS_FILE);
-  const text = readIfThere(own);
-  if (text !== null) take(own, () => parseChecksFile(text, own));
-  const projectClaude = projectDir !== null ? join(projectDir, ".claude") : null;
-  const home = env["HOME"];
-  const globalClaude = home ? join(home, ".claude") : null;
-  const projectNames = projectClaude !== null ? hookifyNames(projectClaude) : [];
-  const seen = new Set(projectNames);
-  const files = [
-    ...projectNames.map((n) => join(projectClaude!, n)),
-    ...(globalClaude !== null && globalClaude !== projectClaude ? hookifyNames(globalClaude).filter((n) => !seen.has(n)).map((n) => join(globalClaude, n)) : []),
-  ];
-  for (const file of files) {
+  const { ownFile, ownText } = sources;
+  if (ownText !== null) take(ownFile, () => parseChecksFile(ownText, ownFile));
+  for (const file of sources.hookifyFiles) {
     take(file, () => {
       const check = hookifyCheck(readFileSync(file, "utf8"), file);
       return check === null ? [] : [check];
@@ -135,18 +110,21 @@ export function appendLadderLine(dir: string, name: string, text: string): void 
 }
 
 type Fields = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+const str = nonEmpty;
 
-/** Runs the checks for one PreToolUse payload. Returns the decision (for tests and replay). */
-export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => void): Decision | null {
+/**
+ * Runs the checks for one PreToolUse payload. Returns the decision (for tests and replay).
+ * `sources`: the check files tool-hook.ts found already (else they are found here).
+ */
+export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => void, sources?: CheckSources): Decision | null {
   const toolName = str(f["tool_name"]);
   const toolInput = f["tool_input"];
   if (toolName === null || typeof toolInput !== "object" || toolInput === null || Array.isArray(toolInput)) {
-    say("no tool_name or tool_input object in the PreToolUse JSON; allowed, no check run");
+    say(NO_CALL);
     return null;
   }
-  const projectDir = str(io.env["CLAUDE_PROJECT_DIR"]) ?? str(f["cwd"]) ?? io.cwd;
-  const { checks, refused } = loadChecks(io.env, io.cwd, projectDir);
+  const projectDir = projectDirOf(f, io.env, io.cwd);
+  const { checks, refused } = loadChecks(io.env, io.cwd, projectDir, sources);
   for (const r of refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
   if (checks.length === 0) return null;
   const decision = evaluateCompiled(compileChecks(checks), { tool_name: toolName, tool_input: toolInput as Record<string, unknown> });

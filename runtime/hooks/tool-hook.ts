@@ -1,8 +1,10 @@
 /**
  * The entry of the tool-path bundle (`tool-hook.bundle.cjs`): `errata hook pre-tool-use` and
- * `errata hook instructions-loaded`. bin/errata.cjs loads this bundle alone for those two
- * events: it holds the check runner and nothing of the prompt hook (no classifier), because
- * PreToolUse runs on every tool call and its cost should be Node's start and little more.
+ * `errata hook instructions-loaded`. It holds the check runner and nothing of the prompt hook
+ * (no classifier). PreToolUse runs on every tool call, and the usual call has no check file:
+ * bin/errata-tool-hook.cjs answers that call in its own few lines and loads this bundle (with
+ * its V8 code cache) only otherwise; here too, a call with no check file ends after the
+ * lookup (tool-sources.ts), before any check file is parsed.
  *
  * Always exits 0: a fault allows the call and says so in one line on stderr.
  *
@@ -11,6 +13,7 @@
 import { fstatSync, readFileSync, writeSync } from "node:fs";
 import { onInstructionsLoaded } from "./instructions-loaded.js";
 import { onPreToolUse, type ToolHookIo } from "./pre-tool-use.js";
+import { findCheckSources, hasCheckSources, NO_CALL, nonEmpty, projectDirOf } from "./tool-sources.js";
 
 export interface ToolHookRunIo extends ToolHookIo {
   readStdin: () => Promise<string> | string;
@@ -25,8 +28,11 @@ export const TOOL_EVENTS = ["pre-tool-use", "instructions-loaded"] as const;
  */
 function readStdinSync(): string {
   try {
+    // A terminal or /dev/zero is not read (it would wait or never end).
     if (fstatSync(0).isCharacterDevice()) return "";
-    return readFileSync(0).toString("utf8");
+    // Decoded by Node itself: reading a Buffer and decoding it in JavaScript compiles a part
+    // of node:buffer on every call (about 1.5 M instructions; docs/ladder.md, "Figures").
+    return readFileSync(0, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EAGAIN" || code === "EOF" || code === "EBADF") return "";
@@ -69,10 +75,11 @@ const HELP = `usage: errata hook pre-tool-use|instructions-loaded
   instructions-loaded  records which instruction file loaded (file_path, memory_type,
                        load_reason) for the ladder's "not loaded" diagnosis.
 
-Install in ~/.claude/settings.json:
+Install in ~/.claude/settings.json (errata-tool-hook is the same hook as its own small binary,
+the cheaper start on every tool call; errata hook pre-tool-use works the same):
   "hooks": {
-    "PreToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "errata hook pre-tool-use" }] }],
-    "InstructionsLoaded": [{ "hooks": [{ "type": "command", "command": "errata hook instructions-loaded" }] }]
+    "PreToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "errata-tool-hook pre-tool-use" }] }],
+    "InstructionsLoaded": [{ "hooks": [{ "type": "command", "command": "errata-tool-hook instructions-loaded" }] }]
   }
 
 A failed or timed-out hook does not block in Claude Code: a check is advice unless it answers.
@@ -102,8 +109,18 @@ export async function runToolHook(args: string[], io: ToolHookRunIo = processToo
       say("stdin JSON is not an object; allowed, nothing recorded");
       return 0;
     }
-    if (event === "pre-tool-use") onPreToolUse(fields as Record<string, unknown>, io, say);
-    else if (event === "instructions-loaded") onInstructionsLoaded(fields as Record<string, unknown>, io, say);
+    const f = fields as Record<string, unknown>;
+    if (event === "pre-tool-use") {
+      const toolInput = f["tool_input"];
+      if (nonEmpty(f["tool_name"]) === null || typeof toolInput !== "object" || toolInput === null || Array.isArray(toolInput)) {
+        say(NO_CALL); // the same line onPreToolUse writes
+        return 0;
+      }
+      const sources = findCheckSources(io.env, io.cwd, projectDirOf(f, io.env, io.cwd));
+      // No check file: no check can fire or be eligible, so nothing is answered or logged.
+      if (!hasCheckSources(sources)) return 0;
+      onPreToolUse(f, io, say, sources);
+    } else if (event === "instructions-loaded") onInstructionsLoaded(f, io, say);
     else say(`unknown tool hook ${JSON.stringify(event)} (expected pre-tool-use or instructions-loaded)`);
   } catch (err) {
     say(`internal fault (${err instanceof Error ? err.message : String(err)}); allowed, no decision made`);
