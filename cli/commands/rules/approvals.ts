@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ladderDir, readProposals } from "../../../runtime/ladder/index.js";
+import { editSummary, ladderDir, readProposals } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
@@ -24,7 +24,7 @@ export function register(group: Command, ctx: CommandContext): void {
       for (const { proposal: p, status } of all) {
         println(ctx.io, `${p.id}  ${p.type} ${p.from_rung} -> ${p.to_rung}  ${p.rule_id}  [${status}]  (${p.diagnosis}) ${p.why}`);
         for (const e of p.evidence) println(ctx.io, `    ${e}`);
-        if (p.edit) println(ctx.io, `    edit: ${p.edit.kind === "text" ? `${p.edit.before === null ? "append to" : "replace one unit in"} ${p.edit.file}` : `${p.edit.check ? `install check ${p.edit.check.id} (${p.edit.check.mode})` : `activate check ${p.edit.activate}`} in ${p.edit.file}`}`);
+        if (p.edit) println(ctx.io, `    edit: ${editSummary(p.edit)}`);
         println(ctx.io, `    review: ${p.review}`);
       }
     });
