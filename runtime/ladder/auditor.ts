@@ -80,6 +80,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   // The quick reflection's sort, where it ran; the model's otherwise.
   const sortedBefore = sortedCauses(dir);
   const gapRows: GapRow[] = [];
+  const writtenAt = new Map(rules.filter((r) => r.origin === "proposed").map((r) => [r.rule_id, r.location.kind === "unwritten" ? "\uffff" : (r.patches.find((p) => p.set.location?.kind !== undefined && p.set.location.kind !== "unwritten")?.at ?? r.at)]));
   for (const s of sessions) {
     for (const t of s.turns) {
       turns++;
@@ -88,6 +89,8 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
       const gap = gapOf(t, out);
       if (gap !== null) gapRows.push(gap);
       for (const l of out.lines) {
+        // A rule the ladder proposed breaks nothing before it was written (the gaps that made it are not its incidents).
+        if (l.kind !== "patch" && l.kind !== "rule" && l.date < (writtenAt.get(l.rule_id) ?? "")) continue;
         if (l.kind === "incident" && known.has(l.incident_id)) continue;
         if (l.kind === "mention" && knownMentions.has(`${l.rule_id}\u0000${l.exchange_id}`)) continue;
         lines.push(l);

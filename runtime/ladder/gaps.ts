@@ -49,7 +49,8 @@ const STOP = new Set(
 );
 
 export function contentTerms(text: string): string[] {
-  return [...new Set(terms(text).filter((t) => t.length >= 3 && !STOP.has(t) && !/^\d+$/.test(t)))];
+  // A word with an apostrophe is a contraction ("that's", "don't"): a function word, never the subject.
+  return [...new Set(terms(text).filter((t) => t.length >= 3 && !STOP.has(t) && !/^\d+$/.test(t) && !/['’]/.test(t)))];
 }
 
 /** Whether two gaps are on one subject (see the header). */
