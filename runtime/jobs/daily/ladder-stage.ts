@@ -9,7 +9,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runAudit } from "../../ladder/index.js";
+import { runAudit, type Reviewer } from "../../ladder/index.js";
 import type { StageContext } from "./context.js";
 import { stageOutput } from "./context.js";
 import type { LoopStage } from "./run-loop.js";
@@ -32,7 +32,7 @@ function recentTranscripts(root: string, sinceMs: number): string[] {
   return out.sort();
 }
 
-export function ladderStage(ctx: StageContext, root: string): LoopStage {
+export function ladderStage(ctx: StageContext, root: string, reviewer?: () => Reviewer | null): LoopStage {
   return {
     name: "ladder",
     advisory: true,
@@ -42,7 +42,7 @@ export function ladderStage(ctx: StageContext, root: string): LoopStage {
       const transcripts = recentTranscripts(root, now - RECENT_MS);
       // The ladder folder sits in the ledger folder, beside upgrades.jsonl.
       const ladderDir = join(dirname(ctx.files.upgrades), "ladder");
-      const r = await runAudit({ ladderDir, projectDir: process.cwd(), transcripts, at: new Date(now).toISOString() });
+      const r = await runAudit({ ladderDir, projectDir: process.cwd(), transcripts, at: new Date(now).toISOString(), reviewer: reviewer ? reviewer() : null });
       const counts = { transcripts: transcripts.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
       return stageOutput(counts, r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : []);
     },
