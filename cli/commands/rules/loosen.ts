@@ -33,7 +33,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .addHelpText(
       "after",
       examples(['errata rules loosen claude.tools.pnpm01 --why "npm is fine in docs/"  # exit 2'], {
-        before: "In an empty folder the ledger holds no rule, so this exits 2 and writes nothing; in a project with a rule at rung 3:",
+        before: "Name a rule of the ledger (errata rules budget lists the always-loaded ones). Pasted in an empty folder, whose ledger holds no rule, the example exits 2 and writes nothing:",
         after: "Then errata rules approvals shows it, errata rules approve <id> applies it and errata rules undo <id> puts it back (docs/ladder.md).",
       }),
     )
