@@ -3,9 +3,10 @@
 // puts it back; refusals (unknown rule, at the bottom, bad --to-rung, a hand edit) write nothing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { approve, openRuleLedger, readProposals, undo } from "../../runtime/ladder/index.js";
+import { approve, loosenProposal, openRuleLedger, readProposals, undo, addProposal } from "../../runtime/ladder/index.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { finnish, pnpm } from "./helpers.js";
 
@@ -121,5 +122,32 @@ describe("errata rules loosen", () => {
     expect(r.err).toMatch(/changed since proposal .* not overwritten/);
     expect(readFileSync(claude(), "utf8")).toBe(hand);
     expect(rule(finnish.rule_id).rung).toBe(2);
+  });
+
+  it("removal is one unit: wherever the line sits, approve drops exactly it and undo gives the file back byte for byte (property)", () => {
+    const other = fc.stringMatching(/^- [A-Za-z ,.]{0,30}$/).filter((l) => !l.includes("Reply in the language"));
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(other, { maxLength: 6 }), fc.nat(), fc.boolean(), (lines, at, trailing) => {
+        const dir = join(tmp.dir, `p${n++}`);
+        const file = join(dir, "CLAUDE.md");
+        mkdirSync(dir, { recursive: true });
+        const unit = "- Reply in the language I write in (Finnish when I write Finnish).";
+        const all = [...lines];
+        all.splice(at % (lines.length + 1), 0, unit);
+        const text = `${all.join("\n")}${trailing ? "\n" : ""}`;
+        writeFileSync(file, text);
+        openRuleLedger(dir).append([{ ...finnish, location: { kind: "text", file, section: null } }]);
+        const p = loosenProposal(dir, finnish.rule_id, { why: "x" }, { ladderDir: dir, projectDir: dir, at: AT });
+        addProposal(dir, p);
+        approve(dir, p.id, AT);
+        expect(readFileSync(file, "utf8").split("\n").filter((l) => l === unit)).toEqual([]);
+        const after = readFileSync(file, "utf8");
+        expect(after === "" ? [] : after.replace(/\n$/, "").split("\n")).toEqual(lines);
+        undo(dir, p.id, AT);
+        expect(readFileSync(file, "utf8")).toBe(text);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

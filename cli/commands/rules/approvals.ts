@@ -16,7 +16,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .description("List the ladder's proposals waiting for the owner's yes or no, with their evidence")
     .option("--all", "also the decided ones (approved, rejected, applied, undone)")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples(["errata rules approvals", "errata rules approvals --all --json"], { after: "Decide with errata rules approve <id> or errata rules reject <id> --why <text> (docs/ladder.md)." }))
+    .addHelpText("after", examples(["errata rules approvals", "errata rules approvals --all --json"], { after: "Each proposal shows its edit and the reviewer lane's argument against it (the engine config's reviewer key), or that the review was skipped offline or failed. Decide with errata rules approve <id> or errata rules reject <id> --why <text> (docs/ladder.md)." }))
     .action((flags: { all?: boolean; json?: boolean }) => {
       const all = [...readProposals(ladderDir(ctx.io.env, ctx.io.cwd)).values()].filter((p) => flags.all || p.status === "pending");
       if (flags.json) return printJson(ctx.io, { ok: true, proposals: all.map((p) => ({ ...p.proposal, status: p.status })) });
