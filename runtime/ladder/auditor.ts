@@ -21,7 +21,7 @@ import type { GapRow, RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { causeModel } from "./causes.js";
 import { diagnose, placement, type DiagnosisResult } from "./diagnose.js";
 import { draftLeaveShadow, draftProposal } from "./drafts.js";
-import { appendGaps, draftNewRules, gapOf } from "./gaps.js";
+import { appendGaps, draftNewRules, gapOf, writtenOn } from "./gaps.js";
 import { turnLines } from "./incidents.js";
 import { openRuleLedger } from "./ledger.js";
 import { sortedCauses } from "./journey.js";
@@ -80,17 +80,18 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   // The quick reflection's sort, where it ran; the model's otherwise.
   const sortedBefore = sortedCauses(dir);
   const gapRows: GapRow[] = [];
-  const writtenAt = new Map(rules.filter((r) => r.origin === "proposed").map((r) => [r.rule_id, r.location.kind === "unwritten" ? "\uffff" : (r.patches.find((p) => p.set.location?.kind !== undefined && p.set.location.kind !== "unwritten")?.at ?? r.at)]));
+  const proposed = new Map(rules.filter((r) => r.origin === "proposed").map((r) => [r.rule_id, r]));
   for (const s of sessions) {
     for (const t of s.turns) {
       turns++;
       const out = turnLines(t, rules, loads, (x) => sortedBefore.get(x.exchange_id) ?? model.classify(x.text, x.reply_before));
       if (out.cause !== null) sorted[out.cause] = (sorted[out.cause] ?? 0) + 1;
-      const gap = gapOf(t, out);
+      // A rule the ladder proposed breaks nothing before it was written, nor after an undo took it
+      // back (the gaps that made it are not its incidents); a turn left with no line is a gap again.
+      const counted = out.lines.filter((l) => l.kind === "rule" || l.kind === "patch" || !proposed.has(l.rule_id) || writtenOn(proposed.get(l.rule_id)!, l.date));
+      const gap = gapOf(t, { ...out, lines: counted });
       if (gap !== null) gapRows.push(gap);
-      for (const l of out.lines) {
-        // A rule the ladder proposed breaks nothing before it was written (the gaps that made it are not its incidents).
-        if (l.kind !== "patch" && l.kind !== "rule" && l.date < (writtenAt.get(l.rule_id) ?? "")) continue;
+      for (const l of counted) {
         if (l.kind === "incident" && known.has(l.incident_id)) continue;
         if (l.kind === "mention" && knownMentions.has(`${l.rule_id}\u0000${l.exchange_id}`)) continue;
         lines.push(l);

@@ -35,6 +35,7 @@ import { GapRowSchema, type GapRow, type RuleRow } from "../../schemas/rule-ledg
 import { REPEAT } from "./diagnose.js";
 import { slug, type DraftContext } from "./drafts.js";
 import type { TurnOutcome } from "./incidents.js";
+import type { LedgerRule } from "./ledger.js";
 import { fileHash, proposalId, type ProposalState } from "./proposals.js";
 import { OFFLINE_REVIEW } from "./review.js";
 import type { OwnerTurn } from "./signals.js";
@@ -58,6 +59,18 @@ export function sameSubject(a: readonly string[], b: readonly string[]): boolean
   const inB = new Set(b);
   const shared = a.filter((t) => inB.has(t)).length;
   return shared >= 2 || (shared >= 1 && shared === Math.min(a.length, b.length));
+}
+
+/**
+ * Whether a rule was written (in a file or a check) on a date, from its location patches in
+ * order (a proposed rule's row starts unwritten): a new rule is unwritten until its approval and again after an undo, and a turn then
+ * breaks nothing of it. A rule whose location never changed is as its row says.
+ */
+export function writtenOn(rule: LedgerRule, date: string): boolean {
+  const moves = rule.patches.filter((p) => p.set.location !== undefined);
+  let written = moves.length === 0 ? rule.location.kind !== "unwritten" : false;
+  for (const p of moves) if (p.at <= date) written = p.set.location!.kind !== "unwritten";
+  return written;
 }
 
 /** A turn the auditor counted nothing for although it is a rule-gap correction: a gap. */

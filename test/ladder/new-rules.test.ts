@@ -94,6 +94,10 @@ describe("the auditor drafts a new rule from repeated gaps", () => {
     undo(dir, p.id, "2026-11-29T08:00:00.000Z");
     expect(existsSync(file)).toBe(false);
     expect(openRuleLedger(dir).read().ledger.rules.get(p.rule_id)).toMatchObject({ rung: 0, location: { kind: "unwritten" } });
+    // Taken back, the rule counts nothing: a later correction of the subject is a gap again.
+    const s4 = writeSession(tmp.dir, "d", "2026-12-01T10:00:00Z", tests("Wrong again: run the tests before you commit."));
+    const fourth = await night([s1, s2, s3, s4], "2026-12-02T03:00:00.000Z");
+    expect(fourth.r).toMatchObject({ gaps: 1, incidents: 0 });
   });
 
   it("repeats in one session, or two subjects, draft nothing", async () => {
