@@ -63,8 +63,9 @@ export function sameSubject(a: readonly string[], b: readonly string[]): boolean
 
 /**
  * Whether a rule was written (in a file or a check) on a date, from its location patches in
- * order (a proposed rule's row starts unwritten): a new rule is unwritten until its approval and again after an undo, and a turn then
- * breaks nothing of it. A rule whose location never changed is as its row says.
+ * order (a proposed rule's row starts unwritten): a new rule is unwritten until its approval
+ * and again after an undo, and a turn then breaks nothing of it. A rule whose location never
+ * changed is as its row says.
  */
 export function writtenOn(rule: LedgerRule, date: string): boolean {
   const moves = rule.patches.filter((p) => p.set.location !== undefined);
