@@ -15,6 +15,7 @@
  */
 import type { RuleCarry, RuleIndex, RuleSource, RuleUnit, VanishedRule } from "../../schemas/rules.js";
 import { RULE_INDEX_SCHEMA } from "../../schemas/rules.js";
+import { redactTextForWrite } from "../privacy/index.js";
 import { contentHash, headingSlug, matchCarries, ruleId } from "./ids.js";
 import type { LoadedSource } from "./sources.js";
 
@@ -150,8 +151,11 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
         source: src.source,
         kind: u.kind,
         heading_path: u.heading_path,
-        text: u.text,
-        context: u.context,
+        // The index is written to the v4 folder and its texts are sent to model lanes: a secret
+        // pasted into an instruction file is redacted here, while the id and hash are taken of
+        // the text as written (so ids do not move, and an unchanged file compares unchanged).
+        text: redactTextForWrite(u.text),
+        context: u.context === null ? null : redactTextForWrite(u.context),
         hash,
         line_start: u.line_start,
         line_end: u.line_end,

@@ -45,8 +45,7 @@ const NEED_NOT: Record<string, string> = {
   "cli/commands/report.ts": "the Pulse page: ids and counts only (runtime/pages/pulse-data.ts carries no entry text)",
   "runtime/hooks/pre-tool-use.ts": "the check runner's tool events: ids, the tool's name, the mode and the decision, never tool_input",
   "runtime/ladder/receipts.ts": "the loops' receipts: loop, night, counts and code's own notes",
-  "runtime/rules/store.ts":
-    "KNOWN GAP: the rule index copies the owner's instruction files (CLAUDE.md) into the state folder (0600) as they are; redacting them would change rule ids and is left to a later change (docs/privacy.md)",
+  "runtime/rules/store.ts": "the rule index (0600): its unit texts and contexts are redacted when the index is built (runtime/rules/build.ts), ids and hashes taken of the text as written",
 };
 
 function sources(dir: string): string[] {

@@ -4,6 +4,7 @@ import { approve, ladderDir } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 /**
  * `errata rules approve <id>`: the owner's yes applies a proposal as one edit of one rule unit
@@ -19,7 +20,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "check that it would apply, change nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules approve pr-0000000000  # exit 2"], { after: "An unknown id exits 2. Undo an applied proposal with errata rules undo <id>." }))
-    .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules approve", (id: string, flags: { dryRun?: boolean; json?: boolean }) => {
       try {
         const s = approve(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
         const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
@@ -31,5 +33,5 @@ export function register(group: Command, ctx: CommandContext): void {
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
         throw err;
       }
-    });
+    }));
 }

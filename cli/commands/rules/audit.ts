@@ -8,6 +8,7 @@ import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { reviewerFor } from "./loosen.js";
 import { printJson, println } from "../../shared/io.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 const jsonlUnder = (root: string): string[] => {
   const out: string[] = [];
@@ -36,7 +37,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "report what it would count and draft, write nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules audit --project ."], { after: "With no transcripts it is an empty run: it still writes its receipts, so a quiet night differs from a night that never ran." }))
-    .action(async (flags: { root?: string; transcript?: string[]; project: string; dryRun?: boolean; json?: boolean }) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules audit", async (flags: { root?: string; transcript?: string[]; project: string; dryRun?: boolean; json?: boolean }) => {
       const transcripts = [...(flags.transcript ?? []).map((f) => resolve(ctx.io.cwd, f)), ...(flags.root ? jsonlUnder(resolve(ctx.io.cwd, flags.root)) : [])];
       const at = new Date(ctx.io.now()).toISOString();
       // Read before anything is written, so a bad reviewer config (exit 2) writes nothing. A dry
@@ -54,5 +56,5 @@ export function register(group: Command, ctx: CommandContext): void {
       println(ctx.io, `${flags.dryRun ? "would audit" : "audit"}: ${r.turns} turns in ${transcripts.length} transcripts, ${r.incidents} new incidents, ${r.mentions} mentions; ${r.proposals.length} proposals drafted${r.proposals.length ? ` (${r.proposals.join(", ")})` : ""}`);
       for (const d of r.diagnoses) println(ctx.io, `  ${d.rule_id}: ${d.diagnosis} at rung ${d.from} -> ${d.repair}`);
       for (const v of r.shadow) println(ctx.io, `  shadow ${v.check}: ${v.opportunities} sessions, ${v.earned ? "gate passed" : v.reasons.join("; ")}`);
-    });
+    }));
 }

@@ -8,6 +8,7 @@ import { defaultManagedFiles } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { count, printJson, println } from "../../shared/io.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 interface Flags {
   root?: string[];
@@ -49,7 +50,8 @@ export function register(group: Command, ctx: CommandContext): void {
         "errata datasets copy claude-md && errata rules build --root datasets/claude-md/astral-sh__uv --dry-run",
       ]),
     )
-    .action((flags: Flags) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules build", (flags: Flags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       // Without --root, the roots and sources the daily config names (else this folder).
       const configured = loadDailyConfig(paths, ctx.io.env, ctx.io.cwd).config.rules;
@@ -95,5 +97,5 @@ export function register(group: Command, ctx: CommandContext): void {
       if (s.length === 0) println(ctx.io, "  no instruction file found (looked for CLAUDE.md, .claude/CLAUDE.md, .claude/rules/, CLAUDE.local.md, AGENTS.md, hookify rules; --root names another project)");
       if (flags.dryRun) println(ctx.io, result.changed ? `dry run: would write ${report.file}` : "dry run: nothing changed");
       else println(ctx.io, report.written ? `wrote ${report.file}` : `unchanged: nothing written (${report.file})`);
-    });
+    }));
 }

@@ -10,6 +10,7 @@ import { examples } from "../../shared/help.js";
 import { COVER_SETUP } from "../../shared/rules-examples.js";
 import { count, printJson, println, warn } from "../../shared/io.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 /**
  * `errata rules cluster`: clusters of covered failures (one per rule) and of uncovered ones
@@ -35,7 +36,8 @@ export function register(group: Command, ctx: CommandContext): void {
         ],
       ]),
     )
-    .action(async (flags: { exchanges?: string[]; cuts?: string; lane?: string; dryRun?: boolean; json?: boolean }) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules cluster", async (flags: { exchanges?: string[]; cuts?: string; lane?: string; dryRun?: boolean; json?: boolean }) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
@@ -60,5 +62,5 @@ export function register(group: Command, ctx: CommandContext): void {
       println(ctx.io, `rules cluster: ${count(report.clusters.length, "cluster")} (${rule} rule, ${report.clusters.length - rule} gap) of ${count(members, "failure")}; same_root_cause cut ${report.cut.value} (${report.cut.origin})`);
       for (const c of report.clusters.slice(0, 20)) println(ctx.io, `  ${c.id}  ${count(c.exchange_ids.length, "failure")} in ${count(c.sessions, "session")}${c.mean_severity !== null ? `, mean severity ${c.mean_severity}` : ""}`);
       println(ctx.io, report.written ? `wrote ${report.file}` : `dry run: would write ${report.file}`);
-    });
+    }));
 }

@@ -10,6 +10,7 @@ import { examples } from "../../shared/help.js";
 import { COVER_SETUP } from "../../shared/rules-examples.js";
 import { count, printJson, println, progress, warn } from "../../shared/io.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 interface Flags {
   exchanges?: string[];
@@ -48,7 +49,8 @@ export function register(group: Command, ctx: CommandContext): void {
         ],
       ]),
     )
-    .action(async (flags: Flags) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules cover", async (flags: Flags) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
@@ -113,5 +115,5 @@ export function register(group: Command, ctx: CommandContext): void {
       println(ctx.io, `  cut ${report.cut.value} (${report.cut.origin})${tally.synthetic > 0 ? `; ${tally.synthetic} of them synthetic` : ""}`);
       if (report.failures === 0) println(ctx.io, "  no diagnosed failure in the v4 folder: run errata v4 detect and errata v4 diagnose first");
       if (r.length > 0) println(ctx.io, `  appended to ${report.file}`);
-    });
+    }));
 }

@@ -10,6 +10,7 @@ import { printJson, println, warn } from "../../shared/io.js";
 import { RECOMMEND_SETUP } from "../../shared/rules-examples.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
 import { printRecommendations, upgradesFileOf, wholeNumber } from "../../shared/rules-writer.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 /** The newest `recommendations-<date>.jsonl` of the v4 folder, or null. */
 function latestList(v4Dir: string): string | null {
@@ -37,7 +38,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "recheck and print; write nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples([[...RECOMMEND_SETUP, "errata rules recommend --exchanges datasets/synthetic/exchanges.jsonl && errata rules recheck --exchanges datasets/synthetic/exchanges.jsonl"]]))
-    .action(async (flags: { list?: string; exchanges?: string[]; lane?: string; dryRun?: boolean; json?: boolean }) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules recheck", async (flags: { list?: string; exchanges?: string[]; lane?: string; dryRun?: boolean; json?: boolean }) => {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
@@ -48,7 +50,7 @@ export function register(group: Command, ctx: CommandContext): void {
       const report = await runRulesRecheck({ v4Dir: paths.v4Dir, engine, exchangeFiles: files, upgradesFile: upgradesFileOf(paths), today: new Date(nowMs).toISOString().slice(0, 10), nowMs, dryRun: flags.dryRun === true, list, warn: (l) => warn(ctx.io, l) });
       if (flags.json) return printJson(ctx.io, { ok: true, list, judge: report.judge, survivors: report.survivors, dropped: report.dropped, files: report.files, dry_run: flags.dryRun === true, would_write: flags.dryRun === true ? [report.files.survivors, report.files.dropped] : [] });
       printRecommendations(ctx, `rules recheck (${report.judge.lane}/${report.judge.model})${flags.dryRun ? " [dry run]" : ""}`, report);
-    });
+    }));
 }
 
 /** `errata rules report` (its own file, report.ts, registers it; the code lives beside recheck's). */

@@ -9,6 +9,7 @@ import { printJson, println, warn } from "../../shared/io.js";
 import { RECOMMEND_SETUP } from "../../shared/rules-examples.js";
 import { engineFor, exchangeFiles } from "../../shared/v4-pass.js";
 import { printRecommendations, upgradesFileOf, wholeNumber, writerFor } from "../../shared/rules-writer.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 interface Flags {
   top?: string;
@@ -48,7 +49,8 @@ export function addRecommendCommand(group: Command, ctx: CommandContext, name: "
     .option("--dry-run", "plan only: write nothing, file nothing, ask no model")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples([[...RECOMMEND_SETUP, `errata rules ${name} --exchanges datasets/synthetic/exchanges.jsonl --top 2`]]));
-  cmd.action(async (flags: Flags) => {
+  cmd.option(...WAIT_OPTION)
+    .action(lockedAction(ctx, `errata rules ${name}`, async (flags: Flags) => {
     const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
     const files = exchangeFiles(flags, ctx, paths.v4Dir);
     for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
@@ -85,7 +87,7 @@ export function addRecommendCommand(group: Command, ctx: CommandContext, name: "
     }
     printRecommendations(ctx, `rules ${name} (${writerName})${flags.dryRun ? " [dry run]" : ""}`, report);
     if (rates) for (const l of renderFiledRates(rates)) println(ctx.io, l);
-  });
+  }));
 }
 
 export function register(group: Command, ctx: CommandContext): void {

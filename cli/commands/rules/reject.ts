@@ -4,6 +4,7 @@ import { onLadder, reject } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 /**
  * `errata rules reject <id> --why <text>`: the owner's no, with the reason kept beside the proposal.
@@ -19,7 +20,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "check it, record nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(['errata rules reject pr-0000000000 --why "not this one"  # exit 2']))
-    .action(async (id: string, flags: { why: string; dryRun?: boolean; json?: boolean }) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules reject", async (id: string, flags: { why: string; dryRun?: boolean; json?: boolean }) => {
       try {
         await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, (dir) => reject(dir, id, flags.why, new Date(ctx.io.now()).toISOString()));
         if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "rejected" });
@@ -29,5 +31,5 @@ export function register(group: Command, ctx: CommandContext): void {
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
         throw err;
       }
-    });
+    }));
 }

@@ -4,6 +4,7 @@ import { ladderDir, undo } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 /**
  * `errata rules undo <id>`: puts back the file as it was before an applied proposal and the
@@ -19,7 +20,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "check that it would undo, change nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules undo pr-0000000000  # exit 2"]))
-    .action((id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+    .option(...WAIT_OPTION)
+    .action(lockedAction(ctx, "errata rules undo", (id: string, flags: { dryRun?: boolean; json?: boolean }) => {
       try {
         undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
         if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone" });
@@ -29,5 +31,5 @@ export function register(group: Command, ctx: CommandContext): void {
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
         throw err;
       }
-    });
+    }));
 }
