@@ -6,6 +6,7 @@ import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
 import { wholeNumber } from "../../shared/rules-writer.js";
+import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 /** The reviewer lane the engine config names (its `reviewer` key), or null: offline. A bad config exits 2. */
 export function reviewerFor(ctx: CommandContext): Reviewer | null {
@@ -30,6 +31,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--to-rung <n>", "the rung to go to (a check: 0-2, default 2; a written line: 0, its removal)")
     .option("--dry-run", "draft it on a copy, record nothing")
     .option("--json", "print one JSON value")
+    .option(...WAIT_OPTION)
     .addHelpText(
       "after",
       examples(['errata rules loosen claude.tools.pnpm01 --why "npm is fine in docs/"  # exit 2'], {
@@ -37,7 +39,7 @@ export function register(group: Command, ctx: CommandContext): void {
         after: "Then errata rules approvals shows it, errata rules approve <id> applies it and errata rules undo <id> puts it back (docs/ladder.md).",
       }),
     )
-    .action(async (ruleId: string, flags: { why: string; toRung?: string; dryRun?: boolean; json?: boolean }) => {
+    .action(lockedAction(ctx, "errata rules loosen", async (ruleId: string, flags: { why: string; toRung?: string; dryRun?: boolean; json?: boolean }) => {
       try {
         const toRung = flags.toRung === undefined ? undefined : wholeNumber("--to-rung", flags.toRung, 0);
         const at = new Date(ctx.io.now()).toISOString();
@@ -57,5 +59,5 @@ export function register(group: Command, ctx: CommandContext): void {
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
         throw err;
       }
-    });
+    }));
 }
