@@ -67,16 +67,33 @@ function argumentOf(text: string): string {
   return out.length > REVIEW_MAX_CHARS ? `${out.slice(0, REVIEW_MAX_CHARS - 1)}…` : out;
 }
 
+/**
+ * A lane whose attempts and back-off sleeps all end when `stop` aborts: after the deadline the
+ * lane's retry loop would otherwise go on in the background (sleeping, asking again), holding
+ * the nightly process open and spending the budget on a review nobody waits for.
+ */
+function stoppableLane(cfg: OpenAILaneConfig, apiKey: string, book: BudgetBook, deps: GenerateDeps, stop: AbortSignal) {
+  const base = deps.fetch ?? fetch;
+  return generativeLane(cfg, apiKey, book, {
+    ...deps,
+    fetch: ((url: Parameters<typeof fetch>[0], init?: RequestInit) => base(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, stop]) : stop })) as typeof fetch,
+    sleep: (ms) =>
+      stop.aborted
+        ? Promise.resolve()
+        : Promise.race([deps.sleep(ms), new Promise<void>((done) => stop.addEventListener("abort", () => done(), { once: true }))]),
+  });
+}
+
 export function reviewerOf(name: string, cfg: OpenAILaneConfig, apiKey: string, book: BudgetBook, deps: GenerateDeps): Reviewer {
-  const lane = generativeLane(cfg, apiKey, book, deps);
-  // The lane's own time-out bounds each attempt; the deadline bounds the whole review, retries included.
-  const deadlineMs = cfg.timeoutMs ?? 60_000;
+  // The whole review, retries included, within the lane's own time-out (openai/config.ts
+  // laneTimeoutMs: 60 s, 15 min on the flex tier, or the lane's timeoutMs).
+  const deadlineMs = cfg.timeoutMs ?? (cfg.serviceTier === "flex" ? 900_000 : 60_000);
   return {
     name,
     model: cfg.model,
     async review(p) {
       try {
-        const r = await withDeadline(deadlineMs, () => lane.generate(reviewMessages(p), { caller: REVIEW_CALLER, maxTokens: REVIEW_MAX_TOKENS }));
+        const r = await withDeadline(deadlineMs, (signal) => stoppableLane(cfg, apiKey, book, deps, signal).generate(reviewMessages(p), { caller: REVIEW_CALLER, maxTokens: REVIEW_MAX_TOKENS }));
         if (!r.ok) return `reviewer failed: ${r.reason}`;
         const arg = argumentOf(r.text);
         return arg === "" ? "reviewer failed: an empty argument" : `reviewer ${name} (${cfg.model}) argues against: ${arg}`;

@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { openRuleLedger, readProposals, REVIEW_MAX_TOKENS } from "../../runtime/ladder/index.js";
+import { BudgetBook, OpenAILaneSchema } from "../../runtime/engine/index.js";
+import { openRuleLedger, readProposals, reviewerOf, REVIEW_MAX_TOKENS } from "../../runtime/ladder/index.js";
+import type { Proposal } from "../../schemas/ladder-proposals.js";
 import { completion, startFakeOpenAI, type ChatHandler, type FakeServer } from "../engine/helpers/fake-openai.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { pnpm, writeSession } from "./helpers.js";
@@ -97,6 +99,21 @@ describe("the reviewer lane", () => {
     const [t1, t2] = seed();
     expect((await cli(["rules", "audit", "--transcript", t1!, t2!])).code).toBe(0);
     expect(pending()[0]!.review).toMatch(/^reviewer failed: .*(timed out|aborted)/i);
+  });
+
+  it("past the deadline the lane's retries stop: no request is sent after the review has failed", async () => {
+    server = await startFakeOpenAI({ chat: () => ({ status: 503, json: { error: { message: "busy", type: "server_error" } } }) });
+    const cfg = OpenAILaneSchema.parse({ baseURL: server.url, model: "m", maxRetries: 4, timeoutMs: 300 });
+    // Each back-off sleeps 400 ms, past the 300 ms deadline: without the stop, the lane's loop would
+    // wake after the review has failed and ask again (at about 400 and 800 ms).
+    const r = reviewerOf("rev", cfg, "not-needed", new BudgetBook({}, {}, {}), { sleep: () => new Promise((done) => setTimeout(done, 400)), random: () => 0.5, now: () => 0 });
+    const p = { kind: "proposal", v: 1, id: "pr-0000000001", at: "2026-11-26T03:00:00Z", type: "climb", rule_id: "r", from_rung: 1, to_rung: 2, diagnosis: "climb", why: "w", evidence: [], edit: null, review: "" } satisfies Proposal;
+    expect(await r.review(p)).toBe("reviewer failed: request timed out: no complete reply within 300 ms, body included");
+    const asked = server.chatCount();
+    expect(asked).toBe(1);
+    // Settle for longer than two more back-offs would take (2 x 400 ms), then count again.
+    await new Promise((done) => setTimeout(done, 1_000));
+    expect(server.chatCount()).toBe(asked);
   });
 
   it("the owner's loosening is reviewed too", async () => {
