@@ -3,8 +3,10 @@
  * transcripts, counts incidents into the rule ledger (each once), diagnoses every rule broken
  * again, drafts one proposal per rule (none while one is pending), judges every check in
  * shadow by replay and live lines through the calibration gate, drafts the leave-shadow
- * proposal of a check that passed, and writes its receipts (audit and shadow), empty runs
- * included. It changes no instruction file and no check: only the owner's approval does.
+ * proposal of a check that passed, a new rule for a rule gap repeated in two sessions
+ * (gaps.ts), a loosening of an ask check the owner overrode in two (overrides.ts), has the
+ * reviewer lane argue against each new draft (review.ts), and writes its receipts (audit and
+ * shadow), empty runs included. It changes no instruction file and no check: only the owner's approval does.
  *
  * Example: runAudit({ladderDir, projectDir, transcripts: ["s1.jsonl"], at: "2026-12-02T03:00:00Z"})
  * -> {incidents: 2, mentions: 1, proposals: 1, shadow: [], ...}.
@@ -24,6 +26,7 @@ import { draftLeaveShadow, draftProposal } from "./drafts.js";
 import { appendGaps, draftNewRules, gapOf, writtenOn } from "./gaps.js";
 import { turnLines } from "./incidents.js";
 import { openRuleLedger } from "./ledger.js";
+import { draftOverrideLoosens, toolResults } from "./overrides.js";
 import { sortedCauses } from "./journey.js";
 import { addProposal, readProposals } from "./proposals.js";
 import { writeReceipt } from "./receipts.js";
@@ -149,6 +152,15 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     if (v.earned && rule && !pendingRules.has(rule.rule_id)) {
       const p = await review(draftLeaveShadow(rule, c.id, verdictLine(v), ctx));
       if (addProposal(dir, p)) proposals.push(p.id);
+    }
+  }
+  // Active checks the owner overrode (said yes to what they asked) in two sessions: a loosening, for the owner's yes.
+  for (const drafted of draftOverrideLoosens(after.rules, events, toolResults(input.transcripts), readProposals(dir), ctx)) {
+    if (pendingRules.has(drafted.rule_id)) continue;
+    const p = await review(drafted);
+    if (addProposal(dir, p)) {
+      proposals.push(p.id);
+      pendingRules.add(p.rule_id);
     }
   }
   const incidentLines = lines.filter((l) => l.kind === "incident").length;

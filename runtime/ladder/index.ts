@@ -29,3 +29,4 @@ export { ladderDir, onLadder } from "./scratch.js";
 export { appendGaps, contentTerms, draftNewRules, gapOf, GAPS_FILE, groupGaps, readGaps, ruleTextOf, sameSubject } from "./gaps.js";
 export { loosenProposal } from "./loosen.js";
 export { reviewed, reviewerFromConfig, reviewerOf, reviewMessages, REVIEW_CALLER, REVIEW_MAX_TOKENS, type Reviewer } from "./review.js";
+export { draftOverrideLoosens, toolResults } from "./overrides.js";

@@ -2,7 +2,8 @@
  * Loosening, only by the owner: `errata rules loosen <rule_id> --why "..."` drafts a `loosen`
  * proposal in the approval table; applying it (the owner's `approve`) moves the rule down as
  * one unit edit with a backup, and `undo` puts it back. Nothing else ever moves a rule down:
- * the budget never drops a rule for being old, the auditor never loosens on its own.
+ * the budget never drops a rule for being old, and the auditor's one draft (an ask check the
+ * owner overrode, overrides.ts) still waits for the owner's approve.
  *
  * What moves, by where the rule lives:
  * - a check (rung 3) in checks.json: an active check goes back to shadow (it stops acting and

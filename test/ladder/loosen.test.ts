@@ -6,9 +6,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { approve, loosenProposal, openRuleLedger, readProposals, undo, addProposal } from "../../runtime/ladder/index.js";
+import { addProposal, approve, loosenProposal, openRuleLedger, readProposals, runAudit, undo } from "../../runtime/ladder/index.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
-import { finnish, pnpm } from "./helpers.js";
+import { finnish, pnpm, writeSession } from "./helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => (tmp = tempDir("errata-ladder-loosen-")));
@@ -149,5 +149,29 @@ describe("errata rules loosen", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("the auditor drafts a loosening of an active ask check the owner overrode in two sessions (a rejected call does not count)", async () => {
+    seed("active");
+    const checks = JSON.parse(readFileSync(join(ladder(), "checks.json"), "utf8")) as { checks: Array<Record<string, unknown>> };
+    checks.checks[0]!["action"] = "ask";
+    writeFileSync(join(ladder(), "checks.json"), `${JSON.stringify(checks, null, 2)}\n`);
+    const step = [{ prompt: "build the docs", tools: [{ name: "Bash", input: { command: "npm run docs" } }], reply: "Built." }];
+    const t = ["a", "b", "c"].map((s, k) => writeSession(tmp.dir, s, `2026-11-2${k}T10:00:00Z`, step));
+    // Session c: the owner said no when asked (Claude Code's rejection text as the tool result).
+    writeFileSync(t[2]!, readFileSync(t[2]!, "utf8").replace('"content":"ok"', `"content":"The user doesn't want to proceed with this tool use. The tool use was rejected.","is_error":true`));
+    const event = (s: string) => JSON.stringify({ v: 1, ts: "2026-11-20T10:00:05.000Z", session_id: s, tool_use_id: `toolu_${s}_0_0`, tool_name: "Bash", check: "ladder-claude.tools.pnpm01", rule_id: pnpm.rule_id, mode: "active", fired: true, decision: "ask" });
+    writeFileSync(join(ladder(), "tool-events.jsonl"), `${event("a")}\n${event("c")}\n`);
+    const one = await runAudit({ ladderDir: ladder(), projectDir: tmp.dir, transcripts: t, at: "2026-11-23T03:00:00.000Z" });
+    expect(one.proposals).toEqual([]); // one override (a), one rejection (c)
+    writeFileSync(join(ladder(), "tool-events.jsonl"), `${event("b")}\n`, { flag: "a" });
+    const two = await runAudit({ ladderDir: ladder(), projectDir: tmp.dir, transcripts: t, at: "2026-11-23T04:00:00.000Z" });
+    expect(two.proposals).toHaveLength(1);
+    const p = readProposals(ladder()).get(two.proposals[0]!)!.proposal;
+    expect(p).toMatchObject({ type: "loosen", diagnosis: "overridden", from_rung: 3, to_rung: 2, edit: { kind: "check", deactivate: "ladder-claude.tools.pnpm01" } });
+    expect(p.evidence.map((e) => e.split(" ")[0])).toEqual(["toolu_a_0_0", "toolu_b_0_0"]);
+    expect(JSON.parse(readFileSync(join(ladder(), "checks.json"), "utf8")).checks[0].mode).toBe("active"); // only the owner's yes applies it
+    const again = await runAudit({ ladderDir: ladder(), projectDir: tmp.dir, transcripts: t, at: "2026-11-23T05:00:00.000Z" });
+    expect(again.proposals).toEqual([]);
   });
 });
