@@ -33,6 +33,12 @@ export interface Reviewer {
   review(p: Proposal): Promise<string>;
 }
 
+const projectPath = (file: string): string => {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf(".claude");
+  return at >= 0 ? parts.slice(at).join("/") : (parts.at(-1) ?? file);
+};
+
 /** The prompt: the proposal's own fields, redacted. Exported so a test can pin what leaves the machine. */
 export function reviewMessages(p: Proposal): ChatMessage[] {
   const facts = [
@@ -44,13 +50,15 @@ export function reviewMessages(p: Proposal): ChatMessage[] {
     `Evidence (${p.evidence.length} line${p.evidence.length === 1 ? "" : "s"}):`,
     ...p.evidence.slice(0, 12).map((e) => `- ${e}`),
   ].join("\n");
+  // The file by its place in the project (".claude/rules/x.md", "CLAUDE.md"), not this machine's path.
+  const text = p.edit === null ? facts : facts.split(p.edit.file).join(projectPath(p.edit.file));
   return [
     {
       role: "system",
       content:
         "You review changes proposed to an AI coding assistant's standing rules. Argue against the proposal: give the strongest reason the owner should say no (thin or misread evidence, a rule that is too broad or too narrow, a check that would block good work, a cheaper repair). Be concrete and short. Reply with one JSON object: {\"against\": \"<at most 80 words>\"}.",
     },
-    { role: "user", content: redactTextForWrite(facts) },
+    { role: "user", content: redactTextForWrite(text) },
   ];
 }
 

@@ -76,6 +76,8 @@ describe("the reviewer lane", () => {
     const prompt = body.messages.map((m) => m.content).join("\n");
     expect(prompt).toContain(`Proposal ${p!.id}: climb of rule claude.tools.pnpm01, rung 2 -> 3`);
     expect(prompt).not.toContain("hunter22x");
+    expect(prompt).toContain("The change: install check ladder-claude.tools.pnpm01 (shadow) in checks.json");
+    expect(prompt).not.toContain(tmp.dir);
     expect((await cli(["rules", "approvals"])).out).toContain("    review: reviewer rev (fake-reviewer) argues against: Two slips");
     const morning = (await cli(["rules", "morning"])).out;
     expect(morning).toContain("    review: reviewer rev (fake-reviewer) argues against: Two slips");
@@ -122,6 +124,9 @@ describe("the reviewer lane", () => {
     const r = await cli(["rules", "loosen", pnpm.rule_id, "--why", "npm is fine in docs/"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("review: reviewer rev (fake-reviewer) argues against: The rule was broken twice this month");
+    const prompt = JSON.parse(server!.requests.find((q) => q.path === "/v1/chat/completions")!.body).messages[1].content as string;
+    expect(prompt).toContain("Why it is proposed: remove the rule's line from CLAUDE.md;");
+    expect(prompt).not.toContain(tmp.dir);
   });
 
   it("offline (no reviewer key) it is skipped and says so; a reviewer naming no lane exits 2 and writes nothing", async () => {
