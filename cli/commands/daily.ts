@@ -14,6 +14,7 @@ import { parseNumber } from "../shared/ledger.js";
 import { runDaily } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
+import { ruleIndexPath } from "../../runtime/rules/index.js";
 
 interface DailyCliOptions {
   root?: string;
@@ -54,7 +55,7 @@ export function register(program: Command, ctx: CommandContext): void {
         // Wired under the lock: the state a run starts from is read after the previous run ended.
         const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
         const live = liveStagePrinter(ctx, opts.json === true);
-        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4"], live);
+        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4", "ladder"], live);
         const onStage = bar.onStage;
         const result = await runDaily(stage, deps, {
           ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
@@ -62,6 +63,7 @@ export function register(program: Command, ctx: CommandContext): void {
           ...(mineLimit !== undefined ? { mineLimit } : {}),
           skipMine: opts.skipMine === true,
           onStage,
+          ladder: { ruleIndexFile: ruleIndexPath(dailyPaths(ctx).v4Dir), projectDir: ctx.io.cwd },
         });
         bar.done();
         finishLoop(ctx, result, opts.json === true, live !== undefined);

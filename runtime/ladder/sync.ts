@@ -10,6 +10,7 @@
  */
 import type { RuleIndex, RuleLoad } from "../../schemas/rules.js";
 import type { Rung, RuleRow } from "../../schemas/rule-ledger.js";
+import { openRuleLedger } from "./ledger.js";
 
 const RUNG_OF_LOAD: Record<RuleLoad, Rung> = { always: 2, "on-demand": 1, "path-scoped": 1, check: 3, "not-loaded": 0 };
 
@@ -38,4 +39,17 @@ export function ruleRowsForIndex(index: RuleIndex, known: ReadonlySet<string>, a
     });
   }
   return out;
+}
+
+/**
+ * Brings the rule ledger in the ladder folder up to the rule index: appends a `rule` line for
+ * every unit it does not hold yet (the nightly auditor and `errata rules audit` both start so).
+ * Returns how many were added.
+ */
+export function syncIndexRules(dir: string, index: RuleIndex | null, at: string): number {
+  if (index === null) return 0;
+  const ledger = openRuleLedger(dir);
+  const rows = ruleRowsForIndex(index, new Set(ledger.read().ledger.rules.keys()), at);
+  if (rows.length > 0) ledger.append(rows);
+  return rows.length;
 }

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { onLadder, openRuleLedger, ruleRowsForIndex, runAudit } from "../../../runtime/ladder/index.js";
+import { onLadder, runAudit, syncIndexRules } from "../../../runtime/ladder/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import { readRuleIndex, ruleIndexPath } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
@@ -46,10 +46,7 @@ export function register(group: Command, ctx: CommandContext): void {
       const reviewer = flags.dryRun ? null : reviewerFor(ctx);
       const index = readRuleIndex(ruleIndexPath(resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir));
       const r = await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, async (dir) => {
-        if (index !== null) {
-          const ledger = openRuleLedger(dir);
-          ledger.append(ruleRowsForIndex(index, new Set(ledger.read().ledger.rules.keys()), at));
-        }
+        syncIndexRules(dir, index, at);
         return runAudit({ ladderDir: dir, projectDir: resolve(ctx.io.cwd, flags.project), transcripts, at, reviewer });
       });
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, ...r });

@@ -7,7 +7,7 @@ import type { ProseLane } from "./enrich-openai.js";
 import { runEnrich } from "./enrich.js";
 import { runLabel } from "./label.js";
 import { runReport } from "./report.js";
-import { ladderStage } from "./ladder-stage.js";
+import { ladderStage, type LadderStageOptions } from "./ladder-stage.js";
 import type { Reviewer } from "../../ladder/index.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "./run-loop.js";
 import { runTriage } from "./triage.js";
@@ -57,6 +57,8 @@ export interface DailyOptions {
   mineLimit?: number;
   skipMine?: boolean;
   onStage?: (r: StageResult) => void;
+  /** The ladder stage's rule index and project (default: no index, this process's folder). */
+  ladder?: LadderStageOptions;
 }
 
 function unavailable(what: string): never {
@@ -96,7 +98,7 @@ export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptio
         return { ...out, notes: [note, ...out.notes] };
       },
     },
-    ladderStage(ctx, root, deps.reviewer),
+    ladderStage(ctx, root, { ...(opts.ladder ?? { ruleIndexFile: null, projectDir: process.cwd() }), ...(deps.reviewer ? { reviewer: deps.reviewer } : {}) }),
   ];
 }
 

@@ -9,7 +9,8 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runAudit, type Reviewer } from "../../ladder/index.js";
+import { runAudit, syncIndexRules, type Reviewer } from "../../ladder/index.js";
+import { readRuleIndex } from "../../rules/index.js";
 import type { StageContext } from "./context.js";
 import { stageOutput } from "./context.js";
 import type { LoopStage } from "./run-loop.js";
@@ -32,7 +33,16 @@ function recentTranscripts(root: string, sinceMs: number): string[] {
   return out.sort();
 }
 
-export function ladderStage(ctx: StageContext, root: string, reviewer?: () => Reviewer | null): LoopStage {
+export interface LadderStageOptions {
+  /** The rule index (`<v4>/rules.json`): its units join the rule ledger before the audit. */
+  ruleIndexFile: string | null;
+  /** The project whose instruction files a drafted climb edits. */
+  projectDir: string;
+  /** The reviewer lane (the engine config's `reviewer`), made when the stage runs; absent or null: offline. */
+  reviewer?: () => Reviewer | null;
+}
+
+export function ladderStage(ctx: StageContext, root: string, opts: LadderStageOptions): LoopStage {
   return {
     name: "ladder",
     advisory: true,
@@ -42,8 +52,10 @@ export function ladderStage(ctx: StageContext, root: string, reviewer?: () => Re
       const transcripts = recentTranscripts(root, now - RECENT_MS);
       // The ladder folder sits in the ledger folder, beside upgrades.jsonl.
       const ladderDir = join(dirname(ctx.files.upgrades), "ladder");
-      const r = await runAudit({ ladderDir, projectDir: process.cwd(), transcripts, at: new Date(now).toISOString(), reviewer: reviewer ? reviewer() : null });
-      const counts = { transcripts: transcripts.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
+      const at = new Date(now).toISOString();
+      const added = syncIndexRules(ladderDir, opts.ruleIndexFile === null ? null : readRuleIndex(opts.ruleIndexFile), at);
+      const r = await runAudit({ ladderDir, projectDir: opts.projectDir, transcripts, at, reviewer: opts.reviewer ? opts.reviewer() : null });
+      const counts = { rules_added: added, transcripts: transcripts.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
       return stageOutput(counts, r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : []);
     },
   };
