@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { CheckSchema } from "./ladder-checks.js";
-import { RungSchema } from "./rule-ledger.js";
+import { RuleLocationSchema, RuleRowSchema, RungSchema } from "./rule-ledger.js";
 
 export const PROPOSAL_KINDS = ["climb", "new_rule", "new_check", "leave_shadow", "loosen", "repair"] as const;
 
@@ -26,8 +26,18 @@ export const CheckEditSchema = z.object({
   /** The check to install (mode shadow for a new check), or the id whose mode becomes active. */
   check: CheckSchema.nullable(),
   activate: z.string().nullable(),
+  /** A loosening: the id whose mode goes back to shadow (it watches, never acts), or the id removed. */
+  deactivate: z.string().nullable().optional(),
+  uninstall: z.string().nullable().optional(),
 });
-export const EditSchema = z.discriminatedUnion("kind", [TextEditSchema, CheckEditSchema]);
+/** A loosening of a written rule: `unit` (its line, newline included) removed from `file`, found there exactly once. */
+export const RemoveEditSchema = z.object({
+  kind: z.literal("remove"),
+  file: z.string(),
+  file_hash: z.string().nullable(),
+  unit: z.string().min(1),
+});
+export const EditSchema = z.discriminatedUnion("kind", [TextEditSchema, CheckEditSchema, RemoveEditSchema]);
 export type Edit = z.infer<typeof EditSchema>;
 
 export const ProposalSchema = z.object({
@@ -45,6 +55,11 @@ export const ProposalSchema = z.object({
   edit: EditSchema.nullable(),
   /** What the reviewer lane argued against it, or why it did not run. */
   review: z.string(),
+  /** new_rule: the ledger row the approval adds (the rule as written). */
+  rule: RuleRowSchema.optional(),
+  /** Where the rule lives after the apply, and before it (undo puts it back); absent: as the edit says. */
+  location_after: RuleLocationSchema.optional(),
+  location_before: RuleLocationSchema.optional(),
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 

@@ -110,3 +110,24 @@ export type RulePatch = z.infer<typeof RulePatchSchema>;
 
 export const RuleLedgerLineSchema = z.discriminatedUnion("kind", [RuleRowSchema, IncidentRowSchema, MentionRowSchema, RulePatchSchema]);
 export type RuleLedgerLine = z.infer<typeof RuleLedgerLineSchema>;
+
+/**
+ * A rule-gap correction that named no rule of the ledger (`<ERRATA_DIR>/ladder/gaps.jsonl`,
+ * append-only, one line per exchange: a retried night finds its exchange id and writes
+ * nothing). Repeats of one subject in distinct sessions become a `new_rule` proposal.
+ */
+export const GapRowSchema = z.object({
+  kind: z.literal("gap"),
+  v: z.literal(1),
+  exchange_id: z.string(),
+  session_id: z.string(),
+  date: z.string(),
+  /** The owner's words, redacted before they are written. */
+  text: z.string().min(1),
+  signal: SignalSchema,
+  severity: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  /** The tools and file paths of the reply the correction answered (what kind of task it was). */
+  tools: z.array(z.string()),
+  files: z.array(z.string()),
+});
+export type GapRow = z.infer<typeof GapRowSchema>;

@@ -22,6 +22,7 @@ import type { Engine } from "./base/types.js";
  *  "lanes": {"low": {"kind": "openai", "baseURL": "http://127.0.0.1:8000/v1", "model": "qwen2.5-7b-instruct",
  *                    "serviceTier": null, "concurrency": 16, "budget": {"requests": 50000}},
  *            "max": {"kind": "openai", "model": "gpt-4.1", "serviceTier": "flex", "apiKeyEnv": "OPENAI_API_KEY"}},
+ *  "reviewer": "low",
  *  "callers": {"errata-triage": {"requests": 20000, "tokens": 20000000}, "errata-coverage": {"requests": 5000}}}
  * ```
  *
@@ -46,6 +47,12 @@ export const EngineFileSchema = z.strictObject({
   lanes: z.record(z.string(), LaneFileSchema).default({}),
   /** The OpenAI lane that writes text (the rules wing's recommendations): a "max" lane, flex tier. Absent lane = offline. */
   generative: z.string().default("max"),
+  /**
+   * The ladder's reviewer (docs/ladder.md): the OpenAI lane, of another model family than the
+   * assistant whose rules it reviews, that argues against each drafted proposal. null = none
+   * (offline: the review is skipped and the approval table and morning report say so).
+   */
+  reviewer: z.string().nullable().default(null),
   callers: z.record(z.string(), BudgetSchema).default({}),
   defaultCallerBudget: BudgetSchema.default({}),
   /** Cache model answers under the state folder. */

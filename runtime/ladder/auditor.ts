@@ -3,8 +3,10 @@
  * transcripts, counts incidents into the rule ledger (each once), diagnoses every rule broken
  * again, drafts one proposal per rule (none while one is pending), judges every check in
  * shadow by replay and live lines through the calibration gate, drafts the leave-shadow
- * proposal of a check that passed, and writes its receipts (audit and shadow), empty runs
- * included. It changes no instruction file and no check: only the owner's approval does.
+ * proposal of a check that passed, a new rule for a rule gap repeated in two sessions
+ * (gaps.ts), a loosening of an ask check the owner overrode in two (overrides.ts), has the
+ * reviewer lane argue against each new draft (review.ts), and writes its receipts (audit and
+ * shadow), empty runs included. It changes no instruction file and no check: only the owner's approval does.
  *
  * Example: runAudit({ladderDir, projectDir, transcripts: ["s1.jsonl"], at: "2026-12-02T03:00:00Z"})
  * -> {incidents: 2, mentions: 1, proposals: 1, shadow: [], ...}.
@@ -16,15 +18,19 @@ import { readJsonl } from "../files/index.js";
 import { CHECKS_FILE, TOOL_EVENTS_FILE, parseChecksFile } from "../hooks/pre-tool-use.js";
 import { INSTRUCTIONS_LOADED_FILE } from "../hooks/instructions-loaded.js";
 import { InstructionsLoadedSchema, ToolEventSchema } from "../../schemas/ladder-checks.js";
-import type { RuleLedgerLine } from "../../schemas/rule-ledger.js";
+import type { Proposal } from "../../schemas/ladder-proposals.js";
+import type { GapRow, RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { causeModel } from "./causes.js";
 import { diagnose, placement, type DiagnosisResult } from "./diagnose.js";
 import { draftLeaveShadow, draftProposal } from "./drafts.js";
+import { appendGaps, draftNewRules, gapOf, writtenOn } from "./gaps.js";
 import { turnLines } from "./incidents.js";
 import { openRuleLedger } from "./ledger.js";
+import { draftOverrideLoosens, toolResults } from "./overrides.js";
 import { sortedCauses } from "./journey.js";
 import { addProposal, readProposals } from "./proposals.js";
 import { writeReceipt } from "./receipts.js";
+import { reviewed, type Reviewer } from "./review.js";
 import { liveShadow, replayShadow, shadowVerdict, verdictLine } from "./shadow.js";
 import { transcriptTurns, type TranscriptTurns } from "./transcript-turns.js";
 
@@ -35,6 +41,8 @@ export interface AuditInput {
   /** ISO time of the run (the night is its UTC date). */
   at: string;
   budget?: number;
+  /** The reviewer lane that argues against each new draft (review.ts); none: offline, and the proposal says so. */
+  reviewer?: Reviewer | null;
   /** Fault injection for the journey's model test: the run dies after this step. */
   crashAfter?: "count" | "draft";
 }
@@ -53,6 +61,8 @@ export interface AuditReport {
   diagnoses: DiagnosisResult[];
   proposals: string[];
   shadow: ShadowVerdict[];
+  /** Rule-gap corrections naming no rule, newly kept (gaps.ts): a subject repeated in two sessions drafts a new rule. */
+  gaps: number;
 }
 
 export async function runAudit(input: AuditInput): Promise<AuditReport> {
@@ -72,12 +82,19 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const model = causeModel();
   // The quick reflection's sort, where it ran; the model's otherwise.
   const sortedBefore = sortedCauses(dir);
+  const gapRows: GapRow[] = [];
+  const proposed = new Map(rules.filter((r) => r.origin === "proposed").map((r) => [r.rule_id, r]));
   for (const s of sessions) {
     for (const t of s.turns) {
       turns++;
       const out = turnLines(t, rules, loads, (x) => sortedBefore.get(x.exchange_id) ?? model.classify(x.text, x.reply_before));
       if (out.cause !== null) sorted[out.cause] = (sorted[out.cause] ?? 0) + 1;
-      for (const l of out.lines) {
+      // A rule the ladder proposed breaks nothing before it was written, nor after an undo took it
+      // back (the gaps that made it are not its incidents); a turn left with no line is a gap again.
+      const counted = out.lines.filter((l) => l.kind === "rule" || l.kind === "patch" || !proposed.has(l.rule_id) || writtenOn(proposed.get(l.rule_id)!, l.date));
+      const gap = gapOf(t, { ...out, lines: counted });
+      if (gap !== null) gapRows.push(gap);
+      for (const l of counted) {
         if (l.kind === "incident" && known.has(l.incident_id)) continue;
         if (l.kind === "mention" && knownMentions.has(`${l.rule_id}\u0000${l.exchange_id}`)) continue;
         lines.push(l);
@@ -85,6 +102,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     }
   }
   ledger.append(lines);
+  const gaps = appendGaps(dir, gapRows);
   if (input.crashAfter === "count") throw new InjectedCrash("count");
   const after = ledger.read().ledger;
   const all = [...after.rules.values()];
@@ -93,6 +111,8 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const diagnoses: DiagnosisResult[] = [];
   const proposals: string[] = [];
   const ctx = { ladderDir: dir, projectDir: input.projectDir, at };
+  // Only a draft not yet in the table is reviewed: a retried night asks the reviewer nothing twice.
+  const review = async <P extends Proposal | null>(p: P): Promise<P> => (p === null || readProposals(dir).has(p.id) ? p : ((await reviewed(p, input.reviewer)) as P));
   for (const r of all) {
     const file = r.location.kind === "text" ? r.location.file : null;
     const text = file !== null && existsSync(file) ? readFileSync(file, "utf8") : null;
@@ -100,10 +120,18 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     if (d.diagnosis === "too_few") continue;
     diagnoses.push(d);
     if (pendingRules.has(r.rule_id)) continue;
-    const p = draftProposal(r, d, ctx);
+    const p = await review(draftProposal(r, d, ctx));
     if (p !== null && addProposal(dir, p)) {
       proposals.push(p.id);
       pendingRules.add(r.rule_id);
+    }
+  }
+  for (const drafted of draftNewRules(dir, readProposals(dir), ctx)) {
+    if (pendingRules.has(drafted.rule_id)) continue;
+    const p = await review(drafted);
+    if (addProposal(dir, p)) {
+      proposals.push(p.id);
+      pendingRules.add(p.rule_id);
     }
   }
   if (input.crashAfter === "draft") throw new InjectedCrash("draft");
@@ -122,13 +150,22 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     verdicts.push(v);
     const rule = c.rule_id ? after.rules.get(c.rule_id) : undefined;
     if (v.earned && rule && !pendingRules.has(rule.rule_id)) {
-      const p = draftLeaveShadow(rule, c.id, verdictLine(v), ctx);
+      const p = await review(draftLeaveShadow(rule, c.id, verdictLine(v), ctx));
       if (addProposal(dir, p)) proposals.push(p.id);
+    }
+  }
+  // Active checks the owner overrode (said yes to what they asked) in two sessions: a loosening, for the owner's yes.
+  for (const drafted of draftOverrideLoosens(after.rules, events, toolResults(input.transcripts), readProposals(dir), ctx)) {
+    if (pendingRules.has(drafted.rule_id)) continue;
+    const p = await review(drafted);
+    if (addProposal(dir, p)) {
+      proposals.push(p.id);
+      pendingRules.add(p.rule_id);
     }
   }
   const incidentLines = lines.filter((l) => l.kind === "incident").length;
   const mentionLines = lines.filter((l) => l.kind === "mention").length;
-  writeReceipt(dir, { loop: "audit", at, night, ok: true, counts: { turns, incidents: incidentLines, mentions: mentionLines, diagnoses: diagnoses.length, proposals: proposals.length }, note: null });
+  writeReceipt(dir, { loop: "audit", at, night, ok: true, counts: { turns, incidents: incidentLines, mentions: mentionLines, gaps, diagnoses: diagnoses.length, proposals: proposals.length }, note: null });
   writeReceipt(dir, { loop: "shadow", at, night, ok: true, counts: { checks: verdicts.length, passed: verdicts.filter((v) => v.earned).length }, note: null });
-  return { turns, incidents: incidentLines, mentions: mentionLines, sorted, diagnoses, proposals, shadow: verdicts };
+  return { turns, incidents: incidentLines, mentions: mentionLines, sorted, diagnoses, proposals, shadow: verdicts, gaps };
 }

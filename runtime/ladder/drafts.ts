@@ -20,8 +20,9 @@ import type { Proposal } from "../../schemas/ladder-proposals.js";
 import type { DiagnosisResult } from "./diagnose.js";
 import type { LedgerRule } from "./ledger.js";
 import { CHECKS_FILE, fileHash, proposalId } from "./proposals.js";
+import { OFFLINE_REVIEW } from "./review.js";
 
-export const OFFLINE_REVIEW = "reviewer lane skipped: offline (no second model family configured)";
+export { OFFLINE_REVIEW };
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -39,7 +40,7 @@ export function draftCheck(rule: LedgerRule): Check | null {
   return null;
 }
 
-const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "rule";
+export const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "rule";
 
 export interface DraftContext {
   ladderDir: string;

@@ -15,7 +15,7 @@ export { preToolUsePayload, transcriptTurns, type RecordedToolCall, type Transcr
 export { LadderError, type LadderErrorCode } from "./errors.js";
 export { contradictions, diagnose, isVague, placement, REPEAT, type Diagnosis, type DiagnosisResult, type Placement } from "./diagnose.js";
 export { draftCheck, draftLeaveShadow, draftProposal, OFFLINE_REVIEW, type DraftContext } from "./drafts.js";
-export { addProposal, approve, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
+export { addProposal, approve, editSummary, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
 export { GATE, liveShadow, replayShadow, shadowVerdict, TRUE_ALARM_TURNS, verdictLine } from "./shadow.js";
 export { budgetReport, DEFAULT_BUDGET, harm, type BudgetReport } from "./budget.js";
 export { missingNights, readReceipts, RECEIPTS_FILE, writeReceipt } from "./receipts.js";
@@ -26,3 +26,7 @@ export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent
 export { InjectedCrash } from "./auditor.js";
 export { PILOT_RULES, runPilot, type PilotOptions, type PilotRow, type Rate } from "./pilot.js";
 export { ladderDir, onLadder } from "./scratch.js";
+export { appendGaps, contentTerms, draftNewRules, gapOf, GAPS_FILE, groupGaps, readGaps, ruleTextOf, sameSubject } from "./gaps.js";
+export { loosenProposal } from "./loosen.js";
+export { reviewed, reviewerFromConfig, reviewerOf, reviewMessages, REVIEW_CALLER, REVIEW_MAX_TOKENS, type Reviewer } from "./review.js";
+export { draftOverrideLoosens, toolResults } from "./overrides.js";

@@ -2,7 +2,8 @@
  * `errata rules morning`: one short report of the open questions for the owner: the pending
  * proposals (each with its diagnosis and evidence count), checks in shadow and how far each
  * is from its gate, nights with no audit receipt (an alarm: a night that never ran looks like
- * a quiet one otherwise), and whether the reviewer lane ran. Writes its own receipt.
+ * a quiet one otherwise), and the reviewer lane's argument against each proposal (or that it
+ * was skipped offline, or failed). Writes its own receipt.
  *
  * Example: morningReport(dir, "2026-12-02T07:00:00Z") -> "Errata rules, morning of 2026-12-02\n
  * 1 proposal waiting: pr-3f2a1c9e0b climb 2 -> 3 claude.tools.pnpm01 (2 incidents) ...".
@@ -22,10 +23,13 @@ export function morningReport(dir: string, at: string, opts: { shadowLines?: rea
   out.push(pending.length === 0 ? "No proposal waiting." : `${pending.length} proposal${pending.length === 1 ? "" : "s"} waiting for your yes or no:`);
   for (const { proposal: p } of pending) {
     out.push(`  ${p.id} ${p.type} ${p.from_rung} -> ${p.to_rung} ${p.rule_id} (${p.diagnosis}; ${p.evidence.length} evidence line${p.evidence.length === 1 ? "" : "s"}): ${p.why}`);
+    // The reviewer's argument against (or its failure) beside the proposal; the offline skip once, below.
+    if (p.review !== OFFLINE_REVIEW) out.push(`    review: ${p.review}`);
   }
   for (const s of opts.shadowLines ?? []) out.push(`  shadow ${s}`);
-  if (pending.length > 0) out.push(`  ${OFFLINE_REVIEW}`);
+  const offline = pending.filter((p) => p.proposal.review === OFFLINE_REVIEW).length;
+  if (offline > 0) out.push(`  ${OFFLINE_REVIEW}${offline < pending.length ? ` (${offline} of ${pending.length} proposals)` : ""}`);
   out.push("Decide with: errata rules approve <id> | errata rules reject <id> --why <text>");
-  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length }, note: null });
+  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length, unreviewed: offline }, note: null });
   return out.join("\n");
 }

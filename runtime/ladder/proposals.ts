@@ -106,14 +106,23 @@ function applyEdit(edit: Edit, current: string | null): { before: string | null;
     // As stored: the hook's parse adds `source`, which the file does not hold.
     const checks: Array<Omit<Check, "source">> = current === null ? [] : parseChecksFile(current, edit.file).map(({ source: _source, ...c }) => c);
     if (edit.check !== null) checks.push(edit.check as Check);
-    if (edit.activate !== null) {
-      const c = checks.find((k) => k.id === edit.activate);
-      if (!c) throw new LadderError("NOT_FOUND", `no check ${edit.activate} in ${edit.file}`, { expected: "the check in shadow", found: "none" });
-      c.mode = "active";
-    }
-    return { before: current, after: `${JSON.stringify({ version: 1, checks }, null, 2)}\n` };
+    const find = (id: string, what: string) => {
+      const c = checks.find((k) => k.id === id);
+      if (!c) throw new LadderError("NOT_FOUND", `no check ${id} in ${edit.file}`, { expected: what, found: "none" });
+      return c;
+    };
+    if (edit.activate !== null) find(edit.activate, "the check in shadow").mode = "active";
+    // A loosening: back to shadow (it keeps watching, never acts), or out of the file.
+    if (edit.deactivate) find(edit.deactivate, "the active check").mode = "shadow";
+    const kept = edit.uninstall ? checks.filter((k) => k.id !== find(edit.uninstall!, "the check to remove").id) : checks;
+    return { before: current, after: `${JSON.stringify({ version: 1, checks: kept }, null, 2)}\n` };
   }
   const text = current ?? "";
+  if (edit.kind === "remove") {
+    const n = text.split(edit.unit).length - 1;
+    if (n !== 1) throw new LadderError("FILE_CHANGED", `the rule's line is in ${edit.file} ${n} times, not once; not removed`, { expected: "the line exactly once", found: String(n) });
+    return { before: current, after: text.replace(edit.unit, () => "") };
+  }
   if (edit.before === null) return { before: current, after: `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${edit.after}` };
   const n = text.split(edit.before).length - 1;
   if (n !== 1) throw new LadderError("FILE_CHANGED", `the rule unit is in ${edit.file} ${n} times, not once; not edited`, { expected: "the unit exactly once", found: String(n) });
@@ -121,8 +130,10 @@ function applyEdit(edit: Edit, current: string | null): { before: string | null;
 }
 
 function locationAfter(p: Proposal): RuleLocation | undefined {
+  if (p.location_after !== undefined) return p.location_after;
   if (p.edit === null) return undefined;
   if (p.edit.kind === "check") return p.edit.check ? { kind: "check", check: p.edit.check.id } : undefined;
+  if (p.edit.kind === "remove") return { kind: "unwritten" };
   return { kind: "text", file: p.edit.file, section: null };
 }
 
@@ -174,6 +185,8 @@ function patchOnce(dir: string, p: Proposal, at: string): void {
   const loc = locationAfter(p);
   if (loc) set["location"] = loc;
   const ledger = openRuleLedger(dir);
+  // A new rule enters the ledger unwritten (once, whatever a resumed apply repeats); the patch below writes it.
+  if (p.rule !== undefined && !ledger.read().ledger.rules.has(p.rule_id)) ledger.append([p.rule]);
   const done = ledger.read().ledger.rules.get(p.rule_id)?.patches.some((x) => x.because === p.id) ?? false;
   if (Object.keys(set).length > 0 && !done) ledger.append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set, because: p.id }]);
 }
@@ -210,7 +223,10 @@ export function undo(dir: string, id: string, at: string, opts: { checkOnly?: bo
   else writeFileAtomic(file, readFileSync(applied.backup, "utf8"));
   decide(dir, id, "undone", at);
   const p = s.proposal;
-  if (p.to_rung !== p.from_rung) openRuleLedger(dir).append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set: { rung: p.from_rung }, because: `undo ${id}` }]);
+  const set: Record<string, unknown> = {};
+  if (p.to_rung !== p.from_rung) set["rung"] = p.from_rung;
+  if (p.location_before !== undefined) set["location"] = p.location_before;
+  if (Object.keys(set).length > 0) openRuleLedger(dir).append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set, because: `undo ${id}` }]);
 }
 
 export { CHECKS_FILE };
@@ -220,4 +236,15 @@ export function readInstalledChecks(dir: string): Check[] {
   const file = join(dir, CHECKS_FILE);
   const text = readOrNull(file);
   return text === null ? [] : parseChecksFile(text, file);
+}
+
+/** One line saying what an edit does, for the approval table, the morning report and the reviewer's prompt. */
+export function editSummary(edit: Edit | null): string {
+  if (edit === null) return "no file edited (the owner's words are needed)";
+  if (edit.kind === "text") return `${edit.before === null ? "append to" : "replace one unit in"} ${edit.file}: ${JSON.stringify(edit.after.trim().split("\n").at(-1) ?? "")}`;
+  if (edit.kind === "remove") return `remove one line from ${edit.file}: ${JSON.stringify(edit.unit.trim())}`;
+  if (edit.check) return `install check ${edit.check.id} (${edit.check.mode}) in ${edit.file}`;
+  if (edit.activate) return `activate check ${edit.activate} in ${edit.file}`;
+  if (edit.deactivate) return `switch check ${edit.deactivate} back to shadow in ${edit.file}`;
+  return `remove check ${edit.uninstall ?? "?"} from ${edit.file}`;
 }

@@ -8,7 +8,7 @@ import { stageOutput } from "../../runtime/jobs/daily/context.js";
 import { ladderStage } from "../../runtime/jobs/daily/ladder-stage.js";
 import { runLoop } from "../../runtime/jobs/daily/run-loop.js";
 import { runRulesBuild } from "../../runtime/jobs/index.js";
-import { openRuleLedger, readReceipts } from "../../runtime/ladder/index.js";
+import { openRuleLedger, readProposals, readReceipts, reviewerFromConfig, type Reviewer } from "../../runtime/ladder/index.js";
 import { tempDir } from "../helpers/io.js";
 import { writeSession } from "./helpers.js";
 
@@ -61,5 +61,31 @@ describe("the daily ladder stage", () => {
     const r = await runLoop([{ name: "report", run: async () => stageOutput({}) }, ladderStage(ctxFor(ledger), tmp.dir, NO_INDEX)], { loop: "daily", nowMs: () => Date.now(), runsFile: join(tmp.dir, "runs.jsonl"), dryRun: false });
     expect(r.ok).toBe(true);
     expect(r.failed).toEqual(["ladder"]);
+  });
+
+  it("passes the configured reviewer to the auditor: each new draft carries its argument", async () => {
+    const ledger = join(tmp.dir, "ledger");
+    const root = join(tmp.dir, "projects");
+    mkdirSync(root, { recursive: true });
+    const said = ["No, that's wrong. Always run the tests before you commit.", "I told you: run the tests before committing!"];
+    said.forEach((text, k) => writeSession(root, `s${k}`, new Date(Date.now() - (2 - k) * 3_600_000).toISOString(), [{ prompt: "commit it", reply: "Committed." }, { prompt: text, reply: "Sorry." }]));
+    const seen: string[] = [];
+    const stub: Reviewer = { name: "stub", model: "m", review: async (p) => (seen.push(p.id), `reviewer stub (m) argues against: ${p.type} on thin evidence`) };
+    const out = await ladderStage(ctxFor(ledger), root, { ...NO_INDEX, reviewer: () => stub }).run();
+    expect(out.counts).toMatchObject({ proposals: 1 });
+    const [s] = [...readProposals(join(ledger, "ladder")).values()];
+    expect(s!.proposal.review).toBe("reviewer stub (m) argues against: new_rule on thin evidence");
+    expect(seen).toEqual([s!.proposal.id]);
+  });
+
+  it("the reviewer comes from the engine config's reviewer key; none named is offline", () => {
+    const ledger = join(tmp.dir, "ledger");
+    expect(reviewerFromConfig({ paths: { ledgerDir: ledger }, env: {} })).toEqual({ reviewer: null, why: "reviewer lane skipped: offline (no second model family configured)" });
+    mkdirSync(ledger, { recursive: true });
+    writeFileSync(join(ledger, "errata-engine.json"), JSON.stringify({ lanes: { rev: { kind: "openai", baseURL: "http://127.0.0.1:9/v1", model: "qwen2.5-7b-instruct" }, emb: { kind: "embedded" } }, reviewer: "rev" }));
+    const r = reviewerFromConfig({ paths: { ledgerDir: ledger }, env: {} }).reviewer!;
+    expect([r.name, r.model]).toEqual(["rev", "qwen2.5-7b-instruct"]);
+    writeFileSync(join(ledger, "errata-engine.json"), JSON.stringify({ lanes: { emb: { kind: "embedded" } }, reviewer: "emb" }));
+    expect(() => reviewerFromConfig({ paths: { ledgerDir: ledger }, env: {} })).toThrow(/reviewer lane emb is not an OpenAI lane/);
   });
 });

@@ -84,6 +84,7 @@ describe("rules jobs under the run lock", () => {
         ["rules", "approve", "pr-0000000000"],
         ["rules", "reject", "pr-0000000000", "--why", "no"],
         ["rules", "undo", "pr-0000000000"],
+        ["rules", "loosen", "no.such.rule", "--why", "no"],
       ];
       for (const args of jobs) {
         const r = await cli(args);

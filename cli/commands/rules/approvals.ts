@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ladderDir, readProposals } from "../../../runtime/ladder/index.js";
+import { editSummary, ladderDir, readProposals } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
@@ -16,7 +16,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .description("List the ladder's proposals waiting for the owner's yes or no, with their evidence")
     .option("--all", "also the decided ones (approved, rejected, applied, undone)")
     .option("--json", "print one JSON value")
-    .addHelpText("after", examples(["errata rules approvals", "errata rules approvals --all --json"], { after: "Decide with errata rules approve <id> or errata rules reject <id> --why <text> (docs/ladder.md)." }))
+    .addHelpText("after", examples(["errata rules approvals", "errata rules approvals --all --json"], { after: "Each proposal shows its edit and the reviewer lane's argument against it (the engine config's reviewer key), or that the review was skipped offline or failed. Decide with errata rules approve <id> or errata rules reject <id> --why <text> (docs/ladder.md)." }))
     .action((flags: { all?: boolean; json?: boolean }) => {
       const all = [...readProposals(ladderDir(ctx.io.env, ctx.io.cwd)).values()].filter((p) => flags.all || p.status === "pending");
       if (flags.json) return printJson(ctx.io, { ok: true, proposals: all.map((p) => ({ ...p.proposal, status: p.status })) });
@@ -24,7 +24,7 @@ export function register(group: Command, ctx: CommandContext): void {
       for (const { proposal: p, status } of all) {
         println(ctx.io, `${p.id}  ${p.type} ${p.from_rung} -> ${p.to_rung}  ${p.rule_id}  [${status}]  (${p.diagnosis}) ${p.why}`);
         for (const e of p.evidence) println(ctx.io, `    ${e}`);
-        if (p.edit) println(ctx.io, `    edit: ${p.edit.kind === "text" ? `${p.edit.before === null ? "append to" : "replace one unit in"} ${p.edit.file}` : `${p.edit.check ? `install check ${p.edit.check.id} (${p.edit.check.mode})` : `activate check ${p.edit.activate}`} in ${p.edit.file}`}`);
+        if (p.edit) println(ctx.io, `    edit: ${editSummary(p.edit)}`);
         println(ctx.io, `    review: ${p.review}`);
       }
     });

@@ -6,6 +6,7 @@ import { resolvePaths } from "../../../runtime/paths.js";
 import { readRuleIndex, ruleIndexPath } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
+import { reviewerFor } from "./loosen.js";
 import { printJson, println } from "../../shared/io.js";
 import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
@@ -40,10 +41,13 @@ export function register(group: Command, ctx: CommandContext): void {
     .action(lockedAction(ctx, "errata rules audit", async (flags: { root?: string; transcript?: string[]; project: string; dryRun?: boolean; json?: boolean }) => {
       const transcripts = [...(flags.transcript ?? []).map((f) => resolve(ctx.io.cwd, f)), ...(flags.root ? jsonlUnder(resolve(ctx.io.cwd, flags.root)) : [])];
       const at = new Date(ctx.io.now()).toISOString();
+      // Read before anything is written, so a bad reviewer config (exit 2) writes nothing. A dry
+      // run asks no reviewer: it would spend a remote call on drafts it throws away.
+      const reviewer = flags.dryRun ? null : reviewerFor(ctx);
       const index = readRuleIndex(ruleIndexPath(resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir));
       const r = await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, async (dir) => {
         syncIndexRules(dir, index, at);
-        return runAudit({ ladderDir: dir, projectDir: resolve(ctx.io.cwd, flags.project), transcripts, at });
+        return runAudit({ ladderDir: dir, projectDir: resolve(ctx.io.cwd, flags.project), transcripts, at, reviewer });
       });
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, ...r });
       println(ctx.io, `${flags.dryRun ? "would audit" : "audit"}: ${r.turns} turns in ${transcripts.length} transcripts, ${r.incidents} new incidents, ${r.mentions} mentions; ${r.proposals.length} proposals drafted${r.proposals.length ? ` (${r.proposals.join(", ")})` : ""}`);

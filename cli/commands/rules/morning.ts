@@ -6,7 +6,8 @@ import { printJson, println } from "../../shared/io.js";
 
 /**
  * `errata rules morning`: one short report of the open questions: proposals waiting, nights
- * with no audit receipt (an alarm), whether the reviewer lane ran. Writes the morning loop's receipt.
+ * with no audit receipt (an alarm), each proposal's review (the reviewer lane's argument against
+ * it, or that it was skipped offline or failed). Writes the morning loop's receipt.
  *
  * Example: `errata rules morning` -> "Errata rules, morning of 2026-12-02\n1 proposal waiting for your yes or no: ...".
  */

@@ -8,6 +8,7 @@ import { runEnrich } from "./enrich.js";
 import { runLabel } from "./label.js";
 import { runReport } from "./report.js";
 import { ladderStage, type LadderStageOptions } from "./ladder-stage.js";
+import type { Reviewer } from "../../ladder/index.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "./run-loop.js";
 import { runTriage } from "./triage.js";
 
@@ -46,6 +47,8 @@ export interface DailyDeps {
   v4: ((req: V4Request) => Promise<StageOutput>) | null;
   /** A short description of the promoted configuration in force, or null when none is promoted. */
   promoted: string | null;
+  /** The ladder stage's reviewer lane (runtime/ladder review.ts); absent or null: offline, and the proposals say so. */
+  reviewer?: () => Reviewer | null;
 }
 
 export interface DailyOptions {
@@ -95,7 +98,7 @@ export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptio
         return { ...out, notes: [note, ...out.notes] };
       },
     },
-    ladderStage(ctx, root, opts.ladder ?? { ruleIndexFile: null, projectDir: process.cwd() }),
+    ladderStage(ctx, root, { ...(opts.ladder ?? { ruleIndexFile: null, projectDir: process.cwd() }), ...(deps.reviewer ? { reviewer: deps.reviewer } : {}) }),
   ];
 }
 

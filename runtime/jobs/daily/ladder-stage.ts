@@ -9,7 +9,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runAudit, syncIndexRules } from "../../ladder/index.js";
+import { runAudit, syncIndexRules, type Reviewer } from "../../ladder/index.js";
 import { readRuleIndex } from "../../rules/index.js";
 import type { StageContext } from "./context.js";
 import { stageOutput } from "./context.js";
@@ -38,6 +38,8 @@ export interface LadderStageOptions {
   ruleIndexFile: string | null;
   /** The project whose instruction files a drafted climb edits. */
   projectDir: string;
+  /** The reviewer lane (the engine config's `reviewer`), made when the stage runs; absent or null: offline. */
+  reviewer?: () => Reviewer | null;
 }
 
 export function ladderStage(ctx: StageContext, root: string, opts: LadderStageOptions): LoopStage {
@@ -52,7 +54,7 @@ export function ladderStage(ctx: StageContext, root: string, opts: LadderStageOp
       const ladderDir = join(dirname(ctx.files.upgrades), "ladder");
       const at = new Date(now).toISOString();
       const added = syncIndexRules(ladderDir, opts.ruleIndexFile === null ? null : readRuleIndex(opts.ruleIndexFile), at);
-      const r = await runAudit({ ladderDir, projectDir: opts.projectDir, transcripts, at });
+      const r = await runAudit({ ladderDir, projectDir: opts.projectDir, transcripts, at, reviewer: opts.reviewer ? opts.reviewer() : null });
       const counts = { rules_added: added, transcripts: transcripts.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
       return stageOutput(counts, r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : []);
     },

@@ -11,6 +11,7 @@ import { apiKeyFor, engineFromConfig, loadEngineSettings } from "../../engine/in
 import { engineEnricher, v3Judge, type ClassJudge } from "./enrich-embedded.js";
 import { runDailyV4 } from "./v4-pass.js";
 import { runMine } from "./mine-stage.js";
+import { reviewerFromConfig } from "../../ladder/index.js";
 
 /** The engine caller the daily run's judgments are paid by. */
 export const CALLER = "errata-triage";
@@ -121,6 +122,8 @@ export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDep
     prose: prose.lane,
     v4: (req) => runDailyV4(req, { paths: input.paths, ledger: ctx.ledger, engine: getV4Engine, cuts, home: input.env["HOME"], nowMs: input.now }),
     promoted: promoted.describe,
+    // The ladder's reviewer lane (engine config `reviewer`), made when the ladder stage runs: a bad config fails that advisory stage only.
+    reviewer: () => reviewerFromConfig({ paths: input.paths, env: input.env }).reviewer,
   };
   return { ctx, deps };
 }
