@@ -3,7 +3,9 @@
 // - hook.bundle.cjs: hook-main.js with the classifier; every prompt loads only this;
 // - hook-capture.bundle.cjs: the store, redaction, transcript tail and reply state
 //   (hook-capture.js and hook-reply.js in one file), loaded only when a row is written, the
-//   last reply is needed or the Stop hook keeps it.
+//   last reply is needed or the Stop hook keeps it;
+// - hook-reflect.bundle.cjs: the Stop hook's reflection (a capture sorted by cause), loaded by
+//   every Stop, which finds most prompts uncaptured with one look at the ledger's tail;
 // CommonJS skips Node's ES module loader, whose start-up alone is a sizeable part of a bare
 // `node -e 0` start (docs/benchmarks-history.md has the figures), and one small file spares
 // resolving ~30 modules at every prompt. The bundles sit in the folder of the modules they
@@ -54,10 +56,15 @@ const common = {
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
+// The Stop hook's reflection (hook-reflect.js: sorting a captured correction by cause) is a
+// part of its own: every Stop loads it to look for a capture, and it holds no classifier (the
+// main bundle passes its own) and no capture code.
+const REFLECT = /^\.\/hook-reflect\.js$/;
 const lazyParts = {
   name: "lazy-parts",
   setup(b) {
     b.onResolve({ filter: LAZY }, () => ({ path: "./hook-capture.bundle.cjs", external: true }));
+    b.onResolve({ filter: REFLECT }, () => ({ path: "./hook-reflect.bundle.cjs", external: true }));
   },
 };
 
@@ -74,6 +81,7 @@ await build({
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
   outfile: `${dir}/hook-capture.bundle.cjs`,
 });
+await build({ ...common, entryPoints: [`${dir}/hook-reflect.js`], outfile: `${dir}/hook-reflect.bundle.cjs` });
 // The tool path's bundle: the PreToolUse check runner and the InstructionsLoaded sensor,
 // loaded alone by bin/errata.cjs for those events (no classifier: it runs on every tool call).
 await build({ ...common, entryPoints: [`${dir}/tool-hook.js`], outfile: `${dir}/tool-hook.bundle.cjs` });
@@ -85,7 +93,10 @@ rmSync(`${root}/${dir}/hook-reply.bundle.cjs.v8cache`, { force: true });
 // module loader on every capture: load the lazy parts with require instead.
 const mainFile = `${root}/${dir}/hook.bundle.cjs`;
 const text = readFileSync(mainFile, "utf8");
-const rewritten = text.replace(/import\("(\.\/hook-capture\.bundle\.cjs)"\)/g, 'Promise.resolve().then(() => require("$1"))');
+for (const part of ["hook-capture", "hook-reflect"]) {
+  if (!text.includes(`import("./${part}.bundle.cjs")`)) throw new Error(`bundle-hook: expected a lazy import of ./${part}.bundle.cjs in the main bundle, found none`);
+}
+const rewritten = text.replace(/import\("(\.\/hook-(?:capture|reflect)\.bundle\.cjs)"\)/g, 'Promise.resolve().then(() => require("$1"))');
 if (rewritten === text || /import\("\.\/hook-/.test(rewritten)) {
   throw new Error("bundle-hook: expected to rewrite the lazy imports of the capture part, found none or some left");
 }
@@ -96,7 +107,7 @@ writeFileSync(mainFile, rewritten);
 // it, and every copied byte lands in the young generation, which a hook process should
 // not fill).
 const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
-for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "tool-hook.bundle.cjs"]) {
+for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect.bundle.cjs", "tool-hook.bundle.cjs"]) {
   const file = `${root}/${dir}/${name}`;
   writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);
 }
