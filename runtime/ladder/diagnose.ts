@@ -30,7 +30,7 @@ import type { Exchange } from "../../schemas/exchange.js";
 import type { Question } from "../../schemas/question.js";
 import type { Rung } from "../../schemas/rule-ledger.js";
 import type { AskPair, Engine } from "../engine/index.js";
-import { Bm25, COVERAGE_CALLER, DEFAULT_CHECK_CUT, DOCTRINE_NEAREST, termCounts, terms } from "../rules/index.js";
+import { Bm25, COVERAGE_CALLER, DEFAULT_CHECK_CUT, DOCTRINE_NEAREST, termCounts, terms, words } from "../rules/index.js";
 import type { LedgerRule } from "./ledger.js";
 
 export type Diagnosis = "too_few" | "not_loaded" | "unknown_view" | "contradicted" | "vague" | "buried" | "climb" | "top";
@@ -56,7 +56,6 @@ export interface Placement {
 /** Incidents since the rule last changed rung: a climb is earned again, not carried over. */
 export const REPEAT = 2;
 const HEDGES = /\b(try to|when possible|if possible|where appropriate|appropriately|be careful|consider|if needed|as needed|ideally|generally|usually|should probably)\b/i;
-const NEGATION = /\b(never|not|don't|do not|no|avoid|stop)\b/i;
 const CHOICE_SETS: ReadonlyArray<ReadonlySet<string>> = [
   new Set(["english", "finnish", "spanish", "german", "french", "japanese", "swedish"]),
   new Set(["npm", "pnpm", "yarn", "bun"]),
@@ -70,27 +69,80 @@ export function isVague(text: string): boolean {
   return HEDGES.test(text) || content.length < 3;
 }
 
-/** The other rules that contradict this one, each with why. */
+/**
+ * Words no subject is made of, left out of the polarity comparison. Hand-written and short on
+ * purpose: no stop-word package is installed, and the list only has to keep "the", "to" and
+ * "you" from counting as a shared subject.
+ */
+const STOP = new Set(["the", "and", "for", "you", "your", "are", "that", "this", "with", "from", "when", "then", "than", "into", "onto", "out", "use", "all", "any", "each", "everi", "onli", "also", "just", "have", "has", "been", "were", "was", "will", "would", "should", "must", "can", "could", "may", "might", "our", "its", "them", "they", "their", "there", "here", "what", "which", "who", "how", "about", "over", "after", "befor", "such", "like", "it'", "i'm", "don't", "doesn't"]);
+const NEG_WORD = /^(never|not|no|don't|dont|doesn't|avoid|stop|nor|cannot|can't|mustn't|shouldn't|without)$/;
+
+interface Polarity {
+  pos: Set<string>;
+  neg: Set<string>;
+  posWords: Set<string>;
+  negWords: Set<string>;
+}
+
+/** Each rule meets every other: its split is kept (word segmentation and stemming are the cost). */
+const seen = new Map<string, Polarity>();
+
+/** A rule's words split by polarity: those after a negation in their clause, and the rest. */
+function polarity(text: string): Polarity {
+  const known = seen.get(text);
+  if (known) return known;
+  if (seen.size > 10_000) seen.clear();
+  const out: Polarity = { pos: new Set<string>(), neg: new Set<string>(), posWords: new Set<string>(), negWords: new Set<string>() };
+  seen.set(text, out);
+  for (const clause of text.split(/[.;:!?\n|]|\bbut\b|\binstead\b/i)) {
+    let negated = false;
+    // A choice-set word inside a name (pnpm-lock.yaml, pnpm.overrides) is not a pick of it.
+    const named = new Set(words(clause.match(/[\p{L}\p{N}_]+(?:[-.][\p{L}\p{N}_]+)+/gu)?.join(" ") ?? ""));
+    for (const w of words(clause)) {
+      if (NEG_WORD.test(w)) {
+        negated = true;
+        continue;
+      }
+      if (!named.has(w)) (negated ? out.negWords : out.posWords).add(w);
+      const t = terms(w)[0] ?? w;
+      if (t.length >= 3 && !STOP.has(t)) (negated ? out.neg : out.pos).add(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * The other rules that contradict this one, each with why: another pick from one choice set
+ * (a language, a package manager, ...) where this rule picks or forbids one, or the same
+ * subject said with opposite polarity: at least two content words one rule negates and the
+ * other asks for, covering half the shorter rule's content words. Words only, no meaning:
+ * test/ladder/contradiction-measure.test.ts measures what it finds and what it flags wrongly.
+ */
 export function contradictions(rule: LedgerRule, others: readonly LedgerRule[]): string[] {
-  const mine = new Set(terms(rule.text));
-  const myWords = new Set(rule.text.toLowerCase().match(/[a-z]+/g) ?? []);
+  const mine = polarity(rule.text);
+  const mineContent = new Set([...mine.pos, ...mine.neg]);
   const out: string[] = [];
   for (const o of others) {
     if (o.rule_id === rule.rule_id) continue;
-    const theirs = o.text.toLowerCase().match(/[a-z]+/g) ?? [];
-    const shared = new Set(terms(o.text).filter((t) => mine.has(t) && t.length > 3));
+    const theirs = polarity(o.text);
+    let why: string | null = null;
     for (const set of CHOICE_SETS) {
-      const a = [...myWords].filter((w) => set.has(w));
-      const b = theirs.filter((w) => set.has(w));
-      // Both pick from one set, and the other rule picks something this one does not name.
-      if (a.length > 0 && b.length > 0 && b.some((w) => !myWords.has(w)) && !NEGATION.test(o.text.split(b[0]!)[0] ?? "")) {
-        out.push(`${o.rule_id} says ${JSON.stringify(o.text)} (${b.join("/")} against ${a.join("/")})`);
+      const myPick = [...mine.posWords].filter((w) => set.has(w) && !mine.negWords.has(w));
+      const myBan = [...mine.negWords].filter((w) => set.has(w));
+      const theirPick = [...theirs.posWords].filter((w) => set.has(w) && !theirs.negWords.has(w));
+      const theirBan = [...theirs.negWords].filter((w) => set.has(w));
+      const clash = theirPick.some((w) => myBan.includes(w)) || myPick.some((w) => theirBan.includes(w)) || (myPick.length > 0 && theirPick.length > 0 && !theirPick.some((w) => myPick.includes(w)));
+      if (clash) {
+        why = `${[...theirPick, ...theirBan.map((w) => `not ${w}`)].join("/")} against ${[...myPick, ...myBan.map((w) => `not ${w}`)].join("/")}`;
         break;
       }
     }
-    if (!out.some((s) => s.startsWith(o.rule_id)) && shared.size >= 2 && NEGATION.test(rule.text) !== NEGATION.test(o.text)) {
-      out.push(`${o.rule_id} says ${JSON.stringify(o.text)} (same subject: ${[...shared].join(", ")}; opposite polarity)`);
+    if (why === null) {
+      const theirContent = new Set([...theirs.pos, ...theirs.neg]);
+      const opposed = [...new Set([...[...mine.neg].filter((t) => theirs.pos.has(t) && !theirs.neg.has(t)), ...[...mine.pos].filter((t) => theirs.neg.has(t) && !mine.neg.has(t))])];
+      if (opposed.length >= 2 && opposed.length * 2 >= Math.min(mineContent.size, theirContent.size)) why = `same subject: ${opposed.join(", ")}; opposite polarity`;
     }
+    if (why !== null) out.push(`${o.rule_id} says ${JSON.stringify(o.text)} (${why})`);
   }
   return out;
 }
