@@ -25,6 +25,7 @@
 import { fstatSync, readSync, writeSync } from "node:fs";
 import { classify } from "../classifier/classify.js";
 import { rowKind } from "../classifier/row-kind.js";
+import { reflectAfterStop } from "./hook-reflect.js";
 
 export interface HookIo {
   readStdin: () => Promise<string>;
@@ -240,9 +241,9 @@ function onStop(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> 
   }
   return import("./hook-reply.js")
     .then((m) => m.keepLastReply(io.env, io.cwd, io.now(), sessionId, str(f["last_assistant_message"]), str(f["transcript_path"]), say))
-    // The quick reflection: sorts the prompt's capture by cause, if it was captured (its own part; never throws).
-    .then(() => import("./hook-reflect.js"))
-    .then((r) => void r.reflectAfterStop({ env: io.env, cwd: io.cwd, nowMs: io.now(), sessionId, transcriptPath: str(f["transcript_path"]), verdictKind: (p, reply) => classify(p, { previousReply: reply }).kind, say }));
+    // The quick reflection: sorts the prompt's capture by cause, if it was captured (never rejects).
+    .then(() => reflectAfterStop({ env: io.env, cwd: io.cwd, nowMs: io.now(), sessionId, transcriptPath: str(f["transcript_path"]), verdictKind: (p, reply) => classify(p, { previousReply: reply }).kind, say }))
+    .then(() => undefined);
 }
 
 async function onPrompt(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> {

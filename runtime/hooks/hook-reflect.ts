@@ -1,124 +1,68 @@
 /**
  * The quick reflection after the answer (`errata hook stop`, issue 22 item 8): when the
  * session's last typed prompt was captured into the errata ledger by the UserPromptSubmit
- * hook, sort that correction by cause and write the ladder's `sorted.jsonl` line, keyed by
- * the exchange id the nightly auditor gives the same turn (from the transcript: the typed
- * prompt's record uuid), so the auditor takes the reflection's cause; a duplicate reflection
- * (a second Stop for one prompt) keeps the first. Each reflection that ran writes its
- * receipt. No model, no fitting: the cause model is the shipped data file
- * (cause-model.ts), read only when there is a capture to sort.
+ * hook, sort that correction by cause for the ladder (`sorted.jsonl`, keyed by the exchange
+ * id the nightly auditor gives the same turn, so the auditor takes the reflection's cause).
  *
- * A Stop whose prompt was not captured costs one look at the tail of this month's ledger file
- * for the session's id, and writes nothing (no receipt: no reflection ran). A fault never
- * fails the hook: one line on stderr, and the auditor sorts what the reflection did not
- * (journey transition 7). zod-free: it runs in the hook (its own lazily loaded bundle part).
+ * This module is the gate, in the main hook bundle (so a Stop loads no other part for it) and
+ * small: it looks at the end of this month's ledger file for the session's newest hook row,
+ * and at the end of the ladder's receipts for a reflection that already handled that row. Only
+ * a row no reflection has handled loads the sort (hook-reflect-sort.ts, its own bundle part,
+ * with the transcript reader and the shipped cause model). So a Stop whose prompt was not
+ * captured, or whose capture was sorted at an earlier Stop, reads two file ends and writes
+ * nothing. The ledger paths module is imported when a Stop runs, not when a prompt loads the
+ * bundle (its start-up requires node:os, which an ordinary prompt does not need).
  *
- * Which capture: the newest hook row of the session (a correction or a low rating) whose time
- * is within CAPTURE_WINDOW_MS of the transcript's last typed prompt and whose complaint is
- * that prompt's words (secrets replaced by markers in the row). Anything else (praise, a row
- * of an earlier prompt, no transcript, a record without uuid) is left to the auditor.
+ * A fault never fails the hook: one line on stderr, and the auditor sorts what the reflection
+ * did not (journey transition 7). zod-free, no model, no network.
  *
- * Example: after "No, that's wrong, we use pnpm here" was captured (er-…) and answered, Stop ->
- * ladder/sorted.jsonl `{"v":1,"exchange_id":"ex-3f…","cause":"rule_gap","by":"reflection",…}`
- * and ladder/receipts.jsonl `{"v":1,"loop":"reflection",…,"counts":{"sorted":1}}`.
+ * Example: Stop after "No, that's wrong, we use pnpm here" was captured (er-…) ->
+ * `{ran: true, sorted: true, cause: "rule_gap", ...}`; the next Stop -> `{ran: false}`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { sha256Hex } from "../../core/sha256.js";
-import { appendWhole } from "../files/append.js";
-import { resolvePaths } from "../paths.js";
-import { monthFileName } from "../store/ids.js";
-import { assistantPart, classifyRecord } from "../transcripts/records.js";
-import { typedPromptVerdict } from "../transcripts/typed.js";
-import { compileCauseModel, loadCauseWeights } from "./cause-model.js";
-import { readTailBytes } from "./transcript-tail.js";
+import type { CaptureRow, ReflectOutcome, SortInput } from "./hook-reflect-sort.js";
 
-/** The ladder folder in the ledger folder: pre-tool-use.ts' LADDER_DIR (not imported: that would bring the check runner into this part; a test keeps them equal). */
-export const LADDER_DIR = "ladder";
-export const SORTED_FILE = "sorted.jsonl";
-export const RECEIPTS_FILE = "receipts.jsonl";
-/** How far the capture row's time may be from the transcript's record of the prompt. */
-export const CAPTURE_WINDOW_MS = 10 * 60 * 1000;
-/** How much of the ledger's end is searched for the session's capture (rows are small, captures rare). */
-export const LEDGER_TAIL_BYTES = 256 * 1024;
-/** How much of the transcript's end is searched for the prompt and the reply before it. */
-export const TRANSCRIPT_TAIL_BYTES = 1024 * 1024;
+/** How much of the ledger's end is searched for the session's capture: rows written since the prompt, by every session, fit many times over. */
+export const LEDGER_TAIL_BYTES = 64 * 1024;
+/** How much of the receipts' end is searched for a reflection of that row (one receipt per captured prompt, a few per night). */
+export const RECEIPTS_TAIL_BYTES = 64 * 1024;
 const ROW_KINDS = new Set(["correction", "complaint"]);
 
-export interface ReflectInput {
+export interface ReflectInput extends Omit<SortInput, "ledgerDir"> {
   env: Record<string, string | undefined>;
   cwd: string;
-  nowMs: number;
-  sessionId: string;
-  transcriptPath: string | null;
-  /** The capture classifier's verdict kind on a prompt and the reply before it (the main bundle's). */
-  verdictKind: (prompt: string, reply: string | null) => string;
   say: (line: string) => void;
 }
 
-export type ReflectOutcome =
-  | { ran: false }
-  | { ran: true; sorted: boolean; exchange_id: string | null; cause: string | null; note: string | null };
+export type { ReflectOutcome };
 
-interface CaptureRow {
-  id: string;
-  ts: string;
-  kind: string;
-  complaint: string;
-}
-
-/** The exchange id the transcript reader gives a turn (runtime/transcripts/ids.ts exchangeId, with the hook's SHA-256). */
-export function claudeCodeExchangeId(session: string, key: string): string {
-  return `ex-${sha256Hex(`claude-code\u0000${session}\u0000${key}`).slice(0, 16)}`;
-}
-
-/** Runs the reflection for one Stop; never throws (a fault is one line through `say`). */
-export function reflectAfterStop(input: ReflectInput): ReflectOutcome {
+/** Runs the reflection for one Stop; never rejects (a fault is one line through `say`). */
+export async function reflectAfterStop(input: ReflectInput): Promise<ReflectOutcome> {
   try {
-    return reflect(input);
+    const { ledgerDir } = (await import("../paths.js")).resolvePaths(input.env, input.cwd);
+    const row = sessionCapture(ledgerDir, input.sessionId, input.nowMs);
+    if (row === null || reflectedBefore(ledgerDir, row.id)) return { ran: false };
+    const { sortCapture } = await import("./hook-reflect-sort.js");
+    return sortCapture({ ledgerDir, nowMs: input.nowMs, sessionId: input.sessionId, transcriptPath: input.transcriptPath, verdictKind: input.verdictKind }, row);
   } catch (err) {
     input.say(`reflection fault (${err instanceof Error ? err.message : String(err)}); the nightly audit sorts this correction`);
     return { ran: false };
   }
 }
 
-function reflect(input: ReflectInput): ReflectOutcome {
-  const paths = resolvePaths(input.env, input.cwd);
-  const row = sessionCapture(paths.ledgerDir, input.sessionId, input.nowMs);
-  if (row === null) return { ran: false };
-  const dir = join(paths.ledgerDir, LADDER_DIR);
-  const at = new Date(input.nowMs).toISOString();
-  const done = (sorted: boolean, exchangeId: string | null, cause: string | null, note: string | null, counts: Record<string, number>): ReflectOutcome => {
-    appendLines(join(dir, RECEIPTS_FILE), [{ v: 1, loop: "reflection", at, night: at.slice(0, 10), ok: true, counts, note }]);
-    return { ran: true, sorted, exchange_id: exchangeId, cause, note };
-  };
-  const turn = input.transcriptPath !== null && existsSync(input.transcriptPath) ? lastTypedTurn(input.transcriptPath) : null;
-  if (turn === null) return done(false, null, null, `${row.id}: no typed prompt in the transcript; left for the audit`, { sorted: 0, left_for_audit: 1 });
-  const promptMs = Date.parse(turn.ts ?? "");
-  if (!matches(row, turn.text, promptMs)) return { ran: false }; // the capture was of an earlier prompt: nothing to sort now
-  if (turn.uuid === null) return done(false, null, null, `${row.id}: the prompt's record has no uuid; left for the audit`, { sorted: 0, left_for_audit: 1 });
-  const exchangeId = claudeCodeExchangeId(turn.session ?? "?", turn.uuid);
-  if (sortedIds(join(dir, SORTED_FILE)).has(exchangeId)) return done(false, exchangeId, null, `${row.id}: already sorted; the first cause stands`, { sorted: 0, duplicates: 1 });
-  const weights = loadCauseWeights();
-  if (weights === null) return done(false, exchangeId, null, `${row.id}: no cause model in this build (datasets/weights/ladder-causes.json); left for the audit`, { sorted: 0, left_for_audit: 1 });
-  const model = compileCauseModel(weights);
-  const kind = input.verdictKind(turn.text, turn.reply);
-  const p = model.probabilities(turn.text, turn.reply, kind);
-  const cause = model.classes[p.indexOf(Math.max(...p))]!;
-  const probs = Object.fromEntries(model.classes.map((c, k) => [c, Math.round(p[k]! * 1e4) / 1e4]));
-  appendLines(join(dir, SORTED_FILE), [{ v: 1, exchange_id: exchangeId, cause, by: "reflection", erratum_id: row.id, session_id: input.sessionId, p: probs, at }]);
-  return done(true, exchangeId, cause, null, { sorted: 1 });
-}
-
-/** The newest hook row of the session that could need sorting, or null (the cheap look every Stop pays). */
+/**
+ * The session's newest hook row in the ledger's end, when it could need sorting (a correction
+ * or a low rating; praise is not sorted), else null. The ledger's month files are
+ * `errata-YYYY-MM.jsonl` (store/ids.ts monthFileName; not imported, which would bring the
+ * store's error module into this part; a test keeps the two equal).
+ */
 export function sessionCapture(ledgerDir: string, sessionId: string, nowMs: number): CaptureRow | null {
   const needle = Buffer.from(`"session_id":${JSON.stringify(sessionId)}`);
   const months = [...new Set([nowMs, nowMs - 86_400_000].map((t) => new Date(t).toISOString().slice(0, 7)))];
   for (const month of months) {
-    const file = join(ledgerDir, monthFileName(month));
-    if (!existsSync(file)) continue;
-    const buf = readTailBytes(file, LEDGER_TAIL_BYTES);
-    if (buf.indexOf(needle) < 0) continue;
+    const buf = tail(join(ledgerDir, `errata-${month}.jsonl`), LEDGER_TAIL_BYTES);
+    if (buf === null || buf.indexOf(needle) < 0) continue;
     for (let end = buf.length; end > 0; ) {
       const start = buf.lastIndexOf(10, end - 1) + 1;
       const line = buf.subarray(start, end);
@@ -140,90 +84,34 @@ export function sessionCapture(ledgerDir: string, sessionId: string, nowMs: numb
   return null;
 }
 
-const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
-const MARKER = /\[REDACTED:[^\]]*\]/;
-/** What store/capture-row.ts clipComplaint appends to a complaint it cut. */
-const CLIPPED = / \[…\d+ more characters not kept\]$/;
-
 /**
- * The row is this prompt's capture: close in time, and the same words. A row with a
- * redacted secret or a clipped tail matches when its pieces begin the prompt and appear in
- * it in order; any other row must equal the prompt (spaces aside), so a short earlier
- * capture ("no") never passes for a later prompt that contains it.
+ * A reflection receipt names the erratum it handled (hook-reflect-sort.ts): found in the
+ * receipts' end, the row is done. The ladder folder and file are the sort part's LADDER_DIR
+ * and RECEIPTS_FILE, written out so that this part does not load that one.
  */
-function matches(row: CaptureRow, promptText: string, promptMs: number): boolean {
-  const rowMs = Date.parse(row.ts);
-  if (!Number.isFinite(promptMs) || !Number.isFinite(rowMs) || Math.abs(rowMs - promptMs) > CAPTURE_WINDOW_MS) return false;
-  const text = norm(promptText);
-  const body = row.complaint.replace(CLIPPED, "");
-  if (body === row.complaint && !MARKER.test(body)) return norm(body) === text;
-  const parts = body.split(MARKER).map(norm);
-  if (!text.startsWith(parts[0]!)) return false;
-  let at = parts[0]!.length;
-  for (const part of parts.slice(1)) {
-    const k = text.indexOf(part, at);
-    if (k < 0) return false;
-    at = k + part.length;
-  }
-  return parts.some((p) => p !== "");
+function reflectedBefore(ledgerDir: string, erratumId: string): boolean {
+  const buf = tail(join(ledgerDir, "ladder", "receipts.jsonl"), RECEIPTS_TAIL_BYTES);
+  return buf !== null && buf.indexOf(`"note":${JSON.stringify(`${erratumId}:`).slice(0, -1)}`) >= 0;
 }
 
-interface LastTurn {
-  text: string;
-  uuid: string | null;
-  session: string | null;
-  ts: string | null;
-  reply: string | null;
-}
-
-/**
- * The transcript's last typed prompt and the reply before it, as the auditor's transcript
- * reader sees them (runtime/ladder/transcript-turns.ts): sidechains skipped, the reply the
- * last assistant record with text before the prompt.
- */
-export function lastTypedTurn(transcriptPath: string): LastTurn | null {
-  const buf = readTailBytes(transcriptPath, TRANSCRIPT_TAIL_BYTES);
-  let turn: LastTurn | null = null;
-  for (let end = buf.length; end > 0; ) {
-    const start = buf.lastIndexOf(10, end - 1) + 1;
-    const line = buf.subarray(start, end);
-    end = start - 1;
-    if (line.length === 0 || line[0] !== 123 /* { */) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line.toString("utf8"));
-    } catch {
-      continue;
+/** The last `max` bytes of a regular file (a first line that may be cut is left in: callers search whole lines), or null when there is none. */
+function tail(file: string, max: number): Buffer | null {
+  if (!existsSync(file)) return null;
+  // Non-blocking: a FIFO in the file's place must not hold the hook (it is then refused below).
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const start = Math.max(0, st.size - max);
+    const buf = Buffer.allocUnsafe(st.size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, start + got);
+      if (n === 0) break;
+      got += n;
     }
-    const rec = classifyRecord(raw);
-    if (rec === null || rec.isSidechain) continue;
-    if (turn === null) {
-      const v = typedPromptVerdict(rec);
-      if (v?.typed) turn = { text: v.text, uuid: rec.uuid, session: rec.sessionId, ts: rec.timestamp, reply: null };
-      continue;
-    }
-    const part = assistantPart(rec);
-    // An earlier prompt left unanswered does not reset the reply (the transcript reader keeps it too).
-    if (part !== null && part.texts.length > 0) return { ...turn, reply: part.texts.join("\n") };
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
   }
-  return turn;
-}
-
-function sortedIds(file: string): Set<string> {
-  const out = new Set<string>();
-  if (!existsSync(file)) return out;
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const v = JSON.parse(line) as { exchange_id?: unknown };
-      if (typeof v.exchange_id === "string") out.add(v.exchange_id);
-    } catch {
-      // a torn line: the ladder's JSONL reader sets it apart; it holds no sort
-    }
-  }
-  return out;
-}
-
-function appendLines(file: string, rows: readonly unknown[]): void {
-  appendWhole(file, Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(""), "utf8"));
 }

@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runHook } from "../../runtime/hooks/hook-main.js";
-import { claudeCodeExchangeId, LADDER_DIR, reflectAfterStop, SORTED_FILE } from "../../runtime/hooks/hook-reflect.js";
+import { reflectAfterStop, sessionCapture } from "../../runtime/hooks/hook-reflect.js";
+import { claudeCodeExchangeId, LADDER_DIR, SORTED_FILE } from "../../runtime/hooks/hook-reflect-sort.js";
+import { monthFileName } from "../../runtime/store/ids.js";
 import { LADDER_DIR as TOOL_LADDER_DIR } from "../../runtime/hooks/pre-tool-use.js";
 import { openRuleLedger, readReceipts, runAudit, sortedCauses, transcriptTurns } from "../../runtime/ladder/index.js";
 import { exchangeId } from "../../runtime/transcripts/index.js";
@@ -79,11 +81,20 @@ describe("the Stop hook's reflection", () => {
     expect(receipts.map((r) => [r.loop, r.counts])).toEqual([["reflection", { sorted: 1 }]]);
     expect(ReceiptSchema.safeParse(receipts[0]).success).toBe(true);
 
-    // A second Stop for the same prompt (a Stop hook that continued the turn): the first cause stands.
+    expect(receipts[0]!.note).toBe(`${String(erratum["id"])}: sorted (rule_gap)`);
+
+    // A second Stop for the same prompt (a Stop hook that continued the turn): the gate finds the
+    // receipt naming the erratum and writes nothing.
     const again = await stop(env, "s-pnpm", s.file, at(s.promptIso, 60_000));
     expect(again.err()).toBe("");
     expect(sortedLines(ledger)).toHaveLength(1);
-    expect(readReceipts(join(ledger, LADDER_DIR)).map((r) => r.counts)).toEqual([{ sorted: 1 }, { sorted: 0, duplicates: 1 }]);
+    expect(readReceipts(join(ledger, LADDER_DIR))).toHaveLength(1);
+
+    // A reflection killed between its sorted line and its receipt: the next Stop sorts nothing twice.
+    writeFileSync(join(ledger, LADDER_DIR, "receipts.jsonl"), "");
+    await stop(env, "s-pnpm", s.file, at(s.promptIso, 90_000));
+    expect(sortedLines(ledger)).toHaveLength(1);
+    expect(readReceipts(join(ledger, LADDER_DIR)).map((r) => [r.counts, r.note])).toEqual([[{ sorted: 0, duplicates: 1 }, `${String(erratum["id"])}: already sorted; the first cause stands`]]);
 
     // The auditor takes the reflection's sort for that exchange (sortedCauses is what it reads).
     expect(sortedCauses(join(ledger, LADDER_DIR)).get(turns[1]!.exchange_id)).toBe("rule_gap");
@@ -132,6 +143,25 @@ describe("the Stop hook's reflection", () => {
     const st2 = await stop(env, "s-later", s.file, at(s.promptIso, 120_000));
     expect(st2.err()).toBe("");
     expect(sortedLines(ledger)).toEqual([]);
+    // That run left the row to the audit, and says so once: the next Stop's gate skips it.
+    const notes = () => readReceipts(join(ledger, LADDER_DIR)).map((r) => r.note);
+    expect(notes()).toEqual([expect.stringMatching(/^er-\S+: not the capture of the transcript's last prompt; left for the audit$/)]);
+    await stop(env, "s-later", s.file, at(s.promptIso, 150_000));
+    expect(notes()).toHaveLength(1);
+  });
+
+  it("the gate: the newest hook row of the session in this month's ledger file (the store's file name), praise never sorted", () => {
+    const ledger = join(tmp.dir, "ledger");
+    mkdirSync(ledger);
+    const now = Date.parse("2026-12-01T00:30:00.000Z");
+    const row = (id: string, session: string, kind: string, ts: string) => JSON.stringify({ id, ts, channel: "hook", kind, complaint: "no", context: { session_id: session } });
+    // The previous day's month file is read too (a prompt just before midnight at a month's end).
+    writeFileSync(join(ledger, monthFileName("2026-11")), `${row("er-20261130-aaaaaa", "s1", "correction", "2026-11-30T23:59:00.000Z")}\n${row("er-20261130-bbbbbb", "s2", "correction", "2026-11-30T23:59:30.000Z")}\n`);
+    expect(sessionCapture(ledger, "s1", now)?.id).toBe("er-20261130-aaaaaa");
+    writeFileSync(join(ledger, monthFileName("2026-12")), `${row("er-20261201-cccccc", "s1", "praise", "2026-12-01T00:10:00.000Z")}\n`);
+    expect(sessionCapture(ledger, "s1", now)).toBeNull(); // the newest row is praise: nothing to sort
+    expect(sessionCapture(ledger, "s2", now)?.id).toBe("er-20261130-bbbbbb");
+    expect(sessionCapture(ledger, "s3", now)).toBeNull();
   });
 
   it("a prompt with a secret is still matched to its redacted capture", async () => {
@@ -153,7 +183,7 @@ describe("the Stop hook's reflection", () => {
     await prompt(env, "s-fault", s.file, CORRECTION, at(s.promptIso, 400));
     s.answer();
     const said: string[] = [];
-    const out = reflectAfterStop({
+    const out = await reflectAfterStop({
       env,
       cwd: "/",
       nowMs: Date.parse(at(s.promptIso, 30_000)),
