@@ -12,6 +12,13 @@
  *   transcript and hashed by the WebAssembly SHA-256, core/sha256.ts).
  * The transcript is a real one (the bundled spotter session).
  *
+ * And the Stop hook (`hook stop`), which keeps the last reply and runs the quick reflection:
+ * - Stop, nothing captured (most Stops: the reflection's part looks at the ledger's tail for
+ *   the session's id, finds none, and writes nothing);
+ * - Stop after a captured correction (the reflection reads the transcript's end, the shipped
+ *   cause model, sorts the correction and writes its line and receipt; the sorted line is
+ *   removed before each run so that every run sorts).
+ *
  * Two measures:
  * - wall time, runs alternating so that machine load hits all alike, medians of
  *   HOOK_BENCH_RUNS (30) runs each; in the environment as given and, when it sets
@@ -26,7 +33,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { classify } from "../runtime/classifier/classify.js";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +47,8 @@ interface Variant {
   name: string;
   args: string[];
   input: string;
+  /** Run before each measured run, outside the measure. */
+  before?: () => void;
 }
 
 function hasValgrind(): boolean {
@@ -96,6 +105,35 @@ export async function run(): Promise<void> {
       { name: "hook, capturing prompt (reply kept by the Stop hook)", args: hook, input: stdinFor("kept", capturing) },
       { name: "hook, capturing prompt (no kept reply: transcript read and hashed)", args: hook, input: stdinFor("unkept", capturing) },
     ];
+    // The Stop hook's two cases. A session whose last prompt was captured: its transcript (the
+    // prompt stamped now, as the host writes it), its capture, and its Stop.
+    const stopCap = "stop-captured";
+    const stopTranscript = join(dir, "stop-session.jsonl");
+    const base = { isSidechain: false, userType: "external", cwd: dir, sessionId: stopCap, version: "2.1.9" };
+    const rec = (r: object) => JSON.stringify({ ...base, ...r });
+    const sortedFile = join(ledger, "ladder", "sorted.jsonl");
+    // Before each measured Stop: the transcript stamped now, its prompt captured anew (so it is
+    // the newest row however many rows the capturing variants added), the sorted line removed.
+    const prepareCapturedStop = () => {
+      const nowIso = new Date().toISOString();
+      writeFileSync(
+        stopTranscript,
+        [
+          rec({ type: "user", uuid: "b1", timestamp: nowIso, message: { role: "user", content: "add lodash" } }),
+          rec({ type: "assistant", uuid: "b2", timestamp: nowIso, message: { id: "m1", model: "claude-sonnet-4-5", role: "assistant", content: [{ type: "text", text: "Installed lodash with npm install." }] } }),
+          rec({ type: "user", uuid: "b3", timestamp: nowIso, message: { role: "user", content: capturing } }),
+          rec({ type: "assistant", uuid: "b4", timestamp: nowIso, message: { id: "m2", model: "claude-sonnet-4-5", role: "assistant", content: [{ type: "text", text: "Sorry, I kept the old API now." }] } }),
+        ].join("\n") + "\n",
+      );
+      const cap = spawnSync(process.execPath, [...hook], { input: JSON.stringify({ session_id: stopCap, transcript_path: stopTranscript, cwd: dir, hook_event_name: "UserPromptSubmit", prompt: capturing }), env: asGiven, encoding: "utf8" });
+      if (cap.status !== 0 || !/acceptance pending/.test(cap.stdout)) throw new Error(`the capture for the Stop variant failed: ${cap.stderr}`);
+      rmSync(sortedFile, { force: true });
+    };
+    const stopFor = (session: string, transcriptPath: string) => JSON.stringify({ session_id: session, transcript_path: transcriptPath, hook_event_name: "Stop", last_assistant_message: "Sorry, I kept the old API now." });
+    variants.push(
+      { name: "hook stop, nothing captured", args: [bin, "hook", "stop"], input: stopFor("stop-plain", transcript) },
+      { name: "hook stop after a captured correction (reflection sorts it)", args: [bin, "hook", "stop"], input: stopFor(stopCap, stopTranscript), before: prepareCapturedStop },
+    );
     // The Stop hook keeps the last reply of session "kept", as it does after every turn.
     const stop = spawnSync(process.execPath, [bin, "hook", "stop"], {
       input: JSON.stringify({ session_id: "kept", transcript_path: transcript, hook_event_name: "Stop", last_assistant_message: "I changed the API as you asked: `fetchAll` now takes an options object." }),
@@ -109,9 +147,10 @@ export async function run(): Promise<void> {
     process.stdout.write(`wall time, medians of ${runs} alternating runs (spawnSync, stdin piped):\n`);
     for (const [label, env] of envs) {
       const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
-      for (let i = 0; i < 2; i++) for (const v of variants) spawnSync(process.execPath, v.args, { input: v.input, env }); // warm the file cache
+      for (let i = 0; i < 2; i++) for (const v of variants) (v.before?.(), spawnSync(process.execPath, v.args, { input: v.input, env })); // warm the file cache
       for (let i = 0; i < runs; i++) {
         for (const v of variants) {
+          v.before?.();
           const t0 = process.hrtime.bigint();
           const r = spawnSync(process.execPath, v.args, { input: v.input, env });
           const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -134,7 +173,7 @@ export async function run(): Promise<void> {
         process.stdout.write(`instructions under callgrind, stock environment, medians of ${cgRuns} alternating runs:\n`);
         const counts = new Map<string, number[]>(variants.map((v) => [v.name, []]));
         const outFile = join(dir, "callgrind.out");
-        for (let i = 0; i < cgRuns; i++) for (const v of variants) counts.get(v.name)?.push(instructions(v, stock, outFile));
+        for (let i = 0; i < cgRuns; i++) for (const v of variants) (v.before?.(), counts.get(v.name)?.push(instructions(v, stock, outFile)));
         const base = median(counts.get("node -e 0") ?? []);
         for (const [name, xs] of counts) {
           const m = median(xs);
@@ -145,6 +184,8 @@ export async function run(): Promise<void> {
     }
     const rows = readdirSync(ledger).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(join(ledger, f), "utf8").trim().split("\n"));
     process.stdout.write(`ledger rows appended by the capturing runs: ${rows.length}\n`);
+    // The Stop variant with a capture must have sorted (else it measured the gate alone).
+    if (!existsSync(sortedFile) || !readFileSync(sortedFile, "utf8").includes('"by":"reflection"')) throw new Error("hook bench: the Stop after a capture sorted nothing");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Bundles the hook path into CommonJS files beside the modules they replace (run after tsc):
-// - hook.bundle.cjs: hook-main.js with the classifier; every prompt loads only this;
+// - hook.bundle.cjs: hook-main.js with the classifier (and the reflection's gate); every prompt loads only this;
 // - hook-capture.bundle.cjs: the store, redaction, transcript tail and reply state
 //   (hook-capture.js and hook-reply.js in one file), loaded only when a row is written, the
-//   last reply is needed or the Stop hook keeps it.
+//   last reply is needed or the Stop hook keeps it;
+// - hook-reflect-sort.bundle.cjs: the Stop hook's reflection sort by cause, loaded only when
+//   the gate (hook-reflect.js, in the main bundle) finds a capture no reflection handled;
 // CommonJS skips Node's ES module loader, whose start-up alone is a sizeable part of a bare
 // `node -e 0` start (docs/benchmarks-history.md has the figures), and one small file spares
 // resolving ~30 modules at every prompt. The bundles sit in the folder of the modules they
@@ -54,10 +56,16 @@ const common = {
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
+// The Stop hook's reflection sort (hook-reflect-sort.js: the transcript reader, the shipped
+// cause model) is a part of its own, loaded only for a capture to sort; its gate is small and
+// rides in the main bundle. It holds no classifier (the main bundle passes its own) and no
+// capture code.
+const REFLECT_SORT = /^\.\/hook-reflect-sort\.js$/;
 const lazyParts = {
   name: "lazy-parts",
   setup(b) {
     b.onResolve({ filter: LAZY }, () => ({ path: "./hook-capture.bundle.cjs", external: true }));
+    b.onResolve({ filter: REFLECT_SORT }, () => ({ path: "./hook-reflect-sort.bundle.cjs", external: true }));
   },
 };
 
@@ -74,6 +82,7 @@ await build({
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
   outfile: `${dir}/hook-capture.bundle.cjs`,
 });
+await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${dir}/hook-reflect-sort.bundle.cjs` });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
 // the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is
@@ -93,20 +102,23 @@ rmSync(`${root}/${dir}/hook-reply.bundle.cjs.v8cache`, { force: true });
 
 // esbuild keeps `import()` of an external even in CommonJS output, which would start the ES
 // module loader on every capture: load the lazy parts with require instead.
-const mainFile = `${root}/${dir}/hook.bundle.cjs`;
-const text = readFileSync(mainFile, "utf8");
-const rewritten = text.replace(/import\("(\.\/hook-capture\.bundle\.cjs)"\)/g, 'Promise.resolve().then(() => require("$1"))');
-if (rewritten === text || /import\("\.\/hook-/.test(rewritten)) {
-  throw new Error("bundle-hook: expected to rewrite the lazy imports of the capture part, found none or some left");
+for (const [bundle, parts] of [["hook.bundle.cjs", ["hook-capture", "hook-reflect-sort"]]]) {
+  const file = `${root}/${dir}/${bundle}`;
+  const text = readFileSync(file, "utf8");
+  for (const part of parts) {
+    if (!text.includes(`import("./${part}.bundle.cjs")`)) throw new Error(`bundle-hook: expected a lazy import of ./${part}.bundle.cjs in ${bundle}, found none`);
+  }
+  const rewritten = text.replace(/import\("(\.\/hook-[a-z-]+\.bundle\.cjs)"\)/g, 'Promise.resolve().then(() => require("$1"))');
+  if (/import\("\.\/hook-/.test(rewritten)) throw new Error(`bundle-hook: expected to rewrite every lazy import in ${bundle}, found some left`);
+  writeFileSync(file, rewritten);
 }
-writeFileSync(mainFile, rewritten);
 
 // The bundles are written already wrapped as the CommonJS function the loader in bin/errata.cjs runs
 // (the loader then compiles the file's text as it is: wrapping it at load time would copy
 // it, and every copied byte lands in the young generation, which a hook process should
 // not fill).
 const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
-for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "tool-hook.bundle.cjs"]) {
+for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "tool-hook.bundle.cjs"]) {
   const file = `${root}/${dir}/${name}`;
   writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);
 }

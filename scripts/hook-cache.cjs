@@ -9,7 +9,7 @@
 // main bundle's cache is taken after ordinary prompts only: most prompts write nothing, and
 // every cached function costs its share of reading the cache. The capture part's cache is
 // taken after captures (rating, correction in two languages, directive, praise) and a Stop
-// event.
+// event, which also loads (and caches) the reflection's sort.
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
@@ -66,7 +66,9 @@ async function main() {
     if (faults.some((s) => s.includes("internal fault"))) throw new Error(`the hook faulted on a sample prompt: ${faults.join("")}`);
     const names = loader.report().map((r) => r.name);
     written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
-    if (names.length !== 2) throw new Error(`expected the sample prompts to load both hook bundles; loaded ${names.join(", ")}`);
+    // The Stop loads the reflection's sort too (the sample captures are the session's, unsorted).
+    const expected = ["hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "hook.bundle.cjs"].sort();
+    if (names.slice().sort().join() !== expected.join()) throw new Error(`expected the sample prompts to load ${expected.join(", ")}; loaded ${names.join(", ")}`);
     // The tool path's bundle (PreToolUse, InstructionsLoaded; bin/errata-tool-hook.cjs loads
     // it only when a check file exists), after sample tool calls with a check file in place:
     // an ordinary call evaluates checks and fires none.

@@ -13,7 +13,8 @@
  * deep-context attachment (the reply, the turn's tool calls), linked from the erratum.
  *
  * stop reads the Stop JSON and keeps `last_assistant_message` (or the transcript's last
- * reply) in the state folder for the next capture.
+ * reply) in the state folder for the next capture; when the prompt it answered was captured,
+ * the reflection (hook-reflect.ts) sorts that correction by cause for the ladder.
  *
  * The hook never blocks or breaks the host: every outcome exits 0; a fault prints one line
  * on stderr and leaves the ledger as it was.
@@ -24,6 +25,7 @@
 import { fstatSync, readSync, writeSync } from "node:fs";
 import { classify } from "../classifier/classify.js";
 import { rowKind } from "../classifier/row-kind.js";
+import { reflectAfterStop } from "./hook-reflect.js";
 
 export interface HookIo {
   readStdin: () => Promise<string>;
@@ -163,7 +165,9 @@ one line on stderr and leaves the ledger as it was.
                       "Errata captured this prompt as a correction (er-...); acceptance pending."
                       Any other prompt writes and prints nothing.
   stop                keeps the last assistant reply and its hash, so that the next capture
-                      fills response_preview and response_hash without reading the transcript.
+                      fills response_preview and response_hash without reading the transcript;
+                      when the prompt it answers was captured, sorts it by cause for the
+                      ladder (ladder/sorted.jsonl, docs/ladder.md; no model).
 
 Install both in ~/.claude/settings.json (or a project's .claude/settings.json):
   "hooks": {
@@ -235,9 +239,11 @@ function onStop(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> 
     say("no session_id in the Stop JSON; last reply not kept");
     return;
   }
-  return import("./hook-reply.js").then((m) =>
-    m.keepLastReply(io.env, io.cwd, io.now(), sessionId, str(f["last_assistant_message"]), str(f["transcript_path"]), say),
-  );
+  return import("./hook-reply.js")
+    .then((m) => m.keepLastReply(io.env, io.cwd, io.now(), sessionId, str(f["last_assistant_message"]), str(f["transcript_path"]), say))
+    // The quick reflection: sorts the prompt's capture by cause, if it was captured (never rejects).
+    .then(() => reflectAfterStop({ env: io.env, cwd: io.cwd, nowMs: io.now(), sessionId, transcriptPath: str(f["transcript_path"]), verdictKind: (p, reply) => classify(p, { previousReply: reply }).kind, say }))
+    .then(() => undefined);
 }
 
 async function onPrompt(f: Fields, io: HookIo, say: (l: string) => void): Promise<void> {

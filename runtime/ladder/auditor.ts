@@ -6,7 +6,10 @@
  * proposal of a check that passed, a new rule for a rule gap repeated in two sessions
  * (gaps.ts), a loosening of an ask check the owner overrode in two (overrides.ts), has the
  * reviewer lane argue against each new draft (review.ts), and writes its receipts (audit and
- * shadow), empty runs included. It changes no instruction file and no check: only the owner's approval does.
+ * shadow), empty runs included.
+ * It changes no instruction file and no check: only the owner's approval does.
+ * The one model call it may make is the contradiction step's doctrine noul (diagnose.ts),
+ * through the engine it is given; offline that noul is unscored and the heuristic decides.
  *
  * Example: runAudit({ladderDir, projectDir, transcripts: ["s1.jsonl"], at: "2026-12-02T03:00:00Z"})
  * -> {incidents: 2, mentions: 1, proposals: 1, shadow: [], ...}.
@@ -21,7 +24,8 @@ import { InstructionsLoadedSchema, ToolEventSchema } from "../../schemas/ladder-
 import type { Proposal } from "../../schemas/ladder-proposals.js";
 import type { GapRow, RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { causeModel } from "./causes.js";
-import { diagnose, placement, type DiagnosisResult } from "./diagnose.js";
+import { createEngine, type Engine } from "../engine/index.js";
+import { diagnose, placement, reachesContradiction, readContradiction, type ContradictionCut, type DiagnosisResult } from "./diagnose.js";
 import { draftLeaveShadow, draftProposal } from "./drafts.js";
 import { appendGaps, draftNewRules, gapOf, writtenOn } from "./gaps.js";
 import { turnLines } from "./incidents.js";
@@ -43,6 +47,14 @@ export interface AuditInput {
   budget?: number;
   /** The reviewer lane that argues against each new draft (review.ts); none: offline, and the proposal says so. */
   reviewer?: Reviewer | null;
+  /**
+   * The engine the contradiction step asks part 2's doctrine noul through (default: the
+   * embedded lane, made only when a rule reaches that step; offline it cannot answer the
+   * noul, and the heuristic decides, as each diagnosis says).
+   */
+  engine?: Engine;
+  /** The cut on the noul's P(yes), with its origin (default DEFAULT_CONTRADICTION_CUT). */
+  contradictionCut?: ContradictionCut;
   /** Fault injection for the journey's model test: the run dies after this step. */
   crashAfter?: "count" | "draft";
 }
@@ -113,10 +125,16 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const ctx = { ladderDir: dir, projectDir: input.projectDir, at };
   // Only a draft not yet in the table is reviewed: a retried night asks the reviewer nothing twice.
   const review = async <P extends Proposal | null>(p: P): Promise<P> => (p === null || readProposals(dir).has(p.id) ? p : ((await reviewed(p, input.reviewer)) as P));
+  let engine: Engine | undefined;
   for (const r of all) {
     const file = r.location.kind === "text" ? r.location.file : null;
     const text = file !== null && existsSync(file) ? readFileSync(file, "utf8") : null;
-    const d = diagnose(r, all, placement(text, r.text), input.budget);
+    const place = placement(text, r.text);
+    let d = diagnose(r, all, place, input.budget);
+    if (reachesContradiction(d)) {
+      engine ??= input.engine ?? createEngine({ lane: "embedded" });
+      d = diagnose(r, all, place, input.budget, await readContradiction(r, all, engine, input.contradictionCut));
+    }
     if (d.diagnosis === "too_few") continue;
     diagnoses.push(d);
     if (pendingRules.has(r.rule_id)) continue;

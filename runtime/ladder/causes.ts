@@ -3,17 +3,21 @@
  * fact) before any rule is written: the offline answer to the cause nouls
  * (questions/causes.ts). A softmax model (learn/ fitSoftmax) over cue features code can
  * compute from the prompt and the reply before it (families of words per class, the capture
- * classifier's verdict), fitted on the synthetic train phrasings (cause-data.ts) when first
- * used: a fit of a few hundred rows takes milliseconds and is deterministic, so no weights
- * file is shipped. Quality is measured on the held-out phrasings and is synthetic.
+ * classifier's verdict), fitted on the synthetic train phrasings (cause-data.ts). The fit is
+ * shipped as data, cues and coefficients together (datasets/weights/ladder-causes.json,
+ * read by runtime/hooks/cause-model.ts), so the Stop hook's reflection sorts without fitting
+ * and the auditor sorts the same way; a test refits and proves the shipped file equal.
+ * Quality is measured on the held-out phrasings and is synthetic.
+ *
+ * Regenerate the file after changing the cues, the phrasings or the classifier:
+ *   npm run build && node -e 'import("./dist/runtime/ladder/causes.js").then((m) => process.stdout.write(m.causeWeightsText()))' > datasets/weights/ladder-causes.json
  *
  * Example: causeModel().classify("their server is down again", "The API returned 503.") -> "environment".
  */
-import { fitSoftmax, predictSoftmax } from "../../learn/index.js";
-
-type SoftmaxModel = ReturnType<typeof fitSoftmax>;
+import { fitSoftmax } from "../../learn/index.js";
 import { classify } from "../classifier/index.js";
 import { CAUSES, type Cause } from "../../schemas/rule-ledger.js";
+import { CAUSE_WEIGHTS_SCHEMA, compileCauseModel, cueFeatures, loadCauseWeights, type CauseFeature, type CauseWeights } from "../hooks/cause-model.js";
 import { causeItems, type CauseItem } from "./cause-data.js";
 
 /** Word families per class; hand-written because they are the model's features, and a model trained on them is only as good as its measured quality says. */
@@ -37,12 +41,19 @@ const CUES: ReadonlyArray<readonly [string, RegExp]> = [
 
 export const CAUSE_FEATURES = [...CUES.map(([n]) => n), "verdict.correction", "verdict.directive"] as const;
 
+/** The cues as the shipped file states them: a `reply.` cue reads the reply, the others the prompt. */
+export function causeFeatureSpec(): CauseFeature[] {
+  return [
+    ...CUES.map(([name, re]): CauseFeature => ({ name, on: name.startsWith("reply.") ? "reply" : "prompt", pattern: re.source, flags: re.flags })),
+    { name: "verdict.correction", on: "verdict", kind: "correction" },
+    { name: "verdict.directive", on: "verdict", kind: "directive" },
+  ];
+}
+
+const features = cueFeatures(causeFeatureSpec());
+
 export function causeFeatures(prompt: string, reply: string | null): number[] {
-  const text = `${prompt}`;
-  const v = classify(prompt, { previousReply: reply });
-  const x = CUES.map(([name, re]) => (re.test(name.startsWith("reply.") ? (reply ?? "") : text) ? 1 : 0));
-  x.push(v.kind === "correction" ? 1 : 0, v.kind === "directive" ? 1 : 0);
-  return x;
+  return features(prompt, reply, classify(prompt, { previousReply: reply }).kind);
 }
 
 export interface CauseQuality {
@@ -55,35 +66,56 @@ export interface CauseQuality {
 }
 
 export interface CauseModel {
-  model: SoftmaxModel;
+  /** The coefficients in use (rounded as shipped), and where they came from. */
+  weights: CauseWeights;
+  source: "shipped" | "fitted";
   /** P(class) in CAUSES order: the five nouls' answers. */
   probabilities(prompt: string, reply: string | null): number[];
   classify(prompt: string, reply: string | null): Cause;
-  record: { data: string; seed: number; perClass: number; l2: number };
 }
 
 export const CAUSE_L2 = 0.5;
+/** Decimals the shipped coefficients keep: the file is text, and a refit must give the same text. */
+const DECIMALS = 6;
+const round = (x: number): number => Math.round(x * 10 ** DECIMALS) / 10 ** DECIMALS + 0;
+
+function fromWeights(weights: CauseWeights, source: CauseModel["source"]): CauseModel {
+  const m = compileCauseModel(weights);
+  const kind = (prompt: string, reply: string | null) => classify(prompt, { previousReply: reply }).kind;
+  return {
+    weights,
+    source,
+    probabilities: (prompt, reply) => m.probabilities(prompt, reply, kind(prompt, reply)),
+    classify: (prompt, reply) => m.classify(prompt, reply, kind(prompt, reply)) as Cause,
+  };
+}
 
 export function trainCauseModel(items: readonly CauseItem[] = causeItems("train", 2211, 24), seed = 2211): CauseModel {
   const rows = items.map((i) => causeFeatures(i.prompt, i.reply));
   const y = items.map((i) => CAUSES.indexOf(i.cause));
-  const model = fitSoftmax(rows, y, { classes: CAUSES.length, l2: CAUSE_L2 });
-  const probabilities = (prompt: string, reply: string | null) => predictSoftmax(model, causeFeatures(prompt, reply));
-  return {
-    model,
-    probabilities,
-    classify: (prompt, reply) => {
-      const p = probabilities(prompt, reply);
-      return CAUSES[p.indexOf(Math.max(...p))]!;
-    },
-    record: { data: "synthetic corrections, train phrasings (runtime/ladder/cause-data.ts)", seed, perClass: items.length / CAUSES.length, l2: CAUSE_L2 },
+  const fit = fitSoftmax(rows, y, { classes: CAUSES.length, l2: CAUSE_L2 });
+  const weights: CauseWeights = {
+    schema: CAUSE_WEIGHTS_SCHEMA,
+    classes: [...CAUSES],
+    features: causeFeatureSpec(),
+    W: fit.W.map((row) => row.map(round)),
+    b: fit.b.map(round),
+    record: { data: "synthetic corrections, train phrasings (runtime/ladder/cause-data.ts)", seed, items: items.length, l2: CAUSE_L2 },
   };
+  return fromWeights(weights, "fitted");
+}
+
+/** The shipped file's text as a refit writes it (the test compares the two). */
+export function causeWeightsText(m: CauseModel = trainCauseModel()): string {
+  return `${JSON.stringify(m.weights, null, 1)}\n`;
 }
 
 let cached: CauseModel | null = null;
-/** The model fitted once per process. */
+/** The shipped model (the one the Stop hook uses); fitted once per process only when a build has no file. */
 export function causeModel(): CauseModel {
-  return (cached ??= trainCauseModel());
+  if (cached !== null) return cached;
+  const shipped = loadCauseWeights();
+  return (cached = shipped === null ? trainCauseModel() : fromWeights(shipped, "shipped"));
 }
 
 export function causeQuality(m: CauseModel, items: readonly CauseItem[] = causeItems("heldout", 9077, 12)): CauseQuality {

@@ -9,11 +9,11 @@
 export { foldLedger, incidentId, openRuleLedger, RULE_LEDGER_FILE, type FoldedLedger, type LedgerRule, type RuleLedger } from "./ledger.js";
 export { signalOf, undoEvidence, type OwnerTurn, type Origin, type SignalReading, type ToolUseLite } from "./signals.js";
 export { inView, rulesNamed, turnLines, witnessSays, type TurnOutcome } from "./incidents.js";
-export { causeFeatures, causeModel, causeQuality, trainCauseModel, CAUSE_FEATURES, type CauseModel, type CauseQuality } from "./causes.js";
+export { causeFeatures, causeFeatureSpec, causeModel, causeQuality, causeWeightsText, trainCauseModel, CAUSE_FEATURES, type CauseModel, type CauseQuality } from "./causes.js";
 export { causeItems, type CauseItem } from "./cause-data.js";
 export { preToolUsePayload, transcriptTurns, type RecordedToolCall, type TranscriptTurns } from "./transcript-turns.js";
 export { LadderError, type LadderErrorCode } from "./errors.js";
-export { contradictions, diagnose, isVague, placement, REPEAT, type Diagnosis, type DiagnosisResult, type Placement } from "./diagnose.js";
+export { CONTRADICTION_NOUL, contradictions, DEFAULT_CONTRADICTION_CUT, diagnose, isVague, nearestOthers, placement, reachesContradiction, readContradiction, REPEAT, type ContradictionCut, type ContradictionReading, type Diagnosis, type DiagnosisResult, type NearRule, type Placement } from "./diagnose.js";
 export { draftCheck, draftLeaveShadow, draftProposal, OFFLINE_REVIEW, type DraftContext } from "./drafts.js";
 export { addProposal, approve, editSummary, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
 export { GATE, liveShadow, replayShadow, shadowVerdict, TRUE_ALARM_TURNS, verdictLine } from "./shadow.js";

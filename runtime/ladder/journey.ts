@@ -7,6 +7,12 @@
  * transcript stays the source of truth: a capture lost to a crash is counted by the next
  * audit from the transcript, so a crash can delay a correction but not lose it.
  *
+ * In the real hooks the two steps are: capture, the UserPromptSubmit hook's row in the errata
+ * ledger; reflect, the Stop hook's reflection (runtime/hooks/hook-reflect.ts), which sorts the
+ * session's last prompt when that row exists and writes the same `sorted.jsonl` line, keyed by
+ * the transcript's exchange id (the auditor's), first line standing. The two functions below
+ * are the same steps for any turn, which the model test reorders and duplicates freely.
+ *
  * test/ladder/journey-model.test.ts replays random command sequences (fast-check `commands`)
  * against these functions and the real ledger, auditor and approval table, injecting crashes
  * between and inside steps, duplicates and reorders, and checks the table's invariants.
@@ -19,6 +25,7 @@ import { appendJsonl, readJsonl } from "../files/index.js";
 import { redactTextForWrite } from "../privacy/index.js";
 import { z } from "zod";
 import { CauseSchema, type Cause } from "../../schemas/rule-ledger.js";
+import { SORTED_FILE } from "../hooks/hook-reflect-sort.js";
 import { writeReceipt } from "./receipts.js";
 import type { OwnerTurn } from "./signals.js";
 
@@ -54,8 +61,8 @@ export const JOURNEY: readonly Transition[] = [
   T(3, "typed", "reflect", "typed", "reordered: a reflection before its capture finds nothing to sort and writes nothing"),
   T(4, "typed", "audit", "counted", "a lost capture: the auditor reads the transcript; a rule gap that broke the rule counts"),
   T(5, "captured", "capture", "captured", "a duplicate capture: the same exchange id, one row"),
-  T(6, "captured", "reflect", "sorted", "the quick reflection after the answer writes the cause"),
-  T(7, "captured", "reflect_crash", "captured", "killed inside: the auditor sorts it itself"),
+  T(6, "captured", "reflect", "sorted", "the quick reflection after the answer (the Stop hook) writes the cause, no model call"),
+  T(7, "captured", "reflect_crash", "captured", "killed or faulted inside: one stderr line, the hook exits 0, the auditor sorts it itself"),
   T(8, "captured", "audit", "counted", "sorted at audit time when no reflection ran"),
   T(9, "captured", "audit_crash", "captured", "a torn ledger tail is set apart; the next audit counts it"),
   T(10, "sorted", "reflect", "sorted", "a duplicate reflection: the first cause stands"),
@@ -76,10 +83,24 @@ export const JOURNEY: readonly Transition[] = [
 ];
 
 export const CAPTURED_FILE = "captured.jsonl";
-export const SORTED_FILE = "sorted.jsonl";
+export { SORTED_FILE };
 
 const CapturedSchema = z.object({ v: z.literal(1), exchange_id: z.string(), session_id: z.string(), ts: z.string(), text: z.string() });
-const SortedSchema = z.object({ v: z.literal(1), exchange_id: z.string(), cause: CauseSchema });
+/**
+ * A sorted line. The Stop hook's reflection (runtime/hooks/hook-reflect.ts, zod-free) writes
+ * the same shape with where it came from: `by`, the erratum it sorted, the session, the
+ * model's probabilities and the time; the journey's model step writes the three fields only.
+ */
+const SortedSchema = z.object({
+  v: z.literal(1),
+  exchange_id: z.string(),
+  cause: CauseSchema,
+  by: z.literal("reflection").optional(),
+  erratum_id: z.string().optional(),
+  session_id: z.string().optional(),
+  p: z.record(z.string(), z.number()).optional(),
+  at: z.string().optional(),
+});
 
 export function capturedIds(dir: string): Set<string> {
   return new Set(readJsonl(join(dir, CAPTURED_FILE), CapturedSchema).rows.map((r) => r.exchange_id));

@@ -23,7 +23,7 @@ describe("the cause nouls", () => {
   it("the model answers the bank's own examples and is deterministic", () => {
     const m = causeModel();
     const again = trainCauseModel();
-    expect(again.model.W).toEqual(m.model.W);
+    expect(again.weights.W).toEqual(m.weights.W);
     const wrong: string[] = [];
     causeQuestions.forEach((q, k) => {
       for (const ex of q.positive) if (m.classify(ex.prompt, ex.reply_end) !== CAUSES[k]) wrong.push(`${q.id}: ${ex.prompt}`);

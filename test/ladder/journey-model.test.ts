@@ -1,16 +1,23 @@
 // The journey as a specification, replayed: random sequences of the journey's steps (fast-check
 // `commands`) against the real capture, reflection, auditor, ledger and approval table, with
-// crashes injected between and inside steps, duplicates and reorders. After every step:
+// crashes injected between and inside steps, duplicates and reorders. The reflection runs two
+// ways: the journey's step for any turn (reordered, duplicated), and the real hooks' path for
+// the session's last prompt (the UserPromptSubmit capture into the errata ledger, then the
+// Stop hook's reflection: once, twice, with a fault inside, after a torn sorted line). After every step:
 // no correction lost, none counted twice, no instruction file or check changed without an
 // approval, no rung skipped, nothing but a rule gap that broke the rule counted.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { approve, capture, InjectedCrash, JOURNEY, openRuleLedger, readProposals, reflect, reject, runAudit, transcriptTurns, undo, type OwnerTurn } from "../../runtime/ladder/index.js";
+import { classify } from "../../runtime/classifier/index.js";
+import { runHook } from "../../runtime/hooks/hook-main.js";
+import { reflectAfterStop } from "../../runtime/hooks/hook-reflect.js";
+import { approve, capture, InjectedCrash, JOURNEY, openRuleLedger, readProposals, reflect, reject, runAudit, sortedCauses, transcriptTurns, undo, type OwnerTurn } from "../../runtime/ladder/index.js";
 import { sha256 } from "../../runtime/ladder/proposals.js";
 import type { RuleRow } from "../../schemas/rule-ledger.js";
 import { tempDir } from "../helpers/io.js";
+import { hookIo } from "../hooks/hook-helpers.js";
 import { writeSession, type Step } from "./helpers.js";
 
 type Kind = "gap" | "env" | "mention";
@@ -46,7 +53,7 @@ interface Real {
   now: () => string;
 }
 
-const counts = { runs: 0, commands: 0, crashes: { capture: 0, audit_inside: 0, audit_between: 0, approve_between: 0, approve_inside: 0 }, duplicates: 0, reorders: 0, handEdits: 0, approvals: 0, undos: 0, rejections: 0 };
+const counts = { runs: 0, commands: 0, crashes: { capture: 0, reflect_fault: 0, reflect_torn: 0, audit_inside: 0, audit_between: 0, approve_between: 0, approve_inside: 0 }, duplicates: 0, reorders: 0, stops: 0, handEdits: 0, approvals: 0, undos: 0, rejections: 0 };
 const hashOf = (f: string): string | null => (existsSync(f) ? sha256(readFileSync(f, "utf8")) : null);
 const guarded = (r: Real) => [join(r.project, "CLAUDE.md"), join(r.dir, "checks.json")];
 
@@ -120,6 +127,61 @@ class ReflectCmd implements fc.AsyncCommand<Model, Real> {
     checkInvariants(m, r);
   }
   toString = () => `reflect(${this.pick})`;
+}
+
+/** The real hooks for the session's last prompt: its capture into the errata ledger, then the Stop hook's reflection. */
+class StopHookCmd implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly how: "once" | "twice" | "fault" | "torn") {}
+  check = (m: Readonly<Model>) => m.kinds.length > 0;
+  async run(m: Model, r: Real) {
+    const last = (await r.turns()).at(-1)!;
+    const env = { ERRATA_DIR: r.root, HOME: r.root };
+    const ts = Date.parse(last.ts);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await runHook(["user-prompt-submit"], hookIo(JSON.stringify({ session_id: "j", transcript_path: r.transcript, cwd: r.project, prompt: last.text }), env, iso(ts + 1000)).io);
+    if (this.how === "torn") {
+      counts.crashes.reflect_torn++;
+      appendFileSync(join(r.dir, "sorted.jsonl"), `{"v":1,"exchange_id":"${last.exchange_id}","cau`); // an earlier reflection killed mid-write
+    }
+    const said: string[] = [];
+    const stop = async (faulty: boolean) =>
+      reflectAfterStop({
+        env,
+        cwd: "/",
+        nowMs: ts + 30_000,
+        sessionId: "j",
+        transcriptPath: r.transcript,
+        verdictKind: faulty
+          ? () => {
+              throw new Error("injected fault");
+            }
+          : (p, reply) => classify(p, { previousReply: reply }).kind,
+        say: (l) => said.push(l),
+      });
+    const before = sortedCauses(r.dir).get(last.exchange_id);
+    const out = await stop(this.how === "fault");
+    counts.stops++;
+    if (this.how === "fault" && before === undefined) {
+      // The fault is met only where there is something to sort: one line, nothing sorted (the audit sorts it).
+      counts.crashes.reflect_fault++;
+      expect([out, said.length, sortedCauses(r.dir).has(last.exchange_id)]).toEqual([{ ran: false }, 1, false]);
+    } else {
+      expect(said).toEqual([]);
+      // Sorted now, and a cause already there (an earlier reflection) stands.
+      expect(sortedCauses(r.dir).get(last.exchange_id)).toBe(before ?? (out.ran && out.sorted ? out.cause : undefined));
+      expect(sortedCauses(r.dir).has(last.exchange_id)).toBe(true);
+    }
+    if (this.how === "twice") {
+      // A second Stop for the same capture: the gate finds its receipt and loads nothing; no second line.
+      const lines = () => readFileSync(join(r.dir, "sorted.jsonl"), "utf8").split(last.exchange_id).length;
+      const n = lines();
+      expect(await stop(false)).toEqual({ ran: false });
+      expect(lines()).toBe(n);
+      counts.duplicates++;
+    }
+    checkInvariants(m, r);
+  }
+  toString = () => `stop-hook(${this.how})`;
 }
 
 class AuditCmd implements fc.AsyncCommand<Model, Real> {
@@ -220,6 +282,7 @@ const commands = [
   fc.constantFrom<Kind>("gap", "gap", "env", "mention").map((k) => new TypeCmd(k)),
   fc.tuple(fc.nat(20), fc.constantFrom("none", "none", "before", "inside") as fc.Arbitrary<"none" | "before" | "inside">).map(([p, c]) => new CaptureCmd(p, c)),
   fc.nat(20).map((p) => new ReflectCmd(p)),
+  (fc.constantFrom("once", "once", "twice", "fault", "torn") as fc.Arbitrary<"once" | "twice" | "fault" | "torn">).map((h) => new StopHookCmd(h)),
   (fc.constantFrom("none", "none", "inside", "count", "draft") as fc.Arbitrary<"none" | "inside" | "count" | "draft">).map((c) => new AuditCmd(c)),
   (fc.constantFrom("yes", "yes", "between", "write", "patch", "hand", "reject", "undo") as fc.Arbitrary<"yes" | "between" | "write" | "patch" | "hand" | "reject" | "undo">).map((h) => new ApproveCmd(h)),
 ];
