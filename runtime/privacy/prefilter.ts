@@ -94,14 +94,16 @@ const WITNESSES: ReadonlyArray<{ need: string; lower: boolean; re: RegExp }> = [
   {
     need: "",
     lower: false,
-    re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}[=>:|?,][`'"\s=]{0,5}[\w.=+/-]{12}/i,
+    re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/i,
   },
   // The own named-value rules: NAME=value / NAME: value (quoted or not; a value of 4 or more
   // characters, not starting with "$", "<", "{", "[" or "/", which the rule leaves: references,
-  // placeholders, markers, paths), and <NAME>value</NAME>: every secret name ends with one of these words. The
-  // first also holds the own aws-secret-key rule (a name ending in "key", [:=], 40 characters).
+  // placeholders, markers, paths), and <NAME>value</NAME>: every secret name ends with one of
+  // these words.
   { need: "", lower: false, re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}/i },
   { need: ">", lower: false, re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)>[^<\s]{4}/i },
+  // The own aws-secret-key rule (its value may start with "/").
+  { need: "secret", lower: true, re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/i },
   // The own name/value-pair rule (Kubernetes and Compose env lists).
   { need: "value", lower: true, re: /name:[\s\S]*?value:/i },
   // gitleaks' vault-service-token ("s." and 24 letters or digits, or "hvs." and 90 of [\w-]),
@@ -119,7 +121,7 @@ const WITNESSES: ReadonlyArray<{ need: string; lower: boolean; re: RegExp }> = [
   { need: "SG.", lower: false, re: /SG\.[\w=.-]{66}/ },
   // gitleaks' cloudflare-api-key and cloudflare-global-api-key: the generic shape after
   // "cloudflare", with a value of 37 ([a-f0-9]) or 40 ([a-z0-9_-]) characters.
-  { need: "cloudflare", lower: true, re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}[=>:|?,][`'"\s=]{0,5}[\w-]{37}/i },
+  { need: "cloudflare", lower: true, re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/i },
   // The own url-password rule: scheme://user:password@host.
   { need: "@", lower: false, re: /:\/\/[^\s:/@?#]{0,256}:[^\s@/?#]{1,256}@/ },
   // The own e-mail rule: a local part, "@", a domain label and a dot.
