@@ -1,7 +1,6 @@
 /**
- * Which keywords a lower-cased text holds, for gitleaks' keyword gates (gitleaks.ts) and the
- * redactor's pre-filter (prefilter.ts). Its own module so that the pre-filter, which runs on
- * every text the hook writes, does not load gitleaks' rule data.
+ * Which keywords a lower-cased text holds, for gitleaks' keyword gates (gitleaks.ts, run by
+ * engine.ts once per text over ~240 keywords).
  *
  * Example: `new KeywordGate("token ghp_x").has("ghp_")` -> true; `.has("xoxb")` -> false.
  */

@@ -15,8 +15,6 @@
  * Example: `mayHoldSecret("add a retry to the fetch call")` -> false;
  * `mayHoldSecret("export DB_PASSWORD=hunter2x9")` -> true.
  */
-import { KeywordGate } from "./keyword-gate.js";
-
 /**
  * gitleaks rules covered by a witness below rather than by their keywords: rules whose
  * keywords are common in ordinary text ("key", "api", "s.", "ey", "sk", "test_"...).
@@ -83,122 +81,124 @@ const LITERALS = [
 const LOWER_LITERALS = ["authorization", "sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd", "gocardless"];
 
 /**
- * Relaxations of rule patterns, each tried only when its literal is in the text. A witness
- * matches wherever its rule matches (its pattern with the rule's tail cut off, or its
- * character classes widened), so a text none of them matches holds no match of those rules.
+ * Words of which every secret name of the own named-value rules holds one (their names end in
+ * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
  */
-const WITNESSES: ReadonlyArray<{ need: string; lower: boolean; re: RegExp }> = [
+const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
+/** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
+const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
+
+interface Witness {
+  name: string;
+  /** Lower-case literals of which the text must hold one before the pattern is tried. */
+  need: readonly string[];
+  /** Tried on the lower-cased text: a case-insensitive regex costs about three times as much to compile. */
+  re: RegExp;
+}
+
+/**
+ * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
+ * without the `i` flag their rules have) and only when it holds one of its literals: in a
+ * fresh process each regex costs its compiling. A witness matches wherever its rule matches
+ * (its pattern with the rule's tail cut off, or its character classes widened), so a text
+ * none of them matches holds no match of those rules.
+ */
+const WITNESSES: readonly Witness[] = [
   // gitleaks' generic rule: a secret word, up to 20 name characters, an operator, then a value
   // of its characters ([\w.=-] or [a-z0-9+/], both under the `i` flag); at least 12 of them,
   // since the rule keeps only values above 3.5 bits of entropy a character (12 distinct ones).
   {
-    need: "",
-    lower: false,
-    re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/i,
+    name: "generic-api-key",
+    need: GENERIC_WORDS,
+    re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/,
   },
   // The own named-value rules: NAME=value / NAME: value (quoted or not; a value of 4 or more
   // characters, not starting with "$", "<", "{", "[" or "/", which the rule leaves: references,
-  // placeholders, markers, paths), and <NAME>value</NAME>: every secret name ends with one of
-  // these words.
-  { need: "", lower: false, re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}/i },
-  { need: ">", lower: false, re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)>[^<\s]{4}/i },
+  // placeholders, markers, paths), and <NAME>value</NAME>.
+  {
+    name: "named value",
+    need: NAME_WORDS,
+    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
+  },
   // The own aws-secret-key rule (its value may start with "/").
-  { need: "secret", lower: true, re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/i },
+  { name: "aws-secret-key", need: ["secret"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
   // The own name/value-pair rule (Kubernetes and Compose env lists).
-  { need: "value", lower: true, re: /name:[\s\S]*?value:/i },
-  // gitleaks' vault-service-token ("s." and 24 letters or digits, or "hvs." and 90 of [\w-]),
-  // jwt, twilio-api-key, the lob keys.
-  { need: "s.", lower: false, re: /s\.[\w-]{24}/ },
-  { need: "ey", lower: false, re: /ey[a-zA-Z0-9]{17,}\.ey/ },
-  { need: "SK", lower: false, re: /SK[0-9a-fA-F]{32}/ },
-  { need: "_", lower: false, re: /(?:live|test)_(?:pub_)?[a-f0-9]{31}/i },
-  // The own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
-  { need: "sk-", lower: false, re: /(?<![A-Za-z0-9_-])sk-/ },
-  // gitleaks' curl-auth-header (an Authorization, key or token header) and curl-auth-user (-u).
-  { need: "curl", lower: true, re: /(?:-H|--header)(?:=|[ \t]{0,5})["'](?:authorization:|[\w-]*(?:key|token):)/i },
-  { need: "curl", lower: true, re: /[ \t\n\r](?:-u|--user)/ },
-  // gitleaks' sendgrid-api-token.
-  { need: "SG.", lower: false, re: /SG\.[\w=.-]{66}/ },
+  { name: "name/value pair", need: ["value:"], re: /name:[\s\S]*?value:/ },
+  // gitleaks' jwt (two parts, each starting "ey": case-sensitive, so on the lower-cased text
+  // the widened [a-z0-9]) and lob keys.
+  { name: "jwt", need: [".ey"], re: /ey[a-z0-9]{17,}\.ey/ },
+  { name: "lob keys", need: ["live_", "test_"], re: /(?:live|test)_(?:pub_)?[a-f0-9]{31}/ },
+  // gitleaks' curl-auth-header (an Authorization, key or token header) and curl-auth-user (-u;
+  // "-U" lower-cased too: a relaxation).
+  { name: "curl header", need: ["curl"], re: /(?:-h|--header)(?:=|[ \t]{0,5})["'](?:authorization:|[\w-]*(?:key|token):)/ },
+  { name: "curl user", need: ["curl"], re: /[ \t\n\r](?:-u|--user)/ },
   // gitleaks' cloudflare-api-key and cloudflare-global-api-key: the generic shape after
   // "cloudflare", with a value of 37 ([a-f0-9]) or 40 ([a-z0-9_-]) characters.
-  { need: "cloudflare", lower: true, re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/i },
-  // The own url-password rule: scheme://user:password@host.
-  { need: "@", lower: false, re: /:\/\/[^\s:/@?#]{0,256}:[^\s@/?#]{1,256}@/ },
-  // The own e-mail rule: a local part, "@", a domain label and a dot.
-  { need: "@", lower: false, re: /[A-Za-z0-9._%+-]@[A-Za-z0-9-]+\./ },
+  { name: "cloudflare", need: ["cloudflare"], re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/ },
 ];
 
-/** The own named-in-prose rule without its check of the token (letters, digits, entropy). */
-const PROSE = /(?:key|token|secret|passw(?:or)?d|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?[A-Za-z0-9_\-+/=.]{16}/i;
-
-/**
- * The longest runs of token characters in a text, by what they hold. `narrow` runs are of
- * [A-Za-z0-9_-] (the bodies of prefixed tokens and URL path tokens); `wide` runs add
- * [.~+/=] (the tokens of the named-in-prose rule).
- */
-interface Runs {
-  /** A narrow run of at least 23 characters with an upper-case letter, a lower-case one and a digit. */
-  mixedNarrow23: boolean;
-  /** A wide run of at least 16 characters with a letter and at least two digits. */
-  wide16Digits: boolean;
-}
-
-const UPPER = 1;
-const LOWER = 2;
-const DIGIT = 4;
-
-/** Why hand-written: one pass over the char codes, no regex compiled, no string made. */
-function scanRuns(text: string): Runs {
-  const runs: Runs = { mixedNarrow23: false, wide16Digits: false };
-  let nLen = 0;
-  let nMask = 0;
-  let wLen = 0;
-  let wLetter = false;
-  let wDigits = 0;
-  const endNarrow = (): void => {
-    if (nLen >= 23 && nMask === (UPPER | LOWER | DIGIT)) runs.mixedNarrow23 = true;
-    nLen = 0;
-    nMask = 0;
-  };
-  const endWide = (): void => {
-    if (wLen >= 16 && wLetter && wDigits >= 2) runs.wide16Digits = true;
-    wLen = 0;
-    wLetter = false;
-    wDigits = 0;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    let cls = 0;
-    if (c >= 97 && c <= 122) cls = LOWER;
-    else if (c >= 65 && c <= 90) cls = UPPER;
-    else if (c >= 48 && c <= 57) cls = DIGIT;
-    if (cls !== 0 || c === 95 /* _ */ || c === 45 /* - */) {
-      nLen++;
-      nMask |= cls;
-      wLen++;
-      if (cls === DIGIT) wDigits++;
-      else if (cls !== 0) wLetter = true;
-      continue;
-    }
-    endNarrow();
-    if (c === 46 /* . */ || c === 126 /* ~ */ || c === 43 /* + */ || c === 47 /* / */ || c === 61 /* = */) wLen++;
-    else endWide();
-  }
-  endNarrow();
-  endWide();
-  return runs;
-}
+/** The own url-password rule, on the text as it is (no letters in it): scheme://user:password@host. */
+const URL_PASSWORD = /:\/\/[^\s:/@?#]{0,256}:[^\s@/?#]{1,256}@/;
+/** The own named-in-prose rule without its check of the token (on the lower-cased text). */
+const PROSE = /(?:key|token|secret|passw(?:or)?d|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?[a-z0-9_\-+/=.]{16}/;
+/** Runs of token characters: the own prefixed and URL tokens' [A-Za-z0-9_-], the prose tokens' wider set (with "~"). */
+const NARROW_RUN = /[A-Za-z0-9_-]{23,}/g;
+const WIDE_RUN = /[A-Za-z0-9_.~+/=-]{16,}/g;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isWord = (c: number): boolean => isDigit(c) || isLetter(c) || c === 95;
+const isHex = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+/** [A-Za-z0-9_-]: the own prefixed-token and url-token rules' token bodies. */
+const isNarrow = (c: number): boolean => isWord(c) || c === 45;
 /** [A-Za-z0-9_+/=-], and with `dotColon` also "." and ":" (the clipped-token rule's runs). */
-const isClipRunChar = (c: number, dotColon: boolean): boolean =>
-  isDigit(c) || isLetter(c) || c === 95 || c === 45 || c === 43 || c === 47 || c === 61 || (dotColon && (c === 46 || c === 58));
+const isClipRunChar = (c: number, dotColon: boolean): boolean => isNarrow(c) || c === 43 || c === 47 || c === 61 || (dotColon && (c === 46 || c === 58));
+
+/**
+ * Whether `literal` occurs followed by at least `n` characters that `ok` takes (and, with
+ * `tokenStart`, not right after a token character). For gitleaks' fixed-prefix rules whose
+ * prefix is common in ordinary text ("s." in "tests.", "SK", "SG."). Why hand-written, here
+ * and below: in a fresh hook process each regex is compiled on first use, which costs more
+ * than these few character reads.
+ */
+function literalThenRun(text: string, literal: string, n: number, ok: (c: number) => boolean, tokenStart = false): boolean {
+  for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) {
+    if (tokenStart && at > 0 && isNarrow(text.charCodeAt(at - 1))) continue;
+    let k = 0;
+    const from = at + literal.length;
+    while (k < n && from + k < text.length && ok(text.charCodeAt(from + k))) k++;
+    if (k >= n) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a whole run that `re` (a global character-class pattern) matches holds what `enough`
+ * asks of its counts of upper-case letters, lower-case ones and digits. The class regex finds
+ * the runs (cheap to compile); only the runs are read character by character.
+ */
+function someRun(re: RegExp, text: string, enough: (upper: number, lower: number, digits: number) => boolean): boolean {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const run = m[0];
+    let upper = 0;
+    let low = 0;
+    let digits = 0;
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c >= 65 && c <= 90) upper++;
+      else if (c >= 97 && c <= 122) low++;
+      else if (isDigit(c)) digits++;
+    }
+    if (enough(upper, low, digits)) return true;
+  }
+  return false;
+}
 
 /**
  * Whether a run right before or after a "…" could be what the own clipped-token rule takes:
  * 12 or more of its characters, with a letter and two digits (its looksRandom test, on the
- * run or a part of it). Why hand-written: a regex cannot count the digits of a run.
+ * run or a part of it).
  */
 function clippedRun(text: string): boolean {
   for (let at = text.indexOf("…"); at >= 0; at = text.indexOf("…", at + 1)) {
@@ -219,32 +219,52 @@ function clippedRun(text: string): boolean {
   return false;
 }
 
+/** The own e-mail rule: a local-part character, "@", a domain label and a dot. */
+function emailShape(text: string): boolean {
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    if (at === 0) continue;
+    const b = text.charCodeAt(at - 1);
+    if (!(isWord(b) || b === 46 || b === 37 || b === 43 || b === 45)) continue;
+    let k = at + 1;
+    while (k < text.length && (isLetter(text.charCodeAt(k)) || isDigit(text.charCodeAt(k)) || text.charCodeAt(k) === 45)) k++;
+    if (k > at + 1 && text.charCodeAt(k) === 46) return true;
+  }
+  return false;
+}
+
 /** False only when no rule of the redactor can match `text` (see the file's comment). */
 export function mayHoldSecret(text: string): boolean {
   return prefilterReason(text) !== null;
 }
 
 /**
- * Which condition keeps `text` from being cleared ("literal sk-", "witness 2", "keyword jira"),
+ * Which condition keeps `text` from being cleared ("literal Bearer", "witness jwt", "keyword jira"),
  * or null when none holds (for the bench's report of what real texts trip).
  */
 export function prefilterReason(text: string): string | null {
   for (const l of LITERALS) if (text.includes(l)) return `literal ${l}`;
   const lower = text.toLowerCase();
   for (const l of LOWER_LITERALS) if (lower.includes(l)) return `literal ${l}`;
-  const runs = scanRuns(text);
-  // Own prefixed-token and url-token rules: a token body with both cases and a digit.
-  if (runs.mixedNarrow23) return "mixed run";
+  // Own prefixed-token and url-token rules: a token body of 20 or more (23 with its prefix),
+  // with both cases and a digit.
+  if (someRun(NARROW_RUN, text, (u, l, d) => u > 0 && l > 0 && d > 0)) return "mixed run";
   // Own clipped-token rule: a run against a clip mark with a letter and two digits.
   if (text.includes("…") && clippedRun(text)) return "clipped run";
-  // Own named-in-prose rule: a secret word, then a token with a letter and two digits.
-  if (runs.wide16Digits && PROSE.test(text)) return "prose word and token";
-  for (let i = 0; i < WITNESSES.length; i++) {
-    const w = WITNESSES[i]!;
-    if (w.need !== "" && !(w.lower ? lower : text).includes(w.need)) continue;
-    if (w.re.test(text)) return `witness ${i}`;
-  }
-  const gate = new KeywordGate(lower);
-  const k = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
+  // Own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
+  if (literalThenRun(text, "sk-", 0, isNarrow, true)) return "literal sk-";
+  // Own e-mail rule.
+  if (emailShape(text)) return "e-mail shape";
+  // gitleaks' vault-service-token ("s." and 24 of [a-zA-Z0-9], or "hvs." and 90 of [\w-]),
+  // twilio-api-key ("SK" and 32 hex), sendgrid-api-token ("SG." and 66 of [\w=.-]).
+  if (literalThenRun(text, "s.", 24, isNarrow)) return "vault token shape";
+  if (literalThenRun(text, "SK", 32, isHex)) return "twilio key shape";
+  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) return "sendgrid key shape";
+  if (text.includes("://") && URL_PASSWORD.test(text)) return "witness url-password";
+  for (const w of WITNESSES) if (w.need.some((n) => lower.includes(n)) && w.re.test(lower)) return `witness ${w.name}`;
+  // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
+  if (someRun(WIDE_RUN, text, (u, l, d) => u + l > 0 && d >= 2) && PROSE.test(lower)) return "witness named in prose";
+  // Plain `includes` (a native string search) rather than keyword-gate.ts's pair bitmap, which
+  // pays for itself only over many texts in one process.
+  const k = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
   return k === undefined ? null : `keyword ${k}`;
 }
