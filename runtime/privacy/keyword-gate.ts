@@ -1,6 +1,6 @@
 /**
  * Which keywords a lower-cased text holds, for gitleaks' keyword gates (gitleaks.ts, run by
- * engine.ts once per text over ~240 keywords).
+ * engine.ts once per text over ~240 keywords) and the pre-filter once a process is warm.
  *
  * Example: `new KeywordGate("token ghp_x").has("ghp_")` -> true; `.has("xoxb")` -> false.
  */

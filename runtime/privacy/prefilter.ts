@@ -15,6 +15,8 @@
  * Example: `mayHoldSecret("add a retry to the fetch call")` -> false;
  * `mayHoldSecret("export DB_PASSWORD=hunter2x9")` -> true.
  */
+import { KeywordGate } from "./keyword-gate.js";
+
 /**
  * gitleaks rules covered by a witness below rather than by their keywords: rules whose
  * keywords are common in ordinary text ("key", "api", "s.", "ey", "sk", "test_"...).
@@ -232,6 +234,10 @@ function emailShape(text: string): boolean {
   return false;
 }
 
+/** Calls so far in this process, and after how many the keyword check takes the pair bitmap. */
+let calls = 0;
+const GATE_AFTER_CALLS = 32;
+
 /** False only when no rule of the redactor can match `text` (see the file's comment). */
 export function mayHoldSecret(text: string): boolean {
   return prefilterReason(text) !== null;
@@ -263,8 +269,14 @@ export function prefilterReason(text: string): string | null {
   for (const w of WITNESSES) if (w.need.some((n) => lower.includes(n)) && w.re.test(lower)) return `witness ${w.name}`;
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
   if (someRun(WIDE_RUN, text, (u, l, d) => u + l > 0 && d >= 2) && PROSE.test(lower)) return "witness named in prose";
-  // Plain `includes` (a native string search) rather than keyword-gate.ts's pair bitmap, which
-  // pays for itself only over many texts in one process.
-  const k = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
+  // The first texts of a process (all a hook run has) by plain `includes`, a native search;
+  // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
+  // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).
+  let k: string | undefined;
+  if (++calls <= GATE_AFTER_CALLS) k = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
+  else {
+    const gate = new KeywordGate(lower);
+    k = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
+  }
   return k === undefined ? null : `keyword ${k}`;
 }
