@@ -15,6 +15,7 @@
  */
 import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRules, type GitleaksRule } from "./gitleaks.js";
 import { KeywordGate } from "./keyword-gate.js";
+import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
 
 export interface Redaction {
@@ -62,23 +63,33 @@ function steps(set: RuleSet): Step[] {
     ...own(LATE_RULES),
   ];
 }
-const PLANS: Record<RuleSet, Step[]> = { all: steps("all"), gitleaks: steps("gitleaks"), own: steps("own") };
+// Made on first use: a hook run needs only the whole plan, and building the one-set plans (for
+// the comparison of the sets) would cost it a pass over every rule twice more.
+const plans: Partial<Record<RuleSet, Step[]>> = {};
+const plan = (set: RuleSet): Step[] => (plans[set] ??= steps(set));
 
-export function redactAll(text: string): Redaction {
-  return redactWith(text, PLANS.all, true);
+/**
+ * With `only` (the pre-filter's candidates, prefilter.ts): of the own rules and the witnessed
+ * gitleaks rules, only those named there run ("own:<kind>", "gitleaks:<id>"); gitleaks' other
+ * rules are gated by their keywords as always.
+ */
+export function redactAll(text: string, only?: ReadonlySet<string>): Redaction {
+  return redactWith(text, plan("all"), true, only);
 }
 
 /** The same redaction with every own rule's regex run, whatever its `need` says (for tests). */
 export function redactAllUnfiltered(text: string): Redaction {
-  return redactWith(text, PLANS.all, false);
+  return redactWith(text, plan("all"), false);
 }
 
 /** One rule set alone (for the comparison of the sets). */
 export function redactWithRuleSet(text: string, set: RuleSet): Redaction {
-  return redactWith(text, PLANS[set], true);
+  return redactWith(text, plan(set), true);
 }
 
-function redactWith(text: string, plan: readonly Step[], filtered: boolean): Redaction {
+const WITNESSED: ReadonlySet<string> = new Set(WITNESSED_GITLEAKS_RULES);
+
+function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>): Redaction {
   const kinds: string[] = [];
   let out = text;
   let lowered = "";
@@ -94,6 +105,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean): Red
   let gateOf: string | null = null;
   for (const step of plan) {
     if ("gitleaks" in step) {
+      if (only !== undefined && WITNESSED.has(step.gitleaks.id) && !only.has(`gitleaks:${step.gitleaks.id}`)) continue;
       if (gateOf !== out) [gate, gateOf] = [new KeywordGate(lower()), out];
       const r = applyGitleaksRule(step.gitleaks, out, gate!, step.marker);
       if (r.fired) {
@@ -103,6 +115,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean): Red
       continue;
     }
     const rule = step.own;
+    if (only !== undefined && !only.has(`own:${rule.kind}`)) continue;
     if (filtered && rule.need && !rule.need(out, lower)) continue;
     rule.re.lastIndex = 0;
     let fired = false;

@@ -17,28 +17,7 @@
  */
 import { KeywordGate } from "./keyword-gate.js";
 
-/**
- * gitleaks rules covered by a witness below rather than by their keywords: rules whose
- * keywords are common in ordinary text ("key", "api", "s.", "ey", "sk", "test_"...).
- */
-export const WITNESSED_GITLEAKS_RULES = [
-  "generic-api-key",
-  "vault-service-token",
-  "jwt",
-  "twilio-api-key",
-  "cloudflare-api-key",
-  "cloudflare-global-api-key",
-  "cloudflare-origin-ca-key",
-  "authress-service-client-access-key",
-  "lob-api-key",
-  "lob-pub-api-key",
-  "gocardless-api-token",
-  "octopus-deploy-api-key",
-  "sendgrid-api-token",
-  "aws-access-token",
-  "curl-auth-header",
-  "curl-auth-user",
-] as const;
+export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 
 /**
  * The keywords of every other gitleaks rule (lower-case; a keyword that contains another one
@@ -67,20 +46,37 @@ export const GITLEAKS_KEYWORDS: readonly string[] = [
   "xoxs", "xray", "yandex", "zendesk", "zxlk",
 ];
 
+const AWS_PREFIXES = ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "A3T"];
+
 /**
- * Literals (case as written) of which every match of some rule holds one: own rules' private
- * key block, Bearer header, JWT and provider prefixes; AWS key ids (own rule and gitleaks'
- * aws-access-token, whose pattern is case-sensitive); Octopus Deploy's "API-" (gitleaks,
- * case-sensitive); Cloudflare's origin CA key prefix; Authress keys' ".acc_"/".acc-" part.
+ * Literals (case as written) of which every match of the named rules holds one (rules are
+ * named "own:<kind>" and "gitleaks:<id>"): own rules' private key block, Bearer header, JWT and
+ * provider prefixes; AWS key ids (own rule and gitleaks' aws-access-token, whose pattern is
+ * case-sensitive); Octopus Deploy's "API-" (gitleaks, case-sensitive); Cloudflare's origin CA
+ * key prefix; Authress keys' ".acc_"/".acc-" part.
  */
-const LITERALS = [
-  "-----BEGIN ", "Bearer", "eyJ", "hf_", "xox", "gsk_", "xai-", "r8_",
-  "AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "A3T",
-  "API-", "v1.0-", ".acc_", ".acc-",
+const LITERALS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ["-----BEGIN ", ["own:private-key"]],
+  ["Bearer", ["own:bearer-token"]],
+  ["eyJ", ["own:jwt"]],
+  ["hf_", ["own:huggingface-token"]],
+  ["xox", ["own:slack-token"]],
+  ["gsk_", ["own:groq-api-key"]],
+  ["xai-", ["own:xai-api-key"]],
+  ["r8_", ["own:replicate-token"]],
+  ...AWS_PREFIXES.map((p) => [p, ["own:aws-access-key", "gitleaks:aws-access-token"]] as const),
+  ["API-", ["gitleaks:octopus-deploy-api-key"]],
+  ["v1.0-", ["gitleaks:cloudflare-origin-ca-key"]],
+  [".acc_", ["gitleaks:authress-service-client-access-key"]],
+  [".acc-", ["gitleaks:authress-service-client-access-key"]],
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
-const LOWER_LITERALS = ["authorization", "sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd", "gocardless"];
+const LOWER_LITERALS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ["authorization", ["own:basic-auth"]],
+  ...["sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd"].map((t) => [t, ["own:password-flag"]] as const),
+  ["gocardless", ["gitleaks:gocardless-api-token"]],
+];
 
 /**
  * Words of which every secret name of the own named-value rules holds one (their names end in
@@ -92,6 +88,8 @@ const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret"
 
 interface Witness {
   name: string;
+  /** The rules it stands for. */
+  rules: readonly string[];
   /** Lower-case literals of which the text must hold one before the pattern is tried. */
   need: readonly string[];
   /** Tried on the lower-cased text: a case-insensitive regex costs about three times as much to compile. */
@@ -110,7 +108,7 @@ const WITNESSES: readonly Witness[] = [
   // of its characters ([\w.=-] or [a-z0-9+/], both under the `i` flag); at least 12 of them,
   // since the rule keeps only values above 3.5 bits of entropy a character (12 distinct ones).
   {
-    name: "generic-api-key",
+    name: "generic-api-key", rules: ["gitleaks:generic-api-key"],
     need: GENERIC_WORDS,
     re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/,
   },
@@ -118,25 +116,25 @@ const WITNESSES: readonly Witness[] = [
   // characters, not starting with "$", "<", "{", "[" or "/", which the rule leaves: references,
   // placeholders, markers, paths), and <NAME>value</NAME>.
   {
-    name: "named value",
+    name: "named value", rules: ["own:env-assignment"],
     need: NAME_WORDS,
     re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
   },
   // The own aws-secret-key rule (its value may start with "/").
-  { name: "aws-secret-key", need: ["secret"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
+  { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secret"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
   // The own name/value-pair rule (Kubernetes and Compose env lists).
-  { name: "name/value pair", need: ["value:"], re: /name:[\s\S]*?value:/ },
+  { name: "name/value pair", rules: ["own:env-assignment"], need: ["value:"], re: /name:[\s\S]*?value:/ },
   // gitleaks' jwt (two parts, each starting "ey": case-sensitive, so on the lower-cased text
   // the widened [a-z0-9]) and lob keys.
-  { name: "jwt", need: [".ey"], re: /ey[a-z0-9]{17,}\.ey/ },
-  { name: "lob keys", need: ["live_", "test_"], re: /(?:live|test)_(?:pub_)?[a-f0-9]{31}/ },
+  { name: "jwt", rules: ["gitleaks:jwt"], need: [".ey"], re: /ey[a-z0-9]{17,}\.ey/ },
+  { name: "lob keys", rules: ["gitleaks:lob-api-key", "gitleaks:lob-pub-api-key"], need: ["live_", "test_"], re: /(?:live|test)_(?:pub_)?[a-f0-9]{31}/ },
   // gitleaks' curl-auth-header (an Authorization, key or token header) and curl-auth-user (-u;
   // "-U" lower-cased too: a relaxation).
-  { name: "curl header", need: ["curl"], re: /(?:-h|--header)(?:=|[ \t]{0,5})["'](?:authorization:|[\w-]*(?:key|token):)/ },
-  { name: "curl user", need: ["curl"], re: /[ \t\n\r](?:-u|--user)/ },
+  { name: "curl header", rules: ["gitleaks:curl-auth-header"], need: ["curl"], re: /(?:-h|--header)(?:=|[ \t]{0,5})["'](?:authorization:|[\w-]*(?:key|token):)/ },
+  { name: "curl user", rules: ["gitleaks:curl-auth-user"], need: ["curl"], re: /[ \t\n\r](?:-u|--user)/ },
   // gitleaks' cloudflare-api-key and cloudflare-global-api-key: the generic shape after
   // "cloudflare", with a value of 37 ([a-f0-9]) or 40 ([a-z0-9_-]) characters.
-  { name: "cloudflare", need: ["cloudflare"], re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/ },
+  { name: "cloudflare", rules: ["gitleaks:cloudflare-api-key", "gitleaks:cloudflare-global-api-key"], need: ["cloudflare"], re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/ },
 ];
 
 /** The own url-password rule, on the text as it is (no letters in it): scheme://user:password@host. */
@@ -238,45 +236,72 @@ function emailShape(text: string): boolean {
 let calls = 0;
 const GATE_AFTER_CALLS = 32;
 
-/** False only when no rule of the redactor can match `text` (see the file's comment). */
-export function mayHoldSecret(text: string): boolean {
-  return prefilterReason(text) !== null;
+export interface Candidates {
+  /** The own rules ("own:<kind>") and witnessed gitleaks rules ("gitleaks:<id>") that may match. */
+  rules: Set<string>;
+  /** The first listed gitleaks keyword in the text (its rules are gated by their keywords), or null. */
+  keyword: string | null;
+  /** The first condition that held, for reports ("literal Bearer", "witness jwt", "keyword jira"). */
+  first: string | null;
 }
 
 /**
- * Which condition keeps `text` from being cleared ("literal Bearer", "witness jwt", "keyword jira"),
- * or null when none holds (for the bench's report of what real texts trip).
+ * Every condition of the pre-filter on `text`: which rules may match. The full redactor runs
+ * only those of its own and witnessed rules (and gitleaks' others by their keywords, as
+ * always), so a text that trips one condition does not pay for compiling the others' rules.
  */
-export function prefilterReason(text: string): string | null {
-  for (const l of LITERALS) if (text.includes(l)) return `literal ${l}`;
+export function candidates(text: string): Candidates {
+  const rules = new Set<string>();
+  let first: string | null = null;
+  const hold = (why: string, names: readonly string[]): void => {
+    first ??= why;
+    for (const n of names) rules.add(n);
+  };
+  for (const [l, names] of LITERALS) if (text.includes(l)) hold(`literal ${l}`, names);
   const lower = text.toLowerCase();
-  for (const l of LOWER_LITERALS) if (lower.includes(l)) return `literal ${l}`;
+  for (const [l, names] of LOWER_LITERALS) if (lower.includes(l)) hold(`literal ${l}`, names);
   // Own prefixed-token and url-token rules: a token body of 20 or more (23 with its prefix),
   // with both cases and a digit.
-  if (someRun(NARROW_RUN, text, (u, l, d) => u > 0 && l > 0 && d > 0)) return "mixed run";
+  if (someRun(NARROW_RUN, text, (u, l, d) => u > 0 && l > 0 && d > 0)) hold("mixed run", ["own:prefixed-token", "own:url-token"]);
   // Own clipped-token rule: a run against a clip mark with a letter and two digits.
-  if (text.includes("…") && clippedRun(text)) return "clipped run";
+  if (text.includes("…") && clippedRun(text)) hold("clipped run", ["own:clipped-token"]);
   // Own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
-  if (literalThenRun(text, "sk-", 0, isNarrow, true)) return "literal sk-";
-  // Own e-mail rule.
-  if (emailShape(text)) return "e-mail shape";
+  if (literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", ["own:anthropic-api-key", "own:openai-api-key"]);
+  if (emailShape(text)) hold("e-mail shape", ["own:email"]);
   // gitleaks' vault-service-token ("s." and 24 of [a-zA-Z0-9], or "hvs." and 90 of [\w-]),
   // twilio-api-key ("SK" and 32 hex), sendgrid-api-token ("SG." and 66 of [\w=.-]).
-  if (literalThenRun(text, "s.", 24, isNarrow)) return "vault token shape";
-  if (literalThenRun(text, "SK", 32, isHex)) return "twilio key shape";
-  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) return "sendgrid key shape";
-  if (text.includes("://") && URL_PASSWORD.test(text)) return "witness url-password";
-  for (const w of WITNESSES) if (w.need.some((n) => lower.includes(n)) && w.re.test(lower)) return `witness ${w.name}`;
+  if (literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", ["gitleaks:vault-service-token"]);
+  if (literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", ["gitleaks:twilio-api-key"]);
+  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", ["gitleaks:sendgrid-api-token"]);
+  if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", ["own:url-password"]);
+  for (const w of WITNESSES) {
+    if (w.rules.every((r) => rules.has(r))) continue; // already a candidate: spare the regex
+    if (w.need.some((n) => lower.includes(n)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules);
+  }
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
-  if (someRun(WIDE_RUN, text, (u, l, d) => u + l > 0 && d >= 2) && PROSE.test(lower)) return "witness named in prose";
+  if (someRun(WIDE_RUN, text, (u, l, d) => u + l > 0 && d >= 2) && PROSE.test(lower)) hold("witness named in prose", ["own:named-in-prose"]);
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).
-  let k: string | undefined;
-  if (++calls <= GATE_AFTER_CALLS) k = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
+  let keyword: string | undefined;
+  if (++calls <= GATE_AFTER_CALLS) keyword = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
   else {
     const gate = new KeywordGate(lower);
-    k = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
+    keyword = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
   }
-  return k === undefined ? null : `keyword ${k}`;
+  if (keyword !== undefined) first ??= `keyword ${keyword}`;
+  return { rules, keyword: keyword ?? null, first };
+}
+
+/** False only when no rule of the redactor can match `text` (see the file's comment). */
+export function mayHoldSecret(text: string): boolean {
+  return candidates(text).first !== null;
+}
+
+/**
+ * Which condition first keeps `text` from being cleared ("literal Bearer", "witness jwt",
+ * "keyword jira"), or null when none holds (for the bench's report of what real texts trip).
+ */
+export function prefilterReason(text: string): string | null {
+  return candidates(text).first;
 }

@@ -17,13 +17,15 @@
  */
 import type { Redaction, RuleSet } from "./engine.js";
 import { loadEngine } from "./engine-load.js";
-import { mayHoldSecret } from "./prefilter.js";
+import { candidates } from "./prefilter.js";
 
 export type { Redaction, RuleSet };
 
 export function redactSecrets(text: string): Redaction {
-  if (!mayHoldSecret(text)) return { text, kinds: [] };
-  return loadEngine().redactAll(text);
+  const c = candidates(text);
+  if (c.first === null) return { text, kinds: [] };
+  // Only the candidate rules run: a text that trips one condition does not compile the rest.
+  return loadEngine().redactAll(text, c.rules);
 }
 
 /** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */
