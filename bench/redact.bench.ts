@@ -189,7 +189,9 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
     const transcript = join(dir, "session.jsonl");
     writeFileSync(transcript, readFileSync(join(repoRoot, "datasets", "claude-code", "spotter", "tool_heavy.jsonl")));
     const stop = (reply: string): string => JSON.stringify({ session_id: "kept", transcript_path: transcript, hook_event_name: "Stop", last_assistant_message: reply });
-    const prompt = (text: string): string => JSON.stringify({ session_id: "kept", transcript_path: transcript, cwd: dir, hook_event_name: "UserPromptSubmit", prompt: text });
+    // The host's cwd is recorded (and redacted) with the row: a fixed project path, not the
+    // scratch folder, whose random suffix (mixed case and digits) reads as a token.
+    const prompt = (text: string): string => JSON.stringify({ session_id: "kept", transcript_path: transcript, cwd: "/home/ana/projects/shop", hook_event_name: "UserPromptSubmit", prompt: text });
     const correction = "No, that's wrong. I already told you to keep the old API.";
     const variants: HookVariant[] = [
       { what: "Stop hook keeping a 1 KB synthetic reply", event: "stop", stdin: stop(ordinary) },
