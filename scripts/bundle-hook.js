@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Bundles the hook path into CommonJS files beside the modules they replace (run after tsc):
 // - hook.bundle.cjs: hook-main.js with the classifier (and the reflection's gate); every prompt loads only this;
-// - hook-capture.bundle.cjs: the store, redaction, transcript tail and reply state
-//   (hook-capture.js and hook-reply.js in one file), loaded only when a row is written, the
-//   last reply is needed or the Stop hook keeps it;
+// - hook-capture.bundle.cjs: the store, the redactor's front and pre-filter, transcript tail
+//   and reply state (hook-capture.js and hook-reply.js in one file), loaded only when a row is
+//   written, the last reply is needed or the Stop hook keeps it;
+// - hook-redact.bundle.cjs: the full redactor, loaded by the capture part only for a text
+//   its pre-filter cannot clear;
 // - hook-reflect-sort.bundle.cjs: the Stop hook's reflection sort by cause, loaded only when
 //   the gate (hook-reflect.js, in the main bundle) finds a capture no reflection handled;
 // CommonJS skips Node's ES module loader, whose start-up alone is a sizeable part of a bare
@@ -12,12 +14,20 @@
 // replace (dist/runtime/hooks); the classifier's language files are read from
 // dist/runtime/classifier/lang, beside the classifier's own modules.
 import { build } from "esbuild";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = "dist/runtime/hooks";
+// For the redactor's bench (bench/redact.bench.ts): `--out DIR --stub-redaction` writes the
+// bundles into DIR/dist/runtime/hooks (with the classifier's language files and bin/ beside
+// them) with the redactor replaced by one that returns its text: the hook without redaction,
+// built from the same tree, as the baseline of the same run.
+const argOut = process.argv.indexOf("--out");
+const outRoot = argOut > 0 ? process.argv[argOut + 1] : root;
+const stubRedaction = process.argv.includes("--stub-redaction");
+const outDir = `${outRoot}/${dir}`;
 // The bundles sit in dist/runtime/hooks: the language folder is ../classifier/lang from
 // __dirname (runtime/classifier/lang-dir.ts finds it from import.meta.url, through node:url).
 const langDirCjs = {
@@ -40,6 +50,17 @@ const cryptoLoadCjs = {
     }));
   },
 };
+const stubRedactionPlugin = {
+  name: "stub-redaction",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]redact\.js$/ }, () => ({
+      contents:
+        "export function redactSecrets(text) { return { text, kinds: [] }; }\n" +
+        "export function redactNullable(text) { return text; }\n",
+      loader: "js",
+    }));
+  },
+};
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -51,7 +72,21 @@ const common = {
   banner: { js: 'const __import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   define: { "import.meta.url": "__import_meta.url" },
   logLevel: "warning",
-  plugins: [langDirCjs, cryptoLoadCjs],
+  plugins: [langDirCjs, cryptoLoadCjs, ...(stubRedaction ? [stubRedactionPlugin] : [])],
+};
+// The full redactor (its own rules and gitleaks' rule data) is a part of its own, required by
+// the capture part only when the redactor's pre-filter cannot clear a text
+// (runtime/privacy/prefilter.ts): most Stop hooks and captures never read it.
+const REDACT_PART = "./hook-redact.bundle.cjs";
+const redactPart = {
+  name: "redact-part",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]engine-load\.js$/ }, () => ({
+      contents: `export function loadEngine() { return require(${JSON.stringify(REDACT_PART)}); }\n`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^\.\/hook-redact\.bundle\.cjs$/ }, () => ({ path: REDACT_PART, external: true }));
+  },
 };
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
@@ -75,14 +110,23 @@ const langSource = `${root}/runtime/classifier/lang`;
 for (const name of readdirSync(langSource)) {
   if (name === "index.json" || name.endsWith(".rules.tsv")) copyFileSync(`${langSource}/${name}`, `${root}/dist/runtime/classifier/lang/${name}`);
 }
+if (outRoot !== root) {
+  mkdirSync(outDir, { recursive: true });
+  cpSync(`${root}/dist/runtime/classifier/lang`, `${outRoot}/dist/runtime/classifier/lang`, { recursive: true });
+  cpSync(`${root}/bin`, `${outRoot}/bin`, { recursive: true });
+  copyFileSync(`${root}/package.json`, `${outRoot}/package.json`);
+}
 
-await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${dir}/hook.bundle.cjs`, plugins: [langDirCjs, cryptoLoadCjs, lazyParts] });
+await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${outDir}/hook.bundle.cjs`, plugins: [...common.plugins, lazyParts] });
 await build({
   ...common,
+  plugins: [...common.plugins, redactPart],
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
-  outfile: `${dir}/hook-capture.bundle.cjs`,
+  outfile: `${outDir}/hook-capture.bundle.cjs`,
 });
-await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${dir}/hook-reflect-sort.bundle.cjs` });
+await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
+const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs"];
+if (!stubRedaction) await build({ ...common, entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs` });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
 // the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is
@@ -95,15 +139,15 @@ const lazyOs = {
     b.onLoad({ filter: /.*/, namespace: "lazy-os" }, () => ({ contents: 'export function homedir() { return require("node:os").homedir(); }\n', loader: "js" }));
   },
 };
-await build({ ...common, entryPoints: [`${dir}/tool-hook.js`], outfile: `${dir}/tool-hook.bundle.cjs`, plugins: [lazyOs] });
+await build({ ...common, entryPoints: [`${dir}/tool-hook.js`], outfile: `${outDir}/tool-hook.bundle.cjs`, plugins: [lazyOs] });
 // A bundle of an earlier layout is no longer loaded.
-rmSync(`${root}/${dir}/hook-reply.bundle.cjs`, { force: true });
-rmSync(`${root}/${dir}/hook-reply.bundle.cjs.v8cache`, { force: true });
+rmSync(`${outDir}/hook-reply.bundle.cjs`, { force: true });
+rmSync(`${outDir}/hook-reply.bundle.cjs.v8cache`, { force: true });
 
 // esbuild keeps `import()` of an external even in CommonJS output, which would start the ES
 // module loader on every capture: load the lazy parts with require instead.
 for (const [bundle, parts] of [["hook.bundle.cjs", ["hook-capture", "hook-reflect-sort"]]]) {
-  const file = `${root}/${dir}/${bundle}`;
+  const file = `${outDir}/${bundle}`;
   const text = readFileSync(file, "utf8");
   for (const part of parts) {
     if (!text.includes(`import("./${part}.bundle.cjs")`)) throw new Error(`bundle-hook: expected a lazy import of ./${part}.bundle.cjs in ${bundle}, found none`);
@@ -118,7 +162,7 @@ for (const [bundle, parts] of [["hook.bundle.cjs", ["hook-capture", "hook-reflec
 // it, and every copied byte lands in the young generation, which a hook process should
 // not fill).
 const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
-for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "tool-hook.bundle.cjs"]) {
-  const file = `${root}/${dir}/${name}`;
+for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", ...redactBundles, "tool-hook.bundle.cjs"]) {
+  const file = `${outDir}/${name}`;
   writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);
 }

@@ -9,14 +9,22 @@
 // main bundle's cache is taken after ordinary prompts only: most prompts write nothing, and
 // every cached function costs its share of reading the cache. The capture part's cache is
 // taken after captures (rating, correction in two languages, directive, praise) and a Stop
-// event, which also loads (and caches) the reflection's sort.
+// event, which also loads (and caches) the reflection's sort; the redactor part's
+// after a Stop event and a capture whose texts hold a secret-shaped value (the only texts that
+// load it).
+//
+// `--root DIR` makes the caches of the bundles in DIR/dist/runtime/hooks instead (the bench's
+// baseline build, scripts/bundle-hook.js --out).
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { createLoader } = require("../bin/errata.cjs");
 
 const root = path.join(__dirname, "..");
-const dir = path.join(root, "dist", "runtime", "hooks");
+const argRoot = process.argv.indexOf("--root");
+const dir = path.join(argRoot > 0 ? path.resolve(process.argv[argRoot + 1]) : root, "dist", "runtime", "hooks");
+/** Made here, not written out: no credential-shaped literal sits in the repository. */
+const SAMPLE_SECRET = Buffer.from("errata hook cache sample").toString("base64");
 const transcript = path.join(root, "datasets", "claude-code", "spotter", "tool_heavy.jsonl");
 
 /** Prompts that write nothing: what the main bundle's cache is made from. */
@@ -63,11 +71,14 @@ async function main() {
     for (const prompt of CAPTURING) await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt })));
     await runHook(["stop"], io(hookJson({ hook_event_name: "Stop", last_assistant_message: "Done. Want me to commit?" })));
     await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt: "no, that's not what I asked" })));
+    await runHook(["stop"], io(hookJson({ hook_event_name: "Stop", last_assistant_message: `I set DB_PASSWORD=${SAMPLE_SECRET} in .env as you asked.` })));
+    await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt: `no, I said the token is ${SAMPLE_SECRET}9 not that one` })));
     if (faults.some((s) => s.includes("internal fault"))) throw new Error(`the hook faulted on a sample prompt: ${faults.join("")}`);
     const names = loader.report().map((r) => r.name);
     written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
-    // The Stop loads the reflection's sort too (the sample captures are the session's, unsorted).
-    const expected = ["hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "hook.bundle.cjs"].sort();
+    // The Stop loads the reflection's sort too (the sample captures are the session's, unsorted);
+    // the redactor part is absent from a build with redaction stubbed out (the bench's baseline).
+    const expected = ["hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "hook.bundle.cjs", ...(fs.existsSync(path.join(dir, "hook-redact.bundle.cjs")) ? ["hook-redact.bundle.cjs"] : [])].sort();
     if (names.slice().sort().join() !== expected.join()) throw new Error(`expected the sample prompts to load ${expected.join(", ")}; loaded ${names.join(", ")}`);
     // The tool path's bundle (PreToolUse, InstructionsLoaded; bin/errata-tool-hook.cjs loads
     // it only when a check file exists), after sample tool calls with a check file in place:

@@ -7,13 +7,15 @@
  * file keeps no user or host name in clear (a user name can be an e-mail): it keeps a
  * check, FNV-1a of the key's text, the user and the host, which without the key tells
  * nothing and with it no more than the pseudonym does. A missing, unreadable or stale file is
- * recomputed and rewritten (temp file + rename).
+ * recomputed and rewritten (temp file + rename; a failed write leaves no temp file).
  *
  * Example: `hookIdentity("/…/state/errata", "ana", "laptop")` ->
  * `{ reporter: "rp-7c2f0e9b41d3a6f8", instance: "i-3b5d1c0a9e77" }`.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+// The module itself, not runtime/files' index (which loads zod and the lock): the hook path.
+import { writeFileAtomic } from "../files/atomic.js";
 import { FNV1A32_OFFSET, fnv1a32Utf16Feed } from "../../core/fnv1a.js";
 import { loadOrCreateReporterKey, pseudonymize, REPORTER_KEY_FILE } from "../privacy/pseudonym.js";
 import { instanceId } from "../store/new-erratum.js";
@@ -82,13 +84,10 @@ export function hookIdentity(stateDir: string, user: string, host: string): Hook
   const keyTextNow = keyText(stateDir);
   if (keyNow !== null && keyTextNow !== null) {
     try {
-      mkdirSync(hookStateDir(stateDir), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
       const entry: IdentityFile = { schema: IDENTITY_SCHEMA, check: check(keyTextNow, user, host), key: keyNow, ...identity };
-      writeFileSync(tmp, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-      renameSync(tmp, file);
+      writeFileAtomic(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     } catch {
-      // a cache only: the next capture computes it again
+      // a cache only (a failed write leaves no temp file): the next capture computes it again
     }
   }
   return identity;

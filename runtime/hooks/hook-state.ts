@@ -2,7 +2,7 @@
  * What the Stop hook keeps for the next capture: the last assistant reply of a session and
  * its hash (so that a capture need not hash it), in
  * `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`, written atomically (temp
- * file + rename, mode 0600). The reply is kept with its secrets redacted (the one entry point,
+ * file + rename, mode 0600; a failed write leaves no temp file). The reply is kept with its secrets redacted (the one entry point,
  * privacy/for-write.ts); its hash is of the reply as delivered, so a capture that reads the
  * transcript instead computes the same one. The file name needs no cryptographic hash: the file records its session,
  * and a file of another session is treated as absent. Files untouched for 7 days are removed
@@ -14,8 +14,10 @@
  */
 import { FNV1A32_OFFSET, FNV1A32_PRIME } from "../../core/fnv1a.js";
 import { sha256Tagged } from "../../core/sha256.js";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+// The module itself, not runtime/files' index (which loads zod and the lock): the hook path.
+import { writeFileAtomic } from "../files/atomic.js";
 import { redactTextForWrite } from "../privacy/for-write.js";
 
 export const LAST_REPLY_SCHEMA = "hook-last-reply/1";
@@ -59,13 +61,11 @@ function fileFor(stateDir: string, sessionId: string): string {
 
 export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256">, nowMs: number): string {
   const dir = hookStateDir(stateDir);
-  mkdirSync(dir, { recursive: true });
   const file = fileFor(stateDir, entry.session_id);
   const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
-  const tmp = `${file}.${process.pid}.tmp`;
   const kept = { schema: LAST_REPLY_SCHEMA, ...entry, reply: redactTextForWrite(reply), reply_sha256: sha256Tagged(reply) };
-  writeFileSync(tmp, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  // Temp file + rename; a failed write (a full disk) removes its temp file.
+  writeFileAtomic(file, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
   prune(dir, nowMs, file);
   return file;
 }

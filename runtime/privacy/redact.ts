@@ -1,123 +1,46 @@
 /**
- * Secret redaction: every secret found is replaced by a typed marker `[REDACTED:<kind>]`.
- * Two rule sets, in this order: the redactor's own rules for blocks (own-rules.ts), gitleaks'
- * specific rules (gitleaks.ts, kept as data), the own rules for cut and placed secrets,
- * gitleaks' generic rule, and the own rules for named values and e-mail addresses.
- * Synchronous, deterministic and zod-free (the capture hook bundles it). Idempotent: markers
- * match no rule, so redacting twice changes nothing.
+ * Secret redaction, the front every writer calls: a text the pre-filter (prefilter.ts)
+ * proves free of any candidate secret is returned as it is; any other text goes through the
+ * full redactor (engine.ts: the own rules and gitleaks' rules), which replaces every secret
+ * found by a typed marker `[REDACTED:<kind>]`. Synchronous, deterministic and zod-free (the
+ * capture hook bundles it). Idempotent: markers match no rule, so redacting twice changes
+ * nothing.
  *
- * Kinds are the gitleaks rule id, except for a stable vocabulary kept from the first
- * redactor (kindOf below): a GitHub token of any sort is `github-token`, and so on.
+ * Why a pre-filter: the full rule set (gitleaks' ~220 rules as data, ~30 own patterns) costs
+ * more to load and compile in a fresh hook process than the hook's whole budget for it
+ * (docs/privacy.md "Cost"); most texts hold no candidate, and for those the pre-filter's
+ * "no" is a proof that the redactor would change nothing (test/privacy/prefilter.test.ts).
  *
  * Example: `redactSecrets("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
- * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
+ * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`;
+ * `redactSecrets("run the tests")` -> `{ text: "run the tests", kinds: [] }` (the rules never loaded).
  */
-import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRules, KeywordGate, type GitleaksRule } from "./gitleaks.js";
-import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
+import type { Redaction, RuleSet } from "./engine.js";
+import { loadEngine } from "./engine-load.js";
+import { candidates } from "./prefilter.js";
 
-export interface Redaction {
-  text: string;
-  /** The kinds replaced, in first-seen order, each once. */
-  kinds: string[];
-}
-
-/** Markers kept from the first redactor, so ledgers and tests read the same kinds. */
-const KIND_ALIASES: Record<string, string> = {
-  "anthropic-admin-api-key": "anthropic-api-key",
-  "stripe-access-token": "stripe-key",
-  "npm-access-token": "npm-token",
-  "aws-access-token": "aws-access-key",
-  "gcp-api-key": "google-api-key",
-  "huggingface-access-token": "huggingface-token",
-  "huggingface-organization-api-token": "huggingface-token",
-  [GENERIC_RULE_ID]: "env-assignment",
-};
-
-export function kindOf(ruleId: string): string {
-  const alias = KIND_ALIASES[ruleId];
-  if (alias !== undefined) return alias;
-  if (ruleId.startsWith("github-")) return "github-token";
-  if (ruleId.startsWith("gitlab-")) return "gitlab-token";
-  if (ruleId.startsWith("slack-") && ruleId !== "slack-webhook-url") return "slack-token";
-  return ruleId;
-}
-
-type Step = { own: OwnRule; kind: string; marker: string } | { gitleaks: GitleaksRule; kind: string; marker: string };
-const withMarker = <T extends { kind: string }>(x: T): T & { marker: string } => ({ ...x, marker: `[REDACTED:${x.kind}]` });
-
-/** Which sets run: both (the redactor), or one alone (to compare them, docs/privacy.md). */
-export type RuleSet = "all" | "gitleaks" | "own";
-
-function steps(set: RuleSet): Step[] {
-  const own = (rs: readonly OwnRule[]): Step[] => (set === "gitleaks" ? [] : rs.map((r) => withMarker({ own: r, kind: r.kind })));
-  const gl = (pick: (r: GitleaksRule) => boolean): Step[] =>
-    set === "own" ? [] : gitleaksRules().filter(pick).map((r) => withMarker({ gitleaks: r, kind: kindOf(r.id) }));
-  return [
-    ...own(EARLY_RULES),
-    ...gl((r) => r.id !== GENERIC_RULE_ID),
-    ...own(SPECIFIC_RULES),
-    ...gl((r) => r.id === GENERIC_RULE_ID),
-    ...own(LATE_RULES),
-  ];
-}
-const PLANS: Record<RuleSet, Step[]> = { all: steps("all"), gitleaks: steps("gitleaks"), own: steps("own") };
+export type { Redaction, RuleSet };
 
 export function redactSecrets(text: string): Redaction {
-  return redactWith(text, PLANS.all, true);
+  const c = candidates(text);
+  if (c.first === null) return { text, kinds: [] };
+  // Only the candidate rules run: a text that trips one condition does not compile the rest.
+  return loadEngine().redactAll(text, c.rules);
 }
 
-/** The same redaction with every own rule's regex run, whatever its `need` says (for tests). */
+/** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */
+export function redactWithoutPrefilter(text: string): Redaction {
+  return loadEngine().redactAll(text);
+}
+
+/** The same redaction with neither the pre-filter nor the own rules' `need`s: every regex run (for tests). */
 export function redactSecretsUnfiltered(text: string): Redaction {
-  return redactWith(text, PLANS.all, false);
+  return loadEngine().redactAllUnfiltered(text);
 }
 
-/** One rule set alone (for the comparison of the sets). */
+/** One rule set alone, without the pre-filter (for the comparison of the sets). */
 export function redactWithRuleSet(text: string, set: RuleSet): Redaction {
-  return redactWith(text, PLANS[set], true);
-}
-
-function redactWith(text: string, plan: readonly Step[], filtered: boolean): Redaction {
-  const kinds: string[] = [];
-  let out = text;
-  let lowered = "";
-  let loweredOf: string | null = null;
-  const lower = (): string => {
-    if (loweredOf !== out) [lowered, loweredOf] = [out.toLowerCase(), out];
-    return lowered;
-  };
-  const note = (kind: string): void => {
-    if (!kinds.includes(kind)) kinds.push(kind);
-  };
-  let gate: KeywordGate | null = null;
-  let gateOf: string | null = null;
-  for (const step of plan) {
-    if ("gitleaks" in step) {
-      if (gateOf !== out) [gate, gateOf] = [new KeywordGate(lower()), out];
-      const r = applyGitleaksRule(step.gitleaks, out, gate!, step.marker);
-      if (r.fired) {
-        out = r.text;
-        note(step.kind);
-      }
-      continue;
-    }
-    const rule = step.own;
-    if (filtered && rule.need && !rule.need(out, lower)) continue;
-    rule.re.lastIndex = 0;
-    let fired = false;
-    const marker = step.marker;
-    out = out.replace(rule.re, (...args: unknown[]) => {
-      const groups = args.slice(1, -2).map((g) => (typeof g === "string" ? g : ""));
-      if (!rule.replace) {
-        fired = true;
-        return marker;
-      }
-      const replaced = rule.replace(marker, ...groups);
-      if (replaced.includes(marker)) fired = true;
-      return replaced;
-    });
-    if (fired) note(step.kind);
-  }
-  return { text: out, kinds };
+  return loadEngine().redactWithRuleSet(text, set);
 }
 
 /** Redacts a nullable string, collecting kinds into `into`. */

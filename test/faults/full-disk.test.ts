@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, s
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { appendJsonl, setAppendSeams } from "../../runtime/files/index.js";
+import { hookIdentity, identityFile } from "../../runtime/hooks/hook-identity.js";
+import { saveLastReply } from "../../runtime/hooks/hook-state.js";
 import { appendLine } from "../../runtime/store/append-line.js";
 import { tempDir } from "../helpers/io.js";
 import { runErrata } from "./helpers.js";
@@ -156,5 +158,31 @@ describe.skipIf(!canMount)("a real full disk (a 256 KB tmpfs)", () => {
     expect(tempFiles(mnt)).toEqual([]);
     const v = await runErrata(["validate"], { env });
     expect(v.code, v.stdout + v.stderr).toBe(0);
+  }, 60_000);
+
+  it("the hook's state files: the Stop hook's kept reply and the identity cache leave no temp file on a full disk", async () => {
+    mnt = join(t.dir, "mnt");
+    expect(mountTmpfs(mnt, "256k")).toBe(true);
+    const ledger = join(mnt, "ledger");
+    const stateDir = join(ledger, ".state");
+    const env = { ERRATA_DIR: ledger, HOME: t.dir };
+    // While there is room: a capture makes the reporter key and the identity cache.
+    const first = await runErrata(["hook", "user-prompt-submit"], { env, input: JSON.stringify({ session_id: "s1", prompt: "No, that is wrong." }) });
+    expect(first.stdout).toMatch(/captured/);
+    expect(existsSync(identityFile(stateDir))).toBe(true);
+    fill(mnt, 2048);
+
+    // The Stop hook keeps a reply larger than the room left: one stderr line, exit 0, no temp file.
+    const stop = await runErrata(["hook", "stop"], { env, input: JSON.stringify({ session_id: "s2", last_assistant_message: "Done. ".repeat(4000) }) });
+    expect(stop.code).toBe(0);
+    expect(stop.stderr).toMatch(/disk full/);
+    expect(tempFiles(mnt)).toEqual([]);
+    // In process: the write fails truly (ENOSPC) and leaves nothing.
+    expect(() => saveLastReply(stateDir, { session_id: "s3", ts: new Date(0).toISOString(), reply: "x".repeat(64 * 1024), model: null }, 0)).toThrow(/ENOSPC/);
+    expect(tempFiles(mnt)).toEqual([]);
+    // The identity cache of another user cannot be rewritten: the identity is still returned, no temp file left.
+    const id = hookIdentity(stateDir, "another-user", "laptop");
+    expect(id.reporter).toMatch(/^rp-[0-9a-f]{16}$/);
+    expect(tempFiles(mnt)).toEqual([]);
   }, 60_000);
 });

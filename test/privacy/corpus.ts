@@ -49,6 +49,8 @@ function repoRoot(): string {
   return dir;
 }
 export const CORPUS_FILE = join(repoRoot(), "test", "fixtures", "privacy", "secret-corpus.yaml");
+/** Secret shapes held out from the pre-filter's making (runtime/privacy/prefilter.ts). */
+export const PREFILTER_HELD_OUT_FILE = join(repoRoot(), "test", "fixtures", "privacy", "prefilter-held-out.yaml");
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -91,8 +93,8 @@ export function expandRecipe(recipe: string, rand: () => number): string {
   });
 }
 
-export function loadCorpus(): { secrets: SecretCase[]; lookAlikes: LookAlike[] } {
-  const raw = parse(readFileSync(CORPUS_FILE, "utf8")) as { secrets: RawSecret[]; lookalikes: RawLookAlike[] };
+export function loadCorpus(file = CORPUS_FILE): { secrets: SecretCase[]; lookAlikes: LookAlike[] } {
+  const raw = parse(readFileSync(file, "utf8")) as { secrets: RawSecret[]; lookalikes: RawLookAlike[] };
   const secrets = raw.secrets.map((s): SecretCase => {
     let secret = expandRecipe(s.secret, mulberry32(fnv1a32Utf16(s.id)));
     let shown = secret;

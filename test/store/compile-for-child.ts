@@ -32,7 +32,7 @@ export function compileForChild(outDir: string, files: string[]): void {
 /** The files room (the one append, JSONL, cursors, the run lock): node built-ins and core/errors only. */
 export const FILES_ROOM = ["runtime/files/index.ts", "runtime/files/append.ts", "runtime/files/atomic.ts", "runtime/files/cursor.ts", "runtime/files/jsonl.ts", "runtime/files/lines.ts", "runtime/files/lock.ts"];
 
-/** The zod-free write path: append-line (with core/errors and the files room), ids, record, raw-append, the redactor and its rules. */
+/** The zod-free write path: append-line (with core/errors and the files room), ids, record, raw-append, the redactor (front, pre-filter, engine) and its rules. */
 export const RAW_WRITE_FILES = [
   ...FILES_ROOM,
   "runtime/store/append-line.ts",
@@ -43,6 +43,11 @@ export const RAW_WRITE_FILES = [
   "runtime/store/record.ts",
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",
+  "runtime/privacy/prefilter.ts",
+  "runtime/privacy/keyword-gate.ts",
+  "runtime/privacy/witnessed.ts",
+  "runtime/privacy/engine-load.ts",
+  "runtime/privacy/engine.ts",
   "runtime/privacy/gitleaks.ts",
   "runtime/privacy/own-rules.ts",
   "runtime/privacy/gitleaks-rules.json",

@@ -1,0 +1,136 @@
+/**
+ * The full redactor (redact.ts is its front: it runs this only on text its pre-filter cannot
+ * clear). Every secret found is replaced by a typed marker `[REDACTED:<kind>]`.
+ * Two rule sets, in this order: the redactor's own rules for blocks (own-rules.ts), gitleaks'
+ * specific rules (gitleaks.ts, kept as data), the own rules for cut and placed secrets,
+ * gitleaks' generic rule, and the own rules for named values and e-mail addresses.
+ * Synchronous, deterministic and zod-free (the capture hook bundles it). Idempotent: markers
+ * match no rule, so redacting twice changes nothing.
+ *
+ * Kinds are the gitleaks rule id, except for a stable vocabulary kept from the first
+ * redactor (kindOf below): a GitHub token of any sort is `github-token`, and so on.
+ *
+ * Example: `redactAll("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
+ * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
+ */
+import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRules, type GitleaksRule } from "./gitleaks.js";
+import { KeywordGate } from "./keyword-gate.js";
+import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
+import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
+
+export interface Redaction {
+  text: string;
+  /** The kinds replaced, in first-seen order, each once. */
+  kinds: string[];
+}
+
+/** Markers kept from the first redactor, so ledgers and tests read the same kinds. */
+const KIND_ALIASES: Record<string, string> = {
+  "anthropic-admin-api-key": "anthropic-api-key",
+  "stripe-access-token": "stripe-key",
+  "npm-access-token": "npm-token",
+  "aws-access-token": "aws-access-key",
+  "gcp-api-key": "google-api-key",
+  "huggingface-access-token": "huggingface-token",
+  "huggingface-organization-api-token": "huggingface-token",
+  [GENERIC_RULE_ID]: "env-assignment",
+};
+
+export function kindOf(ruleId: string): string {
+  const alias = KIND_ALIASES[ruleId];
+  if (alias !== undefined) return alias;
+  if (ruleId.startsWith("github-")) return "github-token";
+  if (ruleId.startsWith("gitlab-")) return "gitlab-token";
+  if (ruleId.startsWith("slack-") && ruleId !== "slack-webhook-url") return "slack-token";
+  return ruleId;
+}
+
+type Step = { own: OwnRule; kind: string; marker: string } | { gitleaks: GitleaksRule; kind: string; marker: string };
+const withMarker = <T extends { kind: string }>(x: T): T & { marker: string } => ({ ...x, marker: `[REDACTED:${x.kind}]` });
+
+/** Which sets run: both (the redactor), or one alone (to compare them, docs/privacy.md). */
+export type RuleSet = "all" | "gitleaks" | "own";
+
+function steps(set: RuleSet): Step[] {
+  const own = (rs: readonly OwnRule[]): Step[] => (set === "gitleaks" ? [] : rs.map((r) => withMarker({ own: r, kind: r.kind })));
+  const gl = (pick: (r: GitleaksRule) => boolean): Step[] =>
+    set === "own" ? [] : gitleaksRules().filter(pick).map((r) => withMarker({ gitleaks: r, kind: kindOf(r.id) }));
+  return [
+    ...own(EARLY_RULES),
+    ...gl((r) => r.id !== GENERIC_RULE_ID),
+    ...own(SPECIFIC_RULES),
+    ...gl((r) => r.id === GENERIC_RULE_ID),
+    ...own(LATE_RULES),
+  ];
+}
+// Made on first use: a hook run needs only the whole plan, and building the one-set plans (for
+// the comparison of the sets) would cost it a pass over every rule twice more.
+const plans: Partial<Record<RuleSet, Step[]>> = {};
+const plan = (set: RuleSet): Step[] => (plans[set] ??= steps(set));
+
+/**
+ * With `only` (the pre-filter's candidates, prefilter.ts): of the own rules and the witnessed
+ * gitleaks rules, only those named there run ("own:<kind>", "gitleaks:<id>"); gitleaks' other
+ * rules are gated by their keywords as always.
+ */
+export function redactAll(text: string, only?: ReadonlySet<string>): Redaction {
+  return redactWith(text, plan("all"), true, only);
+}
+
+/** The same redaction with every own rule's regex run, whatever its `need` says (for tests). */
+export function redactAllUnfiltered(text: string): Redaction {
+  return redactWith(text, plan("all"), false);
+}
+
+/** One rule set alone (for the comparison of the sets). */
+export function redactWithRuleSet(text: string, set: RuleSet): Redaction {
+  return redactWith(text, plan(set), true);
+}
+
+const WITNESSED: ReadonlySet<string> = new Set(WITNESSED_GITLEAKS_RULES);
+
+function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>): Redaction {
+  const kinds: string[] = [];
+  let out = text;
+  let lowered = "";
+  let loweredOf: string | null = null;
+  const lower = (): string => {
+    if (loweredOf !== out) [lowered, loweredOf] = [out.toLowerCase(), out];
+    return lowered;
+  };
+  const note = (kind: string): void => {
+    if (!kinds.includes(kind)) kinds.push(kind);
+  };
+  let gate: KeywordGate | null = null;
+  let gateOf: string | null = null;
+  for (const step of plan) {
+    if ("gitleaks" in step) {
+      if (only !== undefined && WITNESSED.has(step.gitleaks.id) && !only.has(`gitleaks:${step.gitleaks.id}`)) continue;
+      if (gateOf !== out) [gate, gateOf] = [new KeywordGate(lower()), out];
+      const r = applyGitleaksRule(step.gitleaks, out, gate!, step.marker);
+      if (r.fired) {
+        out = r.text;
+        note(step.kind);
+      }
+      continue;
+    }
+    const rule = step.own;
+    if (only !== undefined && !only.has(`own:${rule.kind}`)) continue;
+    if (filtered && rule.need && !rule.need(out, lower)) continue;
+    rule.re.lastIndex = 0;
+    let fired = false;
+    const marker = step.marker;
+    out = out.replace(rule.re, (...args: unknown[]) => {
+      const groups = args.slice(1, -2).map((g) => (typeof g === "string" ? g : ""));
+      if (!rule.replace) {
+        fired = true;
+        return marker;
+      }
+      const replaced = rule.replace(marker, ...groups);
+      if (replaced.includes(marker)) fired = true;
+      return replaced;
+    });
+    if (fired) note(step.kind);
+  }
+  return { text: out, kinds };
+}
