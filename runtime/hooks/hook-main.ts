@@ -22,9 +22,10 @@
  * Example: stdin `{"session_id":"s1","prompt":"no, that's wrong","transcript_path":"…"}` ->
  * stdout `Errata captured this prompt as a correction (er-20261130-3fa9c1); acceptance pending.`
  */
-import { fstatSync, readSync, writeSync } from "node:fs";
+import { fstatSync, readSync } from "node:fs";
 import { classify } from "../classifier/classify.js";
 import { rowKind } from "../classifier/row-kind.js";
+import { outputFlushed, writeFd } from "./fd-write.js";
 import { reflectAfterStop } from "./hook-reflect.js";
 
 export interface HookIo {
@@ -50,36 +51,9 @@ export function processHookIo(): HookIo {
   };
 }
 
-/**
- * Writes to stdout or stderr without making `process.stdout`/`process.stderr`: creating
- * those streams costs more than the rest of an ordinary prompt's work, which writes nothing.
- * A descriptor the host left non-blocking (EAGAIN) falls back to the stream; a closed one
- * (EPIPE) is not the hook's fault and is left alone.
- */
-function writeFd(fd: 1 | 2, s: string): void {
-  const buf = Buffer.from(s, "utf8");
-  let off = 0;
-  try {
-    while (off < buf.length) off += writeSync(fd, buf, off);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
-    streamWrites = true;
-    (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
-  }
-}
-
-/** A write went through a stream (see `writeFd`): it may still be pending. */
-let streamWrites = false;
-
-/**
- * Whether the process may exit as soon as `runHook` resolves: everything it writes is written
- * synchronously (ledger, state, stdout and stderr), unless a stream took a write. bin/errata.cjs
- * then exits at once instead of letting Node run what it queued for later (a scavenge of the
- * young generation, which an exiting process does not need).
- */
-export function outputFlushed(): boolean {
-  return !streamWrites;
-}
+// Whether the process may exit as soon as `runHook` resolves (its ledger and state writes are
+// synchronous too): see fd-write.ts.
+export { outputFlushed };
 
 /**
  * Reads stdin synchronously (a stream costs more to set up than the rest of the hook), with

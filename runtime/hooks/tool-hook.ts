@@ -10,7 +10,8 @@
  *
  * Example: `echo '{"tool_name":"Bash","tool_input":{"command":"ls"}}' | errata hook pre-tool-use` -> no output (no check fired).
  */
-import { fstatSync, readFileSync, writeSync } from "node:fs";
+import { fstatSync, readFileSync } from "node:fs";
+import { outputFlushed, writeFd } from "./fd-write.js";
 import { onInstructionsLoaded } from "./instructions-loaded.js";
 import { onPreToolUse, type ToolHookIo } from "./pre-tool-use.js";
 import { findCheckSources, hasCheckSources, NO_CALL, nonEmpty, projectDirOf } from "./tool-sources.js";
@@ -40,26 +41,12 @@ function readStdinSync(): string {
   }
 }
 
-/** A write went through a stream (see writeAll): it may still be pending. */
-let streamWrites = false;
-
-function writeAll(fd: 1 | 2, s: string): void {
-  const buf = Buffer.from(s, "utf8");
-  let off = 0;
-  try {
-    while (off < buf.length) off += writeSync(fd, buf, off);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
-    streamWrites = true;
-    (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
-  }
-}
 
 export function processToolHookIo(): ToolHookRunIo {
   return {
     readStdin: readStdinSync,
-    stdout: { write: (s: string) => writeAll(1, s) },
-    stderr: { write: (s: string) => writeAll(2, s) },
+    stdout: { write: (s: string) => writeFd(1, s) },
+    stderr: { write: (s: string) => writeFd(2, s) },
     env: process.env,
     cwd: process.cwd(),
     now: () => Date.now(),
@@ -128,7 +115,5 @@ export async function runToolHook(args: string[], io: ToolHookRunIo = processToo
   return 0;
 }
 
-/** Everything is written synchronously unless a descriptor forced a stream (see writeAll). */
-export function outputFlushed(): boolean {
-  return !streamWrites;
-}
+// Everything is written synchronously unless a descriptor forced a stream (fd-write.ts).
+export { outputFlushed };
