@@ -1,6 +1,6 @@
 /**
- * The reply a prompt answers, for the hook: the Stop hook's kept copy when it is fresh, else
- * the transcript's last reply; plus what the transcript's end says about the turn (the ask,
+ * The reply a prompt answers, for the hook: the Stop hook's kept copy when it is fresh (and
+ * was not withheld as possibly holding a secret), else the transcript's last reply; plus what the transcript's end says about the turn (the ask,
  * the tool calls, the model, the version). Loaded by the hook only when a rule needs the
  * reply or a row will be written.
  *
@@ -43,8 +43,9 @@ export function replyContext(
   // The Stop hook's copy is the reply as the host delivered it; it is stale when it was
   // kept before the previous prompt (that turn was interrupted and never stopped).
   const fresh = saved !== null && (tail.previousPromptTs === null || Date.parse(saved.ts) >= Date.parse(tail.previousPromptTs));
-  const reply = fresh ? saved.reply : (tail.reply ?? saved?.reply ?? null);
-  const replyHash = saved !== null && reply === saved.reply ? (saved.reply_sha256 ?? null) : null;
+  // A withheld copy (the Stop hook's pre-filter could not clear it) is read from the transcript.
+  const reply = fresh && saved.reply !== null ? saved.reply : (tail.reply ?? saved?.reply ?? null);
+  const replyHash = saved !== null && saved.reply !== null && reply === saved.reply ? (saved.reply_sha256 ?? null) : null;
   return { reply, replyHash, tail, keptModel: saved?.model ?? null };
 }
 

@@ -2,9 +2,15 @@
  * What the Stop hook keeps for the next capture: the last assistant reply of a session and
  * its hash (so that a capture need not hash it), in
  * `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`, written atomically (temp
- * file + rename, mode 0600; a failed write leaves no temp file). The reply is kept with its secrets redacted (the one entry point,
- * privacy/for-write.ts); its hash is of the reply as delivered, so a capture that reads the
- * transcript instead computes the same one. The file name needs no cryptographic hash: the file records its session,
+ * file + rename, mode 0600; a failed write leaves no temp file). The reply's text is kept only
+ * when the redactor's pre-filter proves it holds nothing any rule could take (privacy/prefilter.ts:
+ * a cleared text is one the redactor returns unchanged, so it is kept as it is); a reply the
+ * pre-filter cannot clear is withheld (`reply: null`, `reply_withheld: true`) and the capture that
+ * follows reads it from the transcript and redacts it there, as it redacts everything it writes.
+ * Why not redact it here: the full redactor costs a Stop hook a third of a bare Node start to load
+ * (docs/privacy.md "Cost"), for a copy only a capture reads, and the transcript holds the same
+ * reply by then. Its hash is of the reply as delivered, so a capture that reads the transcript
+ * instead computes the same one. The file name needs no cryptographic hash: the file records its session,
  * and a file of another session is treated as absent. Files untouched for 7 days are removed
  * when a new one is written. zod-free (hook path); a file that does not parse is treated as
  * absent.
@@ -18,7 +24,8 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 // The module itself, not runtime/files' index (which loads zod and the lock): the hook path.
 import { writeFileAtomic } from "../files/atomic.js";
-import { redactTextForWrite } from "../privacy/for-write.js";
+// The pre-filter alone, not the redactor: a Stop hook never loads the full rule set.
+import { mayHoldSecret } from "../privacy/prefilter.js";
 
 export const LAST_REPLY_SCHEMA = "hook-last-reply/1";
 /** A reply longer than this is kept by its end (the preview and the hash use what is kept). */
@@ -29,10 +36,13 @@ export interface LastReply {
   schema: typeof LAST_REPLY_SCHEMA;
   session_id: string;
   ts: string;
-  reply: string;
+  /** The reply as delivered, or null when it was withheld (the pre-filter could not clear it). */
+  reply: string | null;
   model: string | null;
-  /** `sha256:<hex>` of `reply` (absent in files written before it was kept). */
+  /** `sha256:<hex>` of the reply as delivered (absent in files written before it was kept). */
   reply_sha256?: string;
+  /** True when the reply's text was not kept (it may hold a secret; the transcript has it). */
+  reply_withheld?: true;
 }
 
 export function hookStateDir(stateDir: string): string {
@@ -59,11 +69,13 @@ function fileFor(stateDir: string, sessionId: string): string {
   return join(hookStateDir(stateDir), `last-reply-${sessionKey(sessionId)}.json`);
 }
 
-export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256">, nowMs: number): string {
+export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256" | "reply_withheld" | "reply"> & { reply: string }, nowMs: number): string {
   const dir = hookStateDir(stateDir);
   const file = fileFor(stateDir, entry.session_id);
   const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
-  const kept = { schema: LAST_REPLY_SCHEMA, ...entry, reply: redactTextForWrite(reply), reply_sha256: sha256Tagged(reply) };
+  const withheld = mayHoldSecret(reply);
+  const kept: LastReply = { schema: LAST_REPLY_SCHEMA, ...entry, reply: withheld ? null : reply, reply_sha256: sha256Tagged(reply) };
+  if (withheld) kept.reply_withheld = true;
   // Temp file + rename; a failed write (a full disk) removes its temp file.
   writeFileAtomic(file, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
   prune(dir, nowMs, file);
@@ -73,8 +85,10 @@ export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" 
 export function loadLastReply(stateDir: string, sessionId: string): LastReply | null {
   try {
     const v = JSON.parse(readFileSync(fileFor(stateDir, sessionId), "utf8")) as Partial<LastReply>;
-    if (v.schema !== LAST_REPLY_SCHEMA || v.session_id !== sessionId || typeof v.reply !== "string" || typeof v.ts !== "string") return null;
-    const kept: LastReply = { schema: LAST_REPLY_SCHEMA, session_id: sessionId, ts: v.ts, reply: v.reply, model: typeof v.model === "string" ? v.model : null };
+    const withheld = v.reply_withheld === true && v.reply === null;
+    if (v.schema !== LAST_REPLY_SCHEMA || v.session_id !== sessionId || (typeof v.reply !== "string" && !withheld) || typeof v.ts !== "string") return null;
+    const kept: LastReply = { schema: LAST_REPLY_SCHEMA, session_id: sessionId, ts: v.ts, reply: withheld ? null : (v.reply as string), model: typeof v.model === "string" ? v.model : null };
+    if (withheld) kept.reply_withheld = true;
     if (typeof v.reply_sha256 === "string" && /^sha256:[0-9a-f]{64}$/.test(v.reply_sha256)) kept.reply_sha256 = v.reply_sha256;
     return kept;
   } catch {

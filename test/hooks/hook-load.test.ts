@@ -3,7 +3,7 @@
 // These run the compiled hook and its bundles (`npm test` builds them first).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,12 +42,12 @@ afterEach(() => tmp.cleanup());
  * built-in modules it loaded (beyond those loaded before it ran) and whether each bundle came
  * from its code cache.
  */
-function probe(stdin: object, env: Record<string, string>, dir = bundleDir): { modules: string[]; bundles: Array<{ name: string; cacheUsed: boolean }>; stdout: string; stderr: string } {
+function probe(stdin: object, env: Record<string, string>, dir = bundleDir, event = "user-prompt-submit"): { modules: string[]; bundles: Array<{ name: string; cacheUsed: boolean }>; stdout: string; stderr: string } {
   const script = `
     const before = new Set(process.moduleLoadList);
     const { createLoader } = require(${JSON.stringify(loaderFile)});
     const loader = createLoader(${JSON.stringify(dir)});
-    loader.load("hook.bundle.cjs").runHook(["user-prompt-submit"]).then(() => {
+    loader.load("hook.bundle.cjs").runHook([${JSON.stringify(event)}]).then(() => {
       const modules = process.moduleLoadList.filter((m) => !before.has(m) && /^NativeModule (crypto|url|stream|net|tty|internal\\/streams\\/readable)$/.test(m));
       require("fs").writeFileSync(3, JSON.stringify({ modules, bundles: loader.report() }));
     });`;
@@ -105,6 +105,45 @@ describe("the hook's load footprint", () => {
     const stateDir = join(ledger, ".state");
     expect(last.reporter.id).toBe(pseudonymize("ana", loadOrCreateReporterKey(stateDir)));
     expect(last.instance).toBe(instanceId(hostname()));
+  });
+
+  it("the Stop hook withholds a reply its pre-filter cannot clear without loading the redactor; the capture reads it from the transcript, redacted", () => {
+    const ledger = join(tmp.dir, "ledger");
+    const env = { ERRATA_DIR: ledger, USER: "ana" };
+    // Made here: no credential-shaped literal sits in the repository.
+    const value = Buffer.from("errata withheld reply sample").toString("base64");
+    const reply = `Deployed. The job reads DB_PASSWORD=${value} from its environment.`;
+    const base = { sessionId: "s7", isSidechain: false, userType: "external", cwd: "/home/u/app", version: "2.1.9" };
+    const transcript = join(tmp.dir, "s7.jsonl");
+    writeFileSync(
+      transcript,
+      [
+        { ...base, type: "user", uuid: "u1", parentUuid: null, timestamp: "2026-11-30T11:50:00.000Z", message: { role: "user", content: "please deploy it" } },
+        { ...base, type: "assistant", uuid: "u2", parentUuid: "u1", timestamp: "2026-11-30T11:50:30.000Z", message: { id: "msg_2", model: "claude-sonnet-4-5", role: "assistant", content: [{ type: "text", text: reply }] } },
+      ].map((l) => `${JSON.stringify(l)}\n`).join(""),
+    );
+    probe({ session_id: "s1", prompt: "no, that's wrong" }, env); // creates the key and the identity cache
+    const stop = probe({ session_id: "s7", transcript_path: transcript, hook_event_name: "Stop", last_assistant_message: reply }, env, bundleDir, "stop");
+    expect(stop.bundles.map((b) => b.name)).not.toContain("hook-redact.bundle.cjs");
+    const kept = loadLastReply(join(ledger, ".state"), "s7");
+    expect(kept).toMatchObject({ reply: null, reply_withheld: true, reply_sha256: sha256Tagged(reply) });
+    const hookDir = join(ledger, ".state", "hook");
+    const files = readdirSync(hookDir).filter((n) => n.startsWith("last-reply-"));
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(hookDir, files[0]!), "utf8")).not.toContain(value);
+    // A reply the pre-filter clears is kept as delivered.
+    saveLastReply(join(ledger, ".state"), { session_id: "s8", ts: "2026-11-30T11:50:31.000Z", reply: "I renamed the function everywhere.", model: null }, Date.parse("2026-11-30T11:50:31Z"));
+    expect(loadLastReply(join(ledger, ".state"), "s8")).toMatchObject({ reply: "I renamed the function everywhere." });
+    expect(loadLastReply(join(ledger, ".state"), "s8")?.reply_withheld).toBeUndefined();
+    // The capture takes the withheld reply from the transcript and writes it redacted.
+    const p = probe({ session_id: "s7", transcript_path: transcript, prompt: "no, that's wrong, you deployed the old branch" }, env);
+    expect(p.stdout).toMatch(/captured this prompt as a correction/);
+    // The capture is where the redactor loads (the report sees it: the Stop hook's did not).
+    expect(p.bundles.map((b) => b.name)).toContain("hook-redact.bundle.cjs");
+    const row = ledgerLines(ledger)[1] as { context: { response_hash: string | null; response_preview: string } };
+    expect(row.context.response_preview).toContain("DB_PASSWORD=[REDACTED");
+    expect(row.context.response_preview).not.toContain(value);
+    expect(row.context.response_hash).toBe(sha256Tagged(reply));
   });
 
   it("a capture with no kept reply hashes the transcript's reply without node:crypto (cached identity)", () => {
