@@ -56,7 +56,13 @@ const stubRedactionPlugin = {
     b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]redact\.js$/ }, () => ({
       contents:
         "export function redactSecrets(text) { return { text, kinds: [] }; }\n" +
-        "export function redactNullable(text) { return text; }\n",
+        "export function redactNullable(text) { return text; }\n" +
+        "export function allCleared() { return true; }\n",
+      loader: "js",
+    }));
+    // The Stop hook asks the pre-filter alone whether a reply may be kept as it is.
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]prefilter\.js$/ }, () => ({
+      contents: "export function mayHoldSecret() { return false; }\n",
       loader: "js",
     }));
   },

@@ -11,7 +11,7 @@ import { rmSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "../paths.js";
-import { redactSecrets } from "../privacy/redact.js";
+import { allCleared, redactSecrets } from "../privacy/redact.js";
 import { writeAttachment } from "../store/attachments.js";
 import { appendErratumRaw } from "../store/raw-append.js";
 import { captureRow } from "../store/capture-row.js";
@@ -63,13 +63,16 @@ export function captureToLedger(c: CaptureInput): string | null {
   let attachmentDir: string | null = null;
   if (built.deepContext && (reply !== null || tail.toolCalls.length > 0)) {
     const v = c.verdict;
+    // One pre-filter run for all the deep context's texts; each is redacted only when not.
+    const clear = allCleared([tail.previousPrompt, reply, ...tail.toolCalls.map((t) => t.summary)]);
+    const redact = (t: string): string => (clear ? t : redactSecrets(t).text);
     const ctx = {
       schema: "hook-context/1",
       captured_ts: erratum.ts,
       verdict: { kind: v.kind, rating: v.rating, frustration: v.frustration, language: v.language, signals: v.signals },
-      requested: tail.previousPrompt === null ? null : redactSecrets(tail.previousPrompt).text,
-      reply: reply === null ? null : redactSecrets(reply).text,
-      tool_calls: tail.toolCalls.map((t) => ({ name: t.name, summary: redactSecrets(t.summary).text })),
+      requested: tail.previousPrompt === null ? null : redact(tail.previousPrompt),
+      reply: reply === null ? null : redact(reply),
+      tool_calls: tail.toolCalls.map((t) => ({ name: t.name, summary: redact(t.summary) })),
       transcript_path: c.transcriptPath,
     };
     erratum.links = { attachments: [writeAttachment(paths.attachmentsDir, erratum.id, "context.json", `${JSON.stringify(ctx, null, 2)}\n`)] };

@@ -10,7 +10,7 @@
  * Example: `redactForWrite({prompt: "DB_PASSWORD=hunter2x9", turn: 3})` ->
  * `{value: {prompt: "DB_PASSWORD=[REDACTED:env-assignment]", turn: 3}, kinds: ["env-assignment"]}`.
  */
-import { redactSecrets } from "./redact.js";
+import { allCleared, redactSecrets } from "./redact.js";
 
 export interface RedactedForWrite<T> {
   value: T;
@@ -20,8 +20,18 @@ export interface RedactedForWrite<T> {
 
 export function redactForWrite<T>(value: T): RedactedForWrite<T> {
   const kinds: string[] = [];
+  const strings: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === "string") strings.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(collect);
+  };
+  collect(value);
+  // One pre-filter run for every string of the record (redact.ts allCleared).
+  const clear = allCleared(strings);
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") {
+      if (clear) return v;
       const r = redactSecrets(v);
       for (const k of r.kinds) if (!kinds.includes(k)) kinds.push(k);
       return r.text;

@@ -17,7 +17,7 @@
  */
 import type { Redaction, RuleSet } from "./engine.js";
 import { loadEngine } from "./engine-load.js";
-import { candidates } from "./prefilter.js";
+import { candidates, mayHoldSecret } from "./prefilter.js";
 
 export type { Redaction, RuleSet };
 
@@ -26,6 +26,22 @@ export function redactSecrets(text: string): Redaction {
   if (c.first === null) return { text, kinds: [] };
   // Only the candidate rules run: a text that trips one condition does not compile the rest.
   return loadEngine().redactAll(text, c.rules);
+}
+
+/**
+ * Whether the pre-filter clears every one of `texts` (nulls skipped) with one scan of them
+ * joined by newlines, so that a writer of several fields (an erratum, a capture's deep context)
+ * pays for one pre-filter run, not one per field: in a fresh hook process each run costs its
+ * scans again. Sound because each of the pre-filter's conditions that holds in a part also
+ * holds in the join (a condition is a substring, a run or a pattern found in the text, and the
+ * newline is in none of their character sets nor a word character), which
+ * test/privacy/redact.test.ts checks as a property; a join that is not cleared says nothing
+ * about its parts (the writer then redacts each).
+ */
+export function allCleared(texts: ReadonlyArray<string | null | undefined>): boolean {
+  let joined = "";
+  for (const t of texts) if (typeof t === "string" && t !== "") joined = joined === "" ? t : `${joined}\n${t}`;
+  return joined === "" || !mayHoldSecret(joined);
 }
 
 /** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */

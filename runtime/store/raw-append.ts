@@ -8,7 +8,7 @@
  * `{ file: "/…/errata-2026-11.jsonl", line: {…redacted erratum…}, redacted: ["github-token"], recorded: true }`
  */
 import { join } from "node:path";
-import { redactNullable, redactSecrets } from "../privacy/redact.js";
+import { allCleared, redactNullable, redactSecrets } from "../privacy/redact.js";
 import { appendLine } from "./append-line.js";
 import { monthFileName, monthOf } from "./ids.js";
 import { recordRowFor, writeRecordRow, type RecordSubject } from "./record.js";
@@ -35,6 +35,9 @@ export interface RedactableErratum extends RecordSubject {
 
 /** Returns a copy with secrets in the complaint and context text replaced by typed markers. */
 export function redactErratum<T extends RedactableErratum>(e: T): { erratum: T; redacted: string[] } {
+  const c = e.context;
+  // One pre-filter run for the six fields (the common case: none can hold a secret).
+  if (allCleared([e.complaint, c.requested, c.doing, c.response_preview, c.component, c.cwd])) return { erratum: { ...e, context: { ...c } }, redacted: [] };
   const kinds: string[] = [];
   const complaint = redactSecrets(e.complaint);
   kinds.push(...complaint.kinds);

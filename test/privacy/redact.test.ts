@@ -6,7 +6,9 @@
 import { mulberry32 } from "../../eval/prng.js";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
+import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
+import { mayHoldSecret } from "../../runtime/privacy/prefilter.js";
+import { loadCorpus } from "./corpus.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -178,6 +180,32 @@ describe("redactSecrets: properties", () => {
       { numRuns: 2000, seed: 20261130 },
     );
     for (const s of SECRETS) expect(redactSecrets(s.text)).toEqual(redactSecretsUnfiltered(s.text));
+  });
+  it("one pre-filter run over joined fields clears them only when each alone is cleared (and so unchanged)", () => {
+    // Writers of several fields (an erratum, a deep context) check their join once: a
+    // condition that holds in one part must hold in the join, wherever the part sits.
+    const corpus = loadCorpus();
+    const pieces = [...SECRETS.map((s) => s.text), ...LOOK_ALIKES, ...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text)];
+    const piece = fc.tuple(fc.constantFrom(...pieces), fc.nat(), fc.nat()).map(([t, a, b]) => {
+      const from = a % (t.length + 1);
+      return t.slice(from, from + 1 + (b % (t.length + 1)));
+    });
+    const field = fc.oneof(piece, fc.string({ maxLength: 30 }), fc.constantFrom("", "see runtime/privacy/redact.ts", "/home/ana/projects/shop", "no, that's wrong"));
+    let flagged = 0;
+    fc.assert(
+      fc.property(fc.array(fc.option(field, { nil: null }), { maxLength: 6 }), (fields) => {
+        const parts = fields.filter((f): f is string => f !== null);
+        if (parts.some((p) => mayHoldSecret(p))) {
+          flagged++;
+          expect(allCleared(fields), JSON.stringify(parts).slice(0, 300)).toBe(false);
+        }
+        if (allCleared(fields)) for (const p of parts) expect(redactSecretsUnfiltered(p).text).toBe(p);
+      }),
+      { numRuns: 1500, seed: 20261202 },
+    );
+    expect(flagged).toBeGreaterThan(200); // the property is not vacuous: 257 of 1,500 runs held a flagged part
+    expect(allCleared([null, "", "run the tests"])).toBe(true);
+    expect(allCleared(["run the tests", null, SECRETS[0]!.text])).toBe(false);
   });
   it("redacts several secrets in one text, each with its kind", () => {
     const text = `${SECRETS[0]!.text}\n${SECRETS[17]!.text}\nmail ana@example.com`;
