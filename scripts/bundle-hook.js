@@ -94,6 +94,35 @@ const redactPart = {
     b.onResolve({ filter: /^\.\/hook-redact\.bundle\.cjs$/ }, () => ({ path: REDACT_PART, external: true }));
   },
 };
+// gitleaks' rule data in the redactor part: each rule's pattern and allowlists as a JSON string
+// parsed when a text first wakes the rule, its id and keywords as plain strings. Built from an
+// object literal instead, a cold hook process paid for every rule's objects (its boilerplate
+// made and copied at load) to redact a text that wakes one or two (docs/privacy.md "Cost").
+// The ES module (runtime/privacy/gitleaks-data.ts) serves the same data from the JSON module;
+// test/privacy/redact-part.test.ts checks that the bundled part redacts as it does.
+const lazyGitleaksData = {
+  name: "lazy-gitleaks-data",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]gitleaks-data\.js$/ }, () => {
+      const data = JSON.parse(readFileSync(`${root}/runtime/privacy/gitleaks-rules.json`, "utf8"));
+      const sep = "\u0001";
+      for (const r of data.rules) if (r.keywords.some((k) => k.includes(sep))) throw new Error(`bundle-hook: a keyword of ${r.id} holds U+0001`);
+      const ids = JSON.stringify(data.rules.map((r) => r.id).join(sep));
+      const keywords = JSON.stringify(data.rules.map((r) => r.keywords.join(sep)));
+      const bodies = JSON.stringify(data.rules.map((r) => JSON.stringify(r)));
+      return {
+        contents:
+          `const SEP = ${JSON.stringify(sep)};\nconst IDS = ${ids}.split(SEP);\nconst KEYWORDS = ${keywords};\nconst BODIES = ${bodies};\n` +
+          `const GLOBAL = ${JSON.stringify(JSON.stringify(data.global))};\nconst parsed = [];\nlet global;\n` +
+          `export const RULE_COUNT = ${data.rules.length};\n` +
+          "export function ruleHead(i) { return { id: IDS[i], keywords: KEYWORDS[i] === \"\" ? [] : KEYWORDS[i].split(SEP) }; }\n" +
+          "export function ruleData(i) { return (parsed[i] ??= JSON.parse(BODIES[i])); }\n" +
+          "export function globalAllowData() { return (global ??= JSON.parse(GLOBAL)); }\n",
+        loader: "js",
+      };
+    });
+  },
+};
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
@@ -132,7 +161,7 @@ await build({
 });
 await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
 const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs"];
-if (!stubRedaction) await build({ ...common, entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs` });
+if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs` });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
 // the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is

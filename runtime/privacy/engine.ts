@@ -71,10 +71,12 @@ const plan = (set: RuleSet): Step[] => (plans[set] ??= steps(set));
 /**
  * With `only` (the pre-filter's candidates, prefilter.ts): of the own rules and the witnessed
  * gitleaks rules, only those named there run ("own:<kind>", "gitleaks:<id>"); gitleaks' other
- * rules are gated by their keywords as always.
+ * rules are gated by their keywords as always, and skipped at once when the pre-filter found
+ * none of their keywords in the text (`keywordSeen` false): its keyword list holds a part of
+ * every keyword of theirs (test/privacy/prefilter.test.ts), and a marker matches no rule.
  */
-export function redactAll(text: string, only?: ReadonlySet<string>): Redaction {
-  return redactWith(text, plan("all"), true, only);
+export function redactAll(text: string, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
+  return redactWith(text, plan("all"), true, only, keywordSeen);
 }
 
 /** The same redaction with every own rule's regex run, whatever its `need` says (for tests). */
@@ -89,7 +91,14 @@ export function redactWithRuleSet(text: string, set: RuleSet): Redaction {
 
 const WITNESSED: ReadonlySet<string> = new Set(WITNESSED_GITLEAKS_RULES);
 
-function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>): Redaction {
+/**
+ * A keyword gate by plain `includes`: for the few gated rules a pre-filtered text still runs,
+ * cheaper in a fresh process than keyword-gate.ts's pair bitmap (a loop over the whole text in
+ * V8's interpreter before the first keyword is read).
+ */
+const includesGate = (lower: string): { has(keyword: string): boolean } => ({ has: (k) => lower.includes(k) });
+
+function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
   const kinds: string[] = [];
   let out = text;
   let lowered = "";
@@ -101,12 +110,16 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
   const note = (kind: string): void => {
     if (!kinds.includes(kind)) kinds.push(kind);
   };
-  let gate: KeywordGate | null = null;
+  let gate: { has(keyword: string): boolean } | null = null;
   let gateOf: string | null = null;
+  const few = only !== undefined && !keywordSeen;
   for (const step of plan) {
     if ("gitleaks" in step) {
-      if (only !== undefined && WITNESSED.has(step.gitleaks.id) && !only.has(`gitleaks:${step.gitleaks.id}`)) continue;
-      if (gateOf !== out) [gate, gateOf] = [new KeywordGate(lower()), out];
+      if (only !== undefined) {
+        const witnessed = WITNESSED.has(step.gitleaks.id);
+        if (witnessed ? !only.has(`gitleaks:${step.gitleaks.id}`) : !keywordSeen) continue;
+      }
+      if (gateOf !== out) [gate, gateOf] = [few ? includesGate(lower()) : new KeywordGate(lower()), out];
       const r = applyGitleaksRule(step.gitleaks, out, gate!, step.marker);
       if (r.fired) {
         out = r.text;

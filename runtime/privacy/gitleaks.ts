@@ -14,27 +14,7 @@
  * Example: `runGitleaks("SENDGRID=SG.<22>.<43>", rules)` -> the token replaced by
  * `[REDACTED:sendgrid-api-token]`.
  */
-import data from "./gitleaks-rules.json" with { type: "json" };
-import type { KeywordGate } from "./keyword-gate.js";
-
-interface Pattern {
-  src: string;
-  flags: string;
-}
-interface AllowEntry {
-  target: string;
-  regexes?: Pattern[];
-  stopwords?: string[];
-}
-interface RuleData {
-  id: string;
-  src: string;
-  flags: string;
-  keywords: string[];
-  entropy?: number;
-  secretGroup?: number;
-  allow?: AllowEntry[];
-}
+import { globalAllowData, ruleData, ruleHead, RULE_COUNT, type Pattern } from "./gitleaks-data.js";
 
 interface CompiledAllow {
   target: string;
@@ -51,11 +31,11 @@ export interface GitleaksRule {
    * of the cost on ordinary text), so it is cut off and the name is found by walking back
    * from the match instead, for the allowlists that read the match.
    */
-  reachBack: number;
+  readonly reachBack: number;
   /** Compiled on first use. */
   re: () => RegExp;
-  entropy: number;
-  secretGroup: number;
+  readonly entropy: number;
+  readonly secretGroup: number;
   allow: () => CompiledAllow[];
 }
 
@@ -68,22 +48,36 @@ const compile = (p: Pattern, global = false): RegExp => new RegExp(p.src, global
 
 const LAZY_NAME = "[\\w.-]{0,50}?";
 
-function toRule(r: RuleData): GitleaksRule {
-  const cut = r.src.startsWith(LAZY_NAME);
-  const src = cut ? r.src.slice(LAZY_NAME.length) : r.src;
+/** Rule `i`: its id and keywords at once, its pattern and allowlists read and compiled on first use. */
+function toRule(i: number): GitleaksRule {
+  const head = ruleHead(i);
+  const body = once(() => {
+    const r = ruleData(i);
+    const cut = r.src.startsWith(LAZY_NAME);
+    return { r, cut, src: cut ? r.src.slice(LAZY_NAME.length) : r.src };
+  });
   return {
-    id: r.id,
-    keywords: r.keywords,
-    reachBack: cut ? 50 : 0,
-    re: once(() => compile({ src, flags: r.flags }, true)),
-    entropy: r.entropy ?? 0,
-    secretGroup: r.secretGroup ?? 0,
-    allow: once(() => (r.allow ?? []).map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
+    id: head.id,
+    keywords: head.keywords,
+    get reachBack() {
+      return body().cut ? 50 : 0;
+    },
+    re: once(() => compile({ src: body().src, flags: body().r.flags }, true)),
+    get entropy() {
+      return body().r.entropy ?? 0;
+    },
+    get secretGroup() {
+      return body().r.secretGroup ?? 0;
+    },
+    allow: once(() => (body().r.allow ?? []).map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
   };
 }
 
-const RULES: readonly GitleaksRule[] = (data.rules as RuleData[]).map(toRule);
-const globalAllow = once((): CompiledAllow => ({ target: "secret", regexes: data.global.regexes.map((p) => compile(p)), stopwords: data.global.stopwords }));
+const RULES: readonly GitleaksRule[] = Array.from({ length: RULE_COUNT }, (_, i) => toRule(i));
+const globalAllow = once((): CompiledAllow => {
+  const g = globalAllowData();
+  return { target: "secret", regexes: g.regexes.map((p) => compile(p)), stopwords: g.stopwords };
+});
 
 /** The rules, in the file's order (the generic rule is split off: it runs after the specific ones). */
 export function gitleaksRules(): readonly GitleaksRule[] {
@@ -126,10 +120,11 @@ function lineAt(text: string, offset: number, length: number): string {
 }
 
 /**
- * Applies one rule to `text` (whose keywords are checked by `gate`); returns the text with
+ * Applies one rule to `text` (whose keywords are checked by `gate`: keyword-gate.ts, or a plain
+ * `includes` on the lower-cased text); returns the text with
  * each secret found replaced by `marker`, and whether anything was replaced.
  */
-export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: KeywordGate, marker: string): { text: string; fired: boolean } {
+export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: { has(keyword: string): boolean }, marker: string): { text: string; fired: boolean } {
   if (rule.keywords.length > 0 && !rule.keywords.some((k) => gate.has(k))) return { text, fired: false };
   let fired = false;
   const re = rule.re();

@@ -25,7 +25,7 @@ export function redactSecrets(text: string): Redaction {
   const c = candidates(text);
   if (c.first === null) return { text, kinds: [] };
   // Only the candidate rules run: a text that trips one condition does not compile the rest.
-  return loadEngine().redactAll(text, c.rules);
+  return loadEngine().redactAll(text, c.rules, c.keyword !== null);
 }
 
 /**

@@ -1,0 +1,49 @@
+// The hook's redactor part (dist/runtime/hooks/hook-redact.bundle.cjs) holds gitleaks' rule
+// data in another form than the ES module (each rule's data a JSON string parsed on first use,
+// scripts/bundle-hook.js): it must redact exactly as the ES module's engine does. `npm test`
+// builds the bundles first.
+import fc from "fast-check";
+import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import * as engine from "../../runtime/privacy/engine.js";
+import { candidates } from "../../runtime/privacy/prefilter.js";
+import { loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+
+const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const require = createRequire(import.meta.url);
+const { createLoader } = require(join(repoRoot, "bin", "errata.cjs")) as { createLoader: (dir: string) => { load: (name: string) => typeof engine } };
+
+describe("the hook's redactor part", () => {
+  const part = createLoader(join(repoRoot, "dist", "runtime", "hooks")).load("hook-redact.bundle.cjs");
+  const corpus = loadCorpus();
+  const held = loadCorpus(PREFILTER_HELD_OUT_FILE);
+  const texts = [...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text), ...held.secrets.map((s) => s.text)];
+
+  it("redacts every corpus and held-out text as the ES module's engine does, with and without the pre-filter's candidates", () => {
+    let changed = 0;
+    for (const t of texts) {
+      const c = candidates(t);
+      expect(part.redactAll(t), t).toEqual(engine.redactAll(t));
+      expect(part.redactAll(t, c.rules, c.keyword !== null), t).toEqual(engine.redactAll(t, c.rules, c.keyword !== null));
+      if (engine.redactAll(t).text !== t) changed++;
+    }
+    // Not vacuous: most corpus secrets are changed by both.
+    expect(changed).toBeGreaterThan(corpus.secrets.length * 0.9);
+  });
+
+  it("agrees on texts spliced from the corpus (fast-check)", () => {
+    const piece = fc.tuple(fc.constantFrom(...texts), fc.nat(), fc.nat()).map(([t, a, b]) => {
+      const from = a % (t.length + 1);
+      return t.slice(from, from + 1 + (b % (t.length + 1)));
+    });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.constantFrom(" ", "\n", "=", ": ", "key", "token ")), { maxLength: 8 }), (parts) => {
+        const t = parts.join("");
+        expect(part.redactAll(t)).toEqual(engine.redactAll(t));
+      }),
+      { numRuns: 500, seed: 20261202 },
+    );
+  });
+});
