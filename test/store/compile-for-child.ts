@@ -49,6 +49,7 @@ export const RAW_WRITE_FILES = [
   "runtime/privacy/engine-load.ts",
   "runtime/privacy/engine.ts",
   "runtime/privacy/gitleaks.ts",
+  "runtime/privacy/gitleaks-data.ts",
   "runtime/privacy/own-rules.ts",
   "runtime/privacy/gitleaks-rules.json",
 ];
