@@ -39,6 +39,7 @@ import { mayHoldSecret, prefilterReason } from "../runtime/privacy/prefilter.js"
 import { redactSecrets, redactWithoutPrefilter } from "../runtime/privacy/redact.js";
 import { loadCorpus } from "../test/privacy/corpus.js";
 import { realReplies, realTurns, transcriptsDir, type RealTurn } from "./redact-data.js";
+import { callgrindNet } from "./tool-hook.bench.js";
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -144,12 +145,19 @@ function realShares(repoRoot: string): RealShares | null {
   return { turns, replies, replyShare: cleared(replies) / replies.length, turnShare: turnsCleared / turns.length };
 }
 
-/** Instructions executed by one process under callgrind. */
+/**
+ * Instructions executed by one process under callgrind, in a stock environment and net of V8's
+ * hash-seed set-up (tool-hook.bench.ts callgrindNet): NODE_EXTRA_CA_CERTS (set on some
+ * machines, this one included) makes every Node start several times dearer and would hide
+ * the redactor's cost in a larger denominator; the hash seed's primality test moves a whole
+ * process by several million instructions from run to run.
+ */
 function instructions(args: string[], input: string, env: NodeJS.ProcessEnv, outFile: string): { count: number; stdout: string } {
-  const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${outFile}`, process.execPath, ...args], { input, env, encoding: "utf8" });
-  const m = /Collected : (\d+)/.exec(r.stderr);
-  if (r.status !== 0 || !m) throw new Error(`callgrind run exited ${r.status}: ${r.stderr.slice(-300)}`);
-  return { count: Number(m[1]), stdout: r.stdout };
+  const stock = { ...env };
+  delete stock["NODE_EXTRA_CA_CERTS"];
+  const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${outFile}`, process.execPath, ...args], { input, env: stock, encoding: "utf8" });
+  if (r.status !== 0 || !/Collected : \d+/.test(r.stderr)) throw new Error(`callgrind run exited ${r.status}: ${r.stderr.slice(-300)}`);
+  return { count: callgrindNet(readFileSync(outFile, "utf8")).net, stdout: r.stdout };
 }
 
 /** The same tree built with redaction stubbed out, in `dir` (its bin/errata.cjs). */
@@ -202,7 +210,7 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
       const fail = medianByLength(real.replies.filter((r) => mayHoldSecret(r)));
       const failPrompt = medianByLength(real.turns.map((t) => t.prompt).filter((p) => mayHoldSecret(p))) ?? fail;
       if (pass !== undefined) variants.push({ what: `Stop hook keeping a real reply the pre-filter clears (${pass.length} chars)`, event: "stop", stdin: stop(pass) });
-      if (fail !== undefined) variants.push({ what: `Stop hook keeping a real reply it cannot clear (${fail.length} chars)`, event: "stop", stdin: stop(fail) });
+      if (fail !== undefined) variants.push({ what: `Stop hook given a real reply it cannot clear (${fail.length} chars; withheld, not kept)`, event: "stop", stdin: stop(fail) });
       if (failPrompt !== undefined) {
         const text = `No, that's wrong, it still says: ${failPrompt}`;
         variants.push({ what: `capturing prompt it cannot clear (${text.length} chars; reply kept)`, event: "user-prompt-submit", stdin: prompt(text), before: stop(ordinary), captures: true });
@@ -233,7 +241,7 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
     const m = (k: string): number => median(counts.get(k) ?? []);
     const bare = m("node -e 0");
     const added = (what: string): number => (m(`this build: ${what}`) - m(`baseline: ${what}`)) / bare;
-    process.stdout.write(`hook path, instructions under callgrind, medians of ${runs} alternating runs, against ${baseLabel}; node -e 0: ${(bare / 1e6).toFixed(1)} M\n`);
+    process.stdout.write(`hook path, instructions under callgrind (stock environment: NODE_EXTRA_CA_CERTS unset; net of V8's hash-seed set-up), medians of ${runs} alternating runs, against ${baseLabel}; node -e 0: ${(bare / 1e6).toFixed(1)} M\n`);
     for (const v of variants) {
       const mine = m(`this build: ${v.what}`);
       const base = m(`baseline: ${v.what}`);

@@ -21,9 +21,25 @@ import { candidates, mayHoldSecret } from "./prefilter.js";
 
 export type { Redaction, RuleSet };
 
+/**
+ * Texts the pre-filter cleared in this process, so that a text written twice (a capture writes
+ * the reply and the previous prompt into both its row and its deep context) is scanned once.
+ * Bounded: emptied when full (a long job's texts are mostly distinct).
+ */
+const cleared = new Set<string>();
+const CLEARED_MAX = 64;
+function remember(text: string): void {
+  if (cleared.size >= CLEARED_MAX) cleared.clear();
+  cleared.add(text);
+}
+
 export function redactSecrets(text: string): Redaction {
+  if (cleared.has(text)) return { text, kinds: [] };
   const c = candidates(text);
-  if (c.first === null) return { text, kinds: [] };
+  if (c.first === null) {
+    remember(text);
+    return { text, kinds: [] };
+  }
   // Only the candidate rules run: a text that trips one condition does not compile the rest.
   return loadEngine().redactAll(text, c.rules, c.keyword !== null);
 }
@@ -39,9 +55,13 @@ export function redactSecrets(text: string): Redaction {
  * about its parts (the writer then redacts each).
  */
 export function allCleared(texts: ReadonlyArray<string | null | undefined>): boolean {
-  let joined = "";
-  for (const t of texts) if (typeof t === "string" && t !== "") joined = joined === "" ? t : `${joined}\n${t}`;
-  return joined === "" || !mayHoldSecret(joined);
+  const rest: string[] = [];
+  for (const t of texts) if (typeof t === "string" && t !== "" && !cleared.has(t)) rest.push(t);
+  if (rest.length === 0) return true;
+  if (mayHoldSecret(rest.join("\n"))) return false;
+  // Each part of a cleared join is cleared (the property above), and so is remembered.
+  for (const t of rest) remember(t);
+  return true;
 }
 
 /** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */
