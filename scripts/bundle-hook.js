@@ -94,12 +94,15 @@ const redactPart = {
     b.onResolve({ filter: /^\.\/hook-redact\.bundle\.cjs$/ }, () => ({ path: REDACT_PART, external: true }));
   },
 };
-// gitleaks' rule data in the redactor part: each rule's pattern and allowlists as a JSON string
-// parsed when a text first wakes the rule, its id and keywords as plain strings. Built from an
-// object literal instead, a cold hook process paid for every rule's objects (its boilerplate
-// made and copied at load) to redact a text that wakes one or two (docs/privacy.md "Cost").
-// The ES module (runtime/privacy/gitleaks-data.ts) serves the same data from the JSON module;
-// test/privacy/redact-part.test.ts checks that the bundled part redacts as it does.
+// gitleaks' rule data in the redactor part: each rule's id and keywords in the code (what gates
+// it), the rest of its data (pattern, allowlists) in `gitleaks-rules.data` beside the bundle,
+// read only when a text first wakes a gitleaks rule and parsed a rule at a time. Built from an
+// object literal instead, a cold hook process paid for every rule's objects (their
+// boilerplate made and copied at load), and as string constants for hashing 80 KB of them
+// into V8's string table, to redact a text that wakes one rule or none (docs/privacy.md
+// "Cost"). The ES module (runtime/privacy/gitleaks-data.ts) serves the same data from the
+// JSON module; test/privacy/redact-part.test.ts checks that the bundled part redacts as it does.
+const GITLEAKS_DATA_FILE = "gitleaks-rules.data";
 const lazyGitleaksData = {
   name: "lazy-gitleaks-data",
   setup(b) {
@@ -107,17 +110,21 @@ const lazyGitleaksData = {
       const data = JSON.parse(readFileSync(`${root}/runtime/privacy/gitleaks-rules.json`, "utf8"));
       const sep = "\u0001";
       for (const r of data.rules) if (r.keywords.some((k) => k.includes(sep))) throw new Error(`bundle-hook: a keyword of ${r.id} holds U+0001`);
-      const ids = JSON.stringify(data.rules.map((r) => r.id).join(sep));
-      const keywords = JSON.stringify(data.rules.map((r) => r.keywords.join(sep)));
-      const bodies = JSON.stringify(data.rules.map((r) => JSON.stringify(r)));
+      // The data file: the global allowlist, then each rule, as JSON, at byte offsets kept in the code.
+      const parts = [JSON.stringify(data.global), ...data.rules.map((r) => JSON.stringify(r))].map((t) => Buffer.from(t, "utf8"));
+      const offsets = [0];
+      for (const p of parts) offsets.push(offsets[offsets.length - 1] + p.length);
+      writeFileSync(`${outDir}/${GITLEAKS_DATA_FILE}`, Buffer.concat(parts));
       return {
         contents:
-          `const SEP = ${JSON.stringify(sep)};\nconst IDS = ${ids}.split(SEP);\nconst KEYWORDS = ${keywords};\nconst BODIES = ${bodies};\n` +
-          `const GLOBAL = ${JSON.stringify(JSON.stringify(data.global))};\nconst parsed = [];\nlet global;\n` +
+          `const SEP = ${JSON.stringify(sep)};\nconst IDS = ${JSON.stringify(data.rules.map((r) => r.id).join(sep))}.split(SEP);\n` +
+          `const KEYWORDS = ${JSON.stringify(data.rules.map((r) => r.keywords.join(sep)).join("\n"))}.split("\\n");\n` +
+          `const OFFSETS = [${offsets.join(",")}];\nconst parsed = [];\nlet bytes;\nlet global;\n` +
+          `const part = (k) => JSON.parse((bytes ??= require("fs").readFileSync(require("path").join(__dirname, ${JSON.stringify(GITLEAKS_DATA_FILE)}))).toString("utf8", OFFSETS[k], OFFSETS[k + 1]));\n` +
           `export const RULE_COUNT = ${data.rules.length};\n` +
           "export function ruleHead(i) { return { id: IDS[i], keywords: KEYWORDS[i] === \"\" ? [] : KEYWORDS[i].split(SEP) }; }\n" +
-          "export function ruleData(i) { return (parsed[i] ??= JSON.parse(BODIES[i])); }\n" +
-          "export function globalAllowData() { return (global ??= JSON.parse(GLOBAL)); }\n",
+          "export function ruleData(i) { return (parsed[i] ??= part(i + 1)); }\n" +
+          "export function globalAllowData() { return (global ??= part(0)); }\n",
         loader: "js",
       };
     });

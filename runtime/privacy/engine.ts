@@ -13,7 +13,7 @@
  * Example: `redactAll("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
  * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
  */
-import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRules, type GitleaksRule } from "./gitleaks.js";
+import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, type GitleaksRule } from "./gitleaks.js";
 import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
@@ -76,7 +76,23 @@ const plan = (set: RuleSet): Step[] => (plans[set] ??= steps(set));
  * every keyword of theirs (test/privacy/prefilter.test.ts), and a marker matches no rule.
  */
 export function redactAll(text: string, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
-  return redactWith(text, plan("all"), true, only, keywordSeen);
+  return redactWith(text, only !== undefined && !keywordSeen ? candidatePlan(only) : plan("all"), true, only, keywordSeen);
+}
+
+/**
+ * The whole plan's steps that `only` names, in the plan's order, made without the whole plan:
+ * for a text in which the pre-filter found no gitleaks keyword, only the named own rules and
+ * witnessed gitleaks rules can fire, and a hook process then makes none of the other ~220.
+ */
+function candidatePlan(only: ReadonlySet<string>): Step[] {
+  const own = (rs: readonly OwnRule[]): Step[] => rs.filter((r) => only.has(`own:${r.kind}`)).map((r) => withMarker({ own: r, kind: r.kind }));
+  const gl = (generic: boolean): Step[] =>
+    WITNESSED_GITLEAKS_RULES.filter((id) => (id === GENERIC_RULE_ID) === generic && only.has(`gitleaks:${id}`))
+      .map((id) => gitleaksRule(id))
+      .filter((r) => r !== null)
+      .sort((a, b) => a.index - b.index)
+      .map(({ rule }) => withMarker({ gitleaks: rule, kind: kindOf(rule.id) }));
+  return [...own(EARLY_RULES), ...gl(false), ...own(SPECIFIC_RULES), ...gl(true), ...own(LATE_RULES)];
 }
 
 /** The same redaction with every own rule's regex run, whatever its `need` says (for tests). */

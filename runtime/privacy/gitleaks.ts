@@ -14,7 +14,7 @@
  * Example: `runGitleaks("SENDGRID=SG.<22>.<43>", rules)` -> the token replaced by
  * `[REDACTED:sendgrid-api-token]`.
  */
-import { globalAllowData, ruleData, ruleHead, RULE_COUNT, type Pattern } from "./gitleaks-data.js";
+import { globalAllowData, ruleData, ruleHead, RULE_COUNT, type AllowEntry, type Pattern } from "./gitleaks-data.js";
 
 interface CompiledAllow {
   target: string;
@@ -31,11 +31,10 @@ export interface GitleaksRule {
    * of the cost on ordinary text), so it is cut off and the name is found by walking back
    * from the match instead, for the allowlists that read the match.
    */
-  readonly reachBack: number;
+  /** The rest of its data, read on first use; `reachBack` as above. */
+  body: () => { reachBack: number; src: string; flags: string; entropy: number; secretGroup: number; allow: AllowEntry[] };
   /** Compiled on first use. */
   re: () => RegExp;
-  readonly entropy: number;
-  readonly secretGroup: number;
   allow: () => CompiledAllow[];
 }
 
@@ -54,35 +53,42 @@ function toRule(i: number): GitleaksRule {
   const body = once(() => {
     const r = ruleData(i);
     const cut = r.src.startsWith(LAZY_NAME);
-    return { r, cut, src: cut ? r.src.slice(LAZY_NAME.length) : r.src };
+    return { reachBack: cut ? 50 : 0, src: cut ? r.src.slice(LAZY_NAME.length) : r.src, flags: r.flags, entropy: r.entropy ?? 0, secretGroup: r.secretGroup ?? 0, allow: r.allow ?? [] };
   });
   return {
     id: head.id,
     keywords: head.keywords,
-    get reachBack() {
-      return body().cut ? 50 : 0;
-    },
-    re: once(() => compile({ src: body().src, flags: body().r.flags }, true)),
-    get entropy() {
-      return body().r.entropy ?? 0;
-    },
-    get secretGroup() {
-      return body().r.secretGroup ?? 0;
-    },
-    allow: once(() => (body().r.allow ?? []).map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
+    body,
+    re: once(() => compile(body(), true)),
+    allow: once(() => body().allow.map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
   };
 }
 
-const RULES: readonly GitleaksRule[] = Array.from({ length: RULE_COUNT }, (_, i) => toRule(i));
+// Each rule is made when first asked for: a hook process whose text wakes no gitleaks rule
+// makes none of the ~220.
+const made: GitleaksRule[] = [];
+const ruleAt = (i: number): GitleaksRule => (made[i] ??= toRule(i));
+let byId: Map<string, number> | null = null;
+
+/** The rules, in the file's order (the generic rule is split off: it runs after the specific ones). */
+export function gitleaksRules(): readonly GitleaksRule[] {
+  return Array.from({ length: RULE_COUNT }, (_, i) => ruleAt(i));
+}
+
+/** One rule by id, with its place in the file's order, or null when the data has none. */
+export function gitleaksRule(id: string): { rule: GitleaksRule; index: number } | null {
+  if (byId === null) {
+    byId = new Map();
+    for (let i = 0; i < RULE_COUNT; i++) byId.set(ruleHead(i).id, i);
+  }
+  const i = byId.get(id);
+  return i === undefined ? null : { rule: ruleAt(i), index: i };
+}
+
 const globalAllow = once((): CompiledAllow => {
   const g = globalAllowData();
   return { target: "secret", regexes: g.regexes.map((p) => compile(p)), stopwords: g.stopwords };
 });
-
-/** The rules, in the file's order (the generic rule is split off: it runs after the specific ones). */
-export function gitleaksRules(): readonly GitleaksRule[] {
-  return RULES;
-}
 
 export const GENERIC_RULE_ID = "generic-api-key";
 
@@ -135,13 +141,15 @@ export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: { has(
     const groups = args.slice(1, -2);
     let secret = match;
     if (groups.length > 0) {
-      const chosen = rule.secretGroup > 0 ? groups[rule.secretGroup - 1] : groups.find((g) => typeof g === "string" && g.length > 0);
+      const secretGroup = rule.body().secretGroup;
+      const chosen = secretGroup > 0 ? groups[secretGroup - 1] : groups.find((g) => typeof g === "string" && g.length > 0);
       if (typeof chosen === "string" && chosen.length > 0) secret = chosen;
     }
     if (secret.includes("[REDACTED:")) return match;
-    if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) return match;
+    const { entropy, reachBack } = rule.body();
+    if (entropy > 0 && shannonEntropy(secret) <= entropy) return match;
     const line = lineAt(text, offset, match.length);
-    const named = rule.reachBack > 0 ? `${nameBefore(text, offset, rule.reachBack)}${match}` : match;
+    const named = reachBack > 0 ? `${nameBefore(text, offset, reachBack)}${match}` : match;
     if (allowed(globalAllow(), secret, named, line) || rule.allow().some((a) => allowed(a, secret, named, line))) return match;
     fired = true;
     const at = match.lastIndexOf(secret);
