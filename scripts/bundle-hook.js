@@ -57,7 +57,8 @@ const stubRedactionPlugin = {
       contents:
         "export function redactSecrets(text) { return { text, kinds: [] }; }\n" +
         "export function redactNullable(text) { return text; }\n" +
-        "export function allCleared() { return true; }\n",
+        "export function allCleared() { return true; }\n" +
+        "export function rememberCleared() {}\n",
       loader: "js",
     }));
     // The Stop hook asks the pre-filter alone whether a reply may be kept as it is.

@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { resolvePaths } from "../paths.js";
 import { isoTime } from "../store/ids.js";
+import { rememberCleared } from "../privacy/redact.js";
 import { loadLastReply, saveLastReply } from "./hook-state.js";
 import { emptyTail, readTranscriptTail, type TranscriptTail } from "./transcript-tail.js";
 
@@ -45,7 +46,10 @@ export function replyContext(
   const fresh = saved !== null && (tail.previousPromptTs === null || Date.parse(saved.ts) >= Date.parse(tail.previousPromptTs));
   // A withheld copy (the Stop hook's pre-filter could not clear it) is read from the transcript.
   const reply = fresh && saved.reply !== null ? saved.reply : (tail.reply ?? saved?.reply ?? null);
-  const replyHash = saved !== null && saved.reply !== null && reply === saved.reply ? (saved.reply_sha256 ?? null) : null;
+  const fromKept = saved !== null && saved.reply !== null && reply === saved.reply;
+  const replyHash = fromKept ? (saved.reply_sha256 ?? null) : null;
+  // The Stop hook kept it as it is because the pre-filter cleared it: the capture need not scan it again.
+  if (fromKept && saved.reply_cleared === true) rememberCleared(saved.reply!);
   return { reply, replyHash, tail, keptModel: saved?.model ?? null };
 }
 

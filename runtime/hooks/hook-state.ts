@@ -16,7 +16,9 @@
  * absent.
  *
  * Example file: `{"schema":"hook-last-reply/1","session_id":"0b7c…","ts":"2026-11-30T12:00:00.000Z",
- * "reply":"Done: the tests pass.","model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…"}`
+ * "reply":"Done: the tests pass.","model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…","reply_cleared":true}`
+ * (`reply_cleared`: kept because the pre-filter cleared it, so the capture does not scan it again;
+ * a file without it, from an earlier version, is redacted by the capture as any text is).
  */
 import { FNV1A32_OFFSET, FNV1A32_PRIME } from "../../core/fnv1a.js";
 import { sha256Tagged } from "../../core/sha256.js";
@@ -43,6 +45,8 @@ export interface LastReply {
   reply_sha256?: string;
   /** True when the reply's text was not kept (it may hold a secret; the transcript has it). */
   reply_withheld?: true;
+  /** True when the reply was kept because the pre-filter cleared it (files of earlier versions lack it). */
+  reply_cleared?: true;
 }
 
 export function hookStateDir(stateDir: string): string {
@@ -69,13 +73,14 @@ function fileFor(stateDir: string, sessionId: string): string {
   return join(hookStateDir(stateDir), `last-reply-${sessionKey(sessionId)}.json`);
 }
 
-export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256" | "reply_withheld" | "reply"> & { reply: string }, nowMs: number): string {
+export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256" | "reply_withheld" | "reply_cleared" | "reply"> & { reply: string }, nowMs: number): string {
   const dir = hookStateDir(stateDir);
   const file = fileFor(stateDir, entry.session_id);
   const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
   const withheld = mayHoldSecret(reply);
   const kept: LastReply = { schema: LAST_REPLY_SCHEMA, ...entry, reply: withheld ? null : reply, reply_sha256: sha256Tagged(reply) };
   if (withheld) kept.reply_withheld = true;
+  else kept.reply_cleared = true;
   // Temp file + rename; a failed write (a full disk) removes its temp file.
   writeFileAtomic(file, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
   prune(dir, nowMs, file);
@@ -89,6 +94,7 @@ export function loadLastReply(stateDir: string, sessionId: string): LastReply | 
     if (v.schema !== LAST_REPLY_SCHEMA || v.session_id !== sessionId || (typeof v.reply !== "string" && !withheld) || typeof v.ts !== "string") return null;
     const kept: LastReply = { schema: LAST_REPLY_SCHEMA, session_id: sessionId, ts: v.ts, reply: withheld ? null : (v.reply as string), model: typeof v.model === "string" ? v.model : null };
     if (withheld) kept.reply_withheld = true;
+    else if (v.reply_cleared === true) kept.reply_cleared = true;
     if (typeof v.reply_sha256 === "string" && /^sha256:[0-9a-f]{64}$/.test(v.reply_sha256)) kept.reply_sha256 = v.reply_sha256;
     return kept;
   } catch {

@@ -33,6 +33,16 @@ function remember(text: string): void {
   cleared.add(text);
 }
 
+/**
+ * Tells this process that `text` was cleared by this pre-filter before, in another process:
+ * only for the Stop hook's kept reply, which it keeps as it is only when the pre-filter clears
+ * it (hooks/hook-state.ts marks such a file `reply_cleared`), so that the capture reading it
+ * does not scan it again.
+ */
+export function rememberCleared(text: string): void {
+  remember(text);
+}
+
 export function redactSecrets(text: string): Redaction {
   if (cleared.has(text)) return { text, kinds: [] };
   const c = candidates(text);

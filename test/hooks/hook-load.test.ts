@@ -146,6 +146,26 @@ describe("the hook's load footprint", () => {
     expect(row.context.response_hash).toBe(sha256Tagged(reply));
   });
 
+  it("a kept reply marked cleared is not scanned again; one without the mark (an earlier version's file) is redacted by the capture", async () => {
+    const ledger = join(tmp.dir, "ledger");
+    const state = join(ledger, ".state");
+    const file = saveLastReply(state, { session_id: "s4", ts: "2026-11-30T11:59:00.000Z", reply: "Pushed to main.", model: null }, Date.parse("2026-11-30T11:59:00Z"));
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ reply: "Pushed to main.", reply_cleared: true });
+    // A file of an earlier version: a reply kept in clear, no mark. Made here: no credential-shaped literal sits in the repository.
+    const value = Buffer.from("errata earlier kept reply").toString("base64");
+    const old = { schema: "hook-last-reply/1", session_id: "s4", ts: "2026-11-30T11:59:00.000Z", reply: `Set DB_PASSWORD=${value} in .env.`, model: null };
+    writeFileSync(file, `${JSON.stringify(old)}\n`);
+    const h = hookIo(JSON.stringify({ session_id: "s4", prompt: "no, that's wrong" }), { ERRATA_DIR: ledger, USER: "ana" });
+    await runHook(["user-prompt-submit"], h.io);
+    const row = ledgerLines(ledger)[0] as { context: { response_preview: string } };
+    expect(row.context.response_preview).toContain("DB_PASSWORD=[REDACTED");
+    expect(row.context.response_preview).not.toContain(value);
+    // Marked cleared (as only this version's Stop hook marks a reply it kept as it is), it is trusted.
+    writeFileSync(file, `${JSON.stringify({ ...old, reply: "Pushed to main.", reply_cleared: true })}\n`);
+    await runHook(["user-prompt-submit"], hookIo(JSON.stringify({ session_id: "s4", prompt: "no, that's wrong again" }), { ERRATA_DIR: ledger, USER: "ana" }).io);
+    expect((ledgerLines(ledger)[1] as { context: { response_preview: string } }).context.response_preview).toBe("Pushed to main.");
+  });
+
   it("a capture with no kept reply hashes the transcript's reply without node:crypto (cached identity)", () => {
     const ledger = join(tmp.dir, "ledger");
     const env = { ERRATA_DIR: ledger, USER: "ana" };

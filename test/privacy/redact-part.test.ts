@@ -3,6 +3,8 @@
 // scripts/bundle-hook.js): it must redact exactly as the ES module's engine does. `npm test`
 // builds the bundles first.
 import fc from "fast-check";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -10,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import * as engine from "../../runtime/privacy/engine.js";
 import { candidates } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { tempDir } from "../helpers/io.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -45,5 +48,20 @@ describe("the hook's redactor part", () => {
       }),
       { numRuns: 500, seed: 20261202 },
     );
+  });
+});
+
+describe("the redactor bench's baseline build", () => {
+  it("builds: the same tree with redaction stubbed out (scripts/bundle-hook.js --out DIR --stub-redaction), with no redactor part", () => {
+    const tmp = tempDir("errata-stub-build-");
+    try {
+      const r = spawnSync(process.execPath, ["scripts/bundle-hook.js", "--out", tmp.dir, "--stub-redaction"], { cwd: repoRoot, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const hooks = join(tmp.dir, "dist", "runtime", "hooks");
+      expect(existsSync(join(hooks, "hook-capture.bundle.cjs"))).toBe(true);
+      expect(existsSync(join(hooks, "hook-redact.bundle.cjs"))).toBe(false);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });
