@@ -16,75 +16,40 @@
  * `mayHoldSecret("export DB_PASSWORD=hunter2x9")` -> true.
  */
 import { KeywordGate } from "./keyword-gate.js";
+import { firstKeyword, GITLEAKS_KEYWORDS } from "./keywords.js";
+import { genericShape, tokenRuns } from "./prefilter-shapes.js";
+
+export { GITLEAKS_KEYWORDS } from "./keywords.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
-
-/**
- * The keywords of every other gitleaks rule (lower-case; a keyword that contains another one
- * is left out: the shorter one already answers). gitleaks tries a rule only when one of its
- * keywords occurs in the lower-cased text (gitleaks.ts), so their absence proves those rules
- * silent. The test checks this list against the data.
- */
-export const GITLEAKS_KEYWORDS: readonly string[] = [
-  "-----begin", "4b1d", "_gitlab_session=", "_mmk", "a3-", "absk", "adafruit", "adobe", "age-secret-key-1", "airtable", "aiza", "akcp",
-  "algolia", "alibaba", "api_org_", "artifactory", "asana", "atatt3", "atlassian", "atlasv1", "beamer", "bedrock-api-key-", "bitbucket",
-  "bittrex", "bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com", "clojars_", "cmvmd", "co_api_key", "codecov", "cohere",
-  "coinbase", "confluence", "confluent", "contentful", "dapi", "datadog", "discord", "dnkey", "doo_v1_", "dop_v1_", "dor_v1_",
-  "dp.pt.", "droneci", "dropbox", "dt0c01.", "duffel_", "eaaa", "eaac", "eaam", "enterprise.contribsys.com", "etsy", "eyjrijoi", "ezak",
-  "eztk", "facebook", "fastly", "finicity", "finnhub", "fio-u-", "flickr", "flwpubk_test", "flwseck_test", "fm1", "fm2_", "fo1_",
-  "freshbooks", "gems.contribsys.com", "gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_", "gitter", "glagent-", "glc_", "glcbt-",
-  "gldt-", "glffct-", "glft-", "glimt-", "gloas-", "glpat-", "glptt-", "glrt-", "glsa_", "glsoat-", "gr1348941", "heroku", "hf_",
-  "hooks.slack.com", "hrku-aa", "hubspot", "hvb.", "ico-", "incomingwebhook", "intercom", "intra", "jfrog", "jira", "kraken", "kucoin",
-  "launchdarkly", "lin_api_", "linear", "linked-in", "linked_in", "linkedin", "looker", "ltai", "mailchimp", "mailgun", "mapbox",
-  "mattermost", "meraki", "message-bird", "message_bird", "messagebird", "netlify", "new-relic", "new-york-times", "new_relic", "newrelic",
-  "newyorktimes", "npm_", "nrak", "nrii-", "nrjs-", "ntn_", "nytimes", "okta", "ops_", "p8e-", "pat.", "plaid", "pmak-", "pnu_", "pplx-",
-  "private-ai", "private_ai", "privateai", "pscale_oauth_", "pscale_pw_", "pscale_tkn_", "pul-", "pypi-ageichlwas5vcmc", "q~", "rdme_",
-  "rk_live", "rk_prod", "rk_test", "rubygems_", "s-s4t2af-", "s-s4t2ud-", "sat.", "sendbird", "sentry", "sgp_", "sha256~", "shippo_",
-  "shpat_", "shpca_", "shppa_", "shpss_", "sk-ant-admin01", "sk-ant-api03", "sk_live", "sk_prod", "sk_test", "sm_aat", "sm_pat", "sm_sat",
-  "sntrys_eyjpyxqio", "sntryu_", "snyk", "sonar", "sourcegraph", "sq0atp-", "squarespace", "sumo", "t3blbkfj", "telegr", "tfp_", "tk-us-",
-  "travis", "twitch", "twitter", "webhook.office.com", "webhookb2", "xapp", "xkeysib-", "xoxa", "xoxb", "xoxe-", "xoxo", "xoxp-", "xoxr",
-  "xoxs", "xray", "yandex", "zendesk", "zxlk",
-];
-
-const AWS_PREFIXES = ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "A3T"];
 
 /**
  * Literals (case as written) of which every match of the named rules holds one (rules are
  * named "own:<kind>" and "gitleaks:<id>"): own rules' private key block, Bearer header, JWT and
  * provider prefixes; AWS key ids (own rule and gitleaks' aws-access-token, whose pattern is
  * case-sensitive); Octopus Deploy's "API-" (gitleaks, case-sensitive); Cloudflare's origin CA
- * key prefix; Authress keys' ".acc_"/".acc-" part.
+ * key prefix; Authress keys' ".acc_"/".acc-" part. Flat (literal, then its rules joined by
+ * spaces): in a fresh process each array literal costs its own boilerplate, and a destructuring
+ * loop several times an indexed one.
  */
-const LITERALS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["-----BEGIN ", ["own:private-key"]],
-  ["Bearer", ["own:bearer-token"]],
-  ["eyJ", ["own:jwt"]],
-  ["hf_", ["own:huggingface-token"]],
-  ["xox", ["own:slack-token"]],
-  ["gsk_", ["own:groq-api-key"]],
-  ["xai-", ["own:xai-api-key"]],
-  ["r8_", ["own:replicate-token"]],
-  ...AWS_PREFIXES.map((p) => [p, ["own:aws-access-key", "gitleaks:aws-access-token"]] as const),
-  ["API-", ["gitleaks:octopus-deploy-api-key"]],
-  ["v1.0-", ["gitleaks:cloudflare-origin-ca-key"]],
-  [".acc_", ["gitleaks:authress-service-client-access-key"]],
-  [".acc-", ["gitleaks:authress-service-client-access-key"]],
+const LITERALS: readonly string[] = [
+  "-----BEGIN ", "own:private-key", "Bearer", "own:bearer-token", "eyJ", "own:jwt", "hf_", "own:huggingface-token",
+  "xox", "own:slack-token", "gsk_", "own:groq-api-key", "xai-", "own:xai-api-key", "r8_", "own:replicate-token",
+  "AKIA", "own:aws-access-key gitleaks:aws-access-token", "ASIA", "own:aws-access-key gitleaks:aws-access-token",
+  "ABIA", "own:aws-access-key gitleaks:aws-access-token", "ACCA", "own:aws-access-key gitleaks:aws-access-token",
+  "AGPA", "own:aws-access-key gitleaks:aws-access-token", "AIDA", "own:aws-access-key gitleaks:aws-access-token",
+  "AIPA", "own:aws-access-key gitleaks:aws-access-token", "ANPA", "own:aws-access-key gitleaks:aws-access-token",
+  "ANVA", "own:aws-access-key gitleaks:aws-access-token", "AROA", "own:aws-access-key gitleaks:aws-access-token",
+  "APKA", "own:aws-access-key gitleaks:aws-access-token", "A3T", "own:aws-access-key gitleaks:aws-access-token",
+  "API-", "gitleaks:octopus-deploy-api-key", "v1.0-", "gitleaks:cloudflare-origin-ca-key",
+  ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
-const LOWER_LITERALS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["authorization", ["own:basic-auth"]],
-  ...["sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd"].map((t) => [t, ["own:password-flag"]] as const),
-  ["gocardless", ["gitleaks:gocardless-api-token"]],
+const LOWER_LITERALS: readonly string[] = [
+  "authorization", "own:basic-auth", "sshpass", "own:password-flag", "mysql", "own:password-flag", "mariadb", "own:password-flag", "redis-cli", "own:password-flag",
+  "psql", "own:password-flag", "smbclient", "own:password-flag", "htpasswd", "own:password-flag", "gocardless", "gitleaks:gocardless-api-token",
 ];
-
-/**
- * Words of which every secret name of the own named-value rules holds one (their names end in
- * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
- */
-const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
-/** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
-const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
 
 interface Witness {
   name: string;
@@ -94,7 +59,15 @@ interface Witness {
   need: readonly string[];
   /** Tried on the lower-cased text: a case-insensitive regex costs about three times as much to compile. */
   re: RegExp;
+  /** A cheaper pattern every match of `re` meets, tried first. */
+  gate?: RegExp;
 }
+
+/**
+ * Words of which every secret name of the own named-value rules holds one (their names end in
+ * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
+ */
+const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
 
 /**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
@@ -104,20 +77,15 @@ interface Witness {
  * none of them matches holds no match of those rules.
  */
 const WITNESSES: readonly Witness[] = [
-  // gitleaks' generic rule: a secret word, up to 20 name characters, an operator, then a value
-  // of its characters ([\w.=-] or [a-z0-9+/], both under the `i` flag); at least 12 of them,
-  // since the rule keeps only values above 3.5 bits of entropy a character (12 distinct ones).
-  {
-    name: "generic-api-key", rules: ["gitleaks:generic-api-key"],
-    need: GENERIC_WORDS,
-    re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/,
-  },
   // The own named-value rules: NAME=value / NAME: value (quoted or not; a value of 4 or more
   // characters, not starting with "$", "<", "{", "[" or "/", which the rule leaves: references,
-  // placeholders, markers, paths), and <NAME>value</NAME>.
+  // placeholders, markers, paths), and <NAME>value</NAME>. Its words are common, so a cheaper
+  // pattern that every match meets (the word, any letters, an optional quote, spaces, then
+  // ":", "=" or ">") goes first: compiling and running it costs about a third as much.
   {
     name: "named value", rules: ["own:env-assignment"],
     need: NAME_WORDS,
+    gate: /(?:key|token|secret|pass|pwd|credential|auth)[a-z]*["']?\s*[:=>]/,
     re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
   },
   // The own aws-secret-key rule (its value may start with "/").
@@ -141,9 +109,6 @@ const WITNESSES: readonly Witness[] = [
 const URL_PASSWORD = /:\/\/[^\s:/@?#]{0,256}:[^\s@/?#]{1,256}@/;
 /** The own named-in-prose rule without its check of the token (on the lower-cased text). */
 const PROSE = /(?:key|token|secret|passw(?:or)?d|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?[a-z0-9_\-+/=.]{16}/;
-/** Runs of token characters: the own prefixed and URL tokens' [A-Za-z0-9_-], the prose tokens' wider set (with "~"). */
-const NARROW_RUN = /[A-Za-z0-9_-]{23,}/g;
-const WIDE_RUN = /[A-Za-z0-9_.~+/=-]{16,}/g;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -168,29 +133,6 @@ function literalThenRun(text: string, literal: string, n: number, ok: (c: number
     const from = at + literal.length;
     while (k < n && from + k < text.length && ok(text.charCodeAt(from + k))) k++;
     if (k >= n) return true;
-  }
-  return false;
-}
-
-/**
- * Whether a whole run that `re` (a global character-class pattern) matches holds what `enough`
- * asks of its counts of upper-case letters, lower-case ones and digits. The class regex finds
- * the runs (cheap to compile); only the runs are read character by character.
- */
-function someRun(re: RegExp, text: string, enough: (upper: number, lower: number, digits: number) => boolean): boolean {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const run = m[0];
-    let upper = 0;
-    let low = 0;
-    let digits = 0;
-    for (let i = 0; i < run.length; i++) {
-      const c = run.charCodeAt(i);
-      if (c >= 65 && c <= 90) upper++;
-      else if (c >= 97 && c <= 122) low++;
-      else if (isDigit(c)) digits++;
-    }
-    if (enough(upper, low, digits)) return true;
   }
   return false;
 }
@@ -253,38 +195,42 @@ export interface Candidates {
 export function candidates(text: string): Candidates {
   const rules = new Set<string>();
   let first: string | null = null;
-  const hold = (why: string, names: readonly string[]): void => {
+  // `names`: rule names joined by spaces (split only for a condition that holds).
+  const hold = (why: string, names: string): void => {
     first ??= why;
-    for (const n of names) rules.add(n);
+    for (const n of names.split(" ")) rules.add(n);
   };
-  for (const [l, names] of LITERALS) if (text.includes(l)) hold(`literal ${l}`, names);
+  for (let i = 0; i < LITERALS.length; i += 2) if (text.includes(LITERALS[i]!)) hold(`literal ${LITERALS[i]}`, LITERALS[i + 1]!);
   const lower = text.toLowerCase();
-  for (const [l, names] of LOWER_LITERALS) if (lower.includes(l)) hold(`literal ${l}`, names);
+  for (let i = 0; i < LOWER_LITERALS.length; i += 2) if (lower.includes(LOWER_LITERALS[i]!)) hold(`literal ${LOWER_LITERALS[i]}`, LOWER_LITERALS[i + 1]!);
   // Own prefixed-token and url-token rules: a token body of 20 or more (23 with its prefix),
   // with both cases and a digit.
-  if (someRun(NARROW_RUN, text, (u, l, d) => u > 0 && l > 0 && d > 0)) hold("mixed run", ["own:prefixed-token", "own:url-token"]);
+  const runs = tokenRuns(text);
+  if (runs.narrow) hold("mixed run", "own:prefixed-token own:url-token");
   // Own clipped-token rule: a run against a clip mark with a letter and two digits.
-  if (text.includes("…") && clippedRun(text)) hold("clipped run", ["own:clipped-token"]);
+  if (text.includes("…") && clippedRun(text)) hold("clipped run", "own:clipped-token");
   // Own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
-  if (literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", ["own:anthropic-api-key", "own:openai-api-key"]);
-  if (emailShape(text)) hold("e-mail shape", ["own:email"]);
+  if (literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", "own:anthropic-api-key own:openai-api-key");
+  if (emailShape(text)) hold("e-mail shape", "own:email");
   // gitleaks' vault-service-token ("s." and 24 of [a-zA-Z0-9], or "hvs." and 90 of [\w-]),
   // twilio-api-key ("SK" and 32 hex), sendgrid-api-token ("SG." and 66 of [\w=.-]).
-  if (literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", ["gitleaks:vault-service-token"]);
-  if (literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", ["gitleaks:twilio-api-key"]);
-  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", ["gitleaks:sendgrid-api-token"]);
-  if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", ["own:url-password"]);
+  if (literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", "gitleaks:vault-service-token");
+  if (literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", "gitleaks:twilio-api-key");
+  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", "gitleaks:sendgrid-api-token");
+  if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
+  // gitleaks' generic rule: by hand (prefilter-shapes.ts), its words being common.
+  if (!rules.has("gitleaks:generic-api-key") && genericShape(lower)) hold("witness generic-api-key", "gitleaks:generic-api-key");
   for (const w of WITNESSES) {
     if (w.rules.every((r) => rules.has(r))) continue; // already a candidate: spare the regex
-    if (w.need.some((n) => lower.includes(n)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules);
+    if (w.need.some((n) => lower.includes(n)) && (w.gate === undefined || w.gate.test(lower)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules.join(" "));
   }
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
-  if (someRun(WIDE_RUN, text, (u, l, d) => u + l > 0 && d >= 2) && PROSE.test(lower)) hold("witness named in prose", ["own:named-in-prose"]);
+  if (runs.wide && PROSE.test(lower)) hold("witness named in prose", "own:named-in-prose");
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).
   let keyword: string | undefined;
-  if (++calls <= GATE_AFTER_CALLS) keyword = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
+  if (++calls <= GATE_AFTER_CALLS) keyword = firstKeyword(lower);
   else {
     const gate = new KeywordGate(lower);
     keyword = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
