@@ -90,8 +90,6 @@ const WITNESSES: readonly Witness[] = [
   },
   // The own aws-secret-key rule (its value may start with "/").
   { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secret"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
-  // The own name/value-pair rule (Kubernetes and Compose env lists).
-  { name: "name/value pair", rules: ["own:env-assignment"], need: ["value:"], re: /name:[\s\S]*?value:/ },
   // gitleaks' jwt (two parts, each starting "ey": case-sensitive, so on the lower-cased text
   // the widened [a-z0-9]) and lob keys.
   { name: "jwt", rules: ["gitleaks:jwt"], need: [".ey"], re: /ey[a-z0-9]{17,}\.ey/ },
@@ -220,9 +218,20 @@ export function candidates(text: string): Candidates {
   if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
   // gitleaks' generic rule: by hand (prefilter-shapes.ts), its words being common.
   if (!rules.has("gitleaks:generic-api-key") && genericShape(lower)) hold("witness generic-api-key", "gitleaks:generic-api-key");
-  for (const w of WITNESSES) {
-    if (w.rules.every((r) => rules.has(r))) continue; // already a candidate: spare the regex
-    if (w.need.some((n) => lower.includes(n)) && (w.gate === undefined || w.gate.test(lower)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules.join(" "));
+  // The own name/value-pair rule (Kubernetes and Compose env lists): its pattern
+  // /name:[\s\S]*?value:/ is "name:" and a later "value:", which two searches tell without
+  // compiling it.
+  const nameAt = rules.has("own:env-assignment") ? -1 : lower.indexOf("name:");
+  if (nameAt >= 0 && lower.includes("value:", nameAt + 5)) hold("witness name/value pair", "own:env-assignment");
+  // Indexed loops, no callbacks: in V8's interpreter each closure and iterator costs its own.
+  for (let k = 0; k < WITNESSES.length; k++) {
+    const w = WITNESSES[k]!;
+    let known = true;
+    for (let r = 0; r < w.rules.length; r++) if (!rules.has(w.rules[r]!)) known = false;
+    if (known) continue; // already a candidate: spare the regex
+    let needed = false;
+    for (let n = 0; n < w.need.length && !needed; n++) needed = lower.includes(w.need[n]!);
+    if (needed && (w.gate === undefined || w.gate.test(lower)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules.join(" "));
   }
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
   if (runs.wide && PROSE.test(lower)) hold("witness named in prose", "own:named-in-prose");
