@@ -17,7 +17,7 @@
  */
 import { KeywordGate } from "./keyword-gate.js";
 import { firstKeyword, GITLEAKS_KEYWORDS } from "./keywords.js";
-import { genericShape, tokenRuns } from "./prefilter-shapes.js";
+import { tokenRuns } from "./token-runs.js";
 
 export { GITLEAKS_KEYWORDS } from "./keywords.js";
 
@@ -68,6 +68,20 @@ interface Witness {
  * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
  */
 const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
+/** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
+const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
+
+/**
+ * gitleaks' generic rule, relaxed (on the lower-cased text): a secret word, then up to 29
+ * name, quote or space characters (the rule's 20 name characters and 3 quotes or spaces, and
+ * the 6 letters by which "credential" outruns "cred"), an operator's first character ("=",
+ * ">", ":", ",", or "||", "?="), up to 8 operator, quote, space or "=" characters (the rest of
+ * ":::=" and the rule's 5), then 12 value characters ([\w.=-] or [a-z0-9+/]: the rule keeps
+ * only values above 3.5 bits of entropy a character, so 12 distinct ones). The rule's own
+ * pattern, with its two bounded classes side by side and its operator alternation, cost
+ * about three times as much to compile and run in a fresh process, for the same real texts.
+ */
+export const GENERIC_WITNESS = /(?:access|auth|api|cred|key|passw|secret|token)[\w\s.'"-]{0,29}(?:[=>:,]|\|\||\?=)[`'"\s=:|>]{0,8}[\w.=+/-]{12}/;
 
 /**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
@@ -77,6 +91,7 @@ const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
  * none of them matches holds no match of those rules.
  */
 const WITNESSES: readonly Witness[] = [
+  { name: "generic-api-key", rules: ["gitleaks:generic-api-key"], need: GENERIC_WORDS, re: GENERIC_WITNESS },
   // The own named-value rules: NAME=value / NAME: value (quoted or not; a value of 4 or more
   // characters, not starting with "$", "<", "{", "[" or "/", which the rule leaves: references,
   // placeholders, markers, paths), and <NAME>value</NAME>. Its words are common, so a cheaper
@@ -216,8 +231,6 @@ export function candidates(text: string): Candidates {
   if (literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", "gitleaks:twilio-api-key");
   if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", "gitleaks:sendgrid-api-token");
   if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
-  // gitleaks' generic rule: by hand (prefilter-shapes.ts), its words being common.
-  if (!rules.has("gitleaks:generic-api-key") && genericShape(lower)) hold("witness generic-api-key", "gitleaks:generic-api-key");
   // The own name/value-pair rule (Kubernetes and Compose env lists): its pattern
   // /name:[\s\S]*?value:/ is "name:" and a later "value:", which two searches tell without
   // compiling it.
