@@ -103,8 +103,9 @@ const WITNESSES: readonly Witness[] = [
     gate: /(?:key|token|secret|pass|pwd|credential|auth)[a-z]*["']?\s*[:=>]/,
     re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
   },
-  // The own aws-secret-key rule (its value may start with "/").
-  { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secret"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
+  // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
+  // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
+  { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secretkey", "secret_key", "secretaccess", "secret_access"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
   // gitleaks' jwt (two parts, each starting "ey": case-sensitive, so on the lower-cased text
   // the widened [a-z0-9]) and lob keys.
   { name: "jwt", rules: ["gitleaks:jwt"], need: [".ey"], re: /ey[a-z0-9]{17,}\.ey/ },
@@ -227,9 +228,11 @@ export function candidates(text: string): Candidates {
   if (emailShape(text)) hold("e-mail shape", "own:email");
   // gitleaks' vault-service-token ("s." and 24 of [a-zA-Z0-9], or "hvs." and 90 of [\w-]),
   // twilio-api-key ("SK" and 32 hex), sendgrid-api-token ("SG." and 66 of [\w=.-]).
-  if (literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", "gitleaks:vault-service-token");
-  if (literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", "gitleaks:twilio-api-key");
-  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", "gitleaks:sendgrid-api-token");
+  // Each is a run of 26, 34 or 69 token characters, so the longest run tells most texts apart
+  // without reading every "s." of the prose.
+  if (runs.longest >= 26 && literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", "gitleaks:vault-service-token");
+  if (runs.longest >= 34 && literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", "gitleaks:twilio-api-key");
+  if (runs.longest >= 69 && literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", "gitleaks:sendgrid-api-token");
   if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
   // The own name/value-pair rule (Kubernetes and Compose env lists): its pattern
   // /name:[\s\S]*?value:/ is "name:" and a later "value:", which two searches tell without

@@ -15,6 +15,8 @@ export interface TokenRuns {
   narrow: boolean;
   /** A whole run of 16 or more [A-Za-z0-9_.~+/=-] with a letter and two digits. */
   wide: boolean;
+  /** The length of the longest run of [A-Za-z0-9_.~+/=-] if 16 or more, else 0 (fixed-prefix tokens need one that long). */
+  longest: number;
 }
 
 /** Runs of token characters: the named-in-prose rule's [A-Za-z0-9_.~+/=-], which holds the prefixed and URL tokens' [A-Za-z0-9_-]. */
@@ -29,12 +31,13 @@ const DIGIT = /[0-9]/;
  * two in a fresh process).
  */
 export function tokenRuns(text: string): TokenRuns {
-  const out: TokenRuns = { narrow: false, wide: false };
+  const out: TokenRuns = { narrow: false, wide: false, longest: 0 };
   WIDE_RUN.lastIndex = 0;
-  for (let m = WIDE_RUN.exec(text); m !== null && !(out.narrow && out.wide); m = WIDE_RUN.exec(text)) {
+  for (let m = WIDE_RUN.exec(text); m !== null; m = WIDE_RUN.exec(text)) {
+    if (m[0].length > out.longest) out.longest = m[0].length;
     // Both conditions need a digit; most runs (paths, names) have none, and reading a run
     // character by character costs thousands of instructions a character in a cold process.
-    if (DIGIT.test(m[0])) readRuns(m[0], out);
+    if (!(out.narrow && out.wide) && DIGIT.test(m[0])) readRuns(m[0], out);
   }
   return out;
 }

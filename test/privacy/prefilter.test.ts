@@ -258,14 +258,15 @@ describe("the pre-filter's stand-ins against the patterns they replaced", () => 
   });
 
   /** The two run patterns tokenRuns replaced, read as before (every whole run, counted). */
-  function runsByRegex(text: string): { narrow: boolean; wide: boolean } {
+  function runsByRegex(text: string): { narrow: boolean; wide: boolean; longest: number } {
     const counts = (run: string): [number, number, number] => [[...run].filter((c) => /[A-Z]/.test(c)).length, [...run].filter((c) => /[a-z]/.test(c)).length, [...run].filter((c) => /[0-9]/.test(c)).length];
     const narrow = (text.match(/[A-Za-z0-9_-]{23,}/g) ?? []).some((r) => counts(r).every((n) => n > 0));
-    const wide = (text.match(/[A-Za-z0-9_.~+/=-]{16,}/g) ?? []).some((r) => {
+    const wideRuns = text.match(/[A-Za-z0-9_.~+/=-]{16,}/g) ?? [];
+    const wide = wideRuns.some((r) => {
       const [u, l, d] = counts(r);
       return u + l > 0 && d >= 2;
     });
-    return { narrow, wide };
+    return { narrow, wide, longest: Math.max(0, ...wideRuns.map((r) => r.length)) };
   }
 
   it("tokenRuns answers as the two run patterns on texts of token characters and separators", () => {
