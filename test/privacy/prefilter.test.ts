@@ -13,7 +13,6 @@ import { GENERIC_WITNESS, GITLEAKS_KEYWORDS, mayHoldSecret, prefilterReason, WIT
 import { redactSecrets, redactSecretsUnfiltered, redactWithoutPrefilter } from "../../runtime/privacy/redact.js";
 import { realReplies, realTurns, transcriptsDir } from "../../bench/redact-data.js";
 import { leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
-import { firstKeyword, KEYWORD_GATES } from "../../runtime/privacy/keywords.js";
 import { tokenRuns } from "../../runtime/privacy/token-runs.js";
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
@@ -289,42 +288,5 @@ describe("the pre-filter's stand-ins against the patterns they replaced", () => 
     );
     expect(narrow).toBeGreaterThan(100);
     expect(wide).toBeGreaterThan(100);
-  });
-
-  it("keyword gates: each gate is in every keyword of its range, the ranges nest, and firstKeyword answers as a search of the whole list", () => {
-    const n = GITLEAKS_KEYWORDS.length;
-    expect(KEYWORD_GATES.length % 3).toBe(0);
-    const ranges: Array<[string, number, number]> = [];
-    for (let g = 0; g < KEYWORD_GATES.length; g += 3) ranges.push([KEYWORD_GATES[g] as string, KEYWORD_GATES[g + 1] as number, KEYWORD_GATES[g + 2] as number]);
-    for (const [gate, from, to] of ranges) {
-      expect(from).toBeLessThan(to);
-      expect(to).toBeLessThanOrEqual(n);
-      for (let i = from; i < to; i++) expect(GITLEAKS_KEYWORDS[i]!.includes(gate), `${GITLEAKS_KEYWORDS[i]} lacks its gate ${gate}`).toBe(true);
-    }
-    for (let a = 1; a < ranges.length; a++) {
-      expect(ranges[a]![1]).toBeGreaterThanOrEqual(ranges[a - 1]![1]);
-      for (let b = 0; b < a; b++) {
-        const [, f1, t1] = ranges[b]!;
-        const [, f2, t2] = ranges[a]!;
-        // Disjoint, or the later inside the earlier.
-        expect(t1 <= f2 || (f1 <= f2 && t2 <= t1), `ranges ${b} and ${a} overlap`).toBe(true);
-      }
-    }
-    expect(new Set(GITLEAKS_KEYWORDS).size).toBe(n);
-    const byList = (lower: string): string | undefined => GITLEAKS_KEYWORDS.find((k) => lower.includes(k));
-    const kwPiece = fc.oneof(fc.constantFrom(...GITLEAKS_KEYWORDS), fc.constantFrom(...ranges.map((r) => r[0])), fc.string({ maxLength: 6 }), fc.constantFrom(" ", "_", "-", "."));
-    let found = 0;
-    fc.assert(
-      fc.property(fc.array(kwPiece, { maxLength: 8 }), (parts) => {
-        const lower = parts.join("").toLowerCase();
-        const want = byList(lower);
-        if (want !== undefined) found++;
-        expect(firstKeyword(lower), JSON.stringify(lower)).toBe(want);
-      }),
-      { numRuns: 3000, seed: 41 },
-    );
-    expect(found).toBeGreaterThan(1000);
-    for (const k of GITLEAKS_KEYWORDS) expect(firstKeyword(`x ${k} y`)).toBe(byList(`x ${k} y`));
-    expect(firstKeyword("add a retry to the fetch call and run the tests")).toBeUndefined();
   });
 });
