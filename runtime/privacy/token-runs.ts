@@ -5,8 +5,8 @@
  * fresh hook process each regex costs its compiling, and reading every run costs thousands of
  * instructions a character in V8's interpreter.
  *
- * Example: `tokenRuns("see ghp_Ab12Cd34Ef56Gh78Ij90Kl")` -> `{ narrow: true, wide: true }`;
- * `tokenRuns("see runtime/privacy/redact.ts")` -> `{ narrow: false, wide: false }`.
+ * Example: `tokenRuns("see ghp_Ab12Cd34Ef56Gh78Ij90Kl")` -> `{ narrow: true, wide: true, longest: 26 }`;
+ * `tokenRuns("see runtime/privacy/redact.ts")` -> `{ narrow: false, wide: false, longest: 25 }`.
  */
 
 /** What tokenRuns found: a narrow run for the own prefixed-token and url-token rules, a wide one for named-in-prose. */
