@@ -16,6 +16,7 @@
  * `mayHoldSecret("export DB_PASSWORD=hunter2x9")` -> true.
  */
 import { KeywordGate } from "./keyword-gate.js";
+import { tokenRuns } from "./token-runs.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 
@@ -46,45 +47,33 @@ export const GITLEAKS_KEYWORDS: readonly string[] = [
   "xoxs", "xray", "yandex", "zendesk", "zxlk",
 ];
 
-const AWS_PREFIXES = ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "A3T"];
-
 /**
  * Literals (case as written) of which every match of the named rules holds one (rules are
  * named "own:<kind>" and "gitleaks:<id>"): own rules' private key block, Bearer header, JWT and
  * provider prefixes; AWS key ids (own rule and gitleaks' aws-access-token, whose pattern is
  * case-sensitive); Octopus Deploy's "API-" (gitleaks, case-sensitive); Cloudflare's origin CA
- * key prefix; Authress keys' ".acc_"/".acc-" part.
+ * key prefix; Authress keys' ".acc_"/".acc-" part. Flat (literal, then its rules joined by
+ * spaces): in a fresh process each array literal costs its own boilerplate when the module
+ * loads (measured: 50 small nested arrays cost about 0.2 M instructions).
  */
-const LITERALS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["-----BEGIN ", ["own:private-key"]],
-  ["Bearer", ["own:bearer-token"]],
-  ["eyJ", ["own:jwt"]],
-  ["hf_", ["own:huggingface-token"]],
-  ["xox", ["own:slack-token"]],
-  ["gsk_", ["own:groq-api-key"]],
-  ["xai-", ["own:xai-api-key"]],
-  ["r8_", ["own:replicate-token"]],
-  ...AWS_PREFIXES.map((p) => [p, ["own:aws-access-key", "gitleaks:aws-access-token"]] as const),
-  ["API-", ["gitleaks:octopus-deploy-api-key"]],
-  ["v1.0-", ["gitleaks:cloudflare-origin-ca-key"]],
-  [".acc_", ["gitleaks:authress-service-client-access-key"]],
-  [".acc-", ["gitleaks:authress-service-client-access-key"]],
+const LITERALS: readonly string[] = [
+  "-----BEGIN ", "own:private-key", "Bearer", "own:bearer-token", "eyJ", "own:jwt", "hf_", "own:huggingface-token",
+  "xox", "own:slack-token", "gsk_", "own:groq-api-key", "xai-", "own:xai-api-key", "r8_", "own:replicate-token",
+  "AKIA", "own:aws-access-key gitleaks:aws-access-token", "ASIA", "own:aws-access-key gitleaks:aws-access-token",
+  "ABIA", "own:aws-access-key gitleaks:aws-access-token", "ACCA", "own:aws-access-key gitleaks:aws-access-token",
+  "AGPA", "own:aws-access-key gitleaks:aws-access-token", "AIDA", "own:aws-access-key gitleaks:aws-access-token",
+  "AIPA", "own:aws-access-key gitleaks:aws-access-token", "ANPA", "own:aws-access-key gitleaks:aws-access-token",
+  "ANVA", "own:aws-access-key gitleaks:aws-access-token", "AROA", "own:aws-access-key gitleaks:aws-access-token",
+  "APKA", "own:aws-access-key gitleaks:aws-access-token", "A3T", "own:aws-access-key gitleaks:aws-access-token",
+  "API-", "gitleaks:octopus-deploy-api-key", "v1.0-", "gitleaks:cloudflare-origin-ca-key",
+  ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
-const LOWER_LITERALS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["authorization", ["own:basic-auth"]],
-  ...["sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd"].map((t) => [t, ["own:password-flag"]] as const),
-  ["gocardless", ["gitleaks:gocardless-api-token"]],
+const LOWER_LITERALS: readonly string[] = [
+  "authorization", "own:basic-auth", "sshpass", "own:password-flag", "mysql", "own:password-flag", "mariadb", "own:password-flag", "redis-cli", "own:password-flag",
+  "psql", "own:password-flag", "smbclient", "own:password-flag", "htpasswd", "own:password-flag", "gocardless", "gitleaks:gocardless-api-token",
 ];
-
-/**
- * Words of which every secret name of the own named-value rules holds one (their names end in
- * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
- */
-const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
-/** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
-const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
 
 interface Witness {
   name: string;
@@ -94,7 +83,30 @@ interface Witness {
   need: readonly string[];
   /** Tried on the lower-cased text: a case-insensitive regex costs about three times as much to compile. */
   re: RegExp;
+  /** A cheaper pattern every match of `re` meets, tried first. */
+  gate?: RegExp;
 }
+
+/**
+ * Words of which every secret name of the own named-value rules holds one (their names end in
+ * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
+ */
+const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
+/** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
+const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
+
+/**
+ * gitleaks' generic rule, relaxed (on the lower-cased text): a secret word, then up to 29
+ * name, quote or space characters (the rule's 20 name characters and 3 quotes or spaces, and
+ * the 6 letters by which "credential" outruns "cred"), an operator's first character ("=",
+ * ">", ":", ",", or "||", "?="), up to 8 operator, quote, space or "=" characters (the rest of
+ * ":::=" and the rule's 5), then 12 value characters ([\w.=-] or [a-z0-9+/]: the rule keeps
+ * only values above 3.5 bits of entropy a character, so 12 distinct ones). The rule's own
+ * pattern, with its two bounded classes side by side and its operator alternation, costs two
+ * to five times as much to compile and run in a fresh process (0.7 M instructions against
+ * 0.13-0.3 M on 1 KB replies), and both match the same real texts (../shared/datasets).
+ */
+export const GENERIC_WITNESS = /(?:access|auth|api|cred|key|passw|secret|token)[\w\s.'"-]{0,29}(?:[=>:,]|\|\||\?=)[`'"\s=:|>]{0,8}[\w.=+/-]{12}/;
 
 /**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
@@ -104,26 +116,21 @@ interface Witness {
  * none of them matches holds no match of those rules.
  */
 const WITNESSES: readonly Witness[] = [
-  // gitleaks' generic rule: a secret word, up to 20 name characters, an operator, then a value
-  // of its characters ([\w.=-] or [a-z0-9+/], both under the `i` flag); at least 12 of them,
-  // since the rule keeps only values above 3.5 bits of entropy a character (12 distinct ones).
-  {
-    name: "generic-api-key", rules: ["gitleaks:generic-api-key"],
-    need: GENERIC_WORDS,
-    re: /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/,
-  },
+  { name: "generic-api-key", rules: ["gitleaks:generic-api-key"], need: GENERIC_WORDS, re: GENERIC_WITNESS },
   // The own named-value rules: NAME=value / NAME: value (quoted or not; a value of 4 or more
   // characters, not starting with "$", "<", "{", "[" or "/", which the rule leaves: references,
-  // placeholders, markers, paths), and <NAME>value</NAME>.
+  // placeholders, markers, paths), and <NAME>value</NAME>. Its words are common, so a cheaper
+  // pattern that every match meets (the word, any letters, an optional quote, spaces, then
+  // ":", "=" or ">") goes first: compiling and running it costs a quarter to a third as much.
   {
     name: "named value", rules: ["own:env-assignment"],
     need: NAME_WORDS,
+    gate: /(?:key|token|secret|pass|pwd|credential|auth)[a-z]*["']?\s*[:=>]/,
     re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
   },
-  // The own aws-secret-key rule (its value may start with "/").
-  { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secret"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
-  // The own name/value-pair rule (Kubernetes and Compose env lists).
-  { name: "name/value pair", rules: ["own:env-assignment"], need: ["value:"], re: /name:[\s\S]*?value:/ },
+  // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
+  // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
+  { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secretkey", "secret_key", "secretaccess", "secret_access"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
   // gitleaks' jwt (two parts, each starting "ey": case-sensitive, so on the lower-cased text
   // the widened [a-z0-9]) and lob keys.
   { name: "jwt", rules: ["gitleaks:jwt"], need: [".ey"], re: /ey[a-z0-9]{17,}\.ey/ },
@@ -141,9 +148,6 @@ const WITNESSES: readonly Witness[] = [
 const URL_PASSWORD = /:\/\/[^\s:/@?#]{0,256}:[^\s@/?#]{1,256}@/;
 /** The own named-in-prose rule without its check of the token (on the lower-cased text). */
 const PROSE = /(?:key|token|secret|passw(?:or)?d|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?[a-z0-9_\-+/=.]{16}/;
-/** Runs of token characters: the own prefixed and URL tokens' [A-Za-z0-9_-], the prose tokens' wider set (with "~"). */
-const NARROW_RUN = /[A-Za-z0-9_-]{23,}/g;
-const WIDE_RUN = /[A-Za-z0-9_.~+/=-]{16,}/g;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -168,29 +172,6 @@ function literalThenRun(text: string, literal: string, n: number, ok: (c: number
     const from = at + literal.length;
     while (k < n && from + k < text.length && ok(text.charCodeAt(from + k))) k++;
     if (k >= n) return true;
-  }
-  return false;
-}
-
-/**
- * Whether a whole run that `re` (a global character-class pattern) matches holds what `enough`
- * asks of its counts of upper-case letters, lower-case ones and digits. The class regex finds
- * the runs (cheap to compile); only the runs are read character by character.
- */
-function someRun(re: RegExp, text: string, enough: (upper: number, lower: number, digits: number) => boolean): boolean {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const run = m[0];
-    let upper = 0;
-    let low = 0;
-    let digits = 0;
-    for (let i = 0; i < run.length; i++) {
-      const c = run.charCodeAt(i);
-      if (c >= 65 && c <= 90) upper++;
-      else if (c >= 97 && c <= 122) low++;
-      else if (isDigit(c)) digits++;
-    }
-    if (enough(upper, low, digits)) return true;
   }
   return false;
 }
@@ -253,33 +234,42 @@ export interface Candidates {
 export function candidates(text: string): Candidates {
   const rules = new Set<string>();
   let first: string | null = null;
-  const hold = (why: string, names: readonly string[]): void => {
+  // `names`: rule names joined by spaces (split only for a condition that holds).
+  const hold = (why: string, names: string): void => {
     first ??= why;
-    for (const n of names) rules.add(n);
+    for (const n of names.split(" ")) rules.add(n);
   };
-  for (const [l, names] of LITERALS) if (text.includes(l)) hold(`literal ${l}`, names);
+  for (let i = 0; i < LITERALS.length; i += 2) if (text.includes(LITERALS[i]!)) hold(`literal ${LITERALS[i]}`, LITERALS[i + 1]!);
   const lower = text.toLowerCase();
-  for (const [l, names] of LOWER_LITERALS) if (lower.includes(l)) hold(`literal ${l}`, names);
+  for (let i = 0; i < LOWER_LITERALS.length; i += 2) if (lower.includes(LOWER_LITERALS[i]!)) hold(`literal ${LOWER_LITERALS[i]}`, LOWER_LITERALS[i + 1]!);
   // Own prefixed-token and url-token rules: a token body of 20 or more (23 with its prefix),
   // with both cases and a digit.
-  if (someRun(NARROW_RUN, text, (u, l, d) => u > 0 && l > 0 && d > 0)) hold("mixed run", ["own:prefixed-token", "own:url-token"]);
+  const runs = tokenRuns(text);
+  if (runs.narrow) hold("mixed run", "own:prefixed-token own:url-token");
   // Own clipped-token rule: a run against a clip mark with a letter and two digits.
-  if (text.includes("…") && clippedRun(text)) hold("clipped run", ["own:clipped-token"]);
+  if (text.includes("…") && clippedRun(text)) hold("clipped run", "own:clipped-token");
   // Own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
-  if (literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", ["own:anthropic-api-key", "own:openai-api-key"]);
-  if (emailShape(text)) hold("e-mail shape", ["own:email"]);
+  if (literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", "own:anthropic-api-key own:openai-api-key");
+  if (emailShape(text)) hold("e-mail shape", "own:email");
   // gitleaks' vault-service-token ("s." and 24 of [a-zA-Z0-9], or "hvs." and 90 of [\w-]),
   // twilio-api-key ("SK" and 32 hex), sendgrid-api-token ("SG." and 66 of [\w=.-]).
-  if (literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", ["gitleaks:vault-service-token"]);
-  if (literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", ["gitleaks:twilio-api-key"]);
-  if (literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", ["gitleaks:sendgrid-api-token"]);
-  if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", ["own:url-password"]);
+  // Each is a run of 26, 34 or 69 token characters, so the longest run tells most texts apart
+  // without reading every "s." of the prose.
+  if (runs.longest >= 26 && literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", "gitleaks:vault-service-token");
+  if (runs.longest >= 34 && literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", "gitleaks:twilio-api-key");
+  if (runs.longest >= 69 && literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", "gitleaks:sendgrid-api-token");
+  if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
+  // The own name/value-pair rule (Kubernetes and Compose env lists): its pattern
+  // /name:[\s\S]*?value:/ is "name:" and a later "value:", which two searches tell without
+  // compiling it.
+  const nameAt = rules.has("own:env-assignment") ? -1 : lower.indexOf("name:");
+  if (nameAt >= 0 && lower.includes("value:", nameAt + 5)) hold("witness name/value pair", "own:env-assignment");
   for (const w of WITNESSES) {
     if (w.rules.every((r) => rules.has(r))) continue; // already a candidate: spare the regex
-    if (w.need.some((n) => lower.includes(n)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules);
+    if (w.need.some((n) => lower.includes(n)) && (w.gate === undefined || w.gate.test(lower)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules.join(" "));
   }
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
-  if (someRun(WIDE_RUN, text, (u, l, d) => u + l > 0 && d >= 2) && PROSE.test(lower)) hold("witness named in prose", ["own:named-in-prose"]);
+  if (runs.wide && PROSE.test(lower)) hold("witness named in prose", "own:named-in-prose");
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

@@ -9,10 +9,11 @@ import { describe, expect, it } from "vitest";
 import data from "../../runtime/privacy/gitleaks-rules.json" with { type: "json" };
 import { gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES } from "../../runtime/privacy/own-rules.js";
-import { GITLEAKS_KEYWORDS, mayHoldSecret, prefilterReason, WITNESSED_GITLEAKS_RULES } from "../../runtime/privacy/prefilter.js";
+import { GENERIC_WITNESS, GITLEAKS_KEYWORDS, mayHoldSecret, prefilterReason, WITNESSED_GITLEAKS_RULES } from "../../runtime/privacy/prefilter.js";
 import { redactSecrets, redactSecretsUnfiltered, redactWithoutPrefilter } from "../../runtime/privacy/redact.js";
 import { realReplies, realTurns, transcriptsDir } from "../../bench/redact-data.js";
 import { leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { tokenRuns } from "../../runtime/privacy/token-runs.js";
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 
@@ -199,4 +200,93 @@ describe("the pre-filter on real sessions", () => {
     expect(cleared / replies.length).toBeGreaterThan(0.8);
   });
   if (turns.length === 0) process.stdout.write("pre-filter on real sessions: skipped (../shared/datasets/claude-transcripts is absent)\n");
+});
+
+describe("the pre-filter's stand-ins against the patterns they replaced", () => {
+  /** gitleaks' generic rule's pattern without its entropy check, as the pre-filter's witness was before GENERIC_WITNESS relaxed it (on lower-cased text). */
+  const GENERIC = /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w.=+/-]{12}/;
+  const piece = fc.oneof(
+    fc.constantFrom("key", "keys", "api", "token", "access", "auth", "credential", "creds", "password", "passwd", "secret", "cred", "pass"),
+    fc.constantFrom(" ", "\t", "\n", "'", '"', "`", "=", ">", ":", "::=", ":::=", "||", "|", "?=", "?", ",", "=>", "_", ".", "-", "+", "/", "\u00a0", "\u2028", "é"),
+    fc.stringMatching(/^[a-z0-9_.=+/-]{1,14}$/),
+    fc.string({ maxLength: 4 }),
+  );
+  // Pieces at random, and the pattern's own parts in its order with lengths around its bounds.
+  const shaped = fc
+    .tuple(
+      fc.constantFrom("", "x ", "my_", "\n"),
+      fc.constantFrom("key", "api", "token", "access", "auth", "credential", "creds", "password", "passwd", "secret"),
+      fc.stringMatching(/^[ \t\w.-]{0,23}$/),
+      fc.stringMatching(/^[\s'"]{0,4}$/),
+      fc.constantFrom("=", ">", ":", "::=", ":::=", "||", "|", "?=", "?", ",", "=>", ";"),
+      fc.stringMatching(/^[`'"\s=]{0,6}$/),
+      fc.stringMatching(/^[\w.=+/-]{9,14}$/),
+      fc.constantFrom("", " ", "\n", "!"),
+    )
+    .map((parts) => parts.join(""));
+  const texts = fc.oneof(fc.array(piece, { maxLength: 16 }).map((parts) => parts.join("")), shaped);
+
+  it("the generic witness holds wherever the generic rule's pattern matches, and clears most texts it does not", () => {
+    let matched = 0;
+    let clearedOthers = 0;
+    let others = 0;
+    fc.assert(
+      fc.property(texts, (t) => {
+        const lower = t.toLowerCase();
+        if (GENERIC.test(lower)) {
+          matched++;
+          expect(GENERIC_WITNESS.test(lower), JSON.stringify(lower)).toBe(true);
+        } else {
+          others++;
+          if (!GENERIC_WITNESS.test(lower)) clearedOthers++;
+        }
+      }),
+      { numRuns: 4000, seed: 31 },
+    );
+    process.stdout.write(`generic witness property: ${matched} texts the pattern matches, ${clearedOthers}/${others} of the others cleared\n`);
+    expect(matched).toBeGreaterThan(200);
+    // A relaxation, but a close one: it must not answer "maybe" for most texts.
+    expect(clearedOthers / others).toBeGreaterThan(0.7);
+    for (const t of ["the key was built from the path alone, so two calls shared one entry", "| api signatures |\n| `hardcoded-ip-address` |"]) expect(GENERIC_WITNESS.test(t), t).toBe(false);
+    // At the pattern's bounds: 20 name characters, 3 quotes or spaces, a 4-character operator, 5 quotes or "=".
+    for (const t of [`key${"a".repeat(20)}'" :::=\`'" =abcdefghijkl`, `credential${"b".repeat(20)} \n"||abcdefghijkl`, `password${"c".repeat(20)}'''=abcdefghijkl`]) {
+      expect(GENERIC.test(t), t).toBe(true);
+      expect(GENERIC_WITNESS.test(t), t).toBe(true);
+    }
+    for (const t of ["api_key = abcdefghijkl0", 'password: "hunter2hunter2"', "token ?= 0123456789ab", "credential_file_path_x := abcdefghijklmn"]) expect(GENERIC_WITNESS.test(t), t).toBe(true);
+  });
+
+  /** The two run patterns tokenRuns replaced, read as before (every whole run, counted). */
+  function runsByRegex(text: string): { narrow: boolean; wide: boolean; longest: number } {
+    const counts = (run: string): [number, number, number] => [[...run].filter((c) => /[A-Z]/.test(c)).length, [...run].filter((c) => /[a-z]/.test(c)).length, [...run].filter((c) => /[0-9]/.test(c)).length];
+    const narrow = (text.match(/[A-Za-z0-9_-]{23,}/g) ?? []).some((r) => counts(r).every((n) => n > 0));
+    const wideRuns = text.match(/[A-Za-z0-9_.~+/=-]{16,}/g) ?? [];
+    const wide = wideRuns.some((r) => {
+      const [u, l, d] = counts(r);
+      return u + l > 0 && d >= 2;
+    });
+    return { narrow, wide, longest: Math.max(0, ...wideRuns.map((r) => r.length)) };
+  }
+
+  it("tokenRuns answers as the two run patterns on texts of token characters and separators", () => {
+    const runPiece = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/),
+      fc.stringMatching(/^[A-Za-z0-9_.~+/=-]{1,30}$/),
+      fc.constantFrom(" ", "\n", ".", "~", "+", "/", "=", ":", "…", "é", "a1", "Z9"),
+    );
+    let narrow = 0;
+    let wide = 0;
+    fc.assert(
+      fc.property(fc.array(runPiece, { maxLength: 12 }), (parts) => {
+        const t = parts.join("");
+        const want = runsByRegex(t);
+        expect(tokenRuns(t), JSON.stringify(t)).toEqual(want);
+        if (want.narrow) narrow++;
+        if (want.wide) wide++;
+      }),
+      { numRuns: 3000, seed: 37 },
+    );
+    expect(narrow).toBeGreaterThan(100);
+    expect(wide).toBeGreaterThan(100);
+  });
 });
