@@ -44,6 +44,7 @@ export const RAW_WRITE_FILES = [
   "runtime/store/raw-append.ts",
   "runtime/privacy/redact.ts",
   "runtime/privacy/prefilter.ts",
+  "runtime/privacy/token-runs.ts",
   "runtime/privacy/keyword-gate.ts",
   "runtime/privacy/witnessed.ts",
   "runtime/privacy/engine-load.ts",
