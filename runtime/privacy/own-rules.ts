@@ -66,30 +66,33 @@ function proseToken(s: string): boolean {
 /** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders, references. */
 function looksLikeValueNotSecret(value: string): boolean {
   if (/^\d+(\.\d+)?$/.test(value)) return true;
-  if (/^(true|false|null|none|undefined|required|optional|yes|no)$/i.test(value)) return true;
+  if (/^(true|false|null|none|undefined|required|optional|yes|no)$/.test(value.toLowerCase())) return true;
   if (/^(\.{0,2}\/|~\/)/.test(value)) return true; // a path
   if (/^(process\.env\b|os\.environ|env\(|secrets\.|vars\.)/.test(value)) return true; // a reference, not a value
   return false;
 }
 
 /** Bare generic names ("key=value", "auth=basic"): only a random-looking value counts as a secret. */
-const WEAK_NAMES = /^(key|keys|auth|pass|pwd)$/i;
+const WEAK_NAMES = /^(key|keys|auth|pass|pwd)$/;
 /**
  * Names that end in "key" or "token" but name a column, an index or a limit, not a secret
  * ("primary_key", "sort_key", "cache_key", "idempotency_key", "max_tokens", "key_id").
  */
 const NOT_SECRET_NAMES =
-  /(?:^|[_.-])(?:primary|foreign|sort|partition|cluster(?:ing)?|shard(?:ing)?|range|hash|row|index|unique|composite|natural|surrogate|sequence|lookup|join|cache|idempotency|dedupe?|dedup|public|publishable|max|min|num|total|count)[_.-]?(?:keys?|tokens?)$|(?:keys?|tokens?)[_.-]?(?:id|ids|name|names|type|path|file|count|limit|size|length|prefix|url|uri|endpoint)$/i;
+  /(?:^|[_.-])(?:primary|foreign|sort|partition|cluster(?:ing)?|shard(?:ing)?|range|hash|row|index|unique|composite|natural|surrogate|sequence|lookup|join|cache|idempotency|dedupe?|dedup|public|publishable|max|min|num|total|count)[_.-]?(?:keys?|tokens?)$|(?:keys?|tokens?)[_.-]?(?:id|ids|name|names|type|path|file|count|limit|size|length|prefix|url|uri|endpoint)$/;
 /** Strong names: whatever the value looks like (words included), it is a secret. */
-const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/i;
+const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
 
 /** A value that reads as an identifier or words ("user_id", "created_at", "order-2041-retry"), not a key. */
 function looksLikeIdentifier(value: string): boolean {
   return /^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/.test(value) && !looksRandom(value.replace(/[_.-]/g, ""));
 }
 
+// The name lists are tried on the lower-cased name, not with the `i` flag: each caseless
+// pattern costs a fresh hook process several times as much to compile (docs/privacy.md "Cost").
 function keepAssignment(name: string, value: string): boolean {
   if (looksLikeValueNotSecret(value)) return true;
+  name = name.toLowerCase();
   if (NOT_SECRET_NAMES.test(name)) return true;
   if (WEAK_NAMES.test(name) && !looksRandom(value)) return true;
   return !STRONG_NAMES.test(name) && looksLikeIdentifier(value);
@@ -99,8 +102,37 @@ function keepAssignment(name: string, value: string): boolean {
 const PASSWORD_TOOLS = ["sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd"];
 
 /** A secret-naming key (regex source): NAME's last part names a secret. */
-const SECRET_NAME =
+export const SECRET_NAME =
   "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}[A-Za-z0-9]{0,30}?(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key|authtoken|auth[_-]?token)";
+
+/**
+ * `src` with each ASCII letter outside a character class or an escape made a class of both its
+ * cases ("key" -> "[kK][eE][yY]"), so that the pattern needs no `i` flag: in a fresh hook
+ * process the assignment rule's pattern cost about 3.7 M instructions to compile with `i`
+ * (ICU's case closure of every class) and 0.7 M without (docs/privacy.md "Cost"). Written by
+ * hand: a pattern-to-pattern rewrite this small has no kept library. For sources whose classes
+ * already hold both cases of any letter they hold (test/privacy/redact.test.ts compares the
+ * rewritten rules with the `i` ones).
+ */
+export function caseless(src: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === "\\") {
+      out += c + (src[i + 1] ?? "");
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+      out += c;
+    } else if (c === "[") {
+      inClass = true;
+      out += c;
+    } else if (c.toLowerCase() !== c.toUpperCase() && c.charCodeAt(0) < 128) out += `[${c.toLowerCase()}${c.toUpperCase()}]`;
+    else out += c;
+  }
+  return out;
+}
 
 /** Every secret name of the assignment rule contains one of these (lower-cased). */
 const SECRET_NAME_PARTS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
@@ -213,6 +245,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
   },
 ];
 
+let assignmentRe: RegExp | undefined;
+let pairRe: RegExp | undefined;
+
 /** Runs after gitleaks' generic rule: values named by their key, in every quoting. */
 export const LATE_RULES: readonly OwnRule[] = [
   {
@@ -220,7 +255,11 @@ export const LATE_RULES: readonly OwnRule[] = [
     // NAME=value / NAME: value / "name": "value" / 'NAME=value' / -e "NAME=value" /
     // --name=value, where NAME's last part names a secret.
     need: (t, lower) => (t.includes("=") || t.includes(":")) && SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    re: new RegExp(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2(\\s*[:=]\\s*)(["']?)((?![$<{[]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`, "gim"),
+    // Made on first use: the rewrite is a loop over the pattern, which a hook process whose
+    // texts hold no named value need not run.
+    get re() {
+      return (assignmentRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2(\\s*[:=]\\s*)(["']?)((?![$<{[]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
+    },
     replace: (m, lead, q, name, sep, vq, value) =>
       keepAssignment(name ?? "", value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`,
   },
@@ -230,7 +269,9 @@ export const LATE_RULES: readonly OwnRule[] = [
     // (Kubernetes and Compose env lists: "- name: DB_PASS" then "value: …", on two lines or,
     // once a summary has folded the whitespace, on one).
     need: (t, lower) => (t.includes("<") || lower().includes("value")) && SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    re: new RegExp(`<(${SECRET_NAME})>((?!\\[REDACTED)[^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?[\\s,]+value:\\s*)(["']?)((?!\\[REDACTED)[^\\s"']{4,})\\5`, "gi"),
+    get re() {
+      return (pairRe ??= new RegExp(caseless(`<(${SECRET_NAME})>((?!\\[REDACTED)[^<\\s]{4,})</\\1>|(\\bname:\\s*["']?(${SECRET_NAME})["']?[\\s,]+value:\\s*)(["']?)((?!\\[REDACTED)[^\\s"']{4,})\\5`), "g"));
+    },
     replace: (m, xName, xValue, pre, pName, q, pValue) => {
       if (xName) return keepAssignment(xName, xValue ?? "") ? `<${xName}>${xValue}</${xName}>` : `<${xName}>${m}</${xName}>`;
       return keepAssignment(pName ?? "", pValue ?? "") ? `${pre}${q}${pValue}${q}` : `${pre}${q}${m}${q}`;

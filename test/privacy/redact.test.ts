@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
 import { mayHoldSecret } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
+import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -206,6 +207,32 @@ describe("redactSecrets: properties", () => {
     expect(flagged).toBeGreaterThan(200); // the property is not vacuous: 257 of 1,500 runs held a flagged part
     expect(allCleared([null, "", "run the tests"])).toBe(true);
     expect(allCleared(["run the tests", null, SECRETS[0]!.text])).toBe(false);
+  });
+  it("caseless() patterns match exactly what the same pattern matches under the i flag", () => {
+    const sources = [
+      `(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2(\\s*[:=]\\s*)(["']?)((?![$<{[]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`,
+      `(\\bname:\\s*["']?(${SECRET_NAME})["']?[\\s,]+value:\\s*)(["']?)((?!\\[REDACTED)[^\\s"']{4,})\\3`,
+    ];
+    const corpus = loadCorpus();
+    const pieces = [...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text), "api_key", "Client-Secret", "AUTH_TOKEN", "name: DB_PASS value: x", "[redacted:x]"];
+    const flip = (t: string, seed: number): string => [...t].map((c, i) => (((seed >> (i % 24)) & 1) === 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+    const text = fc.tuple(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 2 ** 24 }), fc.constantFrom(" ", "\n", "=", ": ")).map(([ps, seed, sep]) => ps.map((p, i) => (i % 2 === 0 ? flip(p, seed) : p)).join(sep));
+    let matched = 0;
+    for (const src of sources) {
+      const withI = new RegExp(src, "gim");
+      const rewritten = new RegExp(caseless(src), "gm");
+      expect(rewritten.flags.includes("i")).toBe(false);
+      fc.assert(
+        fc.property(text, (t) => {
+          const a = [...t.matchAll(withI)].map((m) => [m.index, ...m]);
+          const b = [...t.matchAll(rewritten)].map((m) => [m.index, ...m]);
+          if (a.length > 0) matched++;
+          expect(b).toEqual(a);
+        }),
+        { numRuns: 600, seed: 20261202 },
+      );
+    }
+    expect(matched).toBeGreaterThan(100);
   });
   it("redacts several secrets in one text, each with its kind", () => {
     const text = `${SECRETS[0]!.text}\n${SECRETS[17]!.text}\nmail ana@example.com`;
