@@ -6,6 +6,7 @@
  * Example: `expandPattern("i told you {w}")` ->
  * `"i\\s+told\\s+you\\s+[a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff'-]+"`.
  */
+import { walkPattern } from "../../core/pattern-walk.js";
 /**
  * Word characters of lower-cased text in the supported languages: Latin (with Latin-1 and
  * Latin Extended letters) and Cyrillic, digits and "_". Explicit ranges instead of
@@ -37,39 +38,18 @@ export function isWordChar(c: number): boolean {
 const WORD_OPTIONAL = `[${LETTER}'-]*`;
 
 export function expandPattern(src: string): string {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === "\\") {
-      out += c + (src[i + 1] ?? "");
-      i++;
-    } else if (inClass) {
-      if (c === "]") inClass = false;
-      out += c === " " ? "\\s" : c;
-    } else if (c === "[") {
-      inClass = true;
-      out += c;
-    } else if (c === " ") {
-      const next = src[i + 1];
-      if (next === "*" || next === "?") {
-        out += "\\s*";
-        i++;
-      } else {
-        out += "\\s+";
-        if (next === "+") i++;
-      }
-    } else if (src.startsWith("{w}?", i)) {
-      out += WORD_OPTIONAL;
-      i += 3;
-    } else if (src.startsWith("{w}", i)) {
-      out += WORD;
-      i += 2;
-    } else {
-      out += c;
+  return walkPattern(src, (s, i, inClass): readonly [string, number] => {
+    const c = s[i]!;
+    if (inClass) return [c === " " ? "\\s" : c, 0];
+    if (c === " ") {
+      const next = s[i + 1];
+      if (next === "*" || next === "?") return ["\\s*", 1];
+      return ["\\s+", next === "+" ? 1 : 0];
     }
-  }
-  return out;
+    if (s.startsWith("{w}?", i)) return [WORD_OPTIONAL, 3];
+    if (s.startsWith("{w}", i)) return [WORD, 2];
+    return [c, 0];
+  });
 }
 
 /**

@@ -21,6 +21,7 @@ export interface OwnRule {
   replace?: (marker: string, ...groups: string[]) => string;
 }
 
+import { walkPattern } from "../../core/pattern-walk.js";
 import { shannonEntropy } from "./gitleaks.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
@@ -115,23 +116,10 @@ export const SECRET_NAME =
  * rewritten rules with the `i` ones).
  */
 export function caseless(src: string): string {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === "\\") {
-      out += c + (src[i + 1] ?? "");
-      i++;
-    } else if (inClass) {
-      if (c === "]") inClass = false;
-      out += c;
-    } else if (c === "[") {
-      inClass = true;
-      out += c;
-    } else if (c.toLowerCase() !== c.toUpperCase() && c.charCodeAt(0) < 128) out += `[${c.toLowerCase()}${c.toUpperCase()}]`;
-    else out += c;
-  }
-  return out;
+  return walkPattern(src, (s, i, inClass): readonly [string, number] => {
+    const c = s[i]!;
+    return [!inClass && c.charCodeAt(0) < 128 && c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c, 0];
+  });
 }
 
 /** Every secret name of the assignment rule contains one of these (lower-cased). */

@@ -52,5 +52,6 @@ export const RAW_WRITE_FILES = [
   "runtime/privacy/gitleaks.ts",
   "runtime/privacy/gitleaks-data.ts",
   "runtime/privacy/own-rules.ts",
+  "core/pattern-walk.ts",
   "runtime/privacy/gitleaks-rules.json",
 ];
