@@ -13,7 +13,7 @@
  * Example: `redactAll("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
  * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
  */
-import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, type GitleaksRule } from "./gitleaks.js";
+import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, type GitleaksRule, type KeywordCheck } from "./gitleaks.js";
 import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
@@ -112,7 +112,7 @@ const WITNESSED: ReadonlySet<string> = new Set(WITNESSED_GITLEAKS_RULES);
  * cheaper in a fresh process than keyword-gate.ts's pair bitmap (a loop over the whole text in
  * V8's interpreter before the first keyword is read).
  */
-const includesGate = (lower: string): { has(keyword: string): boolean } => ({ has: (k) => lower.includes(k) });
+const includesGate = (lower: string): KeywordCheck => ({ has: (k) => lower.includes(k) });
 
 function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
   const kinds: string[] = [];
@@ -126,7 +126,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
   const note = (kind: string): void => {
     if (!kinds.includes(kind)) kinds.push(kind);
   };
-  let gate: { has(keyword: string): boolean } | null = null;
+  let gate: KeywordCheck | null = null;
   let gateOf: string | null = null;
   const few = only !== undefined && !keywordSeen;
   for (const step of plan) {

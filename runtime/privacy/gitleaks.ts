@@ -90,6 +90,11 @@ const globalAllow = once((): CompiledAllow => {
   return { target: "secret", regexes: g.regexes.map((p) => compile(p)), stopwords: g.stopwords };
 });
 
+/** What a rule's keywords are checked against: keyword-gate.ts, or a plain `includes`. */
+export interface KeywordCheck {
+  has(keyword: string): boolean;
+}
+
 export const GENERIC_RULE_ID = "generic-api-key";
 
 /** Shannon entropy in bits per character, as gitleaks computes it. "aaaa" -> 0; "abcd" -> 2. */
@@ -130,7 +135,7 @@ function lineAt(text: string, offset: number, length: number): string {
  * `includes` on the lower-cased text); returns the text with
  * each secret found replaced by `marker`, and whether anything was replaced.
  */
-export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: { has(keyword: string): boolean }, marker: string): { text: string; fired: boolean } {
+export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: KeywordCheck, marker: string): { text: string; fired: boolean } {
   if (rule.keywords.length > 0 && !rule.keywords.some((k) => gate.has(k))) return { text, fired: false };
   let fired = false;
   const re = rule.re();
