@@ -61,11 +61,6 @@ const stubRedactionPlugin = {
         "export function rememberCleared() {}\n",
       loader: "js",
     }));
-    // The Stop hook asks the pre-filter alone whether a reply may be kept as it is.
-    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]prefilter\.js$/ }, () => ({
-      contents: "export function mayHoldSecret() { return false; }\n",
-      loader: "js",
-    }));
   },
 };
 const common = {

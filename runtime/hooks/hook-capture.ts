@@ -60,11 +60,17 @@ export function captureToLedger(c: CaptureInput): string | null {
   );
   if (built === null) return null;
   const { erratum } = built;
+  const deep = built.deepContext && (reply !== null || tail.toolCalls.length > 0);
+  // One pre-filter run for every text this capture writes: the row's free-text fields (the
+  // store's redactErratum then finds them cleared) and the deep context's. In a fresh hook
+  // process each run pays its searches again, and the reply (which the Stop hook no longer
+  // scans) is most of the text. When the whole is not cleared, each text is redacted.
+  const e = erratum.context;
+  const deepTexts = deep ? [tail.previousPrompt, reply, ...tail.toolCalls.map((t) => t.summary)] : [];
+  const clear = allCleared([erratum.complaint, e.requested, e.doing, e.response_preview, e.component, e.cwd, ...deepTexts]);
   let attachmentDir: string | null = null;
-  if (built.deepContext && (reply !== null || tail.toolCalls.length > 0)) {
+  if (deep) {
     const v = c.verdict;
-    // One pre-filter run for all the deep context's texts; each is redacted only when not.
-    const clear = allCleared([tail.previousPrompt, reply, ...tail.toolCalls.map((t) => t.summary)]);
     const redact = (t: string): string => (clear ? t : redactSecrets(t).text);
     const ctx = {
       schema: "hook-context/1",

@@ -1,10 +1,12 @@
 /**
- * The reply a prompt answers, for the hook: the Stop hook's kept copy when it is fresh (and
- * was not withheld as possibly holding a secret), else the transcript's last reply; plus what the transcript's end says about the turn (the ask,
- * the tool calls, the model, the version). Loaded by the hook only when a rule needs the
- * reply or a row will be written.
+ * The reply a prompt answers, for the hook: the transcript's last reply, with the Stop hook's
+ * record of it (hook-state.ts: its hash, time and model; its text only for a session without a
+ * transcript) for when the transcript gives none; plus what the transcript's end says about
+ * the turn (the ask, the tool calls, the model, the version). A kept text is used when fresh.
+ * Loaded by the hook only when a rule needs the reply or a row will be written.
  *
- * Example: kept reply "Done." (kept after the previous prompt) -> `{reply: "Done.", tail}`.
+ * Example: transcript ending in the reply "Done." -> `{reply: "Done.", replyHash: null, tail}`
+ * (the capture hashes it); no transcript, a fresh kept "Done." -> `{reply: "Done.", replyHash: "sha256:…"}`.
  */
 import { existsSync } from "node:fs";
 import { resolvePaths } from "../paths.js";
@@ -41,19 +43,23 @@ export function replyContext(
 ): ReplyContext {
   const tail = tailOf(transcriptPath, prompt, say);
   const saved = sessionId === null ? null : loadLastReply(resolvePaths(env, cwd).stateDir, sessionId);
-  // The Stop hook's copy is the reply as the host delivered it; it is stale when it was
-  // kept before the previous prompt (that turn was interrupted and never stopped).
+  // The Stop hook's record is of the reply as the host delivered it; it is stale when it was
+  // made before the previous prompt (that turn was interrupted and never stopped).
   const fresh = saved !== null && (tail.previousPromptTs === null || Date.parse(saved.ts) >= Date.parse(tail.previousPromptTs));
-  // A withheld copy (the Stop hook's pre-filter could not clear it) is read from the transcript.
+  // A kept text (a session without a transcript, or an earlier version's file), else the transcript's.
   const reply = fresh && saved.reply !== null ? saved.reply : (tail.reply ?? saved?.reply ?? null);
   const fromKept = saved !== null && saved.reply !== null && reply === saved.reply;
-  const replyHash = fromKept ? (saved.reply_sha256 ?? null) : null;
+  // No text to hash (the transcript could not be read): the record's hash still names the reply.
+  const replyHash = fromKept || (reply === null && fresh) ? (saved.reply_sha256 ?? null) : null;
   // The Stop hook kept it as it is because the pre-filter cleared it: the capture need not scan it again.
   if (fromKept && saved.reply_cleared === true) rememberCleared(saved.reply!);
   return { reply, replyHash, tail, keptModel: saved?.model ?? null };
 }
 
-/** The Stop hook: keep the last reply (given, or the transcript's) for the next capture. */
+/**
+ * The Stop hook: record the last reply (given, or the transcript's) for the next capture: its
+ * hash, and its text only when there is no transcript to read it from later.
+ */
 export function keepLastReply(
   env: Record<string, string | undefined>,
   cwd: string,
@@ -66,5 +72,6 @@ export function keepLastReply(
   const tail = given === null ? tailOf(transcriptPath, null, say) : emptyTail();
   const reply = given ?? tail.reply;
   if (reply === null) return;
-  saveLastReply(resolvePaths(env, cwd).stateDir, { session_id: sessionId, ts: isoTime(nowMs), reply, model: tail.model }, nowMs);
+  const readable = transcriptPath !== null && existsSync(transcriptPath) ? transcriptPath : null;
+  saveLastReply(resolvePaths(env, cwd).stateDir, { session_id: sessionId, ts: isoTime(nowMs), reply, model: tail.model }, nowMs, readable);
 }

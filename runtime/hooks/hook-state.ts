@@ -1,24 +1,28 @@
 /**
- * What the Stop hook keeps for the next capture: the last assistant reply of a session and
- * its hash (so that a capture need not hash it), in
- * `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`, written atomically (temp
- * file + rename, mode 0600; a failed write leaves no temp file). The reply's text is kept only
- * when the redactor's pre-filter proves it holds nothing any rule could take (privacy/prefilter.ts:
- * a cleared text is one the redactor returns unchanged, so it is kept as it is); a reply the
- * pre-filter cannot clear is withheld (`reply: null`, `reply_withheld: true`) and the capture that
- * follows reads it from the transcript and redacts it there, as it redacts everything it writes.
- * Why not redact it here: the full redactor costs a Stop hook a third of a bare Node start to load
- * (docs/privacy.md "Cost"), for a copy only a capture reads, and the transcript holds the same
- * reply by then. Its hash is of the reply as delivered, so a capture that reads the transcript
- * instead computes the same one. The file name needs no cryptographic hash: the file records its session,
- * and a file of another session is treated as absent. Files untouched for 7 days are removed
- * when a new one is written. zod-free (hook path); a file that does not parse is treated as
- * absent.
+ * What the Stop hook keeps for the next capture: which reply a session's last turn ended with
+ * (its hash, time and model), in `<stateDir>/hook/last-reply-<16 hex of FNV-1a(session)>.json`,
+ * written atomically (temp file + rename, mode 0600; a failed write leaves no temp file).
+ *
+ * The reply's text is not kept when the session has a transcript: the capture that follows
+ * reads it from there (the transcript holds the same reply by then) and redacts it as it
+ * redacts everything it writes. So a Stop hook in Claude Code, which runs after every reply,
+ * scans no text and runs no part of the redactor (docs/privacy.md "Cost"), and nothing the
+ * reply holds is copied before it was redacted. Only with no transcript (a host that gives
+ * none) is the text kept, when the redactor's pre-filter proves it holds nothing any rule
+ * could take (privacy/prefilter.ts: a cleared text is one the redactor returns unchanged), and
+ * marked `reply_cleared` so that the capture does not scan it again; a reply it cannot clear
+ * is withheld there too.
+ *
+ * The hash is of the reply as delivered (its last MAX_KEPT_REPLY_CHARS), so a capture that reads
+ * the transcript computes the same one, and fills `response_hash` from this file when it cannot
+ * read the text. The file name needs no cryptographic hash: the file records its session, and a
+ * file of another session is treated as absent. Files untouched for 7 days are removed when a
+ * new one is written. zod-free (hook path); a file that does not parse is treated as absent.
  *
  * Example file: `{"schema":"hook-last-reply/1","session_id":"0b7c…","ts":"2026-11-30T12:00:00.000Z",
- * "reply":"Done: the tests pass.","model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…","reply_cleared":true}`
- * (`reply_cleared`: kept because the pre-filter cleared it, so the capture does not scan it again;
- * a file without it, from an earlier version, is redacted by the capture as any text is).
+ * "reply":null,"model":"claude-sonnet-4-5","reply_sha256":"sha256:9f2c…","reply_withheld":true}`;
+ * with no transcript, `"reply":"Done: the tests pass.", …, "reply_cleared":true`. A file of an
+ * earlier version may hold a reply without the mark; the capture redacts it as any text.
  */
 import { FNV1A32_OFFSET, FNV1A32_PRIME } from "../../core/fnv1a.js";
 import { sha256Tagged } from "../../core/sha256.js";
@@ -26,7 +30,7 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 // The module itself, not runtime/files' index (which loads zod and the lock): the hook path.
 import { writeFileAtomic } from "../files/atomic.js";
-// The pre-filter alone, not the redactor: a Stop hook never loads the full rule set.
+// The pre-filter alone, not the redactor, and only for a session without a transcript.
 import { mayHoldSecret } from "../privacy/prefilter.js";
 
 export const LAST_REPLY_SCHEMA = "hook-last-reply/1";
@@ -38,12 +42,12 @@ export interface LastReply {
   schema: typeof LAST_REPLY_SCHEMA;
   session_id: string;
   ts: string;
-  /** The reply as delivered, or null when it was withheld (the pre-filter could not clear it). */
+  /** The reply as delivered, or null when its text was not kept (the transcript has it, or it may hold a secret). */
   reply: string | null;
   model: string | null;
   /** `sha256:<hex>` of the reply as delivered (absent in files written before it was kept). */
   reply_sha256?: string;
-  /** True when the reply's text was not kept (it may hold a secret; the transcript has it). */
+  /** True when the reply's text was not kept. */
   reply_withheld?: true;
   /** True when the reply was kept because the pre-filter cleared it (files of earlier versions lack it). */
   reply_cleared?: true;
@@ -73,16 +77,26 @@ function fileFor(stateDir: string, sessionId: string): string {
   return join(hookStateDir(stateDir), `last-reply-${sessionKey(sessionId)}.json`);
 }
 
-export function saveLastReply(stateDir: string, entry: Omit<LastReply, "schema" | "reply_sha256" | "reply_withheld" | "reply_cleared" | "reply"> & { reply: string }, nowMs: number): string {
+/**
+ * Records the reply: its hash, time and model; its text only when there is no transcript the
+ * capture could read it from and the pre-filter clears it.
+ */
+export function saveLastReply(
+  stateDir: string,
+  entry: Omit<LastReply, "schema" | "reply_sha256" | "reply_withheld" | "reply_cleared" | "reply"> & { reply: string },
+  nowMs: number,
+  /** The transcript the capture can read the reply from, or null: then the text is kept when the pre-filter clears it. */
+  transcriptPath: string | null,
+): string {
   const dir = hookStateDir(stateDir);
   const file = fileFor(stateDir, entry.session_id);
   const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
-  const withheld = mayHoldSecret(reply);
-  const kept: LastReply = { schema: LAST_REPLY_SCHEMA, ...entry, reply: withheld ? null : reply, reply_sha256: sha256Tagged(reply) };
-  if (withheld) kept.reply_withheld = true;
-  else kept.reply_cleared = true;
+  const kept = transcriptPath === null && !mayHoldSecret(reply);
+  const record: LastReply = { schema: LAST_REPLY_SCHEMA, ...entry, reply: kept ? reply : null, reply_sha256: sha256Tagged(reply) };
+  if (kept) record.reply_cleared = true;
+  else record.reply_withheld = true;
   // Temp file + rename; a failed write (a full disk) removes its temp file.
-  writeFileAtomic(file, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
+  writeFileAtomic(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   prune(dir, nowMs, file);
   return file;
 }

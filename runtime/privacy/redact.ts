@@ -23,14 +23,23 @@ export type { Redaction, RuleSet };
 
 /**
  * Texts the pre-filter cleared in this process, so that a text written twice (a capture writes
- * the reply and the previous prompt into both its row and its deep context) is scanned once.
- * Bounded: emptied when full (a long job's texts are mostly distinct).
+ * the reply and the previous prompt into both its row and its deep context) is scanned once;
+ * and, for the same reason, the redactions of texts it could not clear (a short reply is both
+ * the row's preview and the deep context's reply: the full redactor runs on it once). Bounded:
+ * emptied when full (a long job's texts are mostly distinct). A Redaction is a pure function
+ * of its text, so a remembered one is the one a new run would give.
  */
 const cleared = new Set<string>();
+const redacted = new Map<string, Redaction>();
 const CLEARED_MAX = 64;
 function remember(text: string): void {
   if (cleared.size >= CLEARED_MAX) cleared.clear();
   cleared.add(text);
+}
+function rememberRedaction(text: string, r: Redaction): Redaction {
+  if (redacted.size >= CLEARED_MAX) redacted.clear();
+  redacted.set(text, r);
+  return r;
 }
 
 /**
@@ -45,13 +54,16 @@ export function rememberCleared(text: string): void {
 
 export function redactSecrets(text: string): Redaction {
   if (cleared.has(text)) return { text, kinds: [] };
+  const known = redacted.get(text);
+  if (known !== undefined) return { text: known.text, kinds: [...known.kinds] };
   const c = candidates(text);
   if (c.first === null) {
     remember(text);
     return { text, kinds: [] };
   }
   // Only the candidate rules run: a text that trips one condition does not compile the rest.
-  return loadEngine().redactAll(text, c.rules, c.keyword !== null);
+  const r = rememberRedaction(text, loadEngine().redactAll(text, c.rules, c.keyword !== null));
+  return { text: r.text, kinds: [...r.kinds] };
 }
 
 /**
@@ -66,7 +78,13 @@ export function redactSecrets(text: string): Redaction {
  */
 export function allCleared(texts: ReadonlyArray<string | null | undefined>): boolean {
   const rest: string[] = [];
-  for (const t of texts) if (typeof t === "string" && t !== "" && !cleared.has(t)) rest.push(t);
+  for (const t of texts) {
+    if (typeof t !== "string" || t === "" || cleared.has(t)) continue;
+    // A text the pre-filter could not clear before: the join would not be cleared either.
+    if (redacted.has(t)) return false;
+    // A text given twice (a short reply is both the row's preview and the deep context's reply) is scanned once.
+    if (!rest.includes(t)) rest.push(t);
+  }
   if (rest.length === 0) return true;
   if (mayHoldSecret(rest.join("\n"))) return false;
   // Each part of a cleared join is cleared (the property above), and so is remembered.

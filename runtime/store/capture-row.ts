@@ -36,7 +36,7 @@ export interface CaptureContext {
   sessionId: string | null;
   cwd: string | null;
   reply: string | null;
-  /** `sha256:<hex>` of `reply` when already known (the Stop hook keeps it); else computed here. */
+  /** `sha256:<hex>` of `reply` when already known (or of the reply the Stop hook recorded, when `reply` is null); else computed here. */
   replyHash?: string | null;
   /** False when `reply` is only the end of the reply: then no hash is written (it would not match the whole reply's). */
   replyComplete?: boolean;
@@ -74,7 +74,8 @@ export function captureRow(
       requested: ctx.requested === null ? null : ctx.requested.slice(0, REQUESTED_CHARS),
       doing: doing.length > 0 ? doing.join("\n") : null,
       response_preview: ctx.reply === null ? null : ctx.reply.slice(-RESPONSE_PREVIEW_CHARS),
-      response_hash: ctx.reply === null || ctx.replyComplete === false ? null : (ctx.replyHash ?? responseHash(ctx.reply)),
+      // With no text (the transcript could not be read) the Stop hook's record may still name the reply.
+      response_hash: ctx.replyComplete === false ? null : ctx.reply === null ? (ctx.replyHash ?? null) : (ctx.replyHash ?? responseHash(ctx.reply)),
       session_id: ctx.sessionId,
       output_ids: ctx.outputIds,
       cwd: ctx.cwd,

@@ -178,7 +178,7 @@ describe.skipIf(!canMount)("a real full disk (a 256 KB tmpfs)", () => {
     expect(stop.stderr).toMatch(/disk full/);
     expect(tempFiles(mnt)).toEqual([]);
     // In process: the write fails truly (ENOSPC) and leaves nothing.
-    expect(() => saveLastReply(stateDir, { session_id: "s3", ts: new Date(0).toISOString(), reply: "x".repeat(64 * 1024), model: null }, 0)).toThrow(/ENOSPC/);
+    expect(() => saveLastReply(stateDir, { session_id: "s3", ts: new Date(0).toISOString(), reply: "x".repeat(64 * 1024), model: null }, 0, null)).toThrow(/ENOSPC/);
     expect(tempFiles(mnt)).toEqual([]);
     // The identity cache of another user cannot be rewritten: the identity is still returned, no temp file left.
     const id = hookIdentity(stateDir, "another-user", "laptop");

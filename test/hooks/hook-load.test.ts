@@ -107,7 +107,7 @@ describe("the hook's load footprint", () => {
     expect(last.instance).toBe(instanceId(hostname()));
   });
 
-  it("the Stop hook withholds a reply its pre-filter cannot clear without loading the redactor; the capture reads it from the transcript, redacted", () => {
+  it("the Stop hook of a session with a transcript keeps no reply text and loads no redactor; the capture reads the reply from the transcript, redacted", () => {
     const ledger = join(tmp.dir, "ledger");
     const env = { ERRATA_DIR: ledger, USER: "ana" };
     // Made here: no credential-shaped literal sits in the repository.
@@ -131,9 +131,13 @@ describe("the hook's load footprint", () => {
     const files = readdirSync(hookDir).filter((n) => n.startsWith("last-reply-"));
     expect(files).toHaveLength(1);
     expect(readFileSync(join(hookDir, files[0]!), "utf8")).not.toContain(value);
-    // A reply the pre-filter clears is kept as delivered.
-    saveLastReply(join(ledger, ".state"), { session_id: "s8", ts: "2026-11-30T11:50:31.000Z", reply: "I renamed the function everywhere.", model: null }, Date.parse("2026-11-30T11:50:31Z"));
-    expect(loadLastReply(join(ledger, ".state"), "s8")).toMatchObject({ reply: "I renamed the function everywhere." });
+    // Nor a reply the pre-filter would clear: with a transcript, only its hash is kept.
+    const plain = "I renamed the function everywhere.";
+    probe({ session_id: "s8", transcript_path: transcript, hook_event_name: "Stop", last_assistant_message: plain }, env, bundleDir, "stop");
+    expect(loadLastReply(join(ledger, ".state"), "s8")).toMatchObject({ reply: null, reply_withheld: true, reply_sha256: sha256Tagged(plain) });
+    // With no transcript to read it from later, a reply the pre-filter clears is kept as delivered.
+    saveLastReply(join(ledger, ".state"), { session_id: "s8", ts: "2026-11-30T11:50:31.000Z", reply: plain, model: null }, Date.parse("2026-11-30T11:50:31Z"), null);
+    expect(loadLastReply(join(ledger, ".state"), "s8")).toMatchObject({ reply: plain, reply_cleared: true });
     expect(loadLastReply(join(ledger, ".state"), "s8")?.reply_withheld).toBeUndefined();
     // The capture takes the withheld reply from the transcript and writes it redacted.
     const p = probe({ session_id: "s7", transcript_path: transcript, prompt: "no, that's wrong, you deployed the old branch" }, env);
@@ -149,7 +153,7 @@ describe("the hook's load footprint", () => {
   it("a kept reply marked cleared is not scanned again; one without the mark (an earlier version's file) is redacted by the capture", async () => {
     const ledger = join(tmp.dir, "ledger");
     const state = join(ledger, ".state");
-    const file = saveLastReply(state, { session_id: "s4", ts: "2026-11-30T11:59:00.000Z", reply: "Pushed to main.", model: null }, Date.parse("2026-11-30T11:59:00Z"));
+    const file = saveLastReply(state, { session_id: "s4", ts: "2026-11-30T11:59:00.000Z", reply: "Pushed to main.", model: null }, Date.parse("2026-11-30T11:59:00Z"), null);
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ reply: "Pushed to main.", reply_cleared: true });
     // A file of an earlier version: a reply kept in clear, no mark. Made here: no credential-shaped literal sits in the repository.
     const value = Buffer.from("errata earlier kept reply").toString("base64");
@@ -225,7 +229,7 @@ describe("the hook's load footprint", () => {
 describe("the state that spares a capture from hashing", () => {
   it("the Stop hook keeps the reply with its SHA-256; a file of another session is absent", () => {
     const state = join(tmp.dir, "state");
-    const file = saveLastReply(state, { session_id: "abc", ts: "2026-11-30T12:00:00.000Z", reply: "Done.", model: null }, Date.parse("2026-11-30T12:00:00Z"));
+    const file = saveLastReply(state, { session_id: "abc", ts: "2026-11-30T12:00:00.000Z", reply: "Done.", model: null }, Date.parse("2026-11-30T12:00:00Z"), null);
     expect(loadLastReply(state, "abc")?.reply_sha256).toBe(sha256Tagged("Done."));
     // The file names the session inside: the same file read for another session is absent.
     const other = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
@@ -236,7 +240,7 @@ describe("the state that spares a capture from hashing", () => {
   it("a kept hash that is malformed is ignored and the capture hashes the reply itself", async () => {
     const ledger = join(tmp.dir, "ledger");
     const state = join(ledger, ".state");
-    const file = saveLastReply(state, { session_id: "s9", ts: "2026-11-30T11:59:00.000Z", reply: "Pushed to main.", model: null }, Date.parse("2026-11-30T11:59:00Z"));
+    const file = saveLastReply(state, { session_id: "s9", ts: "2026-11-30T11:59:00.000Z", reply: "Pushed to main.", model: null }, Date.parse("2026-11-30T11:59:00Z"), null);
     const kept = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     writeFileSync(file, JSON.stringify({ ...kept, reply_sha256: "sha256:not-hex" }));
     const h = hookIo(JSON.stringify({ session_id: "s9", prompt: "no, that's wrong" }), { ERRATA_DIR: ledger, USER: "ana" });

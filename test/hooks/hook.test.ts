@@ -1,8 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
+import { loadLastReply } from "../../runtime/hooks/hook-state.js";
+import { sha256Tagged } from "../../core/sha256.js";
 import { ErratumSchema } from "../../schemas/erratum.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { hookIo, ledgerLines, transcriptLines } from "./hook-helpers.js";
@@ -97,14 +99,29 @@ describe("errata hook user-prompt-submit", () => {
     expect(ErratumSchema.parse(r2.rows[1]).context.response_hash).toBe(row.context.response_hash);
   });
 
-  it("the Stop hook falls back to the transcript's last reply", async () => {
+  it("the Stop hook falls back to the transcript's last reply, and records its hash, not its text; the capture reads the text there", async () => {
     const transcript = join(tmp.dir, "t.jsonl");
     writeFileSync(transcript, transcriptLines("s1", "deploy", "Deployed to staging."));
     const stop = hookIo(JSON.stringify({ session_id: "s1", transcript_path: transcript }), env);
     await runHook(["stop"], stop.io);
-    const r = await submit(prompt({ prompt: "No." }));
-    // "No." after a statement is a correction only because the kept reply is known.
-    expect(ErratumSchema.parse(r.rows[0]).context.response_preview).toBe("Deployed to staging.");
+    const kept = loadLastReply(join(tmp.dir, "ledger", ".state"), "s1");
+    expect(kept).toMatchObject({ reply: null, reply_withheld: true, reply_sha256: sha256Tagged("Deployed to staging."), model: "claude-sonnet-4-5" });
+    const r = await submit(prompt({ prompt: "No.", transcript_path: transcript }));
+    // "No." after a statement is a correction only because the reply is known.
+    const row = ErratumSchema.parse(r.rows[0]);
+    expect(row.context.response_preview).toBe("Deployed to staging.");
+    expect(row.context.response_hash).toBe(sha256Tagged("Deployed to staging."));
+  });
+
+  it("a capture that cannot read the transcript any more still names the reply by the Stop hook's hash", async () => {
+    const transcript = join(tmp.dir, "t.jsonl");
+    writeFileSync(transcript, transcriptLines("s1", "deploy", "Deployed to staging."));
+    await runHook(["stop"], hookIo(JSON.stringify({ session_id: "s1", transcript_path: transcript, last_assistant_message: "Deployed to staging." }), env).io);
+    rmSync(transcript);
+    const r = await submit(prompt({ prompt: "that's not what I asked, I wanted production", transcript_path: transcript }));
+    const row = ErratumSchema.parse(r.rows[0]);
+    expect(row.context.response_preview).toBeNull();
+    expect(row.context.response_hash).toBe(sha256Tagged("Deployed to staging."));
   });
 
   it("context.output_ids: the session's outputs since the previous prompt", async () => {
