@@ -12,9 +12,10 @@
  * prompt writes and prints nothing. A rating <= 3 or an explicit correction also writes a
  * deep-context attachment (the reply, the turn's tool calls), linked from the erratum.
  *
- * stop reads the Stop JSON and keeps `last_assistant_message` (or the transcript's last
- * reply) in the state folder for the next capture; when the prompt it answered was captured,
- * the reflection (hook-reflect.ts) sorts that correction by cause for the ladder.
+ * stop reads the Stop JSON and records `last_assistant_message` (or the transcript's last
+ * reply) in the state folder for the next capture: its hash, and its text only when the
+ * session has no transcript to read it from (hook-state.ts); when the prompt it answered was
+ * captured, the reflection (hook-reflect.ts) sorts that correction by cause for the ladder.
  *
  * The hook never blocks or breaks the host: every outcome exits 0; a fault prints one line
  * on stderr and leaves the ledger as it was.
@@ -138,10 +139,12 @@ one line on stderr and leaves the ledger as it was.
                       to the ledger and prints one line for the host, e.g.
                       "Errata captured this prompt as a correction (er-...); acceptance pending."
                       Any other prompt writes and prints nothing.
-  stop                keeps the last assistant reply and its hash, so that the next capture
-                      fills response_preview and response_hash without reading the transcript;
-                      when the prompt it answers was captured, sorts it by cause for the
-                      ladder (ladder/sorted.jsonl, docs/ladder.md; no model).
+  stop                records the last assistant reply's hash, so that the next capture
+                      fills response_hash (and response_preview from the transcript, where
+                      it reads and redacts the reply; with no transcript the reply itself is
+                      kept when it cannot hold a secret); when the prompt it answers was
+                      captured, sorts it by cause for the ladder (ladder/sorted.jsonl,
+                      docs/ladder.md; no model).
 
 Install both in ~/.claude/settings.json (or a project's .claude/settings.json):
   "hooks": {

@@ -230,8 +230,14 @@ export interface Candidates {
  * Every condition of the pre-filter on `text`: which rules may match. The full redactor runs
  * only those of its own and witnessed rules (and gitleaks' others by their keywords, as
  * always), so a text that trips one condition does not pay for compiling the others' rules.
+ *
+ * `within`: the candidates of a text that holds this one (a join of texts of which `text` is
+ * one, redact.ts allCleared). Every condition that holds in a part holds in such a join, so a
+ * condition none of whose rules is among `within`'s cannot hold here and is not tried, and
+ * the keywords are searched only if the join held one: the answer is the same, for the few
+ * conditions that held in the join (test/privacy/redact.test.ts checks both ways give the same).
  */
-export function candidates(text: string): Candidates {
+export function candidates(text: string, within?: Candidates): Candidates {
   const rules = new Set<string>();
   let first: string | null = null;
   // `names`: rule names joined by spaces (split only for a condition that holds).
@@ -239,18 +245,20 @@ export function candidates(text: string): Candidates {
     first ??= why;
     for (const n of names.split(" ")) rules.add(n);
   };
-  for (let i = 0; i < LITERALS.length; i += 2) if (text.includes(LITERALS[i]!)) hold(`literal ${LITERALS[i]}`, LITERALS[i + 1]!);
+  // Whether a condition for these rules (names joined by spaces) can hold: always, unless `within` rules it out.
+  const may = within === undefined ? null : (names: string): boolean => names.split(" ").some((n) => within.rules.has(n));
+  for (let i = 0; i < LITERALS.length; i += 2) if ((may === null || may(LITERALS[i + 1]!)) && text.includes(LITERALS[i]!)) hold(`literal ${LITERALS[i]}`, LITERALS[i + 1]!);
   const lower = text.toLowerCase();
-  for (let i = 0; i < LOWER_LITERALS.length; i += 2) if (lower.includes(LOWER_LITERALS[i]!)) hold(`literal ${LOWER_LITERALS[i]}`, LOWER_LITERALS[i + 1]!);
+  for (let i = 0; i < LOWER_LITERALS.length; i += 2) if ((may === null || may(LOWER_LITERALS[i + 1]!)) && lower.includes(LOWER_LITERALS[i]!)) hold(`literal ${LOWER_LITERALS[i]}`, LOWER_LITERALS[i + 1]!);
   // Own prefixed-token and url-token rules: a token body of 20 or more (23 with its prefix),
   // with both cases and a digit.
-  const runs = tokenRuns(text);
+  const runs = may === null || may(RUN_RULES) ? tokenRuns(text) : NO_RUNS;
   if (runs.narrow) hold("mixed run", "own:prefixed-token own:url-token");
   // Own clipped-token rule: a run against a clip mark with a letter and two digits.
-  if (text.includes("…") && clippedRun(text)) hold("clipped run", "own:clipped-token");
+  if ((may === null || may("own:clipped-token")) && text.includes("…") && clippedRun(text)) hold("clipped run", "own:clipped-token");
   // Own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
-  if (literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", "own:anthropic-api-key own:openai-api-key");
-  if (emailShape(text)) hold("e-mail shape", "own:email");
+  if ((may === null || may("own:anthropic-api-key own:openai-api-key")) && literalThenRun(text, "sk-", 0, isNarrow, true)) hold("literal sk-", "own:anthropic-api-key own:openai-api-key");
+  if ((may === null || may("own:email")) && emailShape(text)) hold("e-mail shape", "own:email");
   // gitleaks' vault-service-token ("s." and 24 of [a-zA-Z0-9], or "hvs." and 90 of [\w-]),
   // twilio-api-key ("SK" and 32 hex), sendgrid-api-token ("SG." and 66 of [\w=.-]).
   // Each is a run of 26, 34 or 69 token characters, so the longest run tells most texts apart
@@ -258,14 +266,15 @@ export function candidates(text: string): Candidates {
   if (runs.longest >= 26 && literalThenRun(text, "s.", 24, isNarrow)) hold("vault token shape", "gitleaks:vault-service-token");
   if (runs.longest >= 34 && literalThenRun(text, "SK", 32, isHex)) hold("twilio key shape", "gitleaks:twilio-api-key");
   if (runs.longest >= 69 && literalThenRun(text, "SG.", 66, (c) => isNarrow(c) || c === 61 || c === 46)) hold("sendgrid key shape", "gitleaks:sendgrid-api-token");
-  if (text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
+  if ((may === null || may("own:url-password")) && text.includes("://") && URL_PASSWORD.test(text)) hold("witness url-password", "own:url-password");
   // The own name/value-pair rule (Kubernetes and Compose env lists): its pattern
   // /name:[\s\S]*?value:/ is "name:" and a later "value:", which two searches tell without
   // compiling it.
-  const nameAt = rules.has("own:env-assignment") ? -1 : lower.indexOf("name:");
+  const nameAt = rules.has("own:env-assignment") || (may !== null && !may("own:env-assignment")) ? -1 : lower.indexOf("name:");
   if (nameAt >= 0 && lower.includes("value:", nameAt + 5)) hold("witness name/value pair", "own:env-assignment");
   for (const w of WITNESSES) {
     if (w.rules.every((r) => rules.has(r))) continue; // already a candidate: spare the regex
+    if (within !== undefined && !w.rules.some((r) => within.rules.has(r))) continue;
     if (w.need.some((n) => lower.includes(n)) && (w.gate === undefined || w.gate.test(lower)) && w.re.test(lower)) hold(`witness ${w.name}`, w.rules.join(" "));
   }
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
@@ -274,7 +283,8 @@ export function candidates(text: string): Candidates {
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).
   let keyword: string | undefined;
-  if (++calls <= GATE_AFTER_CALLS) keyword = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
+  if (within !== undefined && within.keyword === null) keyword = undefined;
+  else if (++calls <= GATE_AFTER_CALLS) keyword = GITLEAKS_KEYWORDS.find((kw) => lower.includes(kw));
   else {
     const gate = new KeywordGate(lower);
     keyword = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
@@ -282,6 +292,10 @@ export function candidates(text: string): Candidates {
   if (keyword !== undefined) first ??= `keyword ${keyword}`;
   return { rules, keyword: keyword ?? null, first };
 }
+
+/** The rules the token runs stand for (tokenRuns is skipped when `within` names none of them). */
+const RUN_RULES = "own:prefixed-token own:url-token own:named-in-prose gitleaks:vault-service-token gitleaks:twilio-api-key gitleaks:sendgrid-api-token";
+const NO_RUNS = { narrow: false, wide: false, longest: 0 };
 
 /** False only when no rule of the redactor can match `text` (see the file's comment). */
 export function mayHoldSecret(text: string): boolean {

@@ -17,7 +17,7 @@
  */
 import type { Redaction, RuleSet } from "./engine.js";
 import { loadEngine } from "./engine-load.js";
-import { candidates, mayHoldSecret } from "./prefilter.js";
+import { candidates, type Candidates } from "./prefilter.js";
 
 export type { Redaction, RuleSet };
 
@@ -52,11 +52,22 @@ export function rememberCleared(text: string): void {
   remember(text);
 }
 
+/**
+ * The last join allCleared could not clear: its parts and its candidates. A part of it, or a
+ * join of its parts, is scanned only for the conditions that held in that join
+ * (prefilter.ts `candidates(text, within)`: the same answer, for a fraction of the searches),
+ * so a capture whose join holds one candidate secret does not run every condition again on
+ * each of its dozen texts.
+ */
+let lastJoin: { parts: ReadonlySet<string>; within: Candidates } | null = null;
+const scan = (text: string, parts: readonly string[]): Candidates =>
+  lastJoin !== null && parts.every((p) => lastJoin!.parts.has(p)) ? candidates(text, lastJoin.within) : candidates(text);
+
 export function redactSecrets(text: string): Redaction {
   if (cleared.has(text)) return { text, kinds: [] };
   const known = redacted.get(text);
   if (known !== undefined) return { text: known.text, kinds: [...known.kinds] };
-  const c = candidates(text);
+  const c = scan(text, [text]);
   if (c.first === null) {
     remember(text);
     return { text, kinds: [] };
@@ -86,7 +97,12 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
     if (!rest.includes(t)) rest.push(t);
   }
   if (rest.length === 0) return true;
-  if (mayHoldSecret(rest.join("\n"))) return false;
+  const c = scan(rest.join("\n"), rest);
+  if (c.first !== null) {
+    // Kept for the parts' own scans that follow (a join of parts of an earlier join keeps that one).
+    if (lastJoin === null || !rest.every((p) => lastJoin!.parts.has(p))) lastJoin = { parts: new Set(rest), within: c };
+    return false;
+  }
   // Each part of a cleared join is cleared (the property above), and so is remembered.
   for (const t of rest) remember(t);
   return true;

@@ -7,7 +7,7 @@ import { mulberry32 } from "../../eval/prng.js";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
-import { mayHoldSecret } from "../../runtime/privacy/prefilter.js";
+import { candidates, mayHoldSecret } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
 import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 
@@ -207,6 +207,37 @@ describe("redactSecrets: properties", () => {
     expect(flagged).toBeGreaterThan(200); // the property is not vacuous: 257 of 1,500 runs held a flagged part
     expect(allCleared([null, "", "run the tests"])).toBe(true);
     expect(allCleared(["run the tests", null, SECRETS[0]!.text])).toBe(false);
+  });
+  it("a part of an uncleared join, scanned only for the join's conditions, gets exactly its own candidates; its redaction is the redactor's", () => {
+    // allCleared keeps an uncleared join's candidates, and each part (or a join of its parts)
+    // is then scanned for those conditions alone (prefilter.ts `candidates(text, within)`).
+    const corpus = loadCorpus();
+    const pieces = [...SECRETS.map((s) => s.text), ...LOOK_ALIKES, ...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text)];
+    const piece = fc.tuple(fc.constantFrom(...pieces), fc.nat(), fc.nat()).map(([t, a, b]) => {
+      const from = a % (t.length + 1);
+      return t.slice(from, from + 1 + (b % (t.length + 1)));
+    });
+    const part = fc.oneof(piece, fc.string({ maxLength: 30 }), fc.constantFrom("see runtime/privacy/redact.ts", "name: DB_PASS", "value: x", "no, that's wrong"));
+    let narrowed = 0;
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 6 }), fc.nat(), (parts, pick) => {
+        const within = candidates(parts.join("\n"));
+        if (within.first === null) return;
+        const sub = parts.filter((_, i) => ((pick >> i) & 1) === 1);
+        for (const t of [...parts, sub.join("\n")]) {
+          const full = candidates(t);
+          const scoped = candidates(t, within);
+          expect({ rules: [...scoped.rules].sort(), keyword: scoped.keyword, first: scoped.first }).toEqual({ rules: [...full.rules].sort(), keyword: full.keyword, first: full.first });
+          if (within.rules.size < 3) narrowed++;
+        }
+        // Through the front: the join (when its parts are not all known cleared) is kept as the
+        // scope of the parts' scans, and each part is then redacted as the redactor does alone.
+        allCleared(parts);
+        for (const t of parts) expect(redactSecrets(t)).toEqual(redactSecretsUnfiltered(t));
+      }),
+      { numRuns: 1000, seed: 20261202 },
+    );
+    expect(narrowed).toBeGreaterThan(300); // most joins name few rules: the scoped scans are narrow
   });
   it("caseless() patterns match exactly what the same pattern matches under the i flag", () => {
     const sources = [
