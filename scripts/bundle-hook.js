@@ -3,7 +3,7 @@
 // - hook.bundle.cjs: hook-main.js with the classifier (and the reflection's gate); every prompt loads only this;
 // - hook-capture.bundle.cjs: the store, the redactor's front and pre-filter, transcript tail
 //   and reply state (hook-capture.js and hook-reply.js in one file), loaded only when a row is
-//   written, the last reply is needed or the Stop hook keeps it;
+//   written, the last reply is needed or the Stop hook records it;
 // - hook-redact.bundle.cjs: the full redactor, loaded by the capture part only for a text
 //   its pre-filter cannot clear;
 // - hook-reflect-sort.bundle.cjs: the Stop hook's reflection sort by cause, loaded only when

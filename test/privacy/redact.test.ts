@@ -185,12 +185,7 @@ describe("redactSecrets: properties", () => {
   it("one pre-filter run over joined fields clears them only when each alone is cleared (and so unchanged)", () => {
     // Writers of several fields (an erratum, a deep context) check their join once: a
     // condition that holds in one part must hold in the join, wherever the part sits.
-    const corpus = loadCorpus();
-    const pieces = [...SECRETS.map((s) => s.text), ...LOOK_ALIKES, ...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text)];
-    const piece = fc.tuple(fc.constantFrom(...pieces), fc.nat(), fc.nat()).map(([t, a, b]) => {
-      const from = a % (t.length + 1);
-      return t.slice(from, from + 1 + (b % (t.length + 1)));
-    });
+    const piece = corpusSlice();
     const field = fc.oneof(piece, fc.string({ maxLength: 30 }), fc.constantFrom("", "see runtime/privacy/redact.ts", "/home/ana/projects/shop", "no, that's wrong"));
     let flagged = 0;
     fc.assert(
@@ -211,12 +206,7 @@ describe("redactSecrets: properties", () => {
   it("a part of an uncleared join, scanned only for the join's conditions, gets exactly its own candidates; its redaction is the redactor's", () => {
     // allCleared keeps an uncleared join's candidates, and each part (or a join of its parts)
     // is then scanned for those conditions alone (prefilter.ts `candidates(text, within)`).
-    const corpus = loadCorpus();
-    const pieces = [...SECRETS.map((s) => s.text), ...LOOK_ALIKES, ...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text)];
-    const piece = fc.tuple(fc.constantFrom(...pieces), fc.nat(), fc.nat()).map(([t, a, b]) => {
-      const from = a % (t.length + 1);
-      return t.slice(from, from + 1 + (b % (t.length + 1)));
-    });
+    const piece = corpusSlice();
     const part = fc.oneof(piece, fc.string({ maxLength: 30 }), fc.constantFrom("see runtime/privacy/redact.ts", "name: DB_PASS", "value: x", "no, that's wrong"));
     let narrowed = 0;
     fc.assert(
@@ -271,3 +261,13 @@ describe("redactSecrets: properties", () => {
     expect(out.kinds).toEqual(expect.arrayContaining(["openai-api-key", "github-token", "email"]));
   });
 });
+
+/** A slice of a secret or look-alike (this file's and the corpus's): the pieces the join properties are made of. */
+function corpusSlice(): fc.Arbitrary<string> {
+  const corpus = loadCorpus();
+  const pieces = [...SECRETS.map((s) => s.text), ...LOOK_ALIKES, ...corpus.secrets.map((s) => s.text), ...corpus.lookAlikes.map((l) => l.text)];
+  return fc.tuple(fc.constantFrom(...pieces), fc.nat(), fc.nat()).map(([t, a, b]) => {
+    const from = a % (t.length + 1);
+    return t.slice(from, from + 1 + (b % (t.length + 1)));
+  });
+}
