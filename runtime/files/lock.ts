@@ -5,12 +5,15 @@
  * append them: duplicated errata, illegal status patches, duplicate exchanges and answers.
  * Appends by the hook and `errata add` take no lock (they are one O_APPEND write each).
  *
- * The lock is a file `<stateDir>/run.lock` created with O_EXCL, holding the holder's pid,
+ * The lock is a file `<stateDir>/run.lock`, created whole (its text written to a temp file and
+ * hard-linked into place, which fails when the lock exists), holding the holder's pid,
  * host, job, start time and the kernel's start time of that pid (Linux `/proc/<pid>/stat`),
  * so a pid reused by another program after the holder died is not mistaken for the holder.
  * A lock whose holder is dead (same host, no such process, or another process under that
- * pid) is stale and is taken over; the take-over is done under a second, short-lived O_EXCL
- * file (`run.lock.break`) so that two runs finding the same stale lock cannot both take it.
+ * pid) is stale and is taken over; the take-over is done under a second, short-lived file
+ * made the same way (`run.lock.break`) so that two runs finding the same stale lock cannot
+ * both take it. A lock file without a readable holder (another writer's, or an O_EXCL write
+ * where the file system has no hard links) is waited out for a few seconds, then taken over.
  *
  * Written here rather than with proper-lockfile (installed): that library decides
  * staleness by the lock's mtime, kept fresh by a timer, so a SIGKILLed holder blocks every
@@ -23,7 +26,7 @@
  * host-a, started 2026-11-30T12:00:00.000Z; expected no other run; pass --wait SECONDS to
  * wait for it)".
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync, mkdirSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { badInput, CodedError } from "../../core/errors.js";
@@ -118,24 +121,74 @@ function readHolder(file: string): { holder: LockHolder | null; text: string; ag
   return { holder, text, ageMs: Date.now() - mtimeMs };
 }
 
+/**
+ * Creates `file` holding `text`, or returns false when it exists. The text is written to a
+ * temp file of this process first and hard-linked into place (link fails when the target
+ * exists), so the lock appears whole: a run killed while writing it leaves at most its temp
+ * file, never a lock without a holder (which a run could only wait out). Where the file
+ * system has no hard links, an O_EXCL create and write.
+ */
 function createExclusive(file: string, text: string): boolean {
-  let fd: number;
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fd = openSync(file, "wx", 0o644);
+    writeWhole(tmp, text, "w");
+  } catch (err) {
+    unlinkQuiet(tmp);
+    throw err;
+  }
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return createByOpen(file, text);
+    throw err;
+  } finally {
+    unlinkQuiet(tmp);
+  }
+}
+
+function createByOpen(file: string, text: string): boolean {
+  try {
+    writeWhole(file, text, "wx");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw err;
   }
+  return true;
+}
+
+/** Writes `text` to a new file (flags "w" or "wx"); a file that could not be written whole (a full disk) is removed. */
+function writeWhole(file: string, text: string, flags: "w" | "wx"): void {
+  const fd = openSync(file, flags, 0o644);
   let ok = false;
   try {
     writeSync(fd, text);
     ok = true;
   } finally {
     closeSync(fd);
-    // A lock that could not be written whole (a full disk) is not left behind.
     if (!ok) unlinkQuiet(file);
   }
-  return true;
+}
+
+/** Removes the temp files of runs that died between writing a lock's text and linking it. */
+function removeDeadTemps(stateDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^run\.lock(?:\.break)?\.(\d+)\.tmp$/.exec(name);
+    if (m === null || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ESRCH") unlinkQuiet(join(stateDir, name));
+    }
+  }
 }
 
 function unlinkQuiet(file: string): void {
@@ -194,6 +247,7 @@ export async function acquireRunLock(stateDir: string, opts: RunLockOptions): Pr
     if (createExclusive(file, text)) {
       held.set(file, 1);
       installExitHook();
+      removeDeadTemps(stateDir);
       return { file, release: () => releaseHeld(file) };
     }
     const found = readHolder(file);

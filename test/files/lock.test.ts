@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -124,6 +124,27 @@ describe("the run lock (runtime/files/lock.ts)", () => {
     await expect(acquireRunLock(t.dir, { job: "a" })).rejects.toThrow(/another run holds the lock .* on another-host/);
     writeFileSync(join(t.dir, LOCK_FILE), "");
     await expect(acquireRunLock(t.dir, { job: "a" })).rejects.toThrow(/lock file is still being written/);
+  });
+
+  it("appears whole: a lock is never a file without its holder, and a dead run's temp file is removed by the next run", async () => {
+    // A run killed after writing its temp file and before linking it: no lock, a temp file.
+    const dead = deadPid();
+    writeFileSync(join(t.dir, `${LOCK_FILE}.${dead}.tmp`), "{\"schema\":\"run-lock/1\"");
+    const lock = await acquireRunLock(t.dir, { job: "errata exchanges" });
+    expect((JSON.parse(readFileSync(join(t.dir, LOCK_FILE), "utf8")) as LockHolder).job).toBe("errata exchanges");
+    lock.release();
+    expect(readdirSync(t.dir)).toEqual([]);
+    // Runs SIGKILLed at every moment of taking the lock: whatever is left is a whole holder or nothing.
+    for (let i = 0; i < 12; i++) {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(join(repoRoot, "dist", "runtime", "files", "lock.js"))}).then((m) => m.acquireRunLock(${JSON.stringify(t.dir)}, { job: "errata daily" }))`], { stdio: "ignore" });
+      const exited = new Promise<void>((r) => child.on("exit", () => r()));
+      await new Promise((r) => setTimeout(r, 25 + i * 7));
+      child.kill("SIGKILL");
+      await exited;
+      if (existsSync(join(t.dir, LOCK_FILE))) expect((JSON.parse(readFileSync(join(t.dir, LOCK_FILE), "utf8")) as LockHolder).schema).toBe("run-lock/1");
+      (await acquireRunLock(t.dir, { job: "errata daily" })).release();
+      expect(readdirSync(t.dir)).toEqual([]);
+    }
   });
 
   it("lets one process at a time through: 6 processes x 15 read-modify-write rounds on one counter lose no increment", async () => {
