@@ -106,8 +106,11 @@ const lazyGitleaksData = {
       const data = JSON.parse(readFileSync(`${root}/runtime/privacy/gitleaks-rules.json`, "utf8"));
       const sep = "\u0001";
       for (const r of data.rules) if (r.keywords.some((k) => k.includes(sep))) throw new Error(`bundle-hook: a keyword of ${r.id} holds U+0001`);
-      // The data file: the global allowlist, then each rule, as JSON, at byte offsets kept in the code.
-      const parts = [JSON.stringify(data.global), ...data.rules.map((r) => JSON.stringify(r))].map((t) => Buffer.from(t, "utf8"));
+      // The data file: the global allowlist, then each rule without its allowlists, then each
+      // rule's allowlists, as JSON, at byte offsets kept in the code (a rule's allowlists are
+      // read only for a match above its entropy: the generic rule's hold 1,446 stopwords).
+      const withoutAllow = (r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "allow"));
+      const parts = [JSON.stringify(data.global), ...data.rules.map((r) => JSON.stringify(withoutAllow(r))), ...data.rules.map((r) => JSON.stringify(r.allow ?? []))].map((t) => Buffer.from(t, "utf8"));
       const offsets = [0];
       for (const p of parts) offsets.push(offsets[offsets.length - 1] + p.length);
       writeFileSync(`${outDir}/${GITLEAKS_DATA_FILE}`, Buffer.concat(parts));
@@ -115,11 +118,12 @@ const lazyGitleaksData = {
         contents:
           `const SEP = ${JSON.stringify(sep)};\nconst IDS = ${JSON.stringify(data.rules.map((r) => r.id).join(sep))}.split(SEP);\n` +
           `const KEYWORDS = ${JSON.stringify(data.rules.map((r) => r.keywords.join(sep)).join("\n"))}.split("\\n");\n` +
-          `const OFFSETS = [${offsets.join(",")}];\nconst parsed = [];\nlet bytes;\nlet global;\n` +
+          `const OFFSETS = [${offsets.join(",")}];\nconst parsed = [];\nconst allowParsed = [];\nlet bytes;\nlet global;\n` +
           `const part = (k) => JSON.parse((bytes ??= require("fs").readFileSync(require("path").join(__dirname, ${JSON.stringify(GITLEAKS_DATA_FILE)}))).toString("utf8", OFFSETS[k], OFFSETS[k + 1]));\n` +
           `export const RULE_COUNT = ${data.rules.length};\n` +
           "export function ruleHead(i) { return { id: IDS[i], keywords: KEYWORDS[i] === \"\" ? [] : KEYWORDS[i].split(SEP) }; }\n" +
           "export function ruleData(i) { return (parsed[i] ??= part(i + 1)); }\n" +
+          "export function ruleAllowData(i) { return (allowParsed[i] ??= part(i + 1 + RULE_COUNT)); }\n" +
           "export function globalAllowData() { return (global ??= part(0)); }\n",
         loader: "js",
       };

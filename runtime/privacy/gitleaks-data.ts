@@ -7,7 +7,8 @@
  * an object literal paid for every rule's objects to redact a text that wakes one or two
  * (docs/privacy.md "Cost"). test/privacy/redact-part.test.ts checks the two agree.
  *
- * Example: `ruleHead(0)` -> `{ id: "1password-secret-key", keywords: ["a3-"] }`.
+ * Example: `ruleHead(0)` -> `{ id: "1password-secret-key", keywords: ["a3-"] }`;
+ * `ruleAllowData(i)` -> that rule's allowlists.
  */
 import data from "./gitleaks-rules.json" with { type: "json" };
 
@@ -44,9 +45,18 @@ export function ruleHead(i: number): { id: string; keywords: string[] } {
   return { id: r.id, keywords: r.keywords };
 }
 
-/** A rule's whole data. */
-export function ruleData(i: number): RuleData {
+/** A rule's pattern and settings (its allowlists apart: ruleAllowData). */
+export function ruleData(i: number): Omit<RuleData, "allow"> {
   return rules[i]!;
+}
+
+/**
+ * A rule's allowlists, apart from its pattern: only a match that passes the rule's entropy
+ * needs them, and the generic rule's hold 1,446 stopwords, whose parsing (and the collection of
+ * what it allocates) cost a cold hook process more than the rest of that rule's data.
+ */
+export function ruleAllowData(i: number): AllowEntry[] {
+  return rules[i]!.allow ?? [];
 }
 
 /** The allowlist every rule shares. */

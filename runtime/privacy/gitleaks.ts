@@ -14,7 +14,7 @@
  * Example: `runGitleaks("SENDGRID=SG.<22>.<43>", rules)` -> the token replaced by
  * `[REDACTED:sendgrid-api-token]`.
  */
-import { globalAllowData, ruleData, ruleHead, RULE_COUNT, type AllowEntry, type Pattern } from "./gitleaks-data.js";
+import { globalAllowData, ruleAllowData, ruleData, ruleHead, RULE_COUNT, type Pattern } from "./gitleaks-data.js";
 
 interface CompiledAllow {
   target: string;
@@ -31,8 +31,8 @@ export interface GitleaksRule {
    * of the cost on ordinary text), so it is cut off and the name is found by walking back
    * from the match instead, for the allowlists that read the match.
    */
-  /** The rest of its data, read on first use; `reachBack` as above. */
-  body: () => { reachBack: number; src: string; flags: string; entropy: number; secretGroup: number; allow: AllowEntry[] };
+  /** The rest of its data but the allowlists, read on first use; `reachBack` as above. */
+  body: () => { reachBack: number; src: string; flags: string; entropy: number; secretGroup: number };
   /** Compiled on first use. */
   re: () => RegExp;
   allow: () => CompiledAllow[];
@@ -53,14 +53,15 @@ function toRule(i: number): GitleaksRule {
   const body = once(() => {
     const r = ruleData(i);
     const cut = r.src.startsWith(LAZY_NAME);
-    return { reachBack: cut ? 50 : 0, src: cut ? r.src.slice(LAZY_NAME.length) : r.src, flags: r.flags, entropy: r.entropy ?? 0, secretGroup: r.secretGroup ?? 0, allow: r.allow ?? [] };
+    return { reachBack: cut ? 50 : 0, src: cut ? r.src.slice(LAZY_NAME.length) : r.src, flags: r.flags, entropy: r.entropy ?? 0, secretGroup: r.secretGroup ?? 0 };
   });
   return {
     id: head.id,
     keywords: head.keywords,
     body,
     re: once(() => compile(body(), true)),
-    allow: once(() => body().allow.map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
+    // Read apart from the pattern: only a match above the rule's entropy needs them.
+    allow: once(() => ruleAllowData(i).map((a) => ({ target: a.target, regexes: (a.regexes ?? []).map((p) => compile(p)), stopwords: a.stopwords ?? [] }))),
   };
 }
 
