@@ -6,13 +6,15 @@
  *
  * Variants, as the host runs them with both hooks installed:
  * - ordinary prompt (most prompts: nothing written);
- * - capturing prompt after the Stop hook kept the reply (the usual capture: a row, a
- *   deep-context attachment, the record row; reply hash and reporter identity already known);
- * - capturing prompt with no kept reply (Stop hook not installed: the reply is read from the
- *   transcript and hashed by the WebAssembly SHA-256, core/sha256.ts).
+ * - capturing prompt after the Stop hook (the usual capture: a row, a deep-context
+ *   attachment, the record row; the Stop hook recorded the reply's hash, the capture reads the
+ *   reply from the transcript and hashes it by the WebAssembly SHA-256, core/sha256.ts);
+ * - capturing prompt with no Stop record (Stop hook not installed: the same reads);
+ * - capturing prompt in a session without a transcript, after the Stop hook kept the reply's
+ *   text and hash (no transcript read, no hashing).
  * The transcript is a real one (the bundled spotter session).
  *
- * And the Stop hook (`hook stop`), which keeps the last reply and runs the quick reflection:
+ * And the Stop hook (`hook stop`), which records the last reply and runs the quick reflection:
  * - Stop, nothing captured (most Stops: the reflection's part looks at the ledger's tail for
  *   the session's id, finds none, and writes nothing);
  * - Stop after a captured correction (the reflection reads the transcript's end, the shipped
@@ -102,8 +104,13 @@ export async function run(): Promise<void> {
       { name: "node -e 0", args: ["-e", "0"], input: stdinFor("kept", capturing) },
       { name: "hook, ordinary prompt", args: hook, input: stdinFor("kept", "add a retry to the fetch call and run the tests") },
       { name: "hook, ordinary 1,000-character prompt", args: hook, input: stdinFor("kept", long) },
-      { name: "hook, capturing prompt (reply kept by the Stop hook)", args: hook, input: stdinFor("kept", capturing) },
-      { name: "hook, capturing prompt (no kept reply: transcript read and hashed)", args: hook, input: stdinFor("unkept", capturing) },
+      { name: "hook, capturing prompt after the Stop hook (reply read from the transcript and hashed)", args: hook, input: stdinFor("kept", capturing) },
+      { name: "hook, capturing prompt with no Stop record (transcript read and hashed)", args: hook, input: stdinFor("unkept", capturing) },
+      {
+        name: "hook, capturing prompt without a transcript (reply and hash kept by the Stop hook)",
+        args: hook,
+        input: JSON.stringify({ session_id: "no-transcript", cwd: dir, hook_event_name: "UserPromptSubmit", permission_mode: "default", prompt: capturing }),
+      },
     ];
     // The Stop hook's two cases. A session whose last prompt was captured: its transcript (the
     // prompt stamped now, as the host writes it), its capture, and its Stop.
@@ -134,13 +141,13 @@ export async function run(): Promise<void> {
       { name: "hook stop, nothing captured", args: [bin, "hook", "stop"], input: stopFor("stop-plain", transcript) },
       { name: "hook stop after a captured correction (reflection sorts it)", args: [bin, "hook", "stop"], input: stopFor(stopCap, stopTranscript), before: prepareCapturedStop },
     );
-    // The Stop hook keeps the last reply of session "kept", as it does after every turn.
-    const stop = spawnSync(process.execPath, [bin, "hook", "stop"], {
-      input: JSON.stringify({ session_id: "kept", transcript_path: transcript, hook_event_name: "Stop", last_assistant_message: "I changed the API as you asked: `fetchAll` now takes an options object." }),
-      env: asGiven,
-      encoding: "utf8",
-    });
-    if (stop.status !== 0 || stop.stderr !== "") throw new Error(`the Stop hook failed: ${stop.stderr}`);
+    // The Stop hook records the last reply of session "kept", as it does after every turn, and
+    // keeps the reply itself for the session without a transcript.
+    const keptReply = "I changed the API as you asked: `fetchAll` now takes an options object.";
+    for (const fields of [{ session_id: "kept", transcript_path: transcript }, { session_id: "no-transcript" }]) {
+      const stop = spawnSync(process.execPath, [bin, "hook", "stop"], { input: JSON.stringify({ ...fields, hook_event_name: "Stop", last_assistant_message: keptReply }), env: asGiven, encoding: "utf8" });
+      if (stop.status !== 0 || stop.stderr !== "") throw new Error(`the Stop hook failed: ${stop.stderr}`);
+    }
 
     const envs: Array<[string, NodeJS.ProcessEnv]> = [["environment as given", asGiven]];
     if (process.env["NODE_EXTRA_CA_CERTS"]) envs.push(["without NODE_EXTRA_CA_CERTS", stock]);
