@@ -41,7 +41,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Bench } from "tinybench";
 import { classify } from "../runtime/classifier/classify.js";
-import { rowKind } from "../runtime/classifier/row-kind.js";
+import { rowKind } from "../runtime/hooks/row-kind.js";
 import { mayHoldSecret, prefilterReason } from "../runtime/privacy/prefilter.js";
 import { redactSecrets, redactWithoutPrefilter } from "../runtime/privacy/redact.js";
 import { loadCorpus } from "../test/privacy/corpus.js";

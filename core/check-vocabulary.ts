@@ -2,7 +2,7 @@
  * The words of a rung-3 check (the ladder's deterministic checks): the fields a condition
  * may read, its operators, a check's actions and the fields a rewrite may replace. In core/
  * because both the zod schema (schemas/ladder-checks.ts) and the zod-free hook
- * (runtime/hooks/tool-checks.ts) need the same lists.
+ * check language (runtime/ladder-formats/checks.ts) need the same lists.
  *
  * Example: CHECK_OPERATORS.includes("starts_with") -> true.
  */

@@ -1,9 +1,10 @@
 /**
  * The ladder's rung-3 records: a check (as stored in `<ERRATA_DIR>/ladder/checks.json`), the
  * hook's log line per eligible check (`tool-events.jsonl`) and the InstructionsLoaded line
- * (`instructions-loaded.jsonl`). The hook validates checks by hand (it cannot load zod:
- * runtime/hooks/tool-checks.ts `validateCheck`); test/ladder/check-shape.test.ts keeps the
- * two in agreement on generated inputs.
+ * (`instructions-loaded.jsonl`; the hooks write these two typed by the types below). The hook
+ * validates checks by hand (it cannot load zod: runtime/ladder-formats/checks.ts
+ * `validateCheck`); test/ladder/check-shape.test.ts keeps the two in agreement on generated
+ * inputs.
  */
 import { z } from "zod";
 import { CHECK_ACTIONS, CHECK_FIELDS, CHECK_OPERATORS, REWRITE_FIELDS } from "../core/check-vocabulary.js";

@@ -1,6 +1,6 @@
 // The layout's invariants (ARCHITECTURE.md): no folder-level import cycle at any depth, no
 // runtime room importing the CLI, other rooms used through their index.ts (the hook path
-// excepted), pure folders pure, no source file over 400 lines but data tables, the capture
+// excepted), the ladder apart from the hooks and the store from the classifier, pure folders pure, no source file over 400 lines but data tables, the capture
 // classifier under 2,500 lines.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -98,13 +98,14 @@ describe("the layout", () => {
   });
 
   it("a room is used from outside through its index.ts (core/ and schemas/ are one module a file; the hook path imports files directly)", () => {
-    // The hook's bundles must hold only what a prompt needs, so the hook path (runtime/hooks
-    // and the two store modules its capture part uses) imports single files.
-    const hookPath = new Set(["runtime/store/capture-row.ts", "runtime/store/raw-append.ts"]);
+    // The hook's bundles must hold only what a prompt needs, so the hook path (runtime/hooks,
+    // the formats it shares with the ladder, and the store module its capture part uses)
+    // imports single files.
+    const hookPath = new Set(["runtime/store/raw-append.ts"]);
     const exempt = new Set(["core", "schemas", "runtime", "cli", "scripts", "runtime/hooks"]);
     const bad: string[] = [];
     for (const f of files) {
-      if (f.startsWith("runtime/hooks/") || f.startsWith("scripts/") || hookPath.has(f)) continue;
+      if (f.startsWith("runtime/hooks/") || f.startsWith("runtime/ladder-formats/") || f.startsWith("scripts/") || hookPath.has(f)) continue;
       for (const t of importsOf(f)) {
         const room = roomOf(t);
         if (exempt.has(room) || room === roomOf(f) || t === `${room}/index.ts`) continue;
@@ -113,6 +114,22 @@ describe("the layout", () => {
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it("the ladder reaches the hooks' data only through runtime/ladder-formats, which imports neither; the store imports no classifier", () => {
+    const banned: Array<[string, string, string]> = [
+      ["runtime/ladder/", "runtime/hooks/", "the ladder imports the formats it shares with the hooks from runtime/ladder-formats"],
+      ["runtime/ladder-formats/", "runtime/hooks/", "the shared formats sit below the hooks"],
+      ["runtime/ladder-formats/", "runtime/ladder/", "the shared formats sit below the ladder"],
+      ["runtime/store/", "runtime/classifier/", "the verdict-to-row mapping is the capture's (runtime/hooks/row-kind.ts, capture-row.ts)"],
+    ];
+    const bad = banned.flatMap(([from, to, why]) =>
+      files.filter((f) => f.startsWith(from)).flatMap((f) => importsOf(f).filter((t) => t.startsWith(to)).map((t) => `${f} -> ${t} (${why})`)),
+    );
+    expect(bad).toEqual([]);
+    // The rule reads real files: the formats room exists and both sides use it.
+    expect(files.filter((f) => f.startsWith("runtime/ladder/") && importsOf(f).some((t) => t.startsWith("runtime/ladder-formats/"))).length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith("runtime/hooks/") && importsOf(f).some((t) => t.startsWith("runtime/ladder-formats/"))).length).toBeGreaterThan(0);
   });
 
   it("the research folders use no file system, network, environment, clock or Math.random", () => {

@@ -4,5 +4,4 @@
  * imports its files directly, so the hook's bundle holds only what a prompt needs.
  */
 export { classify, unhappyWithReply } from "./classify.js";
-export { rowKind } from "./row-kind.js";
 export { type CaptureVerdict } from "./verdict.js";

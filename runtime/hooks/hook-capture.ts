@@ -14,7 +14,7 @@ import { resolvePaths } from "../paths.js";
 import { allCleared, redactSecrets } from "../privacy/redact.js";
 import { writeAttachment } from "../store/attachments.js";
 import { appendErratumRaw } from "../store/raw-append.js";
-import { captureRow } from "../store/capture-row.js";
+import { captureRow } from "./capture-row.js";
 import { hookIdentity } from "./hook-identity.js";
 import type { ReplyContext } from "./hook-reply.js";
 import { hostOutputsFile, readOutputIds } from "./outputs.js";

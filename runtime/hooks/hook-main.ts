@@ -25,7 +25,7 @@
  */
 import { fstatSync, readSync } from "node:fs";
 import { classify } from "../classifier/classify.js";
-import { rowKind } from "../classifier/row-kind.js";
+import { rowKind } from "./row-kind.js";
 import { outputFlushed, writeFd } from "./fd-write.js";
 import { reflectAfterStop } from "./hook-reflect.js";
 

@@ -3,7 +3,7 @@
  * loaded only when the gate found a capture of this session that no reflection has handled.
  * It checks the capture is the transcript's last typed prompt, names the exchange as the
  * nightly auditor does (the typed prompt's record uuid), sorts the correction with the
- * shipped cause model (cause-model.ts; no model call, no fitting) and writes the ladder's
+ * shipped cause model (ladder-formats/cause-model.ts; no model call, no fitting) and writes the ladder's
  * `sorted.jsonl` line (a second line for one exchange is never written: the first cause
  * stands) and a `reflection` receipt naming the erratum, which the gate reads to skip it next
  * time. zod-free: it runs in the hook, as its own bundle part.
@@ -24,13 +24,10 @@ import { sha256Hex } from "../../core/sha256.js";
 import { appendWhole } from "../files/append.js";
 import { assistantPart, classifyRecord } from "../transcripts/records.js";
 import { typedPromptVerdict } from "../transcripts/typed.js";
-import { compileCauseModel, loadCauseWeights } from "./cause-model.js";
+import { compileCauseModel, loadCauseWeights } from "../ladder-formats/cause-model.js";
+import { LADDER_DIR, RECEIPTS_FILE, SORTED_FILE } from "../ladder-formats/files.js";
 import { readTailBytes } from "./transcript-tail.js";
 
-/** The ladder folder in the ledger folder: pre-tool-use.ts' LADDER_DIR (not imported: that would bring the check runner into this part; a test keeps them equal). */
-export const LADDER_DIR = "ladder";
-export const SORTED_FILE = "sorted.jsonl";
-export const RECEIPTS_FILE = "receipts.jsonl";
 /** How far the capture row's time may be from the transcript's record of the prompt. */
 export const CAPTURE_WINDOW_MS = 10 * 60 * 1000;
 /** How much of the transcript's end is searched for the prompt and the reply before it. */
@@ -90,7 +87,7 @@ export function sortCapture(input: SortInput, row: CaptureRow): ReflectOutcome {
 
 const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
 const MARKER = /\[REDACTED:[^\]]*\]/;
-/** What store/capture-row.ts clipComplaint appends to a complaint it cut. */
+/** What capture-row.ts clipComplaint appends to a complaint it cut. */
 const CLIPPED = / \[…\d+ more characters not kept\]$/;
 
 /**

@@ -86,8 +86,9 @@ export function sessionCapture(ledgerDir: string, sessionId: string, nowMs: numb
 
 /**
  * A reflection receipt names the erratum it handled (hook-reflect-sort.ts): found in the
- * receipts' end, the row is done. The ladder folder and file are the sort part's LADDER_DIR
- * and RECEIPTS_FILE, written out so that this part does not load that one.
+ * receipts' end, the row is done. The ladder folder and file are ladder-formats/files.ts'
+ * LADDER_DIR and RECEIPTS_FILE, written out so that the prompt's bundle holds no more
+ * (test/ladder/reflection.test.ts keeps them equal).
  */
 function reflectedBefore(ledgerDir: string, erratumId: string): boolean {
   const buf = tail(join(ledgerDir, "ladder", "receipts.jsonl"), RECEIPTS_TAIL_BYTES);

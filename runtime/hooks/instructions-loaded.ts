@@ -10,9 +10,10 @@
  * Example: stdin {"session_id":"s1","hook_event_name":"InstructionsLoaded","file_path":"/p/CLAUDE.md",
  * "memory_type":"Project","load_reason":"session_start"} -> one line in instructions-loaded.jsonl.
  */
-import { appendLadderLine, ladderDir, type ToolHookIo } from "./pre-tool-use.js";
-
-export const INSTRUCTIONS_LOADED_FILE = "instructions-loaded.jsonl";
+import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
+import { INSTRUCTIONS_LOADED_FILE } from "../ladder-formats/files.js";
+import { ladderDir } from "../ladder-formats/ladder-dir.js";
+import { appendLadderLine, type ToolHookIo } from "./pre-tool-use.js";
 
 type Fields = Record<string, unknown>;
 const strOrNull = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
@@ -24,7 +25,8 @@ export function onInstructionsLoaded(f: Fields, io: ToolHookIo, say: (line: stri
     return false;
   }
   const globs = Array.isArray(f["globs"]) ? (f["globs"] as unknown[]).filter((g): g is string => typeof g === "string") : null;
-  const row = {
+  // Typed by the schema the ladder reads the file with (a type import: the hook loads no zod).
+  const row: InstructionsLoadedRow = {
     v: 1,
     ts: new Date(io.now()).toISOString(),
     session_id: strOrNull(f["session_id"]),

@@ -7,7 +7,7 @@
  * `<ERRATA_DIR>/ladder/checks.json` (installed through `errata rules approve`) and the
  * owner's hookify rules (`.claude/hookify.*.local.md` in the project, CLAUDE_PROJECT_DIR or
  * the payload's cwd, then `~/.claude/`, a project file hiding a global one of the same
- * name), evaluates them (tool-checks.ts) and answers in Claude Code's PreToolUse contract:
+ * name), evaluates them (ladder-formats/checks.ts) and answers in Claude Code's PreToolUse contract:
  * `hookSpecificOutput.permissionDecision` deny/ask/allow with `permissionDecisionReason`,
  * `updatedInput` for a rewrite, `additionalContext` for a warning; nothing at all when no
  * check fires.
@@ -27,11 +27,13 @@
  */
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CheckFileError, compileChecks, evaluateCompiled, type Check, type Decision } from "../ladder-formats/checks.js";
+import { parseChecksFile } from "../ladder-formats/checks-file.js";
+import type { ToolEvent } from "../../schemas/ladder-checks.js";
+import { TOOL_EVENTS_FILE } from "../ladder-formats/files.js";
+import { ladderDir } from "../ladder-formats/ladder-dir.js";
 import { hookifyCheck } from "./hookify.js";
-import { CheckFileError, compileChecks, evaluateCompiled, preToolUseOutput, validateCheck, type Check, type Decision } from "./tool-checks.js";
-import { findCheckSources, ladderDir, NO_CALL, nonEmpty, projectDirOf, type CheckSources } from "./tool-sources.js";
-
-export { CHECKS_FILE, LADDER_DIR, ladderDir } from "./tool-sources.js";
+import { findCheckSources, NO_CALL, nonEmpty, projectDirOf, type CheckSources } from "./tool-sources.js";
 
 export interface ToolHookIo {
   stdout: { write: (s: string) => unknown };
@@ -39,29 +41,6 @@ export interface ToolHookIo {
   env: Record<string, string | undefined>;
   cwd: string;
   now: () => number;
-}
-
-export const TOOL_EVENTS_FILE = "tool-events.jsonl";
-
-/** The checks of one checks.json text; throws CheckFileError for any problem. */
-export function parseChecksFile(text: string, file: string): Check[] {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (err) {
-    throw new CheckFileError(file, "JSON", err instanceof Error ? err.message : String(err));
-  }
-  const o = v as { version?: unknown; checks?: unknown };
-  if (typeof v !== "object" || v === null || o.version !== 1 || !Array.isArray(o.checks)) {
-    throw new CheckFileError(file, '{"version": 1, "checks": [...]}', JSON.stringify(v).slice(0, 80));
-  }
-  const ids = new Set<string>();
-  return o.checks.map((c, i) => {
-    const check = { ...validateCheck(c, file, `checks[${i}]`), source: file };
-    if (ids.has(check.id)) throw new CheckFileError(file, `unique check ids (checks[${i}])`, check.id);
-    ids.add(check.id);
-    return check;
-  });
 }
 
 /**
@@ -143,6 +122,7 @@ function logOutcomes(io: ToolHookIo, d: Decision, sessionId: string | null, tool
   const eligible = d.outcomes.filter((o) => o.eligible);
   if (eligible.length === 0) return;
   const ts = new Date(io.now()).toISOString();
+  // Each line typed by the schema the ladder reads the file with (a type import: the hook loads no zod).
   const lines = eligible.map((o) =>
     JSON.stringify({
       v: 1,
@@ -154,9 +134,24 @@ function logOutcomes(io: ToolHookIo, d: Decision, sessionId: string | null, tool
       rule_id: o.check.rule_id ?? null,
       mode: o.check.mode,
       fired: o.fired,
-      decision: o.fired && o.check.mode === "active" ? d.decision ?? "warn" : null,
-    }),
+      decision: o.fired && o.check.mode === "active" ? (d.decision ?? "warn") : null,
+    } satisfies ToolEvent),
   );
   // One write of whole lines (O_APPEND): concurrent tool calls never interleave within a line.
   appendLadderLine(ladderDir(io.env, io.cwd), TOOL_EVENTS_FILE, `${lines.join("\n")}\n`);
+}
+
+/**
+ * The hook's stdout for a decision, exactly Claude Code's PreToolUse shape, or "" when
+ * nothing fired (the call goes on as if no hook ran). Never `systemMessage`: it reaches only
+ * the owner, and a check's reason must reach the model.
+ */
+export function preToolUseOutput(d: Decision): string {
+  if (d.decision === null && d.additionalContext === null) return "";
+  const out: Record<string, unknown> = { hookEventName: "PreToolUse" };
+  if (d.decision !== null) out["permissionDecision"] = d.decision;
+  if (d.reason !== null) out["permissionDecisionReason"] = d.reason;
+  if (d.updatedInput !== null) out["updatedInput"] = d.updatedInput;
+  if (d.additionalContext !== null) out["additionalContext"] = d.additionalContext;
+  return JSON.stringify({ hookSpecificOutput: out });
 }

@@ -6,8 +6,8 @@
  * tool-hook.ts asks `hasCheckSources` before any check file is parsed. bin/errata-tool-hook.cjs
  * makes the same lookup in its own lines for the usual call (no check file: nothing to load);
  * test/ladder/tool-hook-fast.test.ts keeps the two equal. It imports nothing but node:fs,
- * node:path and ../paths.js (whose node:os the build loads only if HOME is unset:
- * scripts/bundle-hook.js).
+ * node:path, ../ladder-formats/files.js and ladder-dir.js (and through it ../paths.js, whose
+ * node:os the build loads only if HOME is unset: scripts/bundle-hook.js).
  *
  * Example: `findCheckSources({ERRATA_DIR: "/l", HOME: "/h"}, "/p", "/p")` with only
  * /p/.claude/hookify.no-rm.local.md present -> `{ownFile: "/l/ladder/checks.json", ownText: null,
@@ -15,14 +15,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolvePaths } from "../paths.js";
-
-export const CHECKS_FILE = "checks.json";
-export const LADDER_DIR = "ladder";
-
-export function ladderDir(env: Record<string, string | undefined>, cwd: string): string {
-  return join(resolvePaths(env, cwd).ledgerDir, LADDER_DIR);
-}
+import { CHECKS_FILE } from "../ladder-formats/files.js";
+import { ladderDir } from "../ladder-formats/ladder-dir.js";
 
 /** The stderr line for a PreToolUse payload without a tool call (tool-hook.ts and pre-tool-use.ts). */
 export const NO_CALL = "no tool_name or tool_input object in the PreToolUse JSON; allowed, no check run";

@@ -8,7 +8,7 @@
  * Example: budgetReport(text of 230 lines, rules) -> {lines: 230, budget: 200, over: 30,
  * ranked: [...], wouldMove: ["claude.tools.pnpm01 (carried by active check ladder-...)"]}.
  */
-import type { Check } from "../hooks/tool-checks.js";
+import type { Check } from "../ladder-formats/index.js";
 import type { LedgerRule } from "./ledger.js";
 
 export const DEFAULT_BUDGET = 200;

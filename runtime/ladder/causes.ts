@@ -5,7 +5,7 @@
  * compute from the prompt and the reply before it (families of words per class, the capture
  * classifier's verdict), fitted on the synthetic train phrasings (cause-data.ts). The fit is
  * shipped as data, cues and coefficients together (datasets/weights/ladder-causes.json,
- * read by runtime/hooks/cause-model.ts), so the Stop hook's reflection sorts without fitting
+ * read by runtime/ladder-formats/cause-model.ts), so the Stop hook's reflection sorts without fitting
  * and the auditor sorts the same way; a test refits and proves the shipped file equal.
  * Quality is measured on the held-out phrasings and is synthetic.
  *
@@ -17,7 +17,7 @@
 import { fitSoftmax } from "../../learn/index.js";
 import { classify } from "../classifier/index.js";
 import { CAUSES, type Cause } from "../../schemas/rule-ledger.js";
-import { CAUSE_WEIGHTS_SCHEMA, compileCauseModel, cueFeatures, loadCauseWeights, type CauseFeature, type CauseWeights } from "../hooks/cause-model.js";
+import { CAUSE_WEIGHTS_SCHEMA, compileCauseModel, cueFeatures, loadCauseWeights, type CauseFeature, type CauseWeights } from "../ladder-formats/index.js";
 import { causeItems, type CauseItem } from "./cause-data.js";
 
 /** Word families per class; hand-written because they are the model's features, and a model trained on them is only as good as its measured quality says. */

@@ -15,7 +15,7 @@
  * conditions: [{field: "command", operator: "regex_match", pattern: "(^|[;&|]\\s*)npm\\b"}], action: "deny", mode: "shadow", ...}.
  */
 import { join } from "node:path";
-import type { Check } from "../hooks/tool-checks.js";
+import type { Check } from "../ladder-formats/index.js";
 import type { Proposal } from "../../schemas/ladder-proposals.js";
 import type { DiagnosisResult } from "./diagnose.js";
 import type { LedgerRule } from "./ledger.js";

@@ -4,7 +4,8 @@
  * before any rule is touched, the ladder's diagnosis and climbs, the attention budget,
  * checks in shadow and their replay, the owner's approvals, receipts, the journey of one
  * correction as a transition table, and the simulated pilot. The check runner itself lives
- * in the hook path (runtime/hooks/tool-checks.ts, pre-tool-use.ts).
+ * in the hook path (runtime/hooks/pre-tool-use.ts); the formats both share (checks, their
+ * file, the tool events, the cause model) in runtime/ladder-formats/.
  */
 export { foldLedger, incidentId, openRuleLedger, RULE_LEDGER_FILE, type FoldedLedger, type LedgerRule, type RuleLedger } from "./ledger.js";
 export { signalOf, undoEvidence, type OwnerTurn, type Origin, type SignalReading, type ToolUseLite } from "./signals.js";

@@ -25,7 +25,7 @@ import { appendJsonl, readJsonl } from "../files/index.js";
 import { redactTextForWrite } from "../privacy/index.js";
 import { z } from "zod";
 import { CauseSchema, type Cause } from "../../schemas/rule-ledger.js";
-import { SORTED_FILE } from "../hooks/hook-reflect-sort.js";
+import { SORTED_FILE } from "../ladder-formats/index.js";
 import { writeReceipt } from "./receipts.js";
 import type { OwnerTurn } from "./signals.js";
 

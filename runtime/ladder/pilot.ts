@@ -22,7 +22,7 @@
 import jStat from "jstat";
 import { mulberry32 } from "../../core/mulberry32.js";
 import { randomIndex } from "../../core/shuffle.js";
-import { evaluateChecks, type Check } from "../hooks/tool-checks.js";
+import { evaluateChecks, type Check } from "../ladder-formats/index.js";
 import { draftCheck } from "./drafts.js";
 import { foldLedger } from "./ledger.js";
 import type { RuleRow } from "../../schemas/rule-ledger.js";

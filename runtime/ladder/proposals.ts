@@ -16,8 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join } from "node:path";
 import { appendJsonl, readJsonl, writeFileAtomic } from "../files/index.js";
 import { redactForWrite } from "../privacy/index.js";
-import { parseChecksFile, CHECKS_FILE } from "../hooks/pre-tool-use.js";
-import type { Check } from "../hooks/tool-checks.js";
+import { parseChecksFile, CHECKS_FILE, type Check } from "../ladder-formats/index.js";
 import { ProposalLineSchema, ProposalSchema, type Decision, type Edit, type Proposal } from "../../schemas/ladder-proposals.js";
 import type { RuleLocation } from "../../schemas/rule-ledger.js";
 import { LadderError } from "./errors.js";

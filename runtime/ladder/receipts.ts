@@ -8,8 +8,9 @@
 import { join } from "node:path";
 import { appendJsonl, readJsonl } from "../files/index.js";
 import { ReceiptSchema, type Receipt } from "../../schemas/ladder-proposals.js";
+import { RECEIPTS_FILE } from "../ladder-formats/index.js";
 
-export const RECEIPTS_FILE = "receipts.jsonl";
+export { RECEIPTS_FILE };
 
 export function writeReceipt(dir: string, r: Omit<Receipt, "v">): Receipt {
   const row = ReceiptSchema.parse({ v: 1, ...r });

@@ -8,7 +8,7 @@
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ladderDir } from "../hooks/pre-tool-use.js";
+import { ladderDir } from "../ladder-formats/index.js";
 
 export { ladderDir };
 

@@ -14,7 +14,7 @@
  * Example: replayShadow(check, [{turns, calls}], incidents) -> [{check, session_id, ts, eligible: true, fired: true, violation: false}, ...].
  */
 import { judgeShadowLog, type ShadowEvent, type ShadowVerdict } from "../../calibration/index.js";
-import { compileChecks, evaluateCompiled, type Check } from "../hooks/tool-checks.js";
+import { compileChecks, evaluateCompiled, type Check } from "../ladder-formats/index.js";
 import type { ToolEvent } from "../../schemas/ladder-checks.js";
 import type { IncidentRow } from "../../schemas/rule-ledger.js";
 import type { TranscriptTurns } from "./transcript-turns.js";

@@ -11,7 +11,6 @@ export { newErratumId, monthOf, monthFileName, archiveFileName } from "./ids.js"
 export { appendLine } from "./append-line.js";
 export { RECORD_FILE } from "./record.js";
 export { safeAttachmentName, writeAttachment } from "./attachments.js";
-export { captureRow } from "./capture-row.js";
 export { parseErText } from "./er-grammar.js";
 export { applySet, patchRefusal } from "./fold.js";
 export { recordRowFor, writeRecordRow } from "./record.js";

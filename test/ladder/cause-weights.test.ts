@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { causeWeightsUrl, compileCauseModel, loadCauseWeights, parseCauseWeights } from "../../runtime/hooks/cause-model.js";
+import { causeWeightsUrl, compileCauseModel, loadCauseWeights, parseCauseWeights } from "../../runtime/ladder-formats/cause-model.js";
 import { causeItems } from "../../runtime/ladder/cause-data.js";
 import { causeFeatures, causeModel, causeWeightsText, trainCauseModel } from "../../runtime/ladder/causes.js";
 import { classify } from "../../runtime/classifier/index.js";

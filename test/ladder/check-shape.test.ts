@@ -4,7 +4,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CHECK_ACTIONS, CHECK_FIELDS, CHECK_OPERATORS, REWRITE_FIELDS } from "../../core/check-vocabulary.js";
-import { CheckFileError, compileChecks, evaluateChecks, preToolUseOutput, validateCheck, type Check } from "../../runtime/hooks/tool-checks.js";
+import { preToolUseOutput } from "../../runtime/hooks/pre-tool-use.js";
+import { CheckFileError, compileChecks, evaluateChecks, validateCheck, type Check } from "../../runtime/ladder-formats/checks.js";
 import { CheckSchema } from "../../schemas/ladder-checks.js";
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });

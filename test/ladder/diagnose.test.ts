@@ -4,7 +4,7 @@ import { budgetReport } from "../../runtime/ladder/budget.js";
 import { diagnose, placement } from "../../runtime/ladder/diagnose.js";
 import { draftCheck } from "../../runtime/ladder/drafts.js";
 import { foldLedger, type LedgerRule } from "../../runtime/ladder/ledger.js";
-import { evaluateChecks } from "../../runtime/hooks/tool-checks.js";
+import { evaluateChecks } from "../../runtime/ladder-formats/checks.js";
 import type { IncidentRow, RuleRow } from "../../schemas/rule-ledger.js";
 import { finnish, pnpm } from "./helpers.js";
 

@@ -22,7 +22,7 @@ import type { Erratum, Reporter } from "../../../schemas/erratum.js";
 import { CapturedIndex } from "../../transcripts/index.js";
 import { discoverTranscripts } from "../../transcripts/index.js";
 import { typedPrompts } from "../../transcripts/index.js";
-import { captureRow } from "../../store/index.js";
+import { captureRow } from "../../hooks/capture-row.js";
 import { classify } from "../../classifier/index.js";
 
 export const MINE_CURSOR_SCHEMA = "mine-cursor/1";

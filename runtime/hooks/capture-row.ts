@@ -1,10 +1,12 @@
 /**
- * Turns a capture verdict into the erratum row a door writes (the hook, and `errata mine`
- * for transcripts), following the seed's "The doors": a numeric rating is one row, kind
- * praise at >= 7 (rating null: praise never carries a number) and complaint below (the
- * rating kept); an explicit correction or a standing directive is kind correction; praise
- * is kind praise. Anything else is no row. The person typed it, so the source is "owner"
- * (a machine source may not carry a rating) and the channel names the door. zod-free.
+ * The capture's mapping from a verdict to the erratum row a door writes (the hook, and
+ * `errata mine` for transcripts), following the seed's "The doors": a numeric rating is one
+ * row, kind praise at >= 7 (rating null: praise never carries a number) and complaint below
+ * (the rating kept); an explicit correction or a standing directive is kind correction;
+ * praise is kind praise. Anything else is no row (that choice is row-kind.ts, one switch on
+ * the verdict's kind, which the hook asks before it loads this part). The person typed it,
+ * so the source is "owner" (a machine source may not carry a rating) and the channel names
+ * the door. zod-free: it is on the hook path (the capture part's bundle).
  *
  * Example: verdict `{kind: "rating", rating: 3, ...}` -> `{kind: "complaint", rating: 3,
  * deepContext: true}`; `{kind: "rating", rating: 8}` -> `{kind: "praise", rating: null,
@@ -12,11 +14,9 @@
  */
 import type { Erratum } from "../../schemas/erratum.js";
 import { sha256Tagged } from "../../core/sha256.js";
-import { newErratum, type NewErratumInput } from "./new-erratum.js";
-import { rowKind } from "../classifier/row-kind.js";
+import { newErratum, type NewErratumInput } from "../store/new-erratum.js";
 import type { CaptureVerdict } from "../classifier/verdict.js";
-
-export { rowKind, type RowKind } from "../classifier/row-kind.js";
+import { rowKind } from "./row-kind.js";
 
 /** A complaint longer than this keeps its head and says how much was cut (a ledger line stays small). */
 export const MAX_COMPLAINT_CHARS = 20_000;

@@ -1,7 +1,8 @@
 /**
  * Rung 3 of the binding ladder: deterministic checks that run before a tool call, stored as
  * data and evaluated here with no model, no network and no zod (this file is in the
- * PreToolUse hook's bundle, which runs on every tool call).
+ * PreToolUse hook's bundle, which runs on every tool call; the ladder drafts, judges in
+ * shadow and simulates checks with the same code).
  *
  * A check names the tools it watches (`tools`: names, or "*"), conditions that must all hold
  * (each on `tool_name` or one field of `tool_input`: command, file_path, content, new_string,
@@ -248,19 +249,4 @@ export function evaluateCompiled(compiled: readonly Compiled[], call: ToolCall):
 
 export function evaluateChecks(checks: readonly Check[], call: ToolCall): Decision {
   return evaluateCompiled(compileChecks(checks), call);
-}
-
-/**
- * The hook's stdout for a decision, exactly Claude Code's PreToolUse shape, or "" when
- * nothing fired (the call goes on as if no hook ran). Never `systemMessage`: it reaches only
- * the owner, and a check's reason must reach the model.
- */
-export function preToolUseOutput(d: Decision): string {
-  if (d.decision === null && d.additionalContext === null) return "";
-  const out: Record<string, unknown> = { hookEventName: "PreToolUse" };
-  if (d.decision !== null) out["permissionDecision"] = d.decision;
-  if (d.reason !== null) out["permissionDecisionReason"] = d.reason;
-  if (d.updatedInput !== null) out["updatedInput"] = d.updatedInput;
-  if (d.additionalContext !== null) out["additionalContext"] = d.additionalContext;
-  return JSON.stringify({ hookSpecificOutput: out });
 }

@@ -2,13 +2,14 @@
  * Which erratum a verdict becomes, per the seed's "The doors": a numeric rating is kind
  * praise at >= 7 with rating null (praise never carries a number) and kind complaint below
  * with the rating kept; an explicit correction or a standing directive is kind correction;
- * praise is kind praise; anything else writes no row. Pure and tiny: the hook decides with it
- * before loading the store.
+ * praise is kind praise; anything else writes no row. One switch on the verdict's kind: a new
+ * verdict kind is decided here. Pure and tiny: the hook decides with it before loading the
+ * capture part (capture-row.ts builds the row).
  *
  * Example: `rowKind({kind: "rating", rating: 3, ...})` -> `{kind: "complaint", rating: 3,
  * deepContext: true}`; `rowKind({kind: "none", ...})` -> null.
  */
-import type { CaptureVerdict } from "./verdict.js";
+import type { CaptureVerdict } from "../classifier/verdict.js";
 
 export interface RowKind {
   kind: "praise" | "complaint" | "correction";
