@@ -1,50 +1,84 @@
 #!/usr/bin/env node
+// Built by scripts/tool-hook-bin.js from runtime/hooks/tool-hook-bin.ts (which says what it does
+// and why): edit that file, then `npm run build`.
 "use strict";
-// `errata-tool-hook pre-tool-use|instructions-loaded`: the tool path of Claude Code's hooks,
-// the same as `errata hook pre-tool-use|instructions-loaded` but its own small binary,
-// because PreToolUse runs on every tool call (docs/ladder.md, "Latency" and "Figures", has the
-// counts behind each choice here).
-//
-// 1. The usual call has no check file at all (no `<ERRATA_DIR>/ladder/checks.json`, no
-//    `.claude/hookify.*.local.md` in the project or in ~/.claude): then no check can fire or be
-//    eligible, and the hook answers and logs nothing. `quietCall` decides that here, in this
-//    file's own few lines, with one fstat, one read of stdin, one stat and one readdir per
-//    `.claude` folder: a bundle compiled and run for that costs more than the whole
-//    of this file (Node compiles all of a main file before it runs, so it is kept small).
-//    It is only a shortcut: anything else (a check file, a payload that is not a plain tool
-//    call, HOME unset, --help, instructions-loaded) goes to the full hook, which says what it
-//    found. test/ladder/tool-hook-fast.test.ts keeps this file's lookup equal to
-//    runtime/hooks/tool-sources.ts's.
-// 2. Otherwise it loads the tool bundle (dist/runtime/hooks/tool-hook.bundle.cjs) with its V8
-//    code cache, in the cache format of bin/errata.cjs's loader (`loadBundle` below: that
-//    loader is not required from here because compiling bin/errata.cjs and resolving it cost
-//    about 3 M instructions per call).
-//
-// Always exits 0: a missing build allows the call with one line on stderr.
-//
-// Example: `echo '{"tool_name":"Bash","tool_input":{"command":"ls"}}' | errata-tool-hook pre-tool-use` -> no output.
-const fs = require("fs");
-const path = require("path");
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
-const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-const nonEmpty = (v) => (typeof v === "string" && v !== "" ? v : null);
+// runtime/hooks/tool-hook-bin.ts
+var tool_hook_bin_exports = {};
+__export(tool_hook_bin_exports, {
+  quietCall: () => quietCall,
+  toolHook: () => toolHook
+});
+module.exports = __toCommonJS(tool_hook_bin_exports);
+var import_node_fs = require("node:fs");
+var import_node_path2 = require("node:path");
 
-/** Whether a `.claude` folder holds a hookify rule file (tool-sources.ts `hookifyNames`). */
+// runtime/ladder-formats/files.ts
+var LADDER_DIR = "ladder";
+var CHECKS_FILE = "checks.json";
+
+// lazy-os:node-os-lazy
+function homedir() {
+  return require("node:os").homedir();
+}
+
+// runtime/paths.ts
+var import_node_path = require("node:path");
+function defaultLedgerDir(env) {
+  const home = env["HOME"] ?? homedir();
+  return (0, import_node_path.join)(env["XDG_DATA_HOME"] ?? (0, import_node_path.join)(home, ".local", "share"), "errata");
+}
+function resolvePaths(env, cwd) {
+  const defaultDir = defaultLedgerDir(env);
+  const ledgerDir = env["ERRATA_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_DIR"]) : defaultDir;
+  const isDefaultLedger = (0, import_node_path.resolve)(ledgerDir) === (0, import_node_path.resolve)(defaultDir);
+  const home = env["HOME"] ?? homedir();
+  const stateDir = env["ERRATA_STATE_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_STATE_DIR"]) : isDefaultLedger ? (0, import_node_path.join)(env["XDG_STATE_HOME"] ?? (0, import_node_path.join)(home, ".local", "state"), "errata") : (0, import_node_path.join)(ledgerDir, ".state");
+  const v4Dir = env["ERRATA_V4_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_V4_DIR"]) : (0, import_node_path.join)(ledgerDir, "v4");
+  return {
+    ledgerDir,
+    stateDir,
+    v4Dir,
+    attachmentsDir: (0, import_node_path.join)(stateDir, "attachments"),
+    isDefaultLedger
+  };
+}
+
+// runtime/hooks/tool-sources.ts
+var nonEmpty = (v) => typeof v === "string" && v !== "" ? v : null;
+function projectDirOf(f, env, cwd) {
+  return nonEmpty(env["CLAUDE_PROJECT_DIR"]) ?? nonEmpty(f["cwd"]) ?? cwd;
+}
+var isHookifyName = (n) => n.startsWith("hookify.") && n.endsWith(".local.md");
+
+// runtime/hooks/tool-hook-bin.ts
+var isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function hasHookify(dir) {
   let names;
   try {
-    names = fs.readdirSync(dir);
+    names = (0, import_node_fs.readdirSync)(dir);
   } catch {
     return false;
   }
-  return names.some((n) => n.startsWith("hookify.") && n.endsWith(".local.md"));
+  return names.some(isHookifyName);
 }
-
-/**
- * True when `raw` is a PreToolUse call for which no check file exists, so the full hook would
- * print nothing and write nothing. The folders are found as runtime/paths.ts and
- * tool-sources.ts find them; with HOME unset (paths.ts then asks node:os) it answers false.
- */
 function quietCall(raw, env, cwd) {
   let f;
   try {
@@ -52,61 +86,46 @@ function quietCall(raw, env, cwd) {
   } catch {
     return false;
   }
-  if (!isObject(f) || nonEmpty(f.tool_name) === null || !isObject(f.tool_input)) return false;
-  const home = env.HOME;
-  if (home === undefined) return false;
-  const ledger = env.ERRATA_DIR ? path.resolve(cwd, env.ERRATA_DIR) : path.join(env.XDG_DATA_HOME ?? path.join(home, ".local", "share"), "errata");
-  // Missing (ENOENT, ENOTDIR): undefined, with no exception built; present or unreadable: the
-  // full hook reads it (and reports what it cannot read).
+  if (!isObject(f) || nonEmpty(f["tool_name"]) === null || !isObject(f["tool_input"])) return false;
+  const home = env["HOME"];
+  if (home === void 0) return false;
   let own;
   try {
-    own = fs.statSync(path.join(ledger, "ladder", "checks.json"), { throwIfNoEntry: false });
+    own = (0, import_node_fs.statSync)((0, import_node_path2.join)(resolvePaths(env, cwd).ledgerDir, LADDER_DIR, CHECKS_FILE), { throwIfNoEntry: false });
   } catch {
     return false;
   }
-  if (own !== undefined) return false;
-  const project = nonEmpty(env.CLAUDE_PROJECT_DIR) ?? nonEmpty(f.cwd) ?? cwd;
-  if (hasHookify(path.join(project, ".claude"))) return false;
-  return !(home && hasHookify(path.join(home, ".claude")));
+  if (own !== void 0) return false;
+  if (hasHookify((0, import_node_path2.join)(projectDirOf(f, env, cwd), ".claude"))) return false;
+  return !(home && hasHookify((0, import_node_path2.join)(home, ".claude")));
 }
-
-/** stdin whole, or null when it is a terminal or a device or cannot be read (the full hook then reads it and says so). */
 function readStdin() {
   try {
-    if (fs.fstatSync(0).isCharacterDevice()) return null;
-    return fs.readFileSync(0, "utf8");
+    if ((0, import_node_fs.fstatSync)(0).isCharacterDevice()) return null;
+    return (0, import_node_fs.readFileSync)(0, "utf8");
   } catch {
     return null;
   }
 }
-
-/**
- * The bundle `file`, compiled with its code cache `<file>.v8cache` when the cache's header
- * names the bundle's size and modification time (as bin/errata.cjs's createLoader writes and
- * checks it), else from its text; built-in modules are what it requires.
- */
 function loadBundle(file) {
-  const vm = require("vm");
-  // By path and decoded by Node (its C++ read; reading through a descriptor and decoding a
-  // Buffer would compile a dozen of node:fs's and node:buffer's functions on every such call).
-  const st = fs.statSync(file);
-  const src = fs.readFileSync(file, "utf8");
+  const vm = require("node:vm");
+  const st = (0, import_node_fs.statSync)(file);
+  const src = (0, import_node_fs.readFileSync)(file, "utf8");
   let cachedData;
   try {
-    const raw = fs.readFileSync(`${file}.v8cache`);
-    const header = `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
+    const raw = (0, import_node_fs.readFileSync)(`${file}.v8cache`);
+    const header = `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}
+`;
     let same = raw.length > header.length;
     for (let i = 0; same && i < header.length; i++) same = raw[i] === header.charCodeAt(i);
     if (same) cachedData = new Uint8Array(raw.buffer, raw.byteOffset + header.length, raw.length - header.length);
   } catch {
-    // No cache: compiled from source (slower, same result).
   }
   const script = new vm.Script(src, cachedData ? { filename: file, cachedData } : { filename: file });
-  const module = { exports: {}, id: file, filename: file };
-  script.runInThisContext().call(module.exports, module.exports, require, module, file, path.dirname(file));
-  return module.exports;
+  const module2 = { exports: {}, id: file, filename: file };
+  script.runInThisContext().call(module2.exports, module2.exports, require, module2, file, (0, import_node_path2.dirname)(file));
+  return module2.exports;
 }
-
 function toolHook(args = process.argv.slice(2)) {
   let raw = null;
   if (args.length === 1 && args[0] === "pre-tool-use") {
@@ -115,20 +134,23 @@ function toolHook(args = process.argv.slice(2)) {
   }
   let hook;
   try {
-    hook = loadBundle(path.join(__dirname, "..", "dist", "runtime", "hooks", "tool-hook.bundle.cjs"));
+    hook = loadBundle((0, import_node_path2.join)(__dirname, "..", "dist", "runtime", "hooks", "tool-hook.bundle.cjs"));
   } catch (err) {
-    fs.writeSync(2, `errata hook: cannot load the tool hook (${err && err.message}; run \`npm run build\`?); allowed, no check run\n`);
+    (0, import_node_fs.writeSync)(2, `errata hook: cannot load the tool hook (${err instanceof Error ? err.message : String(err)}; run \`npm run build\`?); allowed, no check run
+`);
     return;
   }
   const io = hook.processToolHookIo();
-  // stdin was read above: the full hook sees the same text.
-  if (raw !== null) io.readStdin = () => raw;
-  hook.runToolHook(args, io).then((code) => {
-    // Everything is written synchronously unless a descriptor forced a stream: then wait for it.
+  const text = raw;
+  if (text !== null) io.readStdin = () => text;
+  void hook.runToolHook(args, io).then((code) => {
     if (hook.outputFlushed()) process.exit(code);
     process.exitCode = code;
   });
 }
-
-module.exports = { quietCall, toolHook };
-if (require.main === module) toolHook();
+// Annotate the CommonJS export names for ESM import in node:
+0 && (module.exports = {
+  quietCall,
+  toolHook
+});
+if (require.main === module) module.exports.toolHook();

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 "use strict";
 // The `errata` binary: compiled JavaScript only. It is CommonJS so that the hook path,
 // which runs at every prompt the person types, loads one bundled CommonJS file and never
@@ -25,18 +26,27 @@
 const fs = require("fs");
 const path = require("path");
 // vm is required by the loader only, so `--version` does not pay for it.
+/** @type {typeof import("vm") | undefined} */
 let vm;
 
 const WRAP_HEAD = "(function (exports, require, module, __filename, __dirname) { ";
 const WRAP_TAIL = "\n})";
 const CACHE_SUFFIX = ".v8cache";
 
-/** The first line of a cache file: which bundle bytes it was made from. */
+/**
+ * The first line of a cache file: which bundle bytes it was made from.
+ * @param {{ size: number, mtimeMs: number }} st
+ */
 function cacheHeader(st) {
   return `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
 }
 
-/** The cached data for `file` when its header matches the bundle as it is now, else undefined. */
+/**
+ * The cached data for `file` when its header matches the bundle as it is now, else undefined.
+ * @param {string} file
+ * @param {import("fs").Stats} st
+ * @returns {Buffer | undefined}
+ */
 function readCache(file, st) {
   let raw;
   try {
@@ -53,20 +63,30 @@ function readCache(file, st) {
  * A loader for the bundles in `dir`. Bundles may require each other by "./name" (the lazily
  * loaded capture and reply parts); anything else goes to Node's require (built-in modules).
  * With `useCache: false` caches are neither read nor checked (used to make them).
+ * @param {string} dir
+ * @param {{ useCache?: boolean }} [options]
  */
 function createLoader(dir, { useCache = true } = {}) {
-  vm ??= require("vm");
+  const vmod = (vm ??= require("vm"));
+  /** @type {Map<string, { exports: any }>} */
   const modules = new Map();
+  /** @type {Map<string, { script: import("vm").Script, st: import("fs").Stats, cacheUsed: boolean }>} */
   const scripts = new Map();
   // A bundle requires a built-in module once per source module that imports it (the capture
   // part: 25 times); Node's require resolves each afresh, a Map answers the repeats.
+  /** @type {Map<string, unknown>} */
   const builtins = new Map();
+  /** @param {string} id */
   const partRequire = (id) => {
     if (id.startsWith("./")) return load(id.slice(2));
     let m = builtins.get(id);
     if (m === undefined) builtins.set(id, (m = require(id)));
     return m;
   };
+  /**
+   * @param {string} name
+   * @returns {any} the bundle's exports
+   */
   function load(name) {
     const known = modules.get(name);
     if (known) return known.exports;
@@ -83,7 +103,7 @@ function createLoader(dir, { useCache = true } = {}) {
     const cachedData = useCache ? readCache(file, st) : undefined;
     // The build writes the bundles wrapped (scripts/bundle-hook.js); one that is not is wrapped here.
     const code = src.startsWith(WRAP_HEAD) ? src : WRAP_HEAD + src + WRAP_TAIL;
-    const script = new vm.Script(code, cachedData ? { filename: file, cachedData } : { filename: file });
+    const script = new vmod.Script(code, cachedData ? { filename: file, cachedData } : { filename: file });
     scripts.set(name, { script, st, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
     const module = { exports: {}, id: file, filename: file };
     modules.set(name, module);
@@ -97,6 +117,7 @@ function createLoader(dir, { useCache = true } = {}) {
   /**
    * Writes `<bundle>.v8cache` for the named bundles (default: every bundle loaded so far),
    * holding the functions compiled up to now: call it after running them.
+   * @param {string[]} [names]
    */
   function writeCaches(names = [...scripts.keys()]) {
     const written = [];
@@ -125,7 +146,10 @@ function version() {
   return JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version;
 }
 
-/** Runs the `errata` command line (`errata hook ...` on the hook path). */
+/**
+ * Runs the `errata` command line (`errata hook ...` on the hook path).
+ * @param {string[]} [args]
+ */
 function main(args = process.argv.slice(2)) {
   if (args[0] === "hook" && (args[1] === "pre-tool-use" || args[1] === "instructions-loaded")) {
     // The tool path (every tool call) has its own small binary, bin/errata-tool-hook.cjs.
@@ -138,27 +162,31 @@ function main(args = process.argv.slice(2)) {
   }
   if (args[0] === "hook") {
     // The hook never breaks the host: even a missing build exits 0 with one line on stderr.
+    /** @type {{ runHook: (args: string[]) => Promise<number>, outputFlushed?: () => boolean }} */
     let hook;
     try {
       hook = createLoader(path.join(__dirname, "..", "dist", "runtime", "hooks")).load("hook.bundle.cjs");
     } catch (err) {
-      fs.writeSync(2, `errata hook: cannot load the hook (${err && err.message}; run \`npm run build\`?); nothing captured\n`);
+      fs.writeSync(2, `errata hook: cannot load the hook (${err instanceof Error ? err.message : String(err)}; run \`npm run build\`?); nothing captured\n`);
       hook = { runHook: async () => 0, outputFlushed: () => true };
     }
-    hook.runHook(args.slice(1)).then((code) => {
+    const loaded = hook;
+    loaded.runHook(args.slice(1)).then((code) => {
       // Everything the hook writes is written synchronously: exit now rather than wait for
       // work Node queued for later (a garbage collection), unless a stream still holds output.
-      if (typeof hook.outputFlushed === "function" && hook.outputFlushed()) process.exit(code);
+      if (typeof loaded.outputFlushed === "function" && loaded.outputFlushed()) process.exit(code);
       process.exitCode = code;
     });
     return;
   }
-  process.stdout.on("error", (err) => {
+  process.stdout.on("error", (/** @type {NodeJS.ErrnoException} */ err) => {
     if (err.code === "EPIPE") process.exit(0); // a closed pipe (| head) is not an error
     throw err;
   });
-  import("../dist/cli/main.js")
-    .then(({ run }) => run(args))
+  // A computed specifier: the type checker does not follow it into the build (dist/ may not exist yet).
+  const cli = "../dist/cli/main.js";
+  import(cli)
+    .then((/** @type {{ run: (argv: string[]) => Promise<number> }} */ { run }) => run(args))
     .then((code) => {
       process.exitCode = code;
     });

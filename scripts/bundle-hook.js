@@ -17,6 +17,7 @@ import { build } from "esbuild";
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { toolHookBinText } from "./tool-hook-bin.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = "dist/runtime/hooks";
@@ -152,6 +153,11 @@ const langSource = `${root}/runtime/classifier/lang`;
 for (const name of readdirSync(langSource)) {
   if (name === "index.json" || name.endsWith(".rules.tsv")) copyFileSync(`${langSource}/${name}`, `${root}/dist/runtime/classifier/lang/${name}`);
 }
+// bin/errata-tool-hook.cjs is built from TypeScript (scripts/tool-hook-bin.js); rewritten only
+// when its bytes change, so a build leaves the committed file and its time alone.
+const toolBin = `${root}/bin/errata-tool-hook.cjs`;
+const toolBinText = await toolHookBinText();
+if (readFileSync(toolBin, "utf8") !== toolBinText) writeFileSync(toolBin, toolBinText, { mode: 0o755 });
 if (outRoot !== root) {
   mkdirSync(outDir, { recursive: true });
   cpSync(`${root}/dist/runtime/classifier/lang`, `${outRoot}/dist/runtime/classifier/lang`, { recursive: true });
@@ -177,7 +183,8 @@ if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGi
 const lazyOs = {
   name: "lazy-node-os",
   setup(b) {
-    b.onResolve({ filter: /^node:os$/ }, () => ({ path: "node-os-lazy", namespace: "lazy-os" }));
+    // The lazy module's own require is the real node:os (resolved here too, it would call itself).
+    b.onResolve({ filter: /^node:os$/ }, (a) => (a.namespace === "lazy-os" ? { path: "node:os", external: true } : { path: "node-os-lazy", namespace: "lazy-os" }));
     b.onLoad({ filter: /.*/, namespace: "lazy-os" }, () => ({ contents: 'export function homedir() { return require("node:os").homedir(); }\n', loader: "js" }));
   },
 };

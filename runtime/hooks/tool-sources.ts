@@ -4,7 +4,8 @@
  * is one failed open) and one `readdir` per `.claude` folder (the project's, then `~/.claude/`).
  *
  * tool-hook.ts asks `hasCheckSources` before any check file is parsed. bin/errata-tool-hook.cjs
- * makes the same lookup in its own lines for the usual call (no check file: nothing to load);
+ * (built from tool-hook-bin.ts with this file's helpers and paths.ts) makes the same lookup
+ * with a stat instead of a read for the usual call (no check file: nothing to load);
  * test/ladder/tool-hook-fast.test.ts keeps the two equal. It imports nothing but node:fs,
  * node:path, ../ladder-formats/files.js and ladder-dir.js (and through it ../paths.js, whose
  * node:os the build loads only if HOME is unset: scripts/bundle-hook.js).
@@ -48,8 +49,11 @@ export function hookifyNames(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.startsWith("hookify.") && n.endsWith(".local.md")).sort();
+  return names.filter(isHookifyName).sort();
 }
+
+/** A hookify rule file's name: `hookify.<name>.local.md`. */
+export const isHookifyName = (n: string): boolean => n.startsWith("hookify.") && n.endsWith(".local.md");
 
 export interface CheckSources {
   /** `<ladder>/checks.json`, and its text when it exists. */
