@@ -2,31 +2,8 @@
 // Built by scripts/tool-hook-bin.js from runtime/hooks/tool-hook-bin.ts (which says what it does
 // and why): edit that file, then `npm run build`.
 "use strict";
-var __defProp = Object.defineProperty;
-var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
-var __getOwnPropNames = Object.getOwnPropertyNames;
-var __hasOwnProp = Object.prototype.hasOwnProperty;
-var __export = (target, all) => {
-  for (var name in all)
-    __defProp(target, name, { get: all[name], enumerable: true });
-};
-var __copyProps = (to, from, except, desc) => {
-  if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
-  }
-  return to;
-};
-var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
 // runtime/hooks/tool-hook-bin.ts
-var tool_hook_bin_exports = {};
-__export(tool_hook_bin_exports, {
-  quietCall: () => quietCall,
-  toolHook: () => toolHook
-});
-module.exports = __toCommonJS(tool_hook_bin_exports);
 var import_node_fs = require("node:fs");
 var import_node_path2 = require("node:path");
 
@@ -45,20 +22,8 @@ function defaultLedgerDir(env) {
   const home = env["HOME"] ?? homedir();
   return (0, import_node_path.join)(env["XDG_DATA_HOME"] ?? (0, import_node_path.join)(home, ".local", "share"), "errata");
 }
-function resolvePaths(env, cwd) {
-  const defaultDir = defaultLedgerDir(env);
-  const ledgerDir = env["ERRATA_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_DIR"]) : defaultDir;
-  const isDefaultLedger = (0, import_node_path.resolve)(ledgerDir) === (0, import_node_path.resolve)(defaultDir);
-  const home = env["HOME"] ?? homedir();
-  const stateDir = env["ERRATA_STATE_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_STATE_DIR"]) : isDefaultLedger ? (0, import_node_path.join)(env["XDG_STATE_HOME"] ?? (0, import_node_path.join)(home, ".local", "state"), "errata") : (0, import_node_path.join)(ledgerDir, ".state");
-  const v4Dir = env["ERRATA_V4_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_V4_DIR"]) : (0, import_node_path.join)(ledgerDir, "v4");
-  return {
-    ledgerDir,
-    stateDir,
-    v4Dir,
-    attachmentsDir: (0, import_node_path.join)(stateDir, "attachments"),
-    isDefaultLedger
-  };
+function ledgerDirOf(env, cwd) {
+  return env["ERRATA_DIR"] ? (0, import_node_path.resolve)(cwd, env["ERRATA_DIR"]) : defaultLedgerDir(env);
 }
 
 // runtime/hooks/tool-sources.ts
@@ -91,7 +56,7 @@ function quietCall(raw, env, cwd) {
   if (home === void 0) return false;
   let own;
   try {
-    own = (0, import_node_fs.statSync)((0, import_node_path2.join)(resolvePaths(env, cwd).ledgerDir, LADDER_DIR, CHECKS_FILE), { throwIfNoEntry: false });
+    own = (0, import_node_fs.statSync)((0, import_node_path2.join)(ledgerDirOf(env, cwd), LADDER_DIR, CHECKS_FILE), { throwIfNoEntry: false });
   } catch {
     return false;
   }
@@ -148,9 +113,5 @@ function toolHook(args = process.argv.slice(2)) {
     process.exitCode = code;
   });
 }
-// Annotate the CommonJS export names for ESM import in node:
-0 && (module.exports = {
-  quietCall,
-  toolHook
-});
-if (require.main === module) module.exports.toolHook();
+module.exports = { quietCall, toolHook };
+if (require.main === module) toolHook();

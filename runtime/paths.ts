@@ -30,10 +30,14 @@ export function defaultLedgerDir(env: Record<string, string | undefined>): strin
   return join(env["XDG_DATA_HOME"] ?? join(home, ".local", "share"), "errata");
 }
 
+/** The ledger folder: ERRATA_DIR (relative to `cwd`), else the default (bin/errata-tool-hook.cjs is built with it). */
+export function ledgerDirOf(env: Record<string, string | undefined>, cwd: string): string {
+  return env["ERRATA_DIR"] ? resolve(cwd, env["ERRATA_DIR"]) : defaultLedgerDir(env);
+}
+
 export function resolvePaths(env: Record<string, string | undefined>, cwd: string): ErrataPaths {
-  const defaultDir = defaultLedgerDir(env);
-  const ledgerDir = env["ERRATA_DIR"] ? resolve(cwd, env["ERRATA_DIR"]) : defaultDir;
-  const isDefaultLedger = resolve(ledgerDir) === resolve(defaultDir);
+  const ledgerDir = ledgerDirOf(env, cwd);
+  const isDefaultLedger = resolve(ledgerDir) === resolve(defaultLedgerDir(env));
   const home = env["HOME"] ?? homedir();
   const stateDir = env["ERRATA_STATE_DIR"]
     ? resolve(cwd, env["ERRATA_STATE_DIR"])

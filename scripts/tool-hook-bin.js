@@ -40,7 +40,8 @@ export async function toolHookBinText() {
     format: "cjs",
     target: "node20",
     banner: { js: BANNER },
-    footer: { js: "if (require.main === module) module.exports.toolHook();" },
+    // The source sets module.exports itself (esbuild's ES-export plumbing would run on every call).
+    logOverride: { "commonjs-variable-in-esm": "silent" },
     plugins: [lazyOs],
     logLevel: "warning",
   });

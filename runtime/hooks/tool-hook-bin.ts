@@ -11,7 +11,7 @@
  *    `.claude/hookify.*.local.md` in the project or in ~/.claude): then no check can fire or be
  *    eligible, and the hook answers and logs nothing. `quietCall` decides that here, with one
  *    fstat, one read of stdin, one stat and one readdir per `.claude` folder, and the folders
- *    found by the full hook's own functions (paths.ts `resolvePaths`, tool-sources.ts): a
+ *    found by the full hook's own functions (paths.ts `ledgerDirOf`, tool-sources.ts): a
  *    bundle compiled and run for that costs more than the whole of this file. It is only a
  *    shortcut: anything else (a check file, a payload that is not a plain tool call, HOME
  *    unset, --help, instructions-loaded) goes to the full hook, which says what it found.
@@ -28,7 +28,7 @@
 import { fstatSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CHECKS_FILE, LADDER_DIR } from "../ladder-formats/files.js";
-import { resolvePaths } from "../paths.js";
+import { ledgerDirOf } from "../paths.js";
 import { isHookifyName, nonEmpty, projectDirOf } from "./tool-sources.js";
 
 /** What the bin needs of the tool bundle (tool-hook.ts). */
@@ -55,7 +55,7 @@ function hasHookify(dir: string): boolean {
  * True when `raw` is a PreToolUse call for which no check file exists, so the full hook would
  * print nothing and write nothing. With HOME unset (paths.ts then asks node:os) it answers false.
  */
-export function quietCall(raw: string, env: Record<string, string | undefined>, cwd: string): boolean {
+function quietCall(raw: string, env: Record<string, string | undefined>, cwd: string): boolean {
   let f: unknown;
   try {
     f = JSON.parse(raw);
@@ -69,7 +69,7 @@ export function quietCall(raw: string, env: Record<string, string | undefined>, 
   // full hook reads it (and reports what it cannot read).
   let own;
   try {
-    own = statSync(join(resolvePaths(env, cwd).ledgerDir, LADDER_DIR, CHECKS_FILE), { throwIfNoEntry: false });
+    own = statSync(join(ledgerDirOf(env, cwd), LADDER_DIR, CHECKS_FILE), { throwIfNoEntry: false });
   } catch {
     return false;
   }
@@ -116,7 +116,7 @@ function loadBundle(file: string): ToolHookBundle {
   return module.exports;
 }
 
-export function toolHook(args: string[] = process.argv.slice(2)): void {
+function toolHook(args: string[] = process.argv.slice(2)): void {
   let raw: string | null = null;
   if (args.length === 1 && args[0] === "pre-tool-use") {
     raw = readStdin();
@@ -139,3 +139,8 @@ export function toolHook(args: string[] = process.argv.slice(2)): void {
     process.exitCode = code;
   });
 }
+
+// CommonJS exports written out (not ES exports): esbuild would add its module plumbing to the
+// main file of every tool call for them.
+module.exports = { quietCall, toolHook };
+if (require.main === module) toolHook();

@@ -2,9 +2,9 @@
  * The entry of the tool-path bundle (`tool-hook.bundle.cjs`): `errata hook pre-tool-use` and
  * `errata hook instructions-loaded`. It holds the check runner and nothing of the prompt hook
  * (no classifier). PreToolUse runs on every tool call, and the usual call has no check file:
- * bin/errata-tool-hook.cjs answers that call in its own few lines and loads this bundle (with
- * its V8 code cache) only otherwise; here too, a call with no check file ends after the
- * lookup (tool-sources.ts), before any check file is parsed.
+ * bin/errata-tool-hook.cjs (built from tool-hook-bin.ts) answers that call in its own few
+ * lines and loads this bundle (with its V8 code cache) only otherwise; here too, a call with
+ * no check file ends after the lookup (tool-sources.ts), before any check file is parsed.
  *
  * Always exits 0: a fault allows the call and says so in one line on stderr.
  *

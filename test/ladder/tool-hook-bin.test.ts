@@ -23,10 +23,11 @@ describe("bin/errata-tool-hook.cjs", () => {
     // The build names its source, and carries paths.ts' and tool-sources.ts' own functions.
     const text = readFileSync(toolBin, "utf8");
     expect(text).toMatch(/^#!\/usr\/bin\/env node\n\/\/ Built by scripts\/tool-hook-bin\.js from runtime\/hooks\/tool-hook-bin\.ts/);
-    expect(text).toContain("function resolvePaths(");
+    expect(text).toContain("function ledgerDirOf(");
     expect(text).toContain("function projectDirOf(");
-    // node:os only on use (HOME unset), never at load.
+    // node:os only on use (HOME unset), never at load; no ES-module plumbing (it runs on every call).
     expect(text).not.toMatch(/^var \w+ = require\("node:os"\)/m);
+    expect(text).not.toContain("__toCommonJS");
   });
 
   // Without HOME, the lookup leaves the call to the full hook, which finds the folders through
