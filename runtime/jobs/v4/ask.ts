@@ -5,11 +5,9 @@ import type { Exchange } from "../../../schemas/exchange.js";
 import type { Question } from "../../../schemas/question.js";
 import { judgeProjection } from "./judge-input.js";
 
-/** Which judge an answer came from: composition never mixes judges. */
-export interface JudgeId {
-  lane: string;
-  model: string;
-}
+import type { JudgeId } from "../../judgments/index.js";
+
+export type { JudgeId };
 
 /** The key that makes a re-run ask nothing new: exchange, question and version, judge. */
 export function answerKey(a: { exchange_id: string; question_id: string; question_version: number }, judge: JudgeId): string {
