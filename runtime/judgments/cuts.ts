@@ -89,11 +89,11 @@ const sameJudge = (a: JudgeId | null, b: JudgeId | null): boolean => a !== null 
 /**
  * The one cuts chooser: which cuts compose a judge's answers, and where they came from. In
  * order: the cuts file the caller names (`--cuts`); else the promoted configuration's cuts
- * (promoted.json; the daily run's only configuration); else the judge's calibrated cuts: the
- * v4 folder's `cuts.json` that `errata calibrate use` wrote for this judge (or for any judge),
- * else the cuts recorded with the judge's weights (the embedded lane's training-side kappa
- * cuts, only for answers of that very model); else the composers' default 0.5. Every report
- * prints `origin`.
+ * (promoted.json; the daily run's only configuration); else the judge's calibrated cuts: those
+ * of the v4 folder's `cuts.json` that `errata calibrate use` wrote for this judge (or for any
+ * judge), and for the questions it does not name the cuts recorded with the judge's weights
+ * (the embedded lane's training-side kappa cuts, only for answers of that very model); else
+ * the composers' default 0.5. Every report prints `origin`.
  *
  * Example: no `--cuts`, nothing promoted, no cuts.json, answers by the shipped embedded model
  * -> `{source: "weights", cuts: {"detect.unhappy": 0.27, …}, origin: "calibrated with the weights hashed-logreg/… (training-side kappa cut per question)"}`.
@@ -102,12 +102,18 @@ export function chooseCuts(req: CutsRequest, judge: JudgeId | null): ChosenCuts 
   if (req.file !== undefined) return { source: "file", cuts: readCutsFile(req.file, req.cwd ?? process.cwd()), origin: `cuts file ${req.file}` };
   const promoted = "read" in req.promoted ? req.promoted.read : readPromoted(req.promoted.file).promoted;
   if (promoted && Object.keys(promoted.cuts).length > 0) return { source: "promoted", cuts: promoted.cuts, origin: "the promoted configuration's cuts (promoted.json)" };
+  const weights = calibratedCutsFor(judge);
   const calibrated = readJudgeCuts(req.v4Dir);
   if (calibrated !== null && Object.keys(calibrated.cuts).length > 0 && (calibrated.judge === null || sameJudge(calibrated.judge, judge))) {
+    // Both are this judge's calibrated cuts: the owner's (from labels) where they exist, the weights' for the rest.
     const from = [...new Set(Object.values(calibrated.origins))];
-    return { source: "calibrated", cuts: calibrated.cuts, origin: `the judge's calibrated cuts (${join(req.v4Dir, JUDGE_CUTS_FILE)}, written ${calibrated.written_at.slice(0, 10)} by errata calibrate use from ${from.join("; ")})` };
+    const rest = weights === null ? "" : `; the rest ${weights.origin}`;
+    return {
+      source: "calibrated",
+      cuts: { ...(weights?.cuts ?? {}), ...calibrated.cuts },
+      origin: `the judge's calibrated cuts (${JUDGE_CUTS_FILE} in the v4 folder, errata calibrate use: ${Object.keys(calibrated.cuts).sort().join(", ")} from ${from.join("; ")})${rest}`,
+    };
   }
-  const weights = calibratedCutsFor(judge);
   if (weights !== null) return { source: "weights", ...weights };
   return { source: "default", cuts: {}, origin: DEFAULT_CUTS_ORIGIN };
 }

@@ -37,7 +37,7 @@ export function latestCoverage(rows: readonly CoverageRecord[], judge: JudgeId):
 /** A rules question's cut from the chosen cuts, with their origin; else the uncalibrated default, said so. */
 export function coverCutOf(cuts: Pick<ChosenCuts, "cuts" | "origin">, question = "rules.rule_covers"): CoverCut {
   const v = (cuts.cuts as Cuts)[question];
-  return v === undefined ? { value: DEFAULT_RULES_CUT, origin: `uncalibrated default ${DEFAULT_RULES_CUT}` } : { value: v, origin: cuts.origin };
+  return v === undefined ? { value: DEFAULT_RULES_CUT, origin: `uncalibrated default ${DEFAULT_RULES_CUT}` } : { value: v, origin: `${question} from the same cuts: ${cuts.origin}` };
 }
 
 /** A coverage record decided again under `cut`: the scored candidate with the highest P(yes) at or over it covers. */

@@ -313,7 +313,7 @@ export function renderReport(r: V4Report): string[] {
 /** The "Most-broken rules" section: rule, breaks, sessions, severity mix, what was looked at, two exemplars. */
 export function renderMostBroken(b: NonNullable<V4Report["most_broken_rules"]>): string[] {
   const lines = [
-    `most-broken rules (from ${b.coverage_rows} covered failures of the ${b.failures} these cuts make${b.synthetic_rows > 0 ? `, ${b.synthetic_rows} of them SYNTHETIC` : ""}; rule_covers cut ${b.cut} (${b.cut_origin})):`,
+    `most-broken rules (from ${b.coverage_rows} covered failures of the ${b.failures} these cuts make${b.synthetic_rows > 0 ? `, ${b.synthetic_rows} of them SYNTHETIC` : ""}; rule_covers cut ${b.cut}${b.cut_origin.startsWith("rules.rule_covers from the same cuts") ? ", from the cuts above" : ` (${b.cut_origin})`}):`,
   ];
   if (b.uncovered > 0) lines.push(`  ${b.uncovered} of those failures not covered yet: run errata rules cover`);
   if (b.rows.length === 0) lines.push("  no rule covers a failure yet");
