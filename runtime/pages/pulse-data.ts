@@ -29,8 +29,9 @@ export interface PulseData {
     mean_session_rate: number | null;
     synthetic: { exchanges: number; failures: number; planted: number; found: number; missed: number } | null;
     judge: string | null;
-    /** Where the cuts came from (the same chooser as every report). */
+    /** Where the cuts came from (the same chooser as every report); the page shows only `cuts_source`, since an origin can name a local file. */
     cuts_origin: string;
+    cuts_source: string;
     /** Unscored answers by reason code (closed codes, never the free-text detail). */
     unscored: { code: string; count: number }[];
   } | null;
@@ -78,6 +79,7 @@ export function gatherPulse(input: PulseInput): PulseData {
       synthetic: report.synthetic ? { exchanges: report.synthetic.exchanges, failures: report.synthetic.failures, planted: report.synthetic.planted, found: report.synthetic.found, missed: report.synthetic.missed } : null,
       judge: judge ? `${judge.lane}/${judge.model}` : null,
       cuts_origin: report.cuts_origin,
+      cuts_source: j.cuts.source,
       unscored: report.unscored.reasons.map((r) => ({ code: r.code, count: r.count })),
     };
     const section = report.most_broken_rules ?? null;
