@@ -3,9 +3,8 @@ import type { AskPair, Engine } from "../../engine/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Question } from "../../../schemas/question.js";
-import { judgeProjection } from "./judge-input.js";
-
 import type { JudgeId } from "../../judgments/index.js";
+import { judgeProjection } from "./judge-input.js";
 
 export type { JudgeId };
 
