@@ -7,7 +7,7 @@ import { resolvePaths } from "../../../runtime/paths.js";
 import { QuestionCandidateSchema, type JudgeCuts } from "../../../schemas/calibration.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
-import { printJson, println } from "../../shared/io.js";
+import { count, printJson, println } from "../../shared/io.js";
 
 interface Flags {
   rule?: string;
@@ -88,6 +88,6 @@ export function register(group: Command, ctx: CommandContext): void {
       const who = judge ? `${judge.lane}/${judge.model}` : "any judge (no stored answers yet)";
       for (const [q, c] of Object.entries(fresh)) println(ctx.io, `${q} ${c} (from ${origin})`);
       if (before !== null && keep === null) println(ctx.io, `set aside the cuts ${target} held for another judge`);
-      println(ctx.io, `${flags.dryRun ? "would write" : "wrote"} ${target} for ${who}: ${Object.keys(next.cuts).length} questions; reports read it unless --cuts is given or a configuration is promoted`);
+      println(ctx.io, `${flags.dryRun ? "would write" : "wrote"} ${target} for ${who}: ${count(Object.keys(next.cuts).length, "question")}; reports read it unless --cuts is given or a configuration is promoted`);
     });
 }
