@@ -36,8 +36,44 @@ export const ScoredAnswerSchema = z.object({
 export type ScoredAnswer = z.infer<typeof ScoredAnswerSchema>;
 
 /**
+ * Why an answer is unscored, as a closed union (a report tallies these, never free text):
+ *
+ * - `timeout`: the call ran out of time (every attempt, or the batch's);
+ * - `unavailable`: the server refused or dropped the call on every attempt (429, 5xx, lost connection);
+ * - `refused_request`: the server rejected the request itself (a 4xx other than 408/409/429);
+ * - `malformed_reply`: the reply could not be read (not a chat completion, not JSON, no content);
+ * - `no_yes_no`: the reply was read but held neither "yes" nor "no" among its top tokens;
+ * - `unsupported_server`: the server offers neither log-probabilities nor structured replies;
+ * - `budget_exhausted`: a caller's or lane's budget refused the call before it was made;
+ * - `batch_failed`: a batch request failed or the batch ended without its result;
+ * - `no_weights`: the offline lane has no weights for the question (or none at all);
+ * - `no_stored_answer`: the replay lane holds no answer for the pair;
+ * - `not_a_probability`: the judge's P(yes) was not a finite number;
+ * - `other`: none of these (the free-text `reason` says what).
+ */
+export const UNSCORED_REASON_CODES = [
+  "timeout",
+  "unavailable",
+  "refused_request",
+  "malformed_reply",
+  "no_yes_no",
+  "unsupported_server",
+  "budget_exhausted",
+  "batch_failed",
+  "no_weights",
+  "no_stored_answer",
+  "not_a_probability",
+  "other",
+] as const;
+export const UnscoredReasonCodeSchema = z.enum(UNSCORED_REASON_CODES);
+export type UnscoredReasonCode = z.infer<typeof UnscoredReasonCodeSchema>;
+
+/**
  * An unscored answer: why the judge's answer could not be used, and no probability. It is
- * never counted as "no". Example: `{status: "unscored", p_yes: null, computed_from: null,
+ * never counted as "no". `reason_code` is the closed reason; `reason` the free-text detail.
+ * Records written before the code existed have none: readers derive it from the detail
+ * (`reasonCodeOf` in runtime/engine), the same function writers use. Example:
+ * `{status: "unscored", p_yes: null, computed_from: null, reason_code: "unavailable",
  * reason: "gave up after 3 attempts: HTTP 503", …}`.
  */
 export const UnscoredAnswerSchema = z.object({
@@ -46,6 +82,7 @@ export const UnscoredAnswerSchema = z.object({
   p_yes: z.null({ error: 'no probability (status "unscored")' }),
   computed_from: z.null({ error: 'nothing computed (status "unscored")' }),
   reason: z.string({ error: 'a reason (status "unscored")' }).min(1, { error: 'a non-empty reason (status "unscored")' }),
+  reason_code: UnscoredReasonCodeSchema.optional(),
 });
 export type UnscoredAnswer = z.infer<typeof UnscoredAnswerSchema>;
 

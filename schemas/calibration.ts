@@ -44,6 +44,25 @@ export const CutsCandidateSchema = z.object({
 });
 export type CutsCandidate = z.infer<typeof CutsCandidateSchema>;
 
+/**
+ * The judge's calibrated cuts (`<v4 dir>/cuts.json`), written by `errata calibrate use` from a
+ * calibration candidate (or the cuts recorded with the judge's weights) and read by every
+ * report by default when nothing is promoted (runtime/judgments/cuts.ts). Each question keeps
+ * where its cut came from. `judge` null: cuts for whichever judge answered.
+ *
+ * Example: `{schema: "judge-cuts/1", written_at: "2026-12-06T05:30:00.000Z", judge: {lane:
+ * "embedded", model: "hashed-logreg/bc69…"}, cuts: {"detect.unhappy": 0.27, "rules.rule_covers":
+ * 0.41}, origins: {"detect.unhappy": "the weights …", "rules.rule_covers": "candidates/rules.rule_covers-….json"}}`
+ */
+export const JudgeCutsSchema = z.object({
+  schema: z.literal("judge-cuts/1"),
+  written_at: z.string(),
+  judge: z.object({ lane: z.string(), model: z.string() }).nullable(),
+  cuts: z.record(z.string(), prob),
+  origins: z.record(z.string(), z.string()),
+});
+export type JudgeCuts = z.infer<typeof JudgeCutsSchema>;
+
 export const PlattParamsSchema = z.object({ method: z.literal("platt"), a: z.number(), b: z.number() });
 export const IsotonicParamsSchema = z.object({ method: z.literal("isotonic"), x: z.array(z.number()), y: z.array(prob) });
 export const CalibratorSchema = z.discriminatedUnion("method", [

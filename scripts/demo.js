@@ -14,7 +14,7 @@
 //
 // Usage: npm run demo [-- --dir DIR] [-- --json [--daily]]
 // With --json, one JSON value: the sample ledger's summary, plus `daily` with --daily.
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -183,23 +183,19 @@ async function rulesDemo(capture, say) {
   say(`\n$ errata rules build --no-home ${names.map((n) => `--root datasets/synthetic/projects/${n} --project /home/dev/projects/${n}`).join(" ")}`);
   const built = await capture(["rules", "build", "--no-home", "--no-git", ...roots, "--json"]);
   say(`  ${built.value.units} rules from ${built.value.sources.length} instruction files (synthetic projects)`);
-  // The daily run composed failures at the default cut 0.5, at which the embedded detector
-  // flags almost nothing; the weights record each question's own cut (kappa-maximising on its
-  // training side): with those, diagnose the failures they add, then cover them.
-  const weights = JSON.parse(readFileSync(join(root, "datasets", "weights", "embedded.json"), "utf8"));
-  const cuts = Object.fromEntries(Object.entries(weights.questions).filter(([, q]) => typeof q.cut === "number").map(([k, q]) => [k.replace(/@\d+$/, ""), q.cut]));
-  const cutsFile = join(ledgerDir, "weights-cuts.json");
-  writeFileSync(cutsFile, `${JSON.stringify(cuts, null, 1)}\n`);
-  say(`$ errata v4 diagnose --cuts weights-cuts.json   # the cuts recorded with the shipped weights (${Object.keys(cuts).length} questions)`);
-  const diag = await capture(["v4", "diagnose", "--cuts", cutsFile, "--json"]);
-  say(`  ${diag.value.eligible} failures under those cuts; asked ${diag.value.asked}`);
-  say("$ errata rules cover --cuts weights-cuts.json");
-  const covered = await capture(["rules", "cover", "--cuts", cutsFile, "--json"]);
+  // Every step composes under the one cuts chooser's cuts (runtime/judgments): with nothing
+  // promoted and no `errata calibrate use`, those recorded with the shipped weights. The daily
+  // run diagnosed its failures under them already; cover those, then read the report.
+  say("$ errata v4 diagnose   # under the cuts every report uses (no --cuts needed)");
+  const diag = await capture(["v4", "diagnose", "--json"]);
+  say(`  ${diag.value.eligible} failures under ${diag.value.cutsOrigin}; asked ${diag.value.asked}`);
+  say("$ errata rules cover");
+  const covered = await capture(["rules", "cover", "--json"]);
   const c = covered.value;
   say(`  ${c.failures} diagnosed failures (${c.synthetic} synthetic): ${c.enforce_rule} covered by a rule (enforce_rule), ${c.add_rule} by none (add_rule), ${c.unanswered} unanswered; cut ${c.cut} (${c.cut_origin})`);
-  say("$ errata v4 report --cuts weights-cuts.json   # its most-broken-rules section");
+  say("$ errata v4 report   # its most-broken-rules section");
   const o = io({ capture: true });
-  const code = await run(["v4", "report", "--cuts", cutsFile], o.io);
+  const code = await run(["v4", "report"], o.io);
   const lines = o.out().split("\n");
   const at = lines.findIndex((l) => l.startsWith("most-broken rules"));
   const section = at < 0 ? ["  (no section: nothing covered)"] : lines.slice(at, lines.findIndex((l, i) => i > at && !l.startsWith("  "))).map((l) => `  ${l}`);

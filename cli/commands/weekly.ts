@@ -8,7 +8,7 @@
  * ...}, {"name": "rules", "counts": {"rule_units": 57, "covered": 23, "clusters": 9, ...}}]}`.
  */
 import { platform } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
 import { dailyPaths, finishLoop, liveStagePrinter, wireFor } from "../shared/daily.js";
@@ -39,7 +39,8 @@ function rulesStage(ctx: CommandContext) {
       weights: engine.lane === "embedded" ? loadRuleNoulWeights(repoDatasetsDir()) : null,
       writer: writerFor(ctx, paths, false),
       upgradesFile: upgradesFileOf(paths),
-      cuts: {},
+      // The one chooser's cuts, as every report composes: the weekly pass covers the same failures.
+      cuts: { promoted: { file: join(paths.ledgerDir, "promoted.json") } },
       today: new Date(nowMs).toISOString().slice(0, 10),
       nowMs,
       top: 3,

@@ -13,11 +13,12 @@ import { EngineConfigError, engineFromConfig } from "../../runtime/engine/index.
 import type { Engine } from "../../runtime/engine/index.js";
 import { bankHash } from "../../questions/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
-import { runV4Stage, v4Files, type V4Stage } from "../../runtime/jobs/index.js";
+import { runV4Stage, type V4Stage } from "../../runtime/jobs/index.js";
+import { v4Files } from "../../runtime/judgments/index.js";
 import type { CommandContext } from "./command.js";
 import { badInput, describeFound, ErrataError } from "../../core/errors.js";
 import { count, didNothing, printJson, println, progress, warn } from "./io.js";
-import { chooseCuts } from "./cuts-file.js";
+import { cutsRequest } from "./cuts-file.js";
 import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 
 type EngineFactory = (ctx: CommandContext, lane: string | undefined) => Promise<Engine>;
@@ -94,10 +95,8 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       const limit = parseLimit(flags.limit);
       const waitMs = waitMsFromFlag(flags.wait);
-      // --cuts, else the promoted configuration's; else (undefined) the pass uses the cuts
-      // recorded with its engine's weights (resolveCuts), else 0.5; the origin is printed.
-      const chosen = chooseCuts(flags.cuts, ctx.io, null);
-      const cuts = chosen.origin.startsWith("default") ? undefined : chosen;
+      // The one chooser decides for the engine's judge; the origin is printed.
+      const cuts = cutsRequest(flags.cuts, ctx.io);
       // Check the input before building an engine (bad input writes nothing and costs nothing).
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
       const engine = await engineFactory(ctx, flags.lane);
@@ -107,7 +106,7 @@ export function addPassCommand(v4: Command, ctx: CommandContext, stage: V4Stage,
         engine,
         v4Dir: paths.v4Dir,
         exchangeFiles: files,
-        ...(cuts ? { cuts: cuts.cuts, cutsOrigin: cuts.origin } : {}),
+        cuts,
         limit,
         dryRun: flags.dryRun === true,
         retryUnscored: flags.retryUnscored === true,

@@ -32,6 +32,7 @@ export { signalsFingerprint, trainEmbedded, trainingExchanges, type TrainingSet 
 export { parseWeights, serialiseWeights, weightsId } from "./embedded/weights.js";
 export { answersSummary, evalTable, weightsSummary } from "./summaries.js";
 export { baseAnswer, scored, unscored } from "./base/answers.js";
+export { reasonCodeOf } from "./base/reason-code.js";
 export { generativeFromConfig } from "./generative.js";
 export type { ChatMessage } from "./base/prompt.js";
 export { generativeLane, GENERATE_MAX_TOKENS, type GenerateDeps, type GenerateOutcome, type GenerativeLane } from "./openai/generate.js";

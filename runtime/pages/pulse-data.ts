@@ -1,23 +1,8 @@
 import { existsSync } from "node:fs";
 import type { ReportState } from "../../schemas/daily.js";
 import type { Erratum } from "../../schemas/erratum.js";
-import { bankHash } from "../../questions/index.js";
-import {
-  buildReport,
-  composeAll,
-  dominantJudge,
-  findMisses,
-  judgedExchanges,
-  mostBrokenSection,
-  promotedCuts,
-  readAnswers,
-  readExchanges,
-  readPromoted,
-  resolveCuts,
-  skillRates,
-  v4Files,
-  type HostData,
-} from "../jobs/index.js";
+import { findMisses, skillRates, type HostData } from "../jobs/index.js";
+import { judgmentsReport, openJudgments, v4Files } from "../judgments/index.js";
 
 /**
  * What the Pulse page shows, gathered once: ids and counts only, never an entry's text (the
@@ -44,6 +29,11 @@ export interface PulseData {
     mean_session_rate: number | null;
     synthetic: { exchanges: number; failures: number; planted: number; found: number; missed: number } | null;
     judge: string | null;
+    /** Where the cuts came from (the same chooser as every report); the page shows only `cuts_source`, since an origin can name a local file. */
+    cuts_origin: string;
+    cuts_source: string;
+    /** Unscored answers by reason code (closed codes, never the free-text detail). */
+    unscored: { code: string; count: number }[];
   } | null;
   rules: { rule_id: string; source: string; count: number; sessions: number; judged_in_view: number }[] | null;
   host_present: boolean;
@@ -71,14 +61,11 @@ export function gatherPulse(input: PulseInput): PulseData {
   const misses = { ...m, false_passes: m.false_passes.map((f) => ({ erratum_id: f.erratum_id, output_id: f.output_id, skill: f.skill })) };
   let v4: PulseData["v4"] = null;
   let rules: PulseData["rules"] = null;
-  const files = v4Files(input.v4Dir);
-  if (existsSync(files.exchanges)) {
-    const ex = readExchanges([files.exchanges], { warn: input.warn });
-    const answers = existsSync(files.answers) ? readAnswers(files.answers, { warn: input.warn }).rows : [];
-    const judge = dominantJudge(answers);
-    const chosen = resolveCuts({ promoted: promotedCuts(readPromoted(input.promotedFile).promoted), judge });
-    const cuts = chosen.cuts;
-    const report = buildReport(composeAll(ex.rows, answers, judge ?? { lane: "-", model: "-" }, cuts), { judge, bankHash, cuts, cutsOrigin: chosen.origin });
+  if (existsSync(v4Files(input.v4Dir).exchanges)) {
+    // The very report `errata v4 report` prints on this folder (runtime/judgments), cut down to ids and counts.
+    const j = openJudgments({ v4Dir: input.v4Dir, cuts: { promoted: { file: input.promotedFile } }, warn: input.warn });
+    const report = judgmentsReport(j, { warn: input.warn });
+    const judge = j.judge;
     v4 = {
       exchanges: report.exchanges,
       composed: report.composed,
@@ -91,12 +78,13 @@ export function gatherPulse(input: PulseInput): PulseData {
       mean_session_rate: report.session_rates.mean_rate,
       synthetic: report.synthetic ? { exchanges: report.synthetic.exchanges, failures: report.synthetic.failures, planted: report.synthetic.planted, found: report.synthetic.found, missed: report.synthetic.missed } : null,
       judge: judge ? `${judge.lane}/${judge.model}` : null,
+      cuts_origin: report.cuts_origin,
+      cuts_source: j.cuts.source,
+      unscored: report.unscored.reasons.map((r) => ({ code: r.code, count: r.count })),
     };
-    if (judge !== null) {
-      const section = mostBrokenSection(input.v4Dir, ex.rows, judgedExchanges(answers, judge), judge, 10, input.warn);
-      // Ids and counts only: a rule's text and its exemplars (the person's words) stay out.
-      rules = section ? section.rows.map((r) => ({ rule_id: r.rule_id, source: r.source, count: r.count, sessions: r.sessions, judged_in_view: r.judged_in_view })) : null;
-    }
+    const section = report.most_broken_rules ?? null;
+    // Ids and counts only: a rule's text and its exemplars (the person's words) stay out (docs/pages.md says why).
+    rules = section ? section.rows.map((r) => ({ rule_id: r.rule_id, source: r.source, count: r.count, sessions: r.sessions, judged_in_view: r.judged_in_view })) : null;
   }
   return { generated_at: input.state.generated_at, state: input.state, months, skills, misses, v4, rules, host_present: input.host.present };
 }

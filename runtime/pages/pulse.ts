@@ -7,6 +7,15 @@ import type { PulseData } from "./pulse-data.js";
  */
 const pct = (r: number | null): string => (r === null ? "n/a" : `${(100 * r).toFixed(1)}%`);
 
+/** The cuts' source in words (the page never prints an origin, which can name a local file). */
+const CUTS_SOURCE: Record<string, string> = {
+  file: "a cuts file",
+  promoted: "the promoted configuration's",
+  calibrated: "the judge's calibrated cuts (errata calibrate use)",
+  weights: "those recorded with the judge's weights",
+  default: "the default 0.5",
+};
+
 export async function renderPulse(d: PulseData): Promise<string> {
   const s = d.state;
   const blocks: Block[] = [
@@ -70,6 +79,7 @@ export async function renderPulse(d: PulseData): Promise<string> {
     const v = d.v4;
     blocks.push(
       para(`Judge ${v.judge ?? "none"}: ${v.exchanges} exchanges, ${v.composed} composed, ${v.failures} failures (${v.reported} reported, ${v.unreported} unreported), ${v.diagnosed} diagnosed; ${v.sessions_with_failure} sessions with a failure, mean session rate ${fmt(v.mean_session_rate)}.${v.synthetic ? ` Synthetic: ${v.synthetic.exchanges} exchanges, ${v.synthetic.failures} flagged, ${v.synthetic.found} of ${v.synthetic.planted} planted found.` : ""}`),
+      para(`Cuts: ${CUTS_SOURCE[v.cuts_source] ?? v.cuts_source} (errata v4 report names them in full). Unscored answers by reason: ${v.unscored.length === 0 ? "none" : v.unscored.map((u) => `${u.code} ${u.count}`).join(", ")}.`),
       table(["class", "failures", "reported", "unreported"], v.classes.map((c) => [c.class_id, c.count, c.reported, c.unreported]), [1, 2, 3]),
     );
   }

@@ -14,7 +14,7 @@ import type { CombinerRecord } from "../../schemas/combiner.js";
 import type { GoldManifest } from "../../schemas/gold.js";
 import type { Promoted } from "../../schemas/promoted.js";
 
-import type { V4Report } from "../../runtime/jobs/v4/index.js";
+import type { V4Report } from "../../runtime/judgments/index.js";
 
 /** `fooBar` -> `foo_bar`, as `snakeKey` in cli/shared/io.ts renames keys at the `--json` boundary. */
 type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;

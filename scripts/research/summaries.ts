@@ -16,10 +16,10 @@ export function summariseReport(r: V4ReportReply, log: (line: string) => void): 
     failures: r.failures,
     classes: r.classes.slice(0, 5),
     unscoredAnswers: r.unscored.answers,
-    unscoredReasons: r.unscored.reasons.map((x) => x.reason),
+    unscoredReasons: r.unscored.reasons.map((x) => `${x.code} ${x.count}`),
     synthetic: r.synthetic ? { exchanges: r.synthetic.exchanges, planted: r.synthetic.planted, found: r.synthetic.found, missed: r.synthetic.missed, unplanted_flagged: r.synthetic.unplanted_flagged } : null,
   };
-  log(`  v4 report (the engine's trained cuts, every exchange of the track): ${out.exchanges} real exchanges, ${out.failures} failures${out.classes.length ? ` (top classes ${out.classes.map((c) => `${c.class_id} ${c.count}`).join(", ")})` : ""}${out.synthetic ? `; SYNTHETIC: ${out.synthetic.found} of ${out.synthetic.planted} planted failures found, ${out.synthetic.missed} missed, ${out.synthetic.unplanted_flagged} unplanted flagged` : ""}; ${out.unscoredAnswers} answers unscored (no weights: ${out.unscoredReasons.length} questions)`);
+  log(`  v4 report (the engine's trained cuts, every exchange of the track): ${out.exchanges} real exchanges, ${out.failures} failures${out.classes.length ? ` (top classes ${out.classes.map((c) => `${c.class_id} ${c.count}`).join(", ")})` : ""}${out.synthetic ? `; SYNTHETIC: ${out.synthetic.found} of ${out.synthetic.planted} planted failures found, ${out.synthetic.missed} missed, ${out.synthetic.unplanted_flagged} unplanted flagged` : ""}; ${out.unscoredAnswers} answers unscored${out.unscoredReasons.length ? ` (by reason: ${out.unscoredReasons.join(", ")})` : ""}`);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The loop's summary (`<out>/summary.json`): every figure as the CLI printed it, per track,
 // plus the corpora, the engine and the command lines. report.ts renders the page from it
 // alone, so `--render summary.json` rebuilds the page without running the loop.
-import type { JudgeId, V4Report } from "../../runtime/jobs/v4/index.js";
+import type { JudgeId, V4Report } from "../../runtime/judgments/index.js";
 import type { ComposedCounts, RegexCounts } from "../../runtime/jobs/v4/predictions.js";
 import type { CutsCandidate } from "../../schemas/calibration.js";
 import type { ClassTierLevel } from "../../schemas/classtier.js";

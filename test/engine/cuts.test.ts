@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { calibratedCutsFor, loadShippedWeights, weightsCuts, weightsId, type WeightsFile } from "../../runtime/engine/index.js";
-import { resolveCuts } from "../../runtime/jobs/index.js";
 import { howUpsetRule } from "../../runtime/jobs/daily/enrich-embedded.js";
 
 const shipped = loadShippedWeights() as WeightsFile;
@@ -20,14 +19,6 @@ describe("the cuts recorded with the weights", () => {
     expect(calibratedCutsFor({ lane: "embedded", model: "hashed-logreg/000000000000" })).toBeNull();
     expect(calibratedCutsFor({ lane: "openai", model: id })).toBeNull();
     expect(calibratedCutsFor(null)).toBeNull();
-  });
-
-  it("resolve in order: a cuts file, the promoted configuration's, the weights', then the default 0.5", () => {
-    const judge = { lane: "embedded", model: weightsId(shipped) };
-    expect(resolveCuts({ file: { cuts: { "detect.unhappy": 0.4 }, origin: "cuts file c.json" }, promoted: { "detect.unhappy": 0.6 }, judge }).origin).toBe("cuts file c.json");
-    expect(resolveCuts({ promoted: { "detect.unhappy": 0.6 }, judge })).toEqual({ cuts: { "detect.unhappy": 0.6 }, origin: "the promoted configuration's cuts (promoted.json)" });
-    expect(resolveCuts({ promoted: {}, judge }).cuts).toEqual(weightsCuts(shipped));
-    expect(resolveCuts({ judge: { lane: "openai", model: "m" } })).toMatchObject({ cuts: {}, origin: expect.stringMatching(/^default 0\.5/) });
   });
 
   it("the daily severity rule counts P(unhappy) from the calibrated cut", () => {

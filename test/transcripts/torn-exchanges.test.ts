@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readExchanges } from "../../runtime/jobs/v4/files.js";
+import { readExchanges } from "../../runtime/judgments/index.js";
 import { cursorPath } from "../../runtime/transcripts/cursor.js";
 import { exchangesPath, sweepExchanges } from "../../runtime/transcripts/sweep.js";
 import { tempDir } from "../helpers/io.js";

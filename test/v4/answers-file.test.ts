@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bank } from "../../questions/index.js";
-import { readAnswers, runV4Stage, v4Files } from "../../runtime/jobs/v4/index.js";
+import { runV4Stage } from "../../runtime/jobs/v4/index.js";
+import { readAnswers, v4Files } from "../../runtime/judgments/index.js";
 import { tempDir } from "../helpers/io.js";
 import { exchange, fakeEngine } from "./fake-engine.js";
 

@@ -107,7 +107,9 @@ describe("errata eval predictions on AB-ReDial", () => {
 
   it("without v3 answers for a caught exchange, v3 still detects it but names no class (with a reason)", () => {
     const caught = exchanges.filter((e) => regexHit.get(e.id));
-    const r = buildPredictions({ exchanges: caught, answers: [], judge: null, cuts: {}, detectors: ["v3", "v4"] });
+    // No judge: nothing composes (what openJudgments gives a folder without answers).
+    const judgments = { exchanges: caught, answers: [], judge: null, composed: () => caught.map((exchange) => ({ exchange, detect: null, composition: null, v3: null })) };
+    const r = buildPredictions({ judgments, detectors: ["v3", "v4"] });
     expect(r.rows).toHaveLength(caught.length * 2);
     for (const p of r.rows) {
       expect(p.class).toBeNull();

@@ -1,8 +1,9 @@
 /**
  * `errata calibrate`: cuts and probability calibration for the bank's questions from blind
  * labels (writing candidates under `<v4>/candidates/`, never the promoted configuration), the
- * generic draw|brief|agreement|fit loop for any yes/no question, and the shadow gate's
- * arithmetic; one file a subcommand in this folder.
+ * generic draw|brief|agreement|fit loop for any yes/no question, `use` (calibrated cuts made
+ * the reports' default, `<v4>/cuts.json`), and the shadow gate's arithmetic; one file a
+ * subcommand in this folder.
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
@@ -13,6 +14,7 @@ import { register as draw } from "./draw.js";
 import { register as fit } from "./fit.js";
 import { register as probabilities } from "./probabilities.js";
 import { register as shadow } from "./shadow.js";
+import { register as use } from "./use.js";
 import { examples } from "../../shared/help.js";
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -30,5 +32,5 @@ export function register(program: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [cuts, probabilities, shadow, draw, brief, agreement, fit]) sub(group, ctx);
+  for (const sub of [cuts, probabilities, shadow, draw, brief, agreement, fit, use]) sub(group, ctx);
 }

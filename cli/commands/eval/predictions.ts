@@ -12,12 +12,13 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { resolvePaths } from "../../../runtime/paths.js";
-import { buildPredictions, dominantJudge, parseDetectors, PREDICTION_DETECTORS, readAnswers, readExchanges, v4Files } from "../../../runtime/jobs/index.js";
+import { buildPredictions, parseDetectors, PREDICTION_DETECTORS } from "../../../runtime/jobs/index.js";
+import { openJudgments, v4Files } from "../../../runtime/judgments/index.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
 import { printJson, println } from "../../shared/io.js";
-import { chooseCuts, readCutsFile } from "../../shared/cuts-file.js";
+import { cutsRequest } from "../../shared/cuts-file.js";
 import { writeAtomic } from "../../shared/research-files.js";
 import { examples } from "../../shared/help.js";
 
@@ -59,27 +60,24 @@ export function register(group: Command, ctx: CommandContext): void {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const detectors = parseDetectors(flags.detectors);
       if (detectors === null) throw badInput("bad --detectors", `a comma-separated list of ${PREDICTION_DETECTORS.join(", ")}, each at most once`, describeFound(flags.detectors));
-      if (flags.cuts !== undefined) readCutsFile(flags.cuts, ctx.io.cwd); // bad input before anything is read
+      const cuts = cutsRequest(flags.cuts, ctx.io); // bad input before anything is read
       const files = flags.exchanges && flags.exchanges.length > 0 ? flags.exchanges.map((f) => resolve(ctx.io.cwd, f)) : [v4Files(paths.v4Dir).exchanges];
-      const ex = readExchanges(files);
-      if (ex.rows.length === 0) throw badInput("no exchanges to predict", "at least one exchange/1 row", `${files.join(", ")}: ${ex.skipped} unreadable lines, no exchanges`);
       const out = resolve(ctx.io.cwd, flags.out ?? join(paths.v4Dir, "predictions.jsonl"));
       if (files.includes(out)) throw badInput("--out would overwrite an input", "an output file that is not one of --exchanges", describeFound(out));
       const needsAnswers = detectors.some((d) => d !== "regex");
-      const stored = needsAnswers ? readAnswers(v4Files(paths.v4Dir).answers) : { rows: [], skipped: 0 };
-      const candidates = stored.rows.filter((a) => (flags.lane === undefined || a.lane === flags.lane) && (flags.model === undefined || a.model === flags.model));
-      const judge = dominantJudge(candidates);
+      const j = openJudgments({ v4Dir: paths.v4Dir, exchangeFiles: files, filter: { lane: flags.lane, model: flags.model }, cuts, noAnswers: !needsAnswers });
+      if (j.exchanges.length === 0) throw badInput("no exchanges to predict", "at least one exchange/1 row", `${files.join(", ")}: ${j.skipped} unreadable lines, no exchanges`);
+      const judge = j.judge;
       if (needsAnswers && judge === null) {
-        const why = stored.rows.length === 0 ? `no stored answers in ${v4Files(paths.v4Dir).answers}` : "no stored answer from that --lane/--model";
+        const why = j.answers.length === 0 ? `no stored answers in ${v4Files(paths.v4Dir).answers}` : "no stored answer from that --lane/--model";
         ctx.io.stderr.write(`errata: ${why}: every v4 prediction is unscored and v3 names no class (run errata v4 detect first)\n`);
       }
-      const chosen = chooseCuts(flags.cuts, ctx.io, judge);
-      const cuts = chosen.cuts;
-      const result = buildPredictions({ exchanges: ex.rows, answers: candidates, judge, cuts, detectors });
+      const chosen = j.cuts;
+      const result = buildPredictions({ judgments: j, detectors });
       const rows = result.rows.map((r) => PredictionSchema.parse(r));
       const written = flags.dryRun !== true;
       if (written) writeAtomic(out, rows.length > 0 ? `${rows.map((r) => JSON.stringify(r)).join("\n")}\n` : "");
-      const summary = { out, written, rows: rows.length, detectors, judge, cuts_origin: chosen.origin, exchanges: ex.rows.length, skipped_lines: ex.skipped + stored.skipped, counts: result.counts };
+      const summary = { out, written, rows: rows.length, detectors, judge, cuts_origin: chosen.origin, exchanges: j.exchanges.length, skipped_lines: j.skipped, counts: result.counts };
       if (flags.json) {
         printJson(ctx.io, summary);
         return;

@@ -5,14 +5,14 @@ import { inclusionMonteCarlo } from "../../../eval/index.js";
 import { mulberry32 } from "../../../eval/index.js";
 import { drawWithPlan, inclusionProbabilities, planSample, sampleGold, type GoldCandidate } from "../../../eval/index.js";
 import { DEFAULT_SPLIT_SALT, splitOfSession } from "../../../eval/index.js";
-import { composeAll, dominantJudge, readAnswers, readExchanges } from "../../../runtime/jobs/index.js";
+import { openJudgments } from "../../../runtime/judgments/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { GoldItemSchema, GoldManifestSchema, type GoldItem, type GoldManifest } from "../../../schemas/gold.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
 import { printJson, println, progress } from "../../shared/io.js";
-import { chooseCuts } from "../../shared/cuts-file.js";
+import { cutsRequest } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
 import { examples } from "../../shared/help.js";
 
@@ -88,14 +88,13 @@ function candidates(ctx: CommandContext, flags: SampleFlags, exchangeFiles: stri
     verdict = new Map(rows.map((p) => [p.exchange_id, p.detected]));
     failureSources = [file];
   } else {
-    const answersFile = flags.answers ? resolveFrom(ctx.io, flags.answers) : `${evalPaths(ctx.io).v4Dir}/answers.jsonl`;
-    const answers = readAnswers(answersFile).rows;
-    const judge = dominantJudge(answers);
-    if (judge) {
-      const chosen = chooseCuts(flags.cuts, ctx.io, judge);
-      ctx.io.stderr.write(`errata eval sample: cuts: ${chosen.origin}\n`);
-      const composed = composeAll(readExchanges(exchangeFiles).rows, answers, judge, chosen.cuts);
-      verdict = new Map(composed.map((c) => [c.exchange.id, c.detect ? c.detect.is_failure : null]));
+    const v4Dir = evalPaths(ctx.io).v4Dir;
+    // --answers names another answers file: read it as the v4 folder's (the folder is where it lives).
+    const answersFile = flags.answers ? resolveFrom(ctx.io, flags.answers) : `${v4Dir}/answers.jsonl`;
+    const j = openJudgments({ v4Dir, answersFile, exchangeFiles, cuts: cutsRequest(flags.cuts, ctx.io) });
+    if (j.judge) {
+      ctx.io.stderr.write(`errata eval sample: cuts: ${j.cuts.origin}\n`);
+      verdict = new Map(j.composed().map((c) => [c.exchange.id, c.detect ? c.detect.is_failure : null]));
       failureSources = [answersFile];
     }
   }

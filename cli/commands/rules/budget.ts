@@ -3,17 +3,46 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { badInput, describeFound, ErrataError } from "../../../core/errors.js";
 import { budgetReport, DEFAULT_BUDGET, ladderDir, openRuleLedger, readInstalledChecks } from "../../../runtime/ladder/index.js";
+import { mostBroken, openJudgments, v4Files } from "../../../runtime/judgments/index.js";
+import { readRuleIndex, ruleIndexPath } from "../../../runtime/rules/index.js";
+import { resolvePaths } from "../../../runtime/paths.js";
+import { cutsRequest } from "../../shared/cuts-file.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
-import { printJson, println } from "../../shared/io.js";
+import { printJson, println, warn } from "../../shared/io.js";
 
 /**
  * `errata rules budget`: the always-loaded file against its attention budget (default 200
  * lines), its rules most harmful first (incidents x severity), and what the ladder would move
  * out (only rules an active check carries; never a rule for being old).
  *
+ * Beside it, the file's most-broken rules as every report counts them (runtime/judgments: the
+ * v4 folder's failures under the one cuts chooser's cuts, their rule coverage), each count
+ * beside the rule's text and the exchanges judged with it in view.
+ *
  * Example: `errata rules budget --file CLAUDE.md` -> "CLAUDE.md: 230 lines, budget 200 (30 over)\n  would move: ...".
  */
+
+/**
+ * The file's rules among the most-broken: those whose source is this file (its project folder
+ * and path); when the index names no source so (built with --project naming another folder),
+ * those whose first line is in the file's text, as the ladder matches, and said so.
+ */
+function brokenInFile(ctx: CommandContext, file: string, text: string) {
+  const v4Dir = resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir;
+  if (!existsSync(v4Files(v4Dir).exchanges)) return null;
+  const j = openJudgments({ v4Dir, cuts: cutsRequest(undefined, ctx.io), warn: (l) => warn(ctx.io, l) });
+  const b = mostBroken(j, Number.POSITIVE_INFINITY);
+  const index = readRuleIndex(ruleIndexPath(v4Dir));
+  if (b === null || index === null) return null;
+  const mine = new Set(index.sources.filter((s) => s.project !== null && resolve(s.project, s.path) === file).map((s) => s.source));
+  const byPath = mine.size > 0;
+  const rows = b.rows
+    .filter((r) => (byPath ? mine.has(r.source) : text.includes(r.text.split("\n")[0]!.trim())))
+    .map((r) => ({ rule_id: r.rule_id, text: r.text, count: r.count, sessions: r.sessions, judged_in_view: r.judged_in_view }));
+  return { matched_by: byPath ? ("path" as const) : ("text" as const), cuts_origin: j.cuts.origin, rule_covers_cut: b.cut, rule_covers_origin: b.cut_origin, failures: b.failures, uncovered: b.uncovered, rows };
+}
+
 export function register(group: Command, ctx: CommandContext): void {
   group
     .command("budget")
@@ -30,9 +59,18 @@ export function register(group: Command, ctx: CommandContext): void {
       const dir = ladderDir(ctx.io.env, ctx.io.cwd);
       const rules = [...openRuleLedger(dir).read().ledger.rules.values()];
       const checks = readInstalledChecks(dir);
-      const r = budgetReport(flags.file, readFileSync(file, "utf8"), rules, checks, budget);
-      if (flags.json) return printJson(ctx.io, { ok: true, ...r });
+      const text = readFileSync(file, "utf8");
+      const r = budgetReport(flags.file, text, rules, checks, budget);
+      const broken = brokenInFile(ctx, file, text);
+      if (flags.json) return printJson(ctx.io, { ok: true, ...r, most_broken: broken });
       println(ctx.io, `${r.file}: ${r.lines} lines, budget ${r.budget}${r.over > 0 ? ` (${r.over} over)` : " (within)"}`);
+      if (broken === null) println(ctx.io, "  most-broken: no judged failures covered yet (errata v4 detect, v4 diagnose, rules build, rules cover)");
+      else {
+        println(ctx.io, `  most-broken rules of this file, as errata v4 report counts them (${broken.failures} failures; cuts: ${broken.cuts_origin}; rule_covers cut ${broken.rule_covers_cut}${broken.matched_by === "text" ? "; rules matched by their text: the index names this file under another folder" : ""}):`);
+        if (broken.rows.length === 0) println(ctx.io, "    none of its rules covers a failure");
+        for (const x of broken.rows) println(ctx.io, `    ${x.rule_id}: broken ${x.count}x in ${x.sessions} session${x.sessions === 1 ? "" : "s"}; judged in view ${x.judged_in_view} exchanges; rule: ${x.text.replace(/\s+/g, " ").slice(0, 120)}`);
+      }
+      if (r.ranked.length > 0) println(ctx.io, "  the ladder's incidents, most harmful first:");
       for (const x of r.ranked) println(ctx.io, `  ${x.rule_id}: harm ${x.harm} (${x.incidents} incidents)${x.exempt ? ", exempt" : ""}`);
       println(ctx.io, r.wouldMove.length > 0 ? `  would move (a stronger rung carries them): ${r.wouldMove.join("; ")}` : "  nothing to move: no rule of this file is carried by an active check");
       if (r.over > 0 && r.wouldMove.length === 0) println(ctx.io, "  over budget, and only the owner may loosen a rule: see errata rules approvals");

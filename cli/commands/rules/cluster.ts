@@ -5,7 +5,7 @@ import { repoDatasetsDir } from "../../../runtime/engine/index.js";
 import { loadRuleNoulWeights, runRulesCluster } from "../../../runtime/jobs/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import type { CommandContext } from "../../shared/command.js";
-import { readCutsFile } from "../../shared/cuts-file.js";
+import { cutsRequest } from "../../shared/cuts-file.js";
 import { examples } from "../../shared/help.js";
 import { COVER_SETUP } from "../../shared/rules-examples.js";
 import { count, printJson, println, warn } from "../../shared/io.js";
@@ -23,7 +23,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .command("cluster")
     .description("Cluster the covered failures by rule and the uncovered ones by class x component and root cause")
     .option("--exchanges <files...>", "exchange files the v4 pass read (default <v4Dir>/exchanges.jsonl)")
-    .option("--cuts <file>", "cuts file; its rules.same_root_cause cut is used (else the uncalibrated default 0.5)")
+    .option("--cuts <file>", "cuts file: the failures compose under it and its rules.same_root_cause cut decides (default: the one chooser's cuts; none for the question: the uncalibrated 0.5)")
     .option("--lane <name>", "engine lane from the engine config (default: the config's lane, else embedded)")
     .option("--dry-run", "cluster and report; write nothing")
     .option("--json", "print one JSON value")
@@ -41,7 +41,7 @@ export function register(group: Command, ctx: CommandContext): void {
       const paths = resolvePaths(ctx.io.env, ctx.io.cwd);
       const files = exchangeFiles(flags, ctx, paths.v4Dir);
       for (const f of files) if (!existsSync(f)) throw badInput("no exchanges file", "an exchanges.jsonl written by `errata exchanges`", describeFound(f));
-      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
+      const cuts = cutsRequest(flags.cuts, ctx.io);
       const engine = await engineFor(ctx, flags.lane);
       const report = await runRulesCluster({
         v4Dir: paths.v4Dir,
@@ -49,7 +49,6 @@ export function register(group: Command, ctx: CommandContext): void {
         weights: engine.lane === "embedded" ? loadRuleNoulWeights(repoDatasetsDir()) : null,
         exchangeFiles: files,
         cuts,
-        ...(flags.cuts !== undefined ? { cutsFile: flags.cuts } : {}),
         dryRun: flags.dryRun === true,
         now: () => new Date(ctx.io.now()).toISOString(),
         warn: (l) => warn(ctx.io, l),

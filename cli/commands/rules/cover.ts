@@ -5,7 +5,7 @@ import { repoDatasetsDir } from "../../../runtime/engine/index.js";
 import { loadRuleNoulWeights, runRulesCover } from "../../../runtime/jobs/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import type { CommandContext } from "../../shared/command.js";
-import { readCutsFile } from "../../shared/cuts-file.js";
+import { cutsRequest } from "../../shared/cuts-file.js";
 import { examples } from "../../shared/help.js";
 import { COVER_SETUP } from "../../shared/rules-examples.js";
 import { count, printJson, println, progress, warn } from "../../shared/io.js";
@@ -34,7 +34,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .command("cover")
     .description("Match the diagnosed failures of the v4 folder to the rules that cover them (enforce_rule or add_rule)")
     .option("--exchanges <files...>", "exchange files the v4 pass read (default <v4Dir>/exchanges.jsonl)")
-    .option("--cuts <file>", "cuts file; its rules.rule_covers cut is used (else the uncalibrated default 0.5, said so)")
+    .option("--cuts <file>", "cuts file: the failures compose under it and its rules.rule_covers cut decides (default: the cuts every report uses, from the one chooser; no rules.rule_covers cut there: the uncalibrated 0.5, said so)")
     .option("--limit <n>", "cover at most N failures")
     .option("--lane <name>", "engine lane from the engine config (default: the config's lane, else embedded)")
     .option("--all", "cover again the failures this judge already covered")
@@ -59,7 +59,7 @@ export function register(group: Command, ctx: CommandContext): void {
         limit = Number(flags.limit);
         if (!Number.isInteger(limit) || limit < 0) throw badInput("bad --limit", "a whole number >= 0", describeFound(flags.limit));
       }
-      const cuts = readCutsFile(flags.cuts, ctx.io.cwd);
+      const cuts = cutsRequest(flags.cuts, ctx.io);
       const engine = await engineFor(ctx, flags.lane);
       let bar: ReturnType<typeof progress> | null = null;
       let shown = 0;
@@ -69,7 +69,6 @@ export function register(group: Command, ctx: CommandContext): void {
         weights: engine.lane === "embedded" ? loadRuleNoulWeights(repoDatasetsDir()) : null,
         exchangeFiles: files,
         cuts,
-        ...(flags.cuts !== undefined ? { cutsFile: flags.cuts } : {}),
         ...(limit !== undefined ? { limit } : {}),
         all: flags.all === true,
         dryRun: flags.dryRun === true,
@@ -97,6 +96,7 @@ export function register(group: Command, ctx: CommandContext): void {
           judge: report.judge,
           cut: report.cut.value,
           cut_origin: report.cut.origin,
+          cuts_origin: report.cutsOrigin,
           failures: report.failures,
           already_covered: report.alreadyCovered,
           planned: report.planned,
@@ -112,7 +112,8 @@ export function register(group: Command, ctx: CommandContext): void {
         return;
       }
       println(ctx.io, `${head}: ${count(report.failures, "diagnosed failure")}, ${report.alreadyCovered} already covered, covered ${r.length} now: ${tally.enforce_rule} enforce_rule, ${tally.add_rule} add_rule, ${tally.unanswered} without an answer; ${tally.before_rule} dated before their rule (broke none)`);
-      println(ctx.io, `  cut ${report.cut.value} (${report.cut.origin})${tally.synthetic > 0 ? `; ${tally.synthetic} of them synthetic` : ""}`);
+      println(ctx.io, `  failures under cuts: ${report.cutsOrigin}`);
+      println(ctx.io, `  rule_covers cut ${report.cut.value} (${report.cut.origin})${tally.synthetic > 0 ? `; ${tally.synthetic} of them synthetic` : ""}`);
       if (report.failures === 0) println(ctx.io, "  no diagnosed failure in the v4 folder: run errata v4 detect and errata v4 diagnose first");
       if (r.length > 0) println(ctx.io, `  appended to ${report.file}`);
     }));

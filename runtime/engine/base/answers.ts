@@ -1,5 +1,7 @@
 import type { Answer, Lane } from "../../../schemas/answer.js";
+import type { UnscoredReasonCode } from "../../../schemas/answer.js";
 import type { AnswerCache } from "./cache.js";
+import { reasonCodeOf } from "./reason-code.js";
 import type { AskOptions, AskPair } from "./types.js";
 
 /**
@@ -44,7 +46,8 @@ export function scored(base: AnswerBase, pYes: number, from: string, raw: string
   };
 }
 
-export function unscored(base: AnswerBase, reason: string, raw = "", latencyMs = 0, costUsd = 0): Answer {
+/** An unscored answer; its `reason_code` is read from the reason's shape unless given. */
+export function unscored(base: AnswerBase, reason: string, raw = "", latencyMs = 0, costUsd = 0, code: UnscoredReasonCode = reasonCodeOf(reason)): Answer {
   return {
     schema: "answer/1",
     exchange_id: base.exchange_id,
@@ -58,6 +61,7 @@ export function unscored(base: AnswerBase, reason: string, raw = "", latencyMs =
     computed_from: null,
     // A reason is what an unscored answer carries; an empty one would say nothing.
     reason: reason === "" ? "(the judge gave no reason)" : reason,
+    reason_code: code,
     raw: raw.length > RAW_MAX ? raw.slice(0, RAW_MAX) : raw,
     latency_ms: latencyMs > 0 ? latencyMs : 0,
     cost_usd: costUsd,

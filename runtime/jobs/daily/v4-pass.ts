@@ -1,15 +1,14 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { redactTextForWrite } from "../../privacy/index.js";
 import { join } from "node:path";
-import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
-import { bankHash } from "../../../questions/index.js";
+import { judgmentsReport, openJudgments, renderReport, v4Files } from "../../judgments/index.js";
+import type { Promoted } from "../../../schemas/promoted.js";
 import type { ErrataPaths } from "../../paths.js";
 import { CapturedIndex } from "../../transcripts/index.js";
 import { ledgerTurns } from "../../transcripts/index.js";
 import { sweepExchanges } from "../../transcripts/index.js";
-import { judgedExchanges, mostBrokenSection } from "../rules/index.js";
-import { buildReport, composeAll, dominantJudge, readAnswers, readExchanges, readPlan, renderReport, resolveCuts, runV4Stage, v4Files } from "../v4/index.js";
+import { runV4Stage } from "../v4/index.js";
 import type { LedgerPort, StageOutput } from "./context.js";
 import { stageOutput } from "./context.js";
 import type { V4Request } from "./daily.js";
@@ -19,7 +18,9 @@ import { dayOf } from "./ids.js";
  * The daily run's v4 pass, in process through the other rooms' runtime functions: new
  * exchanges from the transcripts (helper C's `sweepExchanges`, a re-run appends nothing),
  * v4 detect then v4 diagnose (helper G's `runV4Stage`, a re-run asks nothing new), then the
- * v4 report recomposed from the stored answers, written to `<v4Dir>/report-YYYY-MM-DD.md`.
+ * v4 report (`judgmentsReport`, the very report `errata v4 report` prints on the same folder),
+ * written to `<v4Dir>/report-YYYY-MM-DD.md`. The exchanges and answers are read once
+ * (`openJudgments`) and shared by the passes and the report; the passes' new answers join them.
  * A v4 run never writes the ledger or the audit files. The `captured` flag comes from the
  * ledger view the daily run already holds (no second read of the ledger).
  *
@@ -30,7 +31,8 @@ export interface V4PassDeps {
   paths: ErrataPaths;
   ledger: LedgerPort;
   engine: () => Promise<Engine>;
-  cuts: Cuts;
+  /** The promoted configuration as the daily run read it (null: none); the cuts chooser's second source. */
+  promoted: Promoted | null;
   home: string | undefined;
   nowMs: () => number;
 }
@@ -64,10 +66,9 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
     return stageOutput({ ...counts, exchanges: 0 }, notes);
   }
   const engine = await deps.engine();
-  // The promoted configuration's cuts when one is promoted; else each pass resolves the
-  // cuts recorded with its judge's weights (resolveCuts), never a bare 0.5 where some exist.
-  const promotedCuts = Object.keys(deps.cuts).length > 0 ? { cuts: deps.cuts, cutsOrigin: "the promoted configuration's cuts (promoted.json)" } : {};
-  const common = { engine, v4Dir: paths.v4Dir, ...promotedCuts, dryRun: req.dryRun, home: deps.home, warn, ...(req.limit !== null ? { limit: req.limit } : {}) };
+  // One read of the folder for both passes and the report; the cuts from the one chooser.
+  const j = openJudgments({ v4Dir: paths.v4Dir, cuts: { promoted: { read: deps.promoted } }, warn });
+  const common = { engine, v4Dir: paths.v4Dir, cuts: { promoted: { read: deps.promoted } }, judgments: j, dryRun: req.dryRun, home: deps.home, warn, ...(req.limit !== null ? { limit: req.limit } : {}) };
   const detect = await runV4Stage("detect", common);
   const diagnose = await runV4Stage("diagnose", common);
   counts["exchanges"] = detect.exchangesRead;
@@ -78,29 +79,23 @@ export async function runDailyV4(req: V4Request, deps: V4PassDeps): Promise<Stag
   counts["diagnose_eligible"] = diagnose.eligible;
   counts["diagnose_asked"] = diagnose.asked;
   const out = join(paths.v4Dir, `report-${dayOf(deps.nowMs())}.md`);
-  // Nothing new since today's report: it still holds; do not read every answer a third time.
+  // Nothing new since today's report: it still holds.
   if (!req.dryRun && (counts["new_exchanges"] ?? 0) === 0 && detect.asked === 0 && diagnose.asked === 0 && existsSync(out)) {
     notes.push("nothing new: today's v4 report stands", ...unreadable);
     return stageOutput(counts, notes, {});
   }
-  const ex = readExchanges([files.exchanges], { warn });
-  const answers = readAnswers(files.answers, { warn });
+  // The judge the answers name now (the passes may have given the first answers).
+  const judged = j.rejudged();
+  const report = judgmentsReport(judged, { warn });
   notes.push(...unreadable);
-  const judge = dominantJudge(answers.rows);
-  const cuts = resolveCuts({ promoted: deps.cuts, judge });
-  notes.push(`cuts: ${cuts.origin}`);
-  const composed = composeAll(ex.rows, answers.rows, judge ?? { lane: "-", model: "-" }, cuts.cuts);
-  // Exchanges from the synthetic generator are scored against its plan (labels.jsonl beside the
-  // exchanges) when one is there; without one the report says the planted counts are unknown.
-  const plan = readPlan(ex.rows, [files.exchanges], undefined, { warn });
-  const report = buildReport(composed, { judge, bankHash, cuts: cuts.cuts, cutsOrigin: cuts.origin, planted: plan.planted, planCovered: plan.covered });
+  notes.push(`cuts: ${judged.cuts.origin}`);
   if (report.synthetic !== null) {
     const s = report.synthetic;
     counts["synthetic_exchanges"] = s.exchanges;
     if (s.plan_exchanges > 0) Object.assign(counts, { planted: s.planted, planted_found: s.found, planted_missed: s.missed, false_alarms: s.unplanted_flagged });
     else notes.push("synthetic exchanges without the generator's plan: planted found/missed unknown");
   }
-  if (judge !== null) report.most_broken_rules = mostBrokenSection(paths.v4Dir, ex.rows, judgedExchanges(answers.rows, judge), judge, 10, warn);
+  const composed = judged.composed();
   const failures = composed.filter((c) => !c.exchange.synthetic && c.detect?.is_failure === true);
   counts["failures"] = failures.length;
   counts["reported"] = failures.filter((c) => c.exchange.captured).length;

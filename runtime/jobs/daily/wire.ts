@@ -5,7 +5,8 @@ import type { DailyDeps } from "./daily.js";
 import { openAiProseLane, type ProseLane } from "./enrich-openai.js";
 import { dailyFiles } from "./files.js";
 import { ledgerPort } from "./ledger-port.js";
-import { classHeadJudge, promotedCuts, readPromoted } from "./promoted.js";
+import { readPromoted } from "../../judgments/index.js";
+import { classHeadJudge } from "./promoted.js";
 import { createEngine, type Engine } from "../../engine/index.js";
 import { apiKeyFor, engineFromConfig, loadEngineSettings } from "../../engine/index.js";
 import { engineEnricher, v3Judge, type ClassJudge } from "./enrich-embedded.js";
@@ -111,7 +112,6 @@ export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDep
   const getV4Engine = (): Promise<Engine> => (v4Engine ??= Promise.resolve(engineFromConfig({ paths: input.paths, env: input.env, now: input.now }).engine));
   const prose = proseLaneWithReason(cfg, input.fetch, { paths: input.paths, env: input.env });
   if (prose.problem !== null) input.log(`errata daily: ${prose.problem}`);
-  const cuts = promotedCuts(promoted.promoted);
   if (promoted.problem !== null) input.log(`errata daily: ${promoted.problem}`);
   const head = promoted.promoted?.class_level === "class_head" ? promoted.promoted.heads.class : null;
   const judge = async (): Promise<ClassJudge> => (head ? classHeadJudge(await getEngine(), CALLER, head) : v3Judge(await getEngine(), CALLER));
@@ -120,7 +120,7 @@ export function wireDaily(input: WireInput): { ctx: StageContext; deps: DailyDep
     embedded: async () => engineEnricher(await getEngine(), { caller: CALLER, classJudge: await judge() }),
     classJudge: judge,
     prose: prose.lane,
-    v4: (req) => runDailyV4(req, { paths: input.paths, ledger: ctx.ledger, engine: getV4Engine, cuts, home: input.env["HOME"], nowMs: input.now }),
+    v4: (req) => runDailyV4(req, { paths: input.paths, ledger: ctx.ledger, engine: getV4Engine, promoted: promoted.promoted, home: input.env["HOME"], nowMs: input.now }),
     promoted: promoted.describe,
     // The ladder's reviewer lane (engine config `reviewer`), made when the ladder stage runs: a bad config fails that advisory stage only.
     reviewer: () => reviewerFromConfig({ paths: input.paths, env: input.env }).reviewer,

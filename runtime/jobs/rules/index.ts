@@ -1,15 +1,8 @@
 /** The rules jobs: build the index, cover the diagnosed failures, cluster them (files in the v4 folder). */
 export {
   CLUSTERS_FILE,
-  COVERAGE_FILE,
-  coverCut,
   coveragePairs,
-  DEFAULT_RULES_CUT,
-  judgedExchanges,
-  latestCoverage,
-  mostBrokenSection,
   loadRuleNoulWeights,
-  readCoverage,
   requireRuleIndex,
   runRulesBuild,
   runRulesCluster,

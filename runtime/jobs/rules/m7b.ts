@@ -11,11 +11,10 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { redactTextForWrite } from "../../privacy/index.js";
 import { join } from "node:path";
-import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
 import type { RuleNoulWeights } from "../../rules/index.js";
 import { readRuleIndex, ruleIndexPath } from "../../rules/index.js";
-import { v4Files } from "../v4/files.js";
+import { v4Files, type CutsRequest } from "../../judgments/index.js";
 import { runRulesRecommend, type Writer } from "./recommend.js";
 import { renderRulesReport, rulesReport } from "./report.js";
 import { runRulesBuild, runRulesCluster, runRulesCover } from "./run.js";
@@ -31,7 +30,8 @@ export interface M7bRequest {
   weights: RuleNoulWeights | null;
   writer: Writer;
   upgradesFile: string;
-  cuts: Cuts;
+  /** Where the cuts come from (the one chooser): the same failures every report composes. */
+  cuts: Omit<CutsRequest, "v4Dir">;
   today: string;
   nowMs: number;
   top: number;

@@ -36,9 +36,9 @@ import {
   COVERAGE_CALLER,
   type RankedCluster,
 } from "../../rules/index.js";
-import { readAnswers, readExchanges, v4Files } from "../v4/files.js";
+import { judgedExchanges, latestCoverage, readAnswers, readCoverage, readExchanges, v4Files } from "../../judgments/index.js";
 import { fileRecommendations, openUpgrades, readQueue, type FilingResult, type JudgedItem, type QueueEntry } from "./filing.js";
-import { CLUSTERS_FILE, judgedExchanges, latestCoverage, readCoverage, requireRuleIndex } from "./run.js";
+import { CLUSTERS_FILE, requireRuleIndex } from "./run.js";
 
 export const FALSIFIER_DAYS = 14;
 

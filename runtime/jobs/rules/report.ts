@@ -8,11 +8,9 @@
  */
 import { existsSync } from "node:fs";
 import type { Recommendation } from "../../../schemas/recommendations.js";
-import { readCoverage, latestCoverage } from "./run.js";
 import { filedRates, readFilings, readQueue, type FiledRateRow, type JudgedItem } from "./filing.js";
 import { readClusters, readRecommendations, recommendationFiles, FALSIFIER_DAYS } from "./recommend.js";
-import { readAnswers, readExchanges, v4Files } from "../v4/files.js";
-import { judgedExchanges } from "./run.js";
+import { judgedExchanges, latestCoverage, readAnswers, readCoverage, readExchanges, v4Files } from "../../judgments/index.js";
 import type { RateWindow } from "../../../schemas/recommendations.js";
 
 export interface RulesReport {

@@ -9,32 +9,25 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
-import { CoverageRecordSchema, RuleClusterSchema, RuleNoulWeightsSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
+import { RuleClusterSchema, RuleNoulWeightsSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
 import { ErrataError } from "../../../core/errors.js";
-import { appendJsonl, readJsonl, reportProblems, warnOnStderr } from "../../files/index.js";
+import { appendJsonl, warnOnStderr } from "../../files/index.js";
 import { writeFileAtomic } from "../../files/index.js";
-import { composeAll } from "../v4/compose-all.js";
-import { readAnswers, readExchanges, v4Files } from "../v4/files.js";
+import { COVERAGE_FILE, coverCutOf, latestCoverage, openJudgments, readCoverage, underCut, type CutsRequest, type JudgeId } from "../../judgments/index.js";
 import { buildIndex, type BuildResult } from "../../rules/index.js";
 import { clusterFailures } from "../../rules/index.js";
 import { coverFailures, type CoverCut, type CoverFailure } from "../../rules/index.js";
 import { gitLineDates } from "../../rules/index.js";
 import type { RulesJudge } from "../../rules/index.js";
-import { mostBrokenRules } from "../../rules/index.js";
 import { discoverProjects } from "../../rules/index.js";
-import type { V4Report } from "../v4/report.js";
-import type { Answer } from "../../../schemas/answer.js";
 import type { CalibItem } from "../../../schemas/calibration.js";
 import { redactSecrets } from "../../privacy/index.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import { readRuleIndex, ruleIndexPath, writeRuleIndex } from "../../rules/index.js";
 import type { RuleNoulWeights } from "../../rules/index.js";
 
-export const COVERAGE_FILE = "coverage.jsonl";
 export const CLUSTERS_FILE = "clusters.json";
-export const DEFAULT_RULES_CUT = 0.5;
 
 export interface RulesBuildOptions {
   roots: ReadonlyArray<{ root: string; project?: string }>;
@@ -74,32 +67,13 @@ export function requireRuleIndex(v4Dir: string): RuleIndex {
   return index;
 }
 
-/** The rule_covers cut: from a cuts file when it has one (calibrated), else the default, said so. */
-export function coverCut(cuts: Cuts, cutsFile: string | undefined, question = "rules.rule_covers"): CoverCut {
-  const v = cuts[question];
-  return v === undefined ? { value: DEFAULT_RULES_CUT, origin: `uncalibrated default ${DEFAULT_RULES_CUT}` } : { value: v, origin: `calibrated (${cutsFile ?? "cuts file"})` };
-}
-
-export function readCoverage(v4Dir: string, warn: (l: string) => void = warnOnStderr): CoverageRecord[] {
-  const r = readJsonl(join(v4Dir, COVERAGE_FILE), CoverageRecordSchema, { what: "a rule-coverage/1 row" });
-  reportProblems(r.problems, warn);
-  return r.rows;
-}
-
-/** The newest record per exchange for one judge. */
-export function latestCoverage(rows: readonly CoverageRecord[], judge: { lane: string; model: string }): CoverageRecord[] {
-  const by = new Map<string, CoverageRecord>();
-  for (const r of rows) if (r.judge.lane === judge.lane && r.judge.model === judge.model) by.set(r.exchange_id, r);
-  return [...by.values()];
-}
-
 export interface RulesCoverOptions {
   v4Dir: string;
   engine: Engine;
   weights: RuleNoulWeights | null;
   exchangeFiles: readonly string[];
-  cuts: Cuts;
-  cutsFile?: string;
+  /** Where the cuts come from (the one chooser, runtime/judgments): the failures and the rules cuts compose under them. */
+  cuts: Omit<CutsRequest, "v4Dir">;
   limit?: number;
   /** Cover again the failures this judge already covered. */
   all?: boolean;
@@ -113,6 +87,8 @@ export interface RulesCoverReport {
   file: string;
   cut: CoverCut;
   judge: { lane: string; model: string };
+  /** Where the failures' cuts came from. */
+  cutsOrigin: string;
   /** Diagnosed failures (defects with a composition) in the v4 folder's answers. */
   failures: number;
   alreadyCovered: number;
@@ -124,21 +100,18 @@ export interface RulesCoverReport {
 export async function runRulesCover(opts: RulesCoverOptions): Promise<RulesCoverReport> {
   const warn = opts.warn ?? warnOnStderr;
   const index = requireRuleIndex(opts.v4Dir);
-  const files = v4Files(opts.v4Dir);
-  const ex = readExchanges(opts.exchangeFiles, { warn });
-  const answers = readAnswers(files.answers, { warn });
-  const judge = { lane: opts.engine.lane, model: opts.engine.model };
-  // The failures as the v4 pass composed them: the detect and diagnose answers of the
-  // engine's lane and model, under the cuts.
-  const composed = composeAll(ex.rows, answers.rows, judge, opts.cuts).filter((c) => c.composition?.defect === true && c.composition.primary_class !== null);
+  const judge: JudgeId = { lane: opts.engine.lane, model: opts.engine.model };
+  // The failures as every report composes them: this engine's answers, under the chosen cuts.
+  const j = openJudgments({ v4Dir: opts.v4Dir, exchangeFiles: opts.exchangeFiles, judge, cuts: opts.cuts, warn });
+  const composed = j.coverable();
   const done = new Set(latestCoverage(readCoverage(opts.v4Dir, warn), judge).filter((r) => r.fix !== null).map((r) => r.exchange_id));
   const todo: CoverFailure[] = composed
     .filter((c) => opts.all === true || !done.has(c.exchange.id))
     .slice(0, opts.limit ?? Number.POSITIVE_INFINITY)
     .map((c) => ({ exchange: c.exchange, failureClass: c.composition?.primary_class ?? null, severity: c.composition?.severity ?? null }));
-  const cut = coverCut(opts.cuts, opts.cutsFile);
+  const cut = coverCutOf(j.cuts);
   const file = join(opts.v4Dir, COVERAGE_FILE);
-  const base = { file, cut, judge, failures: composed.length, alreadyCovered: composed.length - composed.filter((c) => !done.has(c.exchange.id)).length, planned: todo.length };
+  const base = { file, cut, judge, cutsOrigin: j.cuts.origin, failures: composed.length, alreadyCovered: composed.length - composed.filter((c) => !done.has(c.exchange.id)).length, planned: todo.length };
   if (opts.dryRun) return { ...base, records: [], written: false };
   const rulesJudge: RulesJudge = { engine: opts.engine, weights: opts.weights, now: opts.now };
   const records = await coverFailures(index, todo, rulesJudge, { cut, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
@@ -155,12 +128,18 @@ export interface RulesClusterReport {
 
 export async function runRulesCluster(opts: Omit<RulesCoverOptions, "limit" | "all" | "onProgress">): Promise<RulesClusterReport> {
   const warn = opts.warn ?? warnOnStderr;
-  const judge = { lane: opts.engine.lane, model: opts.engine.model };
-  const coverage = latestCoverage(readCoverage(opts.v4Dir, warn), judge);
+  const judge: JudgeId = { lane: opts.engine.lane, model: opts.engine.model };
+  const j = openJudgments({ v4Dir: opts.v4Dir, exchangeFiles: opts.exchangeFiles, judge, cuts: opts.cuts, warn });
+  // The coverage of the failures these cuts make, decided under their rule_covers cut: what the reports count.
+  const failures = new Set(j.coverable().map((c) => c.exchange.id));
+  const index = requireRuleIndex(opts.v4Dir);
+  const covers = coverCutOf(j.cuts);
+  const coverage = latestCoverage(readCoverage(opts.v4Dir, warn), judge)
+    .filter((r) => failures.has(r.exchange_id))
+    .map((r) => underCut(r, covers, index));
   if (coverage.length === 0) throw new ErrataError("NOT_FOUND", `no coverage for ${judge.lane}/${judge.model} in ${opts.v4Dir}`, { expected: "coverage.jsonl rows, made by `errata rules cover`", found: "none" });
-  const ex = readExchanges(opts.exchangeFiles, { warn });
-  const cut = coverCut(opts.cuts, opts.cutsFile, "rules.same_root_cause");
-  const clusters = await clusterFailures(coverage, new Map(ex.rows.map((e) => [e.id, e])), { engine: opts.engine, weights: opts.weights, now: opts.now }, cut.value);
+  const cut = coverCutOf(j.cuts, "rules.same_root_cause");
+  const clusters = await clusterFailures(coverage, new Map(j.exchanges.map((e) => [e.id, e])), { engine: opts.engine, weights: opts.weights, now: opts.now }, cut.value);
   const file = join(opts.v4Dir, CLUSTERS_FILE);
   for (const c of clusters) RuleClusterSchema.parse(c);
   if (!opts.dryRun) writeFileAtomic(file, `${JSON.stringify({ schema: "rule-clusters/1", judge, cut: cut.value, cut_origin: cut.origin, clusters }, null, 1)}\n`);
@@ -184,31 +163,6 @@ export function loadRuleNoulWeights(datasetsDir: string | null): RuleNoulWeights
     throw new ErrataError("BAD_INPUT", `${file} is not a rules model`, { expected: "an errata-rule-nouls/1 file", found: `${issue?.path.join(".") || "value"}: ${issue?.message ?? "invalid"}` });
   }
   return parsed.data;
-}
-
-/**
- * The "Most-broken rules" section of the v4 report for one judge, or null when the v4 folder
- * has no rule index or no coverage by this judge. `judged`: the exchanges whose detect answer
- * this judge scored.
- */
-export function mostBrokenSection(v4Dir: string, exchanges: readonly Exchange[], judged: ReadonlySet<string>, judge: { lane: string; model: string }, limit = 10, warn: (l: string) => void = warnOnStderr): NonNullable<V4Report["most_broken_rules"]> | null {
-  const index = readRuleIndex(ruleIndexPath(v4Dir));
-  if (index === null) return null;
-  const coverage = latestCoverage(readCoverage(v4Dir, warn), judge);
-  if (coverage.length === 0) return null;
-  return {
-    ...mostBrokenRules(coverage, index, exchanges, judged, limit),
-    coverage_rows: coverage.length,
-    synthetic_rows: coverage.filter((r) => r.synthetic).length,
-    cut_origin: coverage[coverage.length - 1]?.cut_origin ?? null,
-  };
-}
-
-/** Exchanges whose `detect.unhappy` answer the judge scored: what was judged at all. */
-export function judgedExchanges(answers: readonly Answer[], judge: { lane: string; model: string }): Set<string> {
-  const out = new Set<string>();
-  for (const a of answers) if (a.status === "scored" && a.question_id === "detect.unhappy" && a.lane === judge.lane && a.model === judge.model) out.add(a.exchange_id);
-  return out;
 }
 
 /**

@@ -3,13 +3,10 @@ import type { AskPair, Engine } from "../../engine/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Question } from "../../../schemas/question.js";
+import type { JudgeId } from "../../judgments/index.js";
 import { judgeProjection } from "./judge-input.js";
 
-/** Which judge an answer came from: composition never mixes judges. */
-export interface JudgeId {
-  lane: string;
-  model: string;
-}
+export type { JudgeId };
 
 /** The key that makes a re-run ask nothing new: exchange, question and version, judge. */
 export function answerKey(a: { exchange_id: string; question_id: string; question_version: number }, judge: JudgeId): string {

@@ -1,16 +1,16 @@
-import { resolveCuts } from "./cuts.js";
-import type { Cuts } from "../../../composers/index.js";
 import type { Engine } from "../../engine/index.js";
+import { openJudgments, type CutsRequest, type Judgments } from "../../judgments/index.js";
 import { questionsInGroup, v3ClassQuestions } from "../../../questions/index.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Question } from "../../../schemas/question.js";
 import type { Answer } from "../../../schemas/answer.js";
 import { answerKey, askPlanned, type AskSummary, type JudgeId, planAsk } from "./ask.js";
-import { composeAll } from "./compose-all.js";
-import { appendAnswers, readAnswers, readExchanges, v4Files } from "./files.js";
 import { regexVerdict } from "./predictions.js";
 
 export type V4Stage = "detect" | "diagnose" | "v3";
+
+/** No cuts file and nothing promoted: the chooser goes on to the judge's calibrated cuts, else 0.5. */
+const NOTHING_PROMOTED = { promoted: { read: null } } as const;
 
 /**
  * How many times one (exchange, question) left unscored is asked, over all runs, before it
@@ -29,10 +29,10 @@ export interface V4PassOptions {
   v4Dir: string;
   /** Exchange files; default `<v4Dir>/exchanges.jsonl`. */
   exchangeFiles?: readonly string[] | undefined;
-  /** The cuts composing which exchanges are failures; default: `resolveCuts` for this engine's judge (its calibrated cuts when it is the shipped embedded model). */
-  cuts?: Cuts | undefined;
-  /** Where `cuts` came from (printed); required with `cuts` to say so, else "given by the caller". */
-  cutsOrigin?: string | undefined;
+  /** Where the cuts composing which exchanges are failures come from (the one chooser, `chooseCuts`, for this engine's judge). */
+  cuts?: Omit<CutsRequest, "v4Dir"> | undefined;
+  /** The v4 folder as already read (the daily run's stages share one read); default: read it here. */
+  judgments?: Judgments | undefined;
   limit?: number | undefined;
   dryRun?: boolean | undefined;
   /** Ask again where this judge's stored answer is unscored, however often it was asked (default: up to MAX_UNSCORED_ATTEMPTS). */
@@ -112,19 +112,19 @@ export function stageQuestions(stage: V4Stage): Question[] {
  * run again → `{asked: 0, alreadyAnswered: 24, …}`.
  */
 export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V4PassResult> {
-  const files = v4Files(opts.v4Dir);
-  const read = opts.warn ? { warn: opts.warn } : {};
-  const ex = readExchanges(opts.exchangeFiles ?? [files.exchanges], read);
-  const existing = readAnswers(files.answers, read);
   const judge: JudgeId = { lane: opts.engine.lane, model: opts.engine.model };
-  const cuts = opts.cuts !== undefined ? { cuts: opts.cuts, origin: opts.cutsOrigin ?? "given by the caller" } : resolveCuts({ judge });
-  let eligible: Exchange[] = ex.rows;
+  const shared = opts.judgments ?? openJudgments({ v4Dir: opts.v4Dir, exchangeFiles: opts.exchangeFiles, judge, cuts: opts.cuts ?? NOTHING_PROMOTED, warn: opts.warn });
+  // The failures as this engine's own answers compose them, under its cuts.
+  const j = shared.forJudge(judge);
+  const cuts = j.cuts;
+  let eligible: readonly Exchange[] = j.exchanges;
   if (stage !== "detect") {
-    eligible = composeAll(ex.rows, existing.rows, judge, cuts.cuts)
+    eligible = j
+      .composed()
       .filter((c) => c.detect?.is_failure === true || (stage === "v3" && opts.regexCaught === true && regexVerdict(c.exchange).hit))
       .map((c) => c.exchange);
   }
-  const { done, retried, exhausted } = doneAnswers(existing.rows, judge, { retryAll: opts.retryUnscored === true });
+  const { done, retried, exhausted } = doneAnswers(j.answers, judge, { retryAll: opts.retryUnscored === true });
   const plan = planAsk(eligible, stageQuestions(stage), done, judge, { limit: opts.limit, home: opts.home });
   const planned = new Set(plan.pairs.map((p) => answerKey({ exchange_id: p.exchange.id, question_id: p.question.id, question_version: p.question.version }, judge)));
   const stageKeys = new Set(eligible.flatMap((e) => stageQuestions(stage).map((q) => answerKey({ exchange_id: e.id, question_id: q.id, question_version: q.version }, judge))));
@@ -132,8 +132,8 @@ export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V
     stage,
     judge,
     eligible: eligible.length,
-    exchangesRead: ex.rows.length,
-    skippedLines: ex.skipped + existing.skipped,
+    exchangesRead: j.exchanges.length,
+    skippedLines: j.skipped,
     cutsOrigin: cuts.origin,
     retriedUnscored: [...retried].filter((k) => planned.has(k)).length,
     exhaustedUnscored: [...exhausted].filter((k) => stageKeys.has(k)).length,
@@ -141,7 +141,7 @@ export async function runV4Stage(stage: V4Stage, opts: V4PassOptions): Promise<V
   if (opts.dryRun) {
     return { ...base, exchanges: plan.exchanges, asked: 0, alreadyAnswered: plan.alreadyAnswered, scored: 0, unscored: 0, planned: plan.pairs.length, dryRun: true };
   }
-  const summary = await askPlanned(opts.engine, plan, (answers) => appendAnswers(files.answers, answers), {
+  const summary = await askPlanned(opts.engine, plan, (answers) => j.append(answers), {
     caller: "errata-triage",
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });

@@ -1,10 +1,9 @@
-import type { Cuts } from "../../../composers/index.js";
 import type { Answer } from "../../../schemas/answer.js";
 import type { Exchange } from "../../../schemas/exchange.js";
 import type { Prediction } from "../../../schemas/prediction.js";
 import { classify, unhappyWithReply } from "../../classifier/index.js";
 import type { JudgeId } from "./ask.js";
-import { composeAll } from "./compose-all.js";
+import type { Composed, Judgments } from "../../judgments/index.js";
 
 /**
  * The detectors `errata eval score` compares, as `prediction/1` rows (`errata eval predictions`):
@@ -57,10 +56,9 @@ export interface ComposedCounts {
   v3: { detected: number; classNamed: number; classMissing: number };
 }
 
-/** v4 and v3 rows from the judge's stored answers under `cuts`; v3's detection is the regex rows'. */
-export function composedPredictions(opts: { exchanges: readonly Exchange[]; answers: readonly Answer[]; judge: JudgeId; cuts: Cuts; regexRows: readonly Row[] }): { v4: Row[]; v3: Row[]; counts: ComposedCounts } {
-  const { judge } = opts;
-  const composed = composeAll(opts.exchanges, opts.answers, judge, opts.cuts);
+/** v4 and v3 rows from the judge's composed exchanges (runtime/judgments); v3's detection is the regex rows'. */
+export function composedPredictions(opts: { composed: readonly Composed[]; answers: readonly Answer[]; judge: JudgeId; regexRows: readonly Row[] }): { v4: Row[]; v3: Row[]; counts: ComposedCounts } {
+  const { judge, composed } = opts;
   const regexHit = new Map(opts.regexRows.map((r) => [r.exchange_id, r.detected]));
   const pUnhappy = new Map<string, number>();
   for (const a of opts.answers) {
@@ -103,19 +101,18 @@ export interface PredictionsResult {
 }
 
 /**
- * Prediction rows for the chosen detectors. `judge` selects whose stored answers v3 and v4
- * compose (null: none, so every v4 row is unscored and every v3 class is null).
+ * Prediction rows for the chosen detectors, from the judgments of the v4 folder: their judge's
+ * composed exchanges (no judge: every v4 row is unscored and every v3 class is null).
  *
  * Example: 597 AB-ReDial exchanges, detectors [regex, v4] -> 1194 rows, regex's first.
  */
-export function buildPredictions(opts: { exchanges: readonly Exchange[]; answers: readonly Answer[]; judge: JudgeId | null; cuts: Cuts; detectors: readonly PredictionDetector[] }): PredictionsResult {
-  const regex = regexPredictions(opts.exchanges);
+export function buildPredictions(opts: { judgments: Pick<Judgments, "exchanges" | "answers" | "judge" | "composed">; detectors: readonly PredictionDetector[] }): PredictionsResult {
+  const j = opts.judgments;
+  const regex = regexPredictions(j.exchanges);
   const wantComposed = opts.detectors.includes("v3") || opts.detectors.includes("v4");
-  const composed = wantComposed
-    ? composedPredictions({ exchanges: opts.exchanges, answers: opts.judge ? opts.answers : [], judge: opts.judge ?? { lane: "-", model: "-" }, cuts: opts.cuts, regexRows: regex.rows })
-    : null;
+  const composed = wantComposed ? composedPredictions({ composed: j.composed(), answers: j.judge ? j.answers : [], judge: j.judge ?? { lane: "-", model: "-" }, regexRows: regex.rows }) : null;
   const rows: Row[] = [];
-  const counts: PredictionsResult["counts"] = { exchanges: opts.exchanges.length };
+  const counts: PredictionsResult["counts"] = { exchanges: j.exchanges.length };
   for (const d of opts.detectors) {
     if (d === "regex") {
       rows.push(...regex.rows);

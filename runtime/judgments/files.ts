@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
-import { badInput, describeFound } from "../../../core/errors.js";
-import { appendJsonl, readJsonl, reportProblems, warnOnStderr, type JsonlProblem } from "../../files/index.js";
-import { redactForWrite } from "../../privacy/index.js";
-import { type Answer, AnswerSchema } from "../../../schemas/answer.js";
-import { type Exchange, ExchangeSchema } from "../../../schemas/exchange.js";
-import { type Label, LabelSchema } from "../../../schemas/label.js";
+import { badInput, describeFound } from "../../core/errors.js";
+import { appendJsonl, readJsonl, reportProblems, warnOnStderr, type JsonlProblem } from "../files/index.js";
+import { redactForWrite } from "../privacy/index.js";
+import { type Answer, AnswerSchema } from "../../schemas/answer.js";
+import { type Exchange, ExchangeSchema } from "../../schemas/exchange.js";
+import { type Label, LabelSchema } from "../../schemas/label.js";
 
 /**
  * The v4 folder: `exchanges.jsonl` (input, written by `errata exchanges`) and

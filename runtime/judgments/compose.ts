@@ -1,8 +1,8 @@
-import { answerTable, type Composition, compose, composeDetect, type Cuts, type DetectVerdict, v3Choice } from "../../../composers/index.js";
-import { bank, type ClassId, v3ClassQuestions } from "../../../questions/index.js";
-import type { Answer } from "../../../schemas/answer.js";
-import type { Exchange } from "../../../schemas/exchange.js";
-import type { JudgeId } from "./ask.js";
+import { answerTable, type Composition, compose, composeDetect, type Cuts, type DetectVerdict, v3Choice } from "../../composers/index.js";
+import { bank, type ClassId, v3ClassQuestions } from "../../questions/index.js";
+import type { Answer } from "../../schemas/answer.js";
+import type { Exchange } from "../../schemas/exchange.js";
+import type { JudgeId } from "./judge.js";
 
 /** Per exchange: the detect verdict, the whole composition, the v3 choice (each null when answers are missing). */
 export interface Composed {
@@ -39,20 +39,4 @@ export function composeAll(exchanges: readonly Exchange[], answers: readonly Ans
     const v3Table = answerTable(rows, v3ClassQuestions);
     return { exchange, detect: composeDetect(table, cuts), composition: compose(table, cuts), v3: v3Choice(v3Table) };
   });
-}
-
-/** The judge most answers came from (ties: the one answering last), or null with no answers. */
-export function dominantJudge(answers: readonly Answer[]): JudgeId | null {
-  const count = new Map<string, number>();
-  let last: string | null = null;
-  for (const a of answers) {
-    const k = `${a.lane}\t${a.model}`;
-    count.set(k, (count.get(k) ?? 0) + 1);
-    last = k;
-  }
-  let best: string | null = null;
-  for (const [k, n] of count) if (best === null || n > (count.get(best) ?? 0) || (n === count.get(best) && k === last)) best = k;
-  if (best === null) return null;
-  const [lane, model] = best.split("\t") as [string, string];
-  return { lane, model };
 }

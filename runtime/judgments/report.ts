@@ -1,11 +1,12 @@
-import type { Cuts } from "../../../composers/index.js";
-import { quantileSorted } from "../../../eval/index.js";
-import { CLASS_IDS, type ClassId, MODE_IDS, type ModeId } from "../../../questions/index.js";
-import type { Answer } from "../../../schemas/answer.js";
-import type { Label } from "../../../schemas/label.js";
-import type { JudgeId } from "./ask.js";
-import type { Composed } from "./compose-all.js";
-import type { Leaderboard } from "../../rules/index.js";
+import type { Cuts } from "../../composers/index.js";
+import { quantileSorted } from "../../eval/index.js";
+import { CLASS_IDS, type ClassId, MODE_IDS, type ModeId } from "../../questions/index.js";
+import type { Answer, UnscoredReasonCode } from "../../schemas/answer.js";
+import type { Label } from "../../schemas/label.js";
+import type { JudgeId } from "./judge.js";
+import type { Composed } from "./compose.js";
+import type { MostBroken } from "./most-broken.js";
+import { reasonCodeOf } from "../engine/index.js";
 
 /**
  * The v4 report, computed from composed exchanges (no judge asked): failures split into
@@ -60,8 +61,12 @@ export interface V4Report {
   session_rates: { sessions_with_failure: number; mean_rate: number | null; median_rate: number | null; top: SessionRate[] };
   corpora: { corpus: string; exchanges: number; composed: number; failures: number; rate: number | null }[];
   v3: { chosen: number; compared: number; agree: number; classes: { class_id: ClassId; count: number }[] };
-  /** This judge's unscored answers, by reason (most frequent first, at most 5 reasons). */
-  unscored: { answers: number; reasons: { reason: string; count: number }[] };
+  /**
+   * This judge's unscored answers, by reason code (the answer record's closed union; records
+   * without one read it from their detail), most frequent first, each with its most frequent
+   * detail as an example.
+   */
+  unscored: { answers: number; reasons: { code: UnscoredReasonCode; count: number; example: string }[] };
   synthetic: {
     exchanges: number;
     failures: number;
@@ -86,7 +91,7 @@ export interface V4Report {
    * caller from `errata rules cover`'s rows; null otherwise): each rule's breaks with what could
    * have been seen beside them.
    */
-  most_broken_rules?: (Leaderboard & { coverage_rows: number; synthetic_rows: number; cut_origin: string | null }) | null;
+  most_broken_rules?: MostBroken | null;
 }
 
 /**
@@ -224,18 +229,7 @@ export function buildReport(
     };
   }
 
-  const reasons = new Map<string, number>();
-  let unscoredN = 0;
-  for (const a of opts.answers ?? []) {
-    if (a.status !== "unscored" || opts.judge === null || a.lane !== opts.judge.lane || a.model !== opts.judge.model) continue;
-    unscoredN++;
-    const r = a.reason;
-    reasons.set(r, (reasons.get(r) ?? 0) + 1);
-  }
-  const unscored = {
-    answers: unscoredN,
-    reasons: [...reasons.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([reason, count]) => ({ reason, count })),
-  };
+  const unscored = unscoredTally(opts.answers ?? [], opts.judge);
 
   const composedReal = real.filter((c) => c.detect !== null).length;
   return {
@@ -297,8 +291,8 @@ export function renderReport(r: V4Report): string[] {
   const sr = r.session_rates;
   lines.push(`sessions with a failure: ${sr.sessions_with_failure} of ${r.sessions}; failure rate per session: mean ${sr.mean_rate === null ? "n/a" : sr.mean_rate.toFixed(3)}, median ${sr.median_rate === null ? "n/a" : sr.median_rate.toFixed(3)}`);
   if (r.unscored.answers > 0) {
-    lines.push(`unscored answers: ${r.unscored.answers} (never counted as no); top reasons:`);
-    for (const x of r.unscored.reasons) lines.push(`  ${String(x.count).padStart(6)}  ${x.reason}`);
+    lines.push(`unscored answers: ${r.unscored.answers} (never counted as no), by reason:`);
+    for (const x of r.unscored.reasons) lines.push(`  ${String(x.count).padStart(6)}  ${x.code.padEnd(18)} e.g. ${x.example.replace(/\s+/g, " ").slice(0, 100)}`);
   }
   if (r.most_broken_rules) lines.push(...renderMostBroken(r.most_broken_rules));
   if (r.v3.chosen > 0) lines.push(`v3 single choice: ${r.v3.chosen} failures classed; agrees with v4's primary class on ${r.v3.agree} of ${r.v3.compared}`);
@@ -318,7 +312,10 @@ export function renderReport(r: V4Report): string[] {
 
 /** The "Most-broken rules" section: rule, breaks, sessions, severity mix, what was looked at, two exemplars. */
 export function renderMostBroken(b: NonNullable<V4Report["most_broken_rules"]>): string[] {
-  const lines = [`most-broken rules (from ${b.coverage_rows} covered failures${b.synthetic_rows > 0 ? `, ${b.synthetic_rows} of them SYNTHETIC` : ""}; rule_covers cut ${b.cut_origin ?? "n/a"}):`];
+  const lines = [
+    `most-broken rules (from ${b.coverage_rows} covered failures of the ${b.failures} these cuts make${b.synthetic_rows > 0 ? `, ${b.synthetic_rows} of them SYNTHETIC` : ""}; rule_covers cut ${b.cut}${b.cut_origin.startsWith("rules.rule_covers from the same cuts") ? ", from the cuts above" : ` (${b.cut_origin})`}):`,
+  ];
+  if (b.uncovered > 0) lines.push(`  ${b.uncovered} of those failures not covered yet: run errata rules cover`);
   if (b.rows.length === 0) lines.push("  no rule covers a failure yet");
   for (const r of b.rows) {
     lines.push(`  ${r.rule_id}  broken ${r.count}x in ${r.sessions} session${r.sessions === 1 ? "" : "s"} (severity 0/1/2/3: ${r.severity.join("/")}); judged in view: ${r.judged_in_view} exchanges${r.before_rule > 0 ? `; ${r.before_rule} more before the rule existed` : ""}`);
@@ -327,4 +324,25 @@ export function renderMostBroken(b: NonNullable<V4Report["most_broken_rules"]>):
   }
   lines.push(`  rules never broken: ${b.unbroken.looked_at} with judged exchanges in view, ${b.unbroken.never_looked_at} never looked at (no judged exchange had their file in view)`);
   return lines;
+}
+
+/** A judge's unscored answers by reason code, most frequent first (ties by code), each with its most frequent detail. */
+export function unscoredTally(answers: readonly Answer[], judge: JudgeId | null): V4Report["unscored"] {
+  const byCode = new Map<UnscoredReasonCode, { count: number; details: Map<string, number> }>();
+  let n = 0;
+  for (const a of answers) {
+    if (a.status !== "unscored" || judge === null || a.lane !== judge.lane || a.model !== judge.model) continue;
+    n++;
+    const code = a.reason_code ?? reasonCodeOf(a.reason);
+    const row = byCode.get(code) ?? { count: 0, details: new Map<string, number>() };
+    row.count++;
+    row.details.set(a.reason, (row.details.get(a.reason) ?? 0) + 1);
+    byCode.set(code, row);
+  }
+  const reasons = [...byCode.entries()].map(([code, r]) => {
+    const example = [...r.details.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0]![0];
+    return { code, count: r.count, example };
+  });
+  reasons.sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  return { answers: n, reasons };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ModeId } from "../../../questions/index.js";
-import type { Exchange } from "../../../schemas/exchange.js";
+import type { ModeId } from "../../questions/index.js";
+import type { Exchange } from "../../schemas/exchange.js";
 import { readLabels, type ReadOptions } from "./files.js";
 import { planFromLabels } from "./report.js";
 
