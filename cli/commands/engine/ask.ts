@@ -17,10 +17,10 @@ import { examples } from "../../shared/help.js";
 
 /** The worst case of a run on an OpenAI lane (runtime/engine/openai/config.ts `runBoundMs`), stated in the help. */
 export const WORST_CASE_HELP = [
-  "Worst case on an OpenAI lane: each call, its retries and their waits included, ends within",
-  "the call's budget B (callBudgetMs, ERRATA_OPENAI_CALL_BUDGET_MS; default 2 x timeoutMs, so",
-  "2 s at ERRATA_OPENAI_TIMEOUT_MS=1000). N pairs at concurrency C end within",
-  "(2 + ceil(N / C)) x B (the 2: the mode probe, in mode auto only); --dry-run prints it.",
+  "Worst case on an OpenAI lane: each call, its retries and the waits between them included,",
+  "ends within the call's budget B (callBudgetMs, ERRATA_OPENAI_CALL_BUDGET_MS; default 2 x",
+  "timeoutMs: 2 s at ERRATA_OPENAI_TIMEOUT_MS=1000). The calls of N pairs at concurrency C end",
+  "within (2 + ceil(N / C)) x B (the 2: the mode probe, in mode auto only); --dry-run prints it.",
 ].join("\n");
 
 /**
