@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateDailyBench } from "./daily-data.js";
+import { mustSucceed } from "./fail.js";
 
 interface ChildResult {
   mode: string;
@@ -41,6 +42,9 @@ function printDaily(label: string, r: ChildResult, plain: ChildResult, store: Ch
     const c = s.skipped ? "skipped" : s.ok ? Object.entries(s.counts).map(([k, v]) => `${k}=${v}`).join(" ") : `FAILED ${s.error?.code}: ${s.error?.message}`;
     process.stdout.write(`  ${s.name.padEnd(12)} ${String(s.ms).padStart(9)} ${((s.ms / total) * 100).toFixed(1).padStart(6)}%  ${c}\n`);
   }
+  const failedStages = (r.stages ?? []).filter((s) => !s.ok && !s.skipped).map((s) => s.name);
+  // A failed run measured less work than a whole one: its ratio would flatter the daily.
+  mustSucceed(r.ok === true && failedStages.length === 0, `${label}: ok=${r.ok}, stages failed: ${failedStages.join(", ") || "(none named)"}`);
   process.stdout.write(`  ratio to plain JSON.parse of the ledger: ${(total / plain.wall_ms).toFixed(1)}x; to the store's readAll: ${(total / store.wall_ms).toFixed(1)}x\n`);
 }
 

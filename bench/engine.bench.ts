@@ -18,6 +18,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
+import { mustSucceed } from "./fail.js";
 import { bank } from "../questions/index.js";
 import { createEngine } from "../runtime/engine/index.js";
 import { openAnswerCache } from "../runtime/engine/base/cache.js";
@@ -147,6 +148,7 @@ async function openaiLatency(): Promise<void> {
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const ideal = (n / concurrency) * latencyMs;
     const scored = answers.filter((a) => a.status === "scored").length;
+    mustSucceed(scored === n, `openai lane: ${scored} of ${n} questions scored (${answers.find((a) => a.status !== "scored")?.reason ?? ""})`);
     out(`openai lane (real SDK) -> local server (own thread), ${n} questions, ${latencyMs} ms latency, concurrency ${concurrency}:`);
     out(`  wall ${wall.toFixed(0)} ms; ideal n/concurrency x latency = ${ideal.toFixed(0)} ms; ratio ${(wall / ideal).toFixed(2)}; ${scored}/${n} scored; ${first.stats.calls} calls`);
     out(`  client CPU ${cpuMs.toFixed(0)} ms (${(cpuMs / n).toFixed(2)} ms a question; the server thread's CPU is not counted); load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`);

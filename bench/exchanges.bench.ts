@@ -12,6 +12,7 @@
  * a child that only loads the modules.
  */
 import { execFileSync } from "node:child_process";
+import { mustSucceed } from "./fail.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +51,8 @@ export async function run(): Promise<void> {
     process.stdout.write(`corpus: ${(g.bytes / 1e6).toFixed(1)} MB in ${g.files} files (${g.copies} copies of the real sessions, fresh ids); small: ${(s.bytes / 1e6).toFixed(1)} MB in ${s.files} files\n`);
     const runs: Record<string, Child[]> = { readline: [], readlines: [], parse: [], exchanges: [] };
     for (let i = 0; i < 3; i++) for (const mode of Object.keys(runs)) runs[mode]?.push(child(mode, big, dir));
+    // A sweep that found no exchange in a corpus of real sessions measured nothing worth a ratio.
+    for (const c of runs["exchanges"] ?? []) mustSucceed((c.exchanges ?? 0) > 0, `exchanges pass: ${c.exchanges ?? 0} exchanges from ${c.files ?? 0} files`);
     const line = (mode: string): Child => {
       const list = runs[mode] as Child[];
       const m = median(list.map((c) => c.wall_ms));

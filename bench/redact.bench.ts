@@ -35,6 +35,7 @@
  * (against another build: `REDACT_BENCH_BASELINE_BIN=../base/bin/errata.cjs node dist/bench/run.js redact`)
  */
 import { spawnSync } from "node:child_process";
+import { mustSucceed } from "./fail.js";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -295,8 +296,12 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
           // One ledger a run and variant, made before the measured run: the first capture of a
           // ledger makes its reporter key (node:crypto), which a later one does not.
           const env = { ...process.env, ERRATA_DIR: join(dir, `ledger-${label.replace(/ /g, "-")}-${k}-${i}`) };
-          spawnSync(process.execPath, [bin, "hook", "user-prompt-submit"], { input: prompt(correction, ordinary), env });
-          if (v.before !== undefined) spawnSync(process.execPath, [bin, "hook", "stop"], { input: v.before, env });
+          const first = spawnSync(process.execPath, [bin, "hook", "user-prompt-submit"], { input: prompt(correction, ordinary), env, encoding: "utf8" });
+          mustSucceed(first.status === 0, `redact bench: the set-up capture exited ${first.status} (${label}): ${first.stderr.slice(-300)}`);
+          if (v.before !== undefined) {
+            const stop = spawnSync(process.execPath, [bin, "hook", "stop"], { input: v.before, env, encoding: "utf8" });
+            mustSucceed(stop.status === 0, `redact bench: the set-up Stop hook exited ${stop.status} (${label}): ${stop.stderr.slice(-300)}`);
+          }
           const r = instructions([bin, "hook", v.event], v.stdin, env, out);
           if (v.captures === true && !r.stdout.includes("captured this prompt")) throw new Error(`redact bench: ${v.what} did not capture (${label}): ${r.stdout}`);
           add(`${label}: ${v.what}`, r.count);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- NAME ...]`: runs every benchmark module in bench/ (or the named ones).
  * Each module exports `run(): Promise<void>`, measures a baseline in the same run and prints
- * its ratio to it. Benchmarks are never asserted as timed tests. Registered by file name
+ * its ratio to it; a run that failed throws instead (bench/fail.ts) and the command exits 1. Benchmarks are never asserted as timed tests. Registered by file name
  * (`<name>.bench.ts`): capture, capture-quality, daily, engine, eval, exchanges, hook, ledger,
  * rules, version (`errata --version` against a bare Node start).
  */
@@ -18,9 +18,21 @@ if (files.length === 0) {
   process.stderr.write(`no benchmark matches ${JSON.stringify(wanted)}\n`);
   process.exitCode = 2;
 }
+const failed: string[] = [];
 for (const file of files) {
   const mod = (await import(new URL(file, dir).href)) as { run?: () => Promise<void> };
   if (typeof mod.run !== "function") continue;
-  process.stdout.write(`\n## ${file.replace(/\.bench\.js$/, "")}\n`);
-  await mod.run();
+  const name = file.replace(/\.bench\.js$/, "");
+  process.stdout.write(`\n## ${name}\n`);
+  try {
+    await mod.run();
+  } catch (e) {
+    // A failed run prints no ratio (bench/fail.ts); the other benchmarks still run.
+    failed.push(name);
+    process.stdout.write(`FAILED ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
+if (failed.length > 0) {
+  process.stderr.write(`benchmarks failed: ${failed.join(", ")} (no ratio printed for them)\n`);
+  process.exitCode = 1;
 }

@@ -7,6 +7,7 @@
  * Run: `npm run build && node dist/bench/run.js version`
  */
 import { spawnSync } from "node:child_process";
+import { mustSucceed } from "./fail.js";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,7 +30,9 @@ export async function run(): Promise<void> {
   const runs = Number(process.env["VERSION_BENCH_RUNS"] ?? 30);
   const bare: number[] = [];
   const version: number[] = [];
-  const out = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" }).stdout.trim();
+  const probe = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" });
+  const out = probe.stdout.trim();
+  mustSucceed(probe.status === 0 && /^\d+\.\d+\.\d+/.test(out), `errata --version exited ${probe.status} printing ${JSON.stringify(out.slice(0, 80))}`);
   for (let i = 0; i < runs; i++) {
     bare.push(timeOnce(["-e", "0"]));
     version.push(timeOnce([bin, "--version"]));

@@ -58,6 +58,8 @@ export function register(program: Command, ctx: CommandContext): void {
         const read = ledger.readAll();
         if (read.problems.length > 0) warn(io, `errata mine: ${read.problems.length} ledger lines could not be read (see errata validate)`);
         const captured = new CapturedIndex(ledgerTurns(read.errata.map((f) => f.erratum)));
+        // The read's ids: the store checks new ids against them instead of reading each month's file again.
+        const held = new Map(read.errata.map((f) => [f.erratum.id, f.erratum]));
         const owner = io.env["USER"] ?? safeUser();
         const key = opts.dryRun ? (readReporterKey(ledger.paths.stateDir) ?? Buffer.alloc(32)) : loadOrCreateReporterKey(ledger.paths.stateDir);
         let bar: ReturnType<typeof progress> | null = null;
@@ -71,7 +73,8 @@ export function register(program: Command, ctx: CommandContext): void {
             ...(limit !== undefined ? { limitFiles: limit } : {}),
             dryRun: opts.dryRun === true,
             captured,
-            append: (e) => void ledger.append(e),
+            append: (e) => void ledger.append(e, { takenIds: held }),
+            heldBy: (id) => held.get(id) ?? null,
             onFile: (_done, total) => {
               bar ??= progress(io, "mine", total);
               bar.tick();

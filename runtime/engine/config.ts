@@ -27,7 +27,7 @@ import type { Engine } from "./base/types.js";
  * ```
  *
  * Environment: ERRATA_ENGINE_LANE picks the lane; ERRATA_OPENAI_BASE_URL, ERRATA_OPENAI_MODEL,
- * ERRATA_OPENAI_API_KEY, ERRATA_OPENAI_SERVICE_TIER, ERRATA_OPENAI_TIMEOUT_MS,
+ * ERRATA_OPENAI_API_KEY, ERRATA_OPENAI_SERVICE_TIER, ERRATA_OPENAI_TIMEOUT_MS, ERRATA_OPENAI_CALL_BUDGET_MS,
  * ERRATA_OPENAI_CONCURRENCY, ERRATA_OPENAI_MODE override (or create) the lane named "openai".
  * No key is needed for a server on loopback (vLLM, Ollama, llama.cpp); any other server needs one.
  *
@@ -110,6 +110,7 @@ export function loadEngineSettings(paths: Pick<ErrataPaths, "ledgerDir">, env: R
   set("apiKey", env["ERRATA_OPENAI_API_KEY"]);
   set("serviceTier", env["ERRATA_OPENAI_SERVICE_TIER"]);
   set("timeoutMs", num(env, "ERRATA_OPENAI_TIMEOUT_MS"));
+  set("callBudgetMs", num(env, "ERRATA_OPENAI_CALL_BUDGET_MS"));
   set("concurrency", num(env, "ERRATA_OPENAI_CONCURRENCY"));
   set("mode", env["ERRATA_OPENAI_MODE"]);
   if (Object.keys(envLane).length > 0) {

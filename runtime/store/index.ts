@@ -3,7 +3,7 @@
  * the zod-free pieces the hook uses live in `append-line.ts`, `raw-append.ts`, `ids.ts`,
  * `record.ts` (import those directly from the hook, not this index, which loads zod).
  */
-export { openLedger, type Ledger, type LedgerOptions, type LedgerRead, type AppendOutcome, type PatchOutcome } from "./ledger.js";
+export { IdTakenError, openLedger, type AppendOptions, type Ledger, type LedgerOptions, type LedgerRead, type AppendOutcome, type PatchOutcome } from "./ledger.js";
 export type { FoldedErratum } from "./fold.js";
 export { DAMAGE_CODES, type ReadProblem } from "./read-files.js";
 export { newErratum, type NewErratumInput } from "./new-erratum.js";

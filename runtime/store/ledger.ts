@@ -39,6 +39,30 @@ export interface LedgerOptions {
   systems?: ReadonlySet<string>;
 }
 
+/**
+ * An append refused because the id is already in the ledger. Still bad input (exit 2), but a
+ * type of its own so a writer that drew the id itself (the mine) can tell it from other
+ * refusals: skip the turn when the ledger's erratum is the same one, else draw again.
+ */
+export class IdTakenError extends ErrataError {
+  readonly id: string;
+  constructor(id: string) {
+    super("BAD_INPUT", "erratum id already in the ledger", { expected: "a new id", found: id });
+    this.name = "IdTakenError";
+    this.id = id;
+  }
+}
+
+export interface AppendOptions {
+  dryRun?: boolean;
+  /**
+   * The ids of the caller's own read of the whole ledger (the daily run's one read), checked
+   * instead of reading the month's file again for its ids; ids this ledger object wrote are
+   * checked too. Without it the month's file is read once per month for its ids.
+   */
+  takenIds?: { has(id: string): boolean };
+}
+
 export interface LedgerRead {
   /** Folded errata in reading order (oldest month first, file order). */
   errata: FoldedErratum[];
@@ -64,7 +88,7 @@ export interface PatchOutcome {
 export interface Ledger {
   readonly paths: ErrataPaths;
   readonly systems: ReadonlySet<string>;
-  append(e: Erratum, opts?: { dryRun?: boolean }): AppendOutcome;
+  append(e: Erratum, opts?: AppendOptions): AppendOutcome;
   patch(id: string, set: PatchSet, opts?: { dryRun?: boolean; ts?: string }): PatchOutcome;
   readAll(): LedgerRead;
   get(id: string): FoldedErratum | null;
@@ -77,6 +101,7 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
   let systemsCache: ReadonlySet<string> | undefined = opts.systems;
   const systems = (): ReadonlySet<string> => (systemsCache ??= loadSystems(paths.ledgerDir));
   const idsByMonth = new Map<string, Set<string>>();
+  const wroteIds = new Set<string>();
 
   const monthIds = (month: string): Set<string> => {
     let ids = idsByMonth.get(month);
@@ -126,16 +151,16 @@ export function openLedger(paths: ErrataPaths, opts: LedgerOptions = {}): Ledger
       if (ruleProblems.length > 0) throw refused("erratum", ruleProblems);
       const e = parsed.data;
       const month = monthOf(e.ts);
-      if (monthIds(month).has(e.id)) {
-        throw badInput(`erratum id already in the ledger`, "a new id", e.id);
-      }
+      const taken = aopts.takenIds ? aopts.takenIds.has(e.id) || wroteIds.has(e.id) : monthIds(month).has(e.id);
+      if (taken) throw new IdTakenError(e.id);
       const file = join(paths.ledgerDir, monthFileName(month));
       if (aopts.dryRun) {
         const r = redactErratum(e);
         return { erratum: r.erratum, file, redacted: r.redacted, recorded: false, written: false };
       }
       const res = appendErratumRaw(paths, e, warn, { fsync: opts.fsync ?? false, nowIso: new Date(now()).toISOString() });
-      monthIds(month).add(e.id);
+      wroteIds.add(e.id);
+      idsByMonth.get(month)?.add(e.id);
       return { erratum: res.line, file: res.file, redacted: res.redacted, recorded: res.recorded, written: true };
     },
     patch(id, set, popts = {}) {

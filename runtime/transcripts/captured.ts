@@ -29,12 +29,15 @@ export class CapturedIndex {
   private readonly bySession = new Map<string, { text: string; tsMs: number | null }[]>();
 
   constructor(turns: Iterable<LedgerTurn>) {
-    for (const t of turns) {
-      if (t.sessionId === null) continue;
-      const list = this.bySession.get(t.sessionId) ?? [];
-      list.push({ text: normalizeText(t.text), tsMs: t.tsMs });
-      this.bySession.set(t.sessionId, list);
-    }
+    for (const t of turns) this.add(t);
+  }
+
+  /** One more captured turn (a writer's own row, so one run never writes a turn twice). */
+  add(t: LedgerTurn): void {
+    if (t.sessionId === null) return;
+    const list = this.bySession.get(t.sessionId);
+    if (list) list.push({ text: normalizeText(t.text), tsMs: t.tsMs });
+    else this.bySession.set(t.sessionId, [{ text: normalizeText(t.text), tsMs: t.tsMs }]);
   }
 
   get size(): number {

@@ -96,7 +96,8 @@ describe("openai lane against a local server (real SDK)", () => {
   it("times out a slow reply, retries, and leaves it unscored", async () => {
     server = await startFakeOpenAI();
     server.setChat((body) => (body.messages[1] ? { delayMs: 1500, json: logprobsCompletion(0.9) } : defaultChat(body, 0)));
-    const engine = engineFor(server, { timeoutMs: 150, maxRetries: 1 });
+    // A budget far above two attempts: this test is about the retry, not the budget (test/engine/call-budget.test.ts).
+    const engine = engineFor(server, { timeoutMs: 150, maxRetries: 1, callBudgetMs: 60_000 });
     const [a] = await engine.ask([{ exchange: complaint, question: unhappy }], { caller: "c" });
     expect(a!.status).toBe("unscored");
     expect(a!.reason).toMatch(/gave up after 2 attempts: .*timed out/i);

@@ -63,7 +63,7 @@ describe("a stalled response body (the deadline covers the whole reply)", () => 
 
   it("retries a stalled body like any time-out, each attempt under its deadline", async () => {
     const s = await stallingServer();
-    const engine = createEngine({ lane: "openai", apiKey: "k", openai: { baseURL: s.url, model: "m", timeoutMs: 300, maxRetries: 2 }, deps: { sleep: async () => undefined, random: () => 0.5 } });
+    const engine = createEngine({ lane: "openai", apiKey: "k", openai: { baseURL: s.url, model: "m", timeoutMs: 300, maxRetries: 2, callBudgetMs: 60_000 }, deps: { sleep: async () => undefined, random: () => 0.5 } });
     const [a] = await engine.ask([{ exchange: complaint, question: unhappy }], { caller: "c" });
     expect(a!.reason).toMatch(/^timeout: gave up after 3 attempts/);
     expect(s.chats()).toBe(1 + 3); // the probe, then three attempts
@@ -71,7 +71,7 @@ describe("a stalled response body (the deadline covers the whole reply)", () => 
 
   it("a stalled probe: the auto-mode probe is retried, then every answer is unscored with the reason", async () => {
     const s = await stallingServer({ stallProbe: true });
-    const engine = createEngine({ lane: "openai", apiKey: "k", openai: { baseURL: s.url, model: "m", timeoutMs: 300, maxRetries: 1 }, deps: { sleep: async () => undefined, random: () => 0.5 } });
+    const engine = createEngine({ lane: "openai", apiKey: "k", openai: { baseURL: s.url, model: "m", timeoutMs: 300, maxRetries: 1, callBudgetMs: 60_000 }, deps: { sleep: async () => undefined, random: () => 0.5 } });
     const [a] = await engine.ask([{ exchange: complaint, question: unhappy }], { caller: "c" });
     expect(a!.status).toBe("unscored");
     expect(a!.reason).toMatch(/supports neither .*logprobs: DeadlineError: request timed out/);

@@ -15,6 +15,14 @@ import type { OpenAIEngine } from "../../../runtime/engine/index.js";
 import { collect, guard } from "../../shared/engine.js";
 import { examples } from "../../shared/help.js";
 
+/** The worst case of a run on an OpenAI lane (runtime/engine/openai/config.ts `runBoundMs`), stated in the help. */
+export const WORST_CASE_HELP = [
+  "Worst case on an OpenAI lane: each call, its retries and the waits between them included,",
+  "ends within the call's budget B (callBudgetMs, ERRATA_OPENAI_CALL_BUDGET_MS; default 2 x",
+  "timeoutMs: 2 s at ERRATA_OPENAI_TIMEOUT_MS=1000). The calls of N pairs at concurrency C end",
+  "within (2 + ceil(N / C)) x B (the 2: the mode probe, in mode auto only); --dry-run prints it.",
+].join("\n");
+
 /**
  * `errata engine ask`: the bank's questions (or a question file) of every exchange in a file,
  * through a lane (default the config's, else embedded); answers appended to `--out` as
@@ -39,13 +47,16 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--dry-run", "count what would be asked; ask and write nothing")
     .addHelpText(
       "after",
-      examples([
-        "errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl",
+      examples(
         [
-          "errata datasets copy spotter &&",
-          "ERRATA_OPENAI_BASE_URL=http://127.0.0.1:8000/v1 ERRATA_OPENAI_MODEL=qwen2.5 errata engine ask --lane openai --exchanges datasets/spotter/exchanges.jsonl --caller errata-triage",
+          "errata datasets copy ab-redial && errata engine ask --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --out answers.jsonl",
+          [
+            "errata datasets copy spotter &&",
+            "ERRATA_OPENAI_BASE_URL=http://127.0.0.1:8000/v1 ERRATA_OPENAI_MODEL=qwen2.5 errata engine ask --lane openai --exchanges datasets/spotter/exchanges.jsonl --caller errata-triage",
+          ],
         ],
-      ]),
+        { after: WORST_CASE_HELP },
+      ),
     )
     .action(async (opts: { exchanges: string; questions?: string; question?: string[]; lane?: string; config?: string; answers?: string; caller: string; out?: string; cache: boolean; batch?: boolean; limit?: string; json?: boolean; dryRun?: boolean }) =>
       guard(async () => {
@@ -78,9 +89,12 @@ export function register(group: Command, ctx: CommandContext): void {
         const eng = made.engine;
         if (opts.batch && eng.lane !== "openai") throw badInput("--batch needs an OpenAI lane", "--lane <an openai lane>", `${made.laneName} (${eng.lane})`);
         if (opts.dryRun) {
-          const summary = { dryRun: true, lane: made.laneName, kind: eng.lane, model: eng.model, exchanges: exchanges.length, questions: questions.length, pairs: pairs.length };
+          // Only a remote lane has a worst case to state; the embedded and replay lanes never wait on a server.
+          const worstCaseMs = eng.lane === "openai" ? (eng as OpenAIEngine).worstCaseMs(pairs.length) : null;
+          const summary = { dryRun: true, lane: made.laneName, kind: eng.lane, model: eng.model, exchanges: exchanges.length, questions: questions.length, pairs: pairs.length, worstCaseMs };
           if (opts.json) return printJson(io, summary);
-          return println(io, `would ask ${pairs.length} pairs (${exchanges.length} exchanges x ${questions.length} questions) on lane ${made.laneName} (${eng.lane}, ${eng.model})`);
+          const bound = worstCaseMs === null ? "" : `; worst case ${(worstCaseMs / 1000).toFixed(1)} s`;
+          return println(io, `would ask ${pairs.length} pairs (${exchanges.length} exchanges x ${questions.length} questions) on lane ${made.laneName} (${eng.lane}, ${eng.model})${bound}`);
         }
         const bar = pairs.length >= 200 ? progress(io, "engine ask", pairs.length) : null;
         let last = 0;

@@ -37,3 +37,44 @@ export async function withDeadline<T>(ms: number, run: (signal: AbortSignal) => 
     clearTimeout(timer);
   }
 }
+
+/**
+ * One remote call's budget of time: every attempt, and every wait between attempts, is
+ * taken out of it, so a call that retries still ends within `ms` of its start. An attempt
+ * gets `min(timeoutMs, what is left)`; a wait that would use up what is left ends the call
+ * instead (sleeping and then having no time to ask is a wait for nothing).
+ *
+ * Example: `const b = new CallBudget(2000, Date.now)`; after a stalled attempt of 1000 ms,
+ * `b.attemptMs(1000)` -> 1000 at most; after another, `b.remaining()` -> 0.
+ */
+export class CallBudget {
+  private readonly startMs: number;
+  constructor(
+    readonly ms: number,
+    private readonly now: () => number,
+  ) {
+    this.startMs = now();
+  }
+
+  elapsed(): number {
+    return Math.max(0, this.now() - this.startMs);
+  }
+
+  remaining(): number {
+    return Math.max(0, this.ms - this.elapsed());
+  }
+
+  /** The deadline of the next attempt: the lane's time-out, cut to what is left. */
+  attemptMs(timeoutMs: number): number {
+    return Math.floor(Math.min(timeoutMs, this.remaining()));
+  }
+
+  /**
+   * True when another attempt is worth starting after waiting `waitMs`: what is left then is
+   * at least a tenth of the time-out (a retry given less would most likely only spend one
+   * of the caller's requests on a reply that cannot arrive in time).
+   */
+  allowsRetry(waitMs: number, timeoutMs: number): boolean {
+    return this.remaining() - waitMs >= Math.max(1, timeoutMs / 10);
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { RetryPolicy } from "./retry.js";
 
 /**
  * One OpenAI-compatible lane: server, model, key, service tier, time-out, retries, pool size,
@@ -29,7 +30,12 @@ export const OpenAILaneSchema = z.strictObject({
   serviceTier: ServiceTierSchema.nullable().default(null),
   /** Per request; default 60 s, or 15 min on the flex tier. */
   timeoutMs: z.number().int().positive().optional(),
-  /** Retries after the first attempt, on 408, 409, 429, 5xx, time-outs and lost connections. */
+  /**
+   * One call's time, every attempt and every wait between them included (default twice the
+   * time-out): the worst case of a call, whatever the server does. See `runBoundMs`.
+   */
+  callBudgetMs: z.number().int().positive().optional(),
+  /** Retries after the first attempt, on 408, 409, 429, 5xx, time-outs and lost connections, while the call's budget lasts. */
   maxRetries: z.number().int().nonnegative().default(4),
   retryBaseMs: z.number().nonnegative().default(500),
   retryMaxMs: z.number().nonnegative().default(30_000),
@@ -49,4 +55,28 @@ export type OpenAILaneConfig = z.infer<typeof OpenAILaneSchema>;
 
 export function laneTimeoutMs(cfg: OpenAILaneConfig): number {
   return cfg.timeoutMs ?? (cfg.serviceTier === "flex" ? FLEX_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
+}
+
+/** A call's whole budget: `callBudgetMs`, else two time-outs (an attempt, a wait, a second attempt). */
+export function laneCallBudgetMs(cfg: OpenAILaneConfig): number {
+  return cfg.callBudgetMs ?? 2 * laneTimeoutMs(cfg);
+}
+
+export function retryPolicy(cfg: OpenAILaneConfig): RetryPolicy {
+  return { timeoutMs: laneTimeoutMs(cfg), callBudgetMs: laneCallBudgetMs(cfg), maxRetries: cfg.maxRetries, retryBaseMs: cfg.retryBaseMs, retryMaxMs: cfg.retryMaxMs };
+}
+
+/**
+ * The worst case of asking `pairs` pairs on this lane, in ms: the mode probe (two calls at
+ * most, one after the other, only in mode "auto"), then the pairs through the pool of
+ * `concurrency` slots, each call within the call's budget B. The pool starts a queued call as
+ * soon as a slot frees, so the last call starts by (ceil(pairs / concurrency) - 1) x B and
+ * ends by ceil(pairs / concurrency) x B. Cached answers and refused calls only shorten it.
+ *
+ * Example: 3 pairs, timeoutMs 1000, concurrency 8, mode auto -> (2 + 1) x 2000 = 6000.
+ */
+export function runBoundMs(cfg: OpenAILaneConfig, pairs: number): number {
+  if (pairs <= 0) return 0;
+  const probes = cfg.mode === "auto" ? 2 : 0;
+  return (probes + Math.ceil(pairs / cfg.concurrency)) * laneCallBudgetMs(cfg);
 }

@@ -8,7 +8,7 @@ import type { FairPool } from "../base/pool.js";
 import { judgePrompt, promptHashFor, type AnswerMode } from "../base/prompt.js";
 import type { AskOptions, AskPair, Engine } from "../base/types.js";
 import { runBatch, type BatchResult } from "./batch.js";
-import type { OpenAILaneConfig } from "./config.js";
+import { runBoundMs, type OpenAILaneConfig } from "./config.js";
 import { OpenAILane, type LaneDeps, type ProbeResult } from "./lane.js";
 
 /**
@@ -24,6 +24,8 @@ export interface OpenAIEngine extends Engine {
   readonly stats: EngineStats;
   readonly openaiLane: OpenAILane;
   probe(): Promise<ProbeResult>;
+  /** The worst case of asking `pairs` pairs, in ms (config.ts `runBoundMs`): what `engine ask` states. */
+  worstCaseMs(pairs: number): number;
   /** Large corpora through the Batch API; resumable from `statePath`. */
   askBatch(pairs: readonly AskPair[], opts: AskOptions & BatchPaths): Promise<Answer[]>;
 }
@@ -69,6 +71,7 @@ export function openaiEngine(cfg: OpenAILaneConfig, apiKey: string, deps: LaneDe
     stats,
     openaiLane: lane,
     probe,
+    worstCaseMs: (pairs) => runBoundMs(cfg, pairs),
     async ask(pairs, opts) {
       keyMemo = new WeakMap();
       const inflight = new Map<string, Promise<Answer>>();

@@ -1,18 +1,19 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import type { BudgetBook } from "../base/budget.js";
+import type { BudgetBook, Reservation } from "../base/budget.js";
+import { withDeadline } from "../base/deadline.js";
 import type { ChatMessage } from "../base/prompt.js";
-import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
+import { laneTimeoutMs, retryPolicy, type OpenAILaneConfig } from "./config.js";
 import { tokenBound } from "./lane.js";
-import { backoffMs, describeError, isRetryable, retryAfterMs } from "./retry.js";
+import { describeError, gaveUp, isRetryable, isTimeout, retryWithinBudget } from "./retry.js";
 
 /**
  * The engine's generative lane: one chat completion that writes text (a JSON object), not a
  * yes/no answer. Used by the rules wing's writer on the "max" lane (flex tier, from the
- * engine config). Same policy as the judging lane: every attempt passes the caller's budget
- * first, retries on 408/409/429/5xx with backoff, and a whole-response deadline (an
- * AbortSignal, the lane's time-out: 15 min on the flex tier) bounds each attempt. Never throws:
- * a failure is `{ok: false, reason}`.
+ * engine config). Same policy as the judging lane (retry.ts `retryWithinBudget`): every
+ * attempt passes the caller's budget first, retries on 408/409/429/5xx and time-outs with
+ * backoff, a whole-response deadline bounds each attempt (the lane's time-out: 15 min on the
+ * flex tier) and the call's budget bounds them all. Never throws: a failure is `{ok: false, reason}`.
  *
  * Example: `await lane.generate(messages, {caller: "errata-coverage"})` ->
  * `{ok: true, text: "{\"target\": …}", attempts: 1, costUsd: 0}`.
@@ -55,31 +56,39 @@ export function generativeLane(cfg: OpenAILaneConfig, apiKey: string, book: Budg
       if (cfg.seed !== undefined) body.seed = cfg.seed;
       if (cfg.serviceTier !== null) body.service_tier = cfg.serviceTier;
       const bound = tokenBound(messages, maxTokens);
-      let attempts = 0;
-      for (let attempt = 0; ; attempt++) {
-        const reservation = book.reserve(opts.caller, bound);
-        if (!reservation.ok) return { ok: false, reason: reservation.reason, attempts, refused: attempts === 0 };
-        attempts++;
-        try {
-          // The whole response, not only the connection, must arrive within the lane's time-out.
-          const res = await sdk.chat.completions.create(body, { signal: AbortSignal.timeout(laneTimeoutMs(cfg)) });
-          book.settle(reservation, res.usage ? res.usage.total_tokens : null);
-          const price = cfg.price;
-          const costUsd = res.usage && price ? (res.usage.prompt_tokens * price.input + res.usage.completion_tokens * price.output) / 1e6 : 0;
-          const text = res.choices[0]?.message?.content;
-          if (typeof text !== "string" || text.trim() === "") return { ok: false, reason: "malformed reply: no message content", attempts, refused: false };
-          return { ok: true, text, attempts, costUsd };
-        } catch (e) {
-          book.settle(reservation, e instanceof OpenAI.APIConnectionError ? null : 0);
-          if (isRetryable(e) && attempt < cfg.maxRetries) {
-            const wait = retryAfterMs(e, deps.now());
-            await deps.sleep(Math.min(cfg.retryMaxMs, wait ?? backoffMs(attempt, { baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs }, deps.random)));
-            continue;
+      const policy = retryPolicy(cfg);
+      let reservation: Reservation | null = null;
+      const r = await retryWithinBudget(
+        policy,
+        deps,
+        async (ms) => {
+          const held = reservation as Reservation;
+          try {
+            // The whole response, not only the headers, within the attempt's deadline.
+            const res = await withDeadline(ms, (signal) => sdk.chat.completions.create(body, { signal }));
+            book.settle(held, res.usage ? res.usage.total_tokens : null);
+            return res;
+          } catch (e) {
+            book.settle(held, e instanceof OpenAI.APIConnectionError || isTimeout(e) ? null : 0);
+            throw e;
           }
-          const why = isRetryable(e) ? `gave up after ${attempts} attempts: ${describeError(e)}` : describeError(e);
-          return { ok: false, reason: why, attempts, refused: false };
-        }
+        },
+        () => {
+          reservation = book.reserve(opts.caller, bound);
+          return reservation.ok ? null : reservation.reason;
+        },
+      );
+      if (!r.ok) {
+        if (r.stop === "refused") return { ok: false, reason: r.refusal ?? "", attempts: r.attempts, refused: r.attempts === 0 };
+        const why = isRetryable(r.error) ? `gave up after ${gaveUp(r, policy)}: ${describeError(r.error)}` : describeError(r.error);
+        return { ok: false, reason: why, attempts: r.attempts, refused: false };
       }
+      const res = r.value;
+      const price = cfg.price;
+      const costUsd = res.usage && price ? (res.usage.prompt_tokens * price.input + res.usage.completion_tokens * price.output) / 1e6 : 0;
+      const text = res.choices[0]?.message?.content;
+      if (typeof text !== "string" || text.trim() === "") return { ok: false, reason: "malformed reply: no message content", attempts: r.attempts, refused: false };
+      return { ok: true, text, attempts: r.attempts, costUsd };
     },
   };
 }

@@ -1,13 +1,13 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import type { BudgetBook } from "../base/budget.js";
+import type { BudgetBook, Reservation } from "../base/budget.js";
 import type { SamplingSettings } from "../base/cache-key.js";
 import type { AnswerMode, ChatMessage } from "../base/prompt.js";
 import { redactTextForWrite } from "../../privacy/index.js";
-import { laneTimeoutMs, type OpenAILaneConfig } from "./config.js";
+import { laneTimeoutMs, retryPolicy, type OpenAILaneConfig } from "./config.js";
 import { hasTopLogprobs, readLogprobs, readStructured, STRUCTURED_RESPONSE_FORMAT, type ReplyReading } from "./reply.js";
 import { withDeadline } from "../base/deadline.js";
-import { backoffMs, connectionError, describeError, isRetryable, isTimeout, retryAfterMs } from "./retry.js";
+import { connectionError, describeError, gaveUp, isRetryable, isTimeout, retryWithinBudget } from "./retry.js";
 
 /**
  * The OpenAI-compatible lane: the official `openai` SDK pointed at any base URL. One call per
@@ -96,29 +96,25 @@ export class OpenAILane {
   }
 
   /**
-   * One HTTP attempt under the lane's deadline, which covers the whole reply, body included
-   * (the SDK's own time-out stops at the headers: base/deadline.ts).
+   * One HTTP attempt under its deadline, which covers the whole reply, body included (the
+   * SDK's own time-out stops at the headers: base/deadline.ts). The deadline is the lane's
+   * time-out, or less when the call's budget has less left (retry.ts `retryWithinBudget`).
    */
-  private send(body: ChatCompletionCreateParamsNonStreaming) {
+  private send(body: ChatCompletionCreateParamsNonStreaming, deadlineMs: number) {
     this.calls++;
-    return withDeadline(laneTimeoutMs(this.cfg), (signal) => this.sdk.chat.completions.create(body, { signal }));
+    return withDeadline(deadlineMs, (signal) => this.sdk.chat.completions.create(body, { signal }));
   }
 
   /**
    * A probe request, retried like a call (408, 409, 429, 5xx, time-outs, lost connections;
-   * backoff with jitter or the server's retry-after), so that one 429 at the start of a run
-   * does not leave the whole run unscored. Probes pass no budget: they are two tiny requests.
+   * backoff with jitter or the server's retry-after) within one call's budget, so that one
+   * 429 at the start of a run does not leave the whole run unscored. Probes pass no budget
+   * of requests: they are two tiny requests.
    */
   private async probeSend(body: ChatCompletionCreateParamsNonStreaming) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.send(body);
-      } catch (e) {
-        if (!isRetryable(e) || attempt >= this.cfg.maxRetries) throw e;
-        const wait = retryAfterMs(e, this.deps.now());
-        await this.deps.sleep(Math.min(this.cfg.retryMaxMs, wait ?? backoffMs(attempt, { baseMs: this.cfg.retryBaseMs, maxMs: this.cfg.retryMaxMs }, this.deps.random)));
-      }
-    }
+    const r = await retryWithinBudget(retryPolicy(this.cfg), this.deps, (ms) => this.send(body, ms));
+    if (r.ok) return r.value;
+    throw r.error;
   }
 
   /** Which answer modes the server supports; asked once (the configured mode skips it). */
@@ -162,44 +158,52 @@ export class OpenAILane {
     return { logprobs, structured, chosen: logprobs ? "logprobs" : structured ? "structured" : null, detail };
   }
 
-  /** Asks one prompt with retries; never throws. */
+  /** Asks one prompt with retries, within the call's budget (config.ts `laneCallBudgetMs`); never throws. */
   async call(messages: readonly ChatMessage[], mode: AnswerMode, caller: string, book: BudgetBook): Promise<CallOutcome> {
     const body = this.request(messages, mode);
     const bound = tokenBound(messages, body.max_tokens ?? 1);
     const t0 = this.deps.now();
-    let attempts = 0;
-    for (let attempt = 0; ; attempt++) {
-      const reservation = book.reserve(caller, bound);
-      if (!reservation.ok) {
-        return { reading: { ok: false, reason: attempts === 0 ? reservation.reason : `${reservation.reason} (after ${attempts} attempts)`, raw: "" }, latencyMs: this.deps.now() - t0, costUsd: 0, attempts, refused: attempts === 0 };
-      }
-      attempts++;
-      try {
-        const res = await this.send(body);
-        const usage = res.usage;
-        book.settle(reservation, usage ? usage.total_tokens : null);
-        const price = this.cfg.price;
-        const costUsd = usage && price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : 0;
-        const reading = mode === "logprobs" ? readLogprobs(res) : readStructured(res);
-        return { reading, latencyMs: this.deps.now() - t0, costUsd, attempts, refused: false };
-      } catch (e) {
-        // A refused HTTP call used no tokens; a time-out or a lost connection may have: keep the reservation.
-        book.settle(reservation, e instanceof OpenAI.APIConnectionError || isTimeout(e) ? null : 0);
-        if (isRetryable(e) && attempt < this.cfg.maxRetries) {
-          const wait = retryAfterMs(e, this.deps.now());
-          await this.deps.sleep(Math.min(this.cfg.retryMaxMs, wait ?? backoffMs(attempt, { baseMs: this.cfg.retryBaseMs, maxMs: this.cfg.retryMaxMs }, this.deps.random)));
-          continue;
+    const policy = retryPolicy(this.cfg);
+    let reservation: Reservation | null = null;
+    let costUsd = 0;
+    const r = await retryWithinBudget(
+      policy,
+      this.deps,
+      async (ms) => {
+        const held = reservation as Reservation;
+        try {
+          const res = await this.send(body, ms);
+          const usage = res.usage;
+          book.settle(held, usage ? usage.total_tokens : null);
+          const price = this.cfg.price;
+          costUsd = usage && price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : 0;
+          return res;
+        } catch (e) {
+          // A refused HTTP call used no tokens; a time-out or a lost connection may have: keep the reservation.
+          book.settle(held, e instanceof OpenAI.APIConnectionError || isTimeout(e) ? null : 0);
+          throw e;
         }
-        // "timeout: …" first, so a report can count time-outs apart from the server's refusals.
-        const reason = isTimeout(e)
-          ? `timeout: gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${describeError(e)}`
-          : isRetryable(e)
-            ? `gave up after ${attempts} attempts: ${describeError(e)}`
-            : e instanceof OpenAI.APIError
-              ? describeError(e)
-              : `malformed reply: ${describeError(e)}`;
-        return { reading: { ok: false, reason, raw: "" }, latencyMs: this.deps.now() - t0, costUsd: 0, attempts, refused: false };
-      }
+      },
+      () => {
+        reservation = book.reserve(caller, bound);
+        return reservation.ok ? null : reservation.reason;
+      },
+    );
+    const latencyMs = this.deps.now() - t0;
+    if (r.ok) return { reading: mode === "logprobs" ? readLogprobs(r.value) : readStructured(r.value), latencyMs, costUsd, attempts: r.attempts, refused: false };
+    if (r.stop === "refused") {
+      const reason = r.attempts === 0 ? (r.refusal ?? "") : `${r.refusal ?? ""} (after ${r.attempts} attempts)`;
+      return { reading: { ok: false, reason, raw: "" }, latencyMs, costUsd: 0, attempts: r.attempts, refused: r.attempts === 0 };
     }
+    const e = r.error;
+    // "timeout: …" first, so a report can count time-outs apart from the server's refusals.
+    const reason = isTimeout(e)
+      ? `timeout: gave up after ${gaveUp(r, policy)}: ${describeError(e)}`
+      : isRetryable(e)
+        ? `gave up after ${gaveUp(r, policy)}: ${describeError(e)}`
+        : e instanceof OpenAI.APIError
+          ? describeError(e)
+          : `malformed reply: ${describeError(e)}`;
+    return { reading: { ok: false, reason, raw: "" }, latencyMs, costUsd: 0, attempts: r.attempts, refused: false };
   }
 }

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { DeadlineError } from "../base/deadline.js";
+import { CallBudget, DeadlineError } from "../base/deadline.js";
 import { ErrataError } from "../../../core/errors.js";
 
 /**
@@ -86,4 +86,63 @@ export function connectionError(e: unknown, baseURL: string): ErrataError | null
   }
   const found = sys !== null ? `${String(sys.code)}: ${String(sys.message ?? "")}`.slice(0, 200) : describeError(e);
   return new ErrataError("IO", `cannot connect to the OpenAI-compatible server at ${where}`, { expected: `a server answering at ${baseURL}`, found, cause: e });
+}
+
+/** What the retry loop needs of a lane's settings (openai/config.ts). */
+export interface RetryPolicy {
+  timeoutMs: number;
+  callBudgetMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export interface RetryClock {
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+}
+
+/** Why a call stopped without a reply: the error was final, the retries ran out, the call's time ran out, or the caller's budget refused the next attempt. */
+export type RetryStop = "final" | "retries" | "budget" | "refused";
+
+export type Retried<T> = { ok: true; value: T; attempts: number } | { ok: false; error: unknown; attempts: number; stop: RetryStop; refusal: string | null };
+
+/**
+ * The lane's retry loop, every attempt and every wait under one `CallBudget`: the call ends
+ * within `callBudgetMs` of its start, whatever the server does (stalls, 429s with long
+ * retry-after, lost connections). Hand-written rather than the SDK's `maxRetries` because the
+ * SDK's retries (openai-node 6: `timeout` per attempt and only up to the response headers;
+ * waits of 0.5-8 s with `Math.random`, or the server's retry-after uncapped, in a sleep that
+ * an AbortSignal does not interrupt) cannot be charged one by one to a caller's budget nor
+ * bounded as a whole, and their clock and randomness cannot be injected for tests.
+ * `admit` is asked before each attempt (the caller's request budget): a refusal ends the call.
+ *
+ * Example: timeoutMs 1000, callBudgetMs 2000, a server that stalls -> attempts 1 (1000 ms),
+ * a wait, attempt 2 cut to what is left; `{ok: false, stop: "budget", attempts: 2}` within 2 s.
+ */
+export async function retryWithinBudget<T>(policy: RetryPolicy, clock: RetryClock, attempt: (deadlineMs: number) => Promise<T>, admit: () => string | null = () => null): Promise<Retried<T>> {
+  const budget = new CallBudget(policy.callBudgetMs, clock.now);
+  let attempts = 0;
+  for (let n = 0; ; n++) {
+    const refusal = admit();
+    if (refusal !== null) return { ok: false, error: null, attempts, stop: "refused", refusal };
+    attempts++;
+    try {
+      return { ok: true, value: await attempt(budget.attemptMs(policy.timeoutMs)), attempts };
+    } catch (e) {
+      if (!isRetryable(e)) return { ok: false, error: e, attempts, stop: "final", refusal: null };
+      if (n >= policy.maxRetries) return { ok: false, error: e, attempts, stop: "retries", refusal: null };
+      const asked = retryAfterMs(e, clock.now());
+      const wait = Math.min(policy.retryMaxMs, asked ?? backoffMs(n, { baseMs: policy.retryBaseMs, maxMs: policy.retryMaxMs }, clock.random));
+      if (!budget.allowsRetry(wait, policy.timeoutMs)) return { ok: false, error: e, attempts, stop: "budget", refusal: null };
+      await clock.sleep(wait);
+    }
+  }
+}
+
+/** "after 2 attempts" plus, when the call's time ran out, whose budget it was. */
+export function gaveUp(r: { attempts: number; stop: RetryStop }, policy: Pick<RetryPolicy, "callBudgetMs">): string {
+  const n = `${r.attempts} attempt${r.attempts === 1 ? "" : "s"}`;
+  return r.stop === "budget" ? `${n} (the call's budget of ${policy.callBudgetMs} ms spent)` : n;
 }

@@ -26,8 +26,12 @@ export interface DamagedFile {
 export interface LedgerPort {
   readAll(): Promise<LedgerView>;
   patch(id: string, set: PatchSet): Promise<void>;
-  /** Appends a new erratum through the store (validation, redaction, record row); returns it as written. */
-  append(e: Erratum): Erratum;
+  /**
+   * Appends a new erratum through the store (validation, redaction, record row); returns it as
+   * written. `takenIds`: the ids of a whole read the caller holds, checked instead of the
+   * store reading the month's file again. An id already taken throws the store's `IdTakenError`.
+   */
+  append(e: Erratum, takenIds?: { has(id: string): boolean }): Erratum;
 }
 
 export interface StageContext {
@@ -53,9 +57,15 @@ export function stageOutput(counts: Counts, notes: string[] = [], wrote: Record<
 }
 
 /**
- * A ledger port that reads once and keeps the view, folding its own patches onto it, so
- * the five stages of one run read the ledger once. Another writer's lines in the meantime
+ * A ledger port that reads once and keeps the view, folding its own appends and patches onto
+ * it, so the stages of one run read the ledger once. Another writer's lines in the meantime
  * are seen by the next run.
+ *
+ * Fault isolation: what a stage reads is what the ledger holds, never what another stage did
+ * in memory. Each `readAll` hands out its own array, and every erratum in the view is frozen
+ * (a stage that changed one in place would throw inside itself, failing only that stage); the
+ * view changes only by a write the store accepted (a refused append or patch leaves it as it
+ * was), which a fresh read would have seen too.
  */
 export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum, set: PatchSet) => Promise<Erratum> }): LedgerPort {
   let view: LedgerView | null = null;
@@ -63,13 +73,19 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
   return {
     async readAll() {
       if (view === null) {
-        view = await port.readAll();
-        pos = new Map(view.errata.map((e, i) => [e.id, i]));
+        const read = await port.readAll();
+        for (const e of read.errata) deepFreeze(e);
+        view = read;
+        pos = new Map(read.errata.map((e, i) => [e.id, i]));
       }
-      return view;
+      return { ...view, errata: view.errata.slice() };
     },
-    append(e) {
-      const written = port.append(e);
+    append(e, takenIds) {
+      // The view's ids (every id of the one read, and those appended since) spare the store a
+      // second read of each month's file; another writer's id since the read is the only one
+      // not seen (24 random bits in a day's ids: see docs/daily.md).
+      const ids = takenIds ?? (pos ? { has: (id: string) => (pos as Map<string, number>).has(id) } : undefined);
+      const written = deepFreeze(port.append(e, ids));
       // Mining appends before anything reads; if the view is already held, keep it whole.
       if (view && pos) {
         pos.set(written.id, view.errata.length);
@@ -85,7 +101,7 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
         return;
       }
       if (port.patchKnown) {
-        view.errata[i] = await port.patchKnown(e, set);
+        view.errata[i] = deepFreeze(await port.patchKnown(e, set));
         return;
       }
       await port.patch(id, set);
@@ -97,9 +113,18 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
       if (set.system !== undefined) next.system = set.system;
       if (set.target !== undefined) next.target = set.target;
       if (set.frustration !== undefined) next.frustration = set.frustration;
-      view.errata[i] = next;
+      view.errata[i] = deepFreeze(next);
     },
   };
+}
+
+/** Freezes an erratum and the objects and arrays inside it (context, links, enrichment ...). */
+function deepFreeze<T>(o: T): T {
+  if (o !== null && typeof o === "object" && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o as object)) deepFreeze(v);
+  }
+  return o;
 }
 
 /**

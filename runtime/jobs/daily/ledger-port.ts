@@ -42,8 +42,8 @@ export function ledgerPort(paths: ErrataPaths, opts: { now: () => number; warn: 
     async patch(id, set) {
       ledger.patch(id, set);
     },
-    append(e) {
-      return ledger.append(e).erratum;
+    append(e, takenIds) {
+      return ledger.append(e, takenIds ? { takenIds } : {}).erratum;
     },
     async patchKnown(current, set) {
       const ts = new Date(opts.now()).toISOString();

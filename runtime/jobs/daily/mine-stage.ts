@@ -6,6 +6,7 @@ import type { ErrataPaths } from "../../paths.js";
 import { loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../privacy/index.js";
 import { CapturedIndex } from "../../transcripts/index.js";
 import { ledgerTurns } from "../../transcripts/index.js";
+import type { Erratum } from "../../../schemas/erratum.js";
 import type { LedgerPort } from "./context.js";
 import type { MineRequest } from "./daily.js";
 
@@ -23,6 +24,8 @@ export async function runMine(req: MineRequest, deps: { paths: ErrataPaths; ledg
     throw new ErrataError("BAD_CONFIG", "transcripts folder not found (give --root DIR, set ERRATA_TRANSCRIPTS_ROOT or transcripts_root in daily.json, or run with --skip-mine)", { expected: "a folder of Claude Code transcripts", found: req.root });
   }
   const view = await deps.ledger.readAll();
+  // Built only when an id collides (rare): the erratum already holding it, from the run's one read.
+  let byId: Map<string, Erratum> | null = null;
   const stateDir = deps.paths.stateDir;
   const key = req.dryRun ? (readReporterKey(stateDir) ?? Buffer.alloc(32)) : loadOrCreateReporterKey(stateDir);
   const owner = deps.env["USER"] ?? ownerName();
@@ -35,6 +38,7 @@ export async function runMine(req: MineRequest, deps: { paths: ErrataPaths; ledg
     dryRun: req.dryRun,
     captured: new CapturedIndex(ledgerTurns(view.errata)),
     append: (e) => void deps.ledger.append(e),
+    heldBy: (id) => (byId ??= new Map(view.errata.map((e) => [e.id, e]))).get(id) ?? null,
   });
   const counts: Record<string, number> = {};
   for (const [k, v] of Object.entries(report)) if (typeof v === "number") counts[k] = v;

@@ -23,6 +23,8 @@ import { CapturedIndex } from "../../transcripts/index.js";
 import { discoverTranscripts } from "../../transcripts/index.js";
 import { typedPrompts } from "../../transcripts/index.js";
 import { captureRow } from "../../hooks/capture-row.js";
+import { IdTakenError, newErratumId } from "../../store/index.js";
+import { ledgerTurns } from "../../transcripts/index.js";
 import { classify } from "../../classifier/index.js";
 
 export const MINE_CURSOR_SCHEMA = "mine-cursor/1";
@@ -46,9 +48,19 @@ export interface MineOptions {
   dryRun: boolean;
   /** The ledger's turns; null when the ledger could not be read (then nothing is written). */
   captured: CapturedIndex;
+  /** Writes one row; throws the store's `IdTakenError` when its id is already in the ledger. */
   append: (e: Erratum) => void;
+  /** The ledger's erratum holding an id, when the caller can tell (after an `IdTakenError`). */
+  heldBy?: (id: string) => Erratum | null;
+  /** Where ids' random bytes come from (default: the kernel's generator); tests force collisions. */
+  random?: (n: number) => Uint8Array;
   onFile?: (done: number, total: number) => void;
 }
+
+/** Fresh ids drawn for one row before giving up: 24 random bits a day, so a second collision is already a one-in-millions event. */
+const MAX_DRAWS = 8;
+/** Files between two saves of the cursor: a killed run reads at most this many files again, and the captured check skips what they wrote. */
+const CURSOR_EVERY = 25;
 
 export interface MineReport {
   root_files: number;
@@ -89,8 +101,8 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
     dry_run: o.dryRun,
   };
   // Rows written in this run count as captured too, so one run never writes a turn twice.
-  const writtenTurns: Array<{ sessionId: string; text: string; tsMs: number | null }> = [];
-  let runIndex = new CapturedIndex(writtenTurns);
+  const runIndex = new CapturedIndex([]);
+  let unsaved = 0;
   for (const f of batch) {
     const st = statSync(f.path);
     const { prompts } = await typedPrompts(f.path);
@@ -115,7 +127,7 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
           version: p.version,
           model: p.model,
         },
-        { nowMs: o.nowMs, reporter: o.reporter, channel: "mine", ...(p.ts !== null ? { ts: new Date(Date.parse(p.ts)).toISOString() } : {}) },
+        { nowMs: o.nowMs, reporter: o.reporter, channel: "mine", ...(p.ts !== null ? { ts: new Date(Date.parse(p.ts)).toISOString() } : {}), ...(o.random !== undefined ? { random: o.random } : {}) },
       );
       if (built === null) continue;
       report.capturing++;
@@ -123,19 +135,46 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
         report.already_captured++;
         continue;
       }
-      report.by_kind[built.erratum.kind] = (report.by_kind[built.erratum.kind] ?? 0) + 1;
       // The generator's structured mark (never the text) makes the row synthetic in the ledger.
       const row = p.synthetic ? { ...built.erratum, synthetic: true as const } : built.erratum;
+      if (!o.dryRun && appendMined(o, row, ex, p.nextTs) === "held") {
+        report.already_captured++;
+        continue;
+      }
+      report.by_kind[built.erratum.kind] = (report.by_kind[built.erratum.kind] ?? 0) + 1;
       if (p.synthetic) report.synthetic++;
-      if (!o.dryRun) o.append(row);
       report.written++;
-      writtenTurns.push({ sessionId: p.sessionId, text: p.text, tsMs: p.ts === null ? null : Date.parse(p.ts) });
-      runIndex = new CapturedIndex(writtenTurns);
+      runIndex.add({ sessionId: p.sessionId, text: p.text, tsMs: p.ts === null ? null : Date.parse(p.ts) });
     }
     cursor.files[f.rel] = { size: st.size, mtimeMs: st.mtimeMs };
     o.onFile?.(report.files_read, batch.length);
-    // Saved after each file, so an interrupted run resumes where it stopped.
-    if (!o.dryRun) saveCursorFile(cursorFile, cursor);
+    // Saved every few files and at the end, so an interrupted run resumes near where it stopped.
+    if (!o.dryRun && ++unsaved >= CURSOR_EVERY) {
+      saveCursorFile(cursorFile, cursor);
+      unsaved = 0;
+    }
   }
+  if (!o.dryRun && unsaved > 0) saveCursorFile(cursorFile, cursor);
   return report;
+}
+
+/**
+ * Appends a mined row. An id already in the ledger never fails the run: when the ledger's
+ * erratum with that id is this very turn (the captured rule: same session, same text or
+ * stamped with the prompt) the turn is "held" and counted as already captured; otherwise the
+ * id was a chance collision of the random draw and a fresh id is drawn.
+ */
+function appendMined(o: MineOptions, row: Erratum, ex: { session_id: string; prompt: string; prompt_ts: string | null }, nextTs: string | null): "written" | "held" {
+  let current = row;
+  for (let draw = 1; ; draw++) {
+    try {
+      o.append(current);
+      return "written";
+    } catch (e) {
+      if (!(e instanceof IdTakenError) || draw >= MAX_DRAWS) throw e;
+      const held = o.heldBy?.(current.id) ?? null;
+      if (held !== null && new CapturedIndex(ledgerTurns([held])).isCaptured(ex, nextTs)) return "held";
+      current = { ...current, id: newErratumId(Date.parse(current.ts), o.random) };
+    }
+  }
 }
