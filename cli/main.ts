@@ -4,6 +4,7 @@ import { CodedError, exitCodeOfKind, isSystemError, withDetail } from "../core/e
 import { defaultIo, type Io } from "./shared/io.js";
 import { examples } from "./shared/help.js";
 import { stopAll } from "./shared/progress.js";
+import { unknownCommand } from "./shared/unknown-command.js";
 
 type CommandModule = { register?: Register };
 
@@ -114,7 +115,9 @@ export function buildProgram(ctx: CommandContext, registers: Register[]): Comman
 /**
  * Runs the CLI in process and returns the exit code: 0 ok, 1 a check failed (or a run did
  * nothing), 2 bad input or I/O error. Never calls `process.exit`. Bare `errata` prints the
- * help on stderr and exits 2: it names no command, so nothing was done.
+ * help on stderr and exits 2: it names no command, so nothing was done. A word that names no
+ * command (`errata serve`, `errata eval nosuch`, with or without --help) exits 2 naming it and
+ * the commands that exist (cli/shared/unknown-command.ts).
  */
 export async function run(argv: string[], given: Io = defaultIo()): Promise<number> {
   const json = argv.includes("--json");
@@ -142,6 +145,9 @@ export async function run(argv: string[], given: Io = defaultIo()): Promise<numb
     quiet(program);
   }
   try {
+    // A mistyped command exits 2 naming it, even with --help (which commander would answer first).
+    const unknown = unknownCommand(program, argv);
+    if (unknown !== null) throw unknown;
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode;
   } catch (err) {

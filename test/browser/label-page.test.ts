@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { csvRoute, EXCHANGES, goldBed, importSheet, QUESTIONS, raterAnswers, rep
 import { hasChromium, launch, CHROMIUM } from "./chromium.js";
 import { startLabelServer } from "../../runtime/pages/index.js";
 import { CLASS_IDS } from "../../questions/index.js";
+import { built } from "../helpers/built.js";
 
 // The labelling page in a real browser: Debian's chromium, driven by keyboard only, against
 // the compiled `errata eval label serve` as its own process: 20 items labelled with a rater's
@@ -15,7 +16,6 @@ import { CLASS_IDS } from "../../questions/index.js";
 // and started again half-way (the page resumes where it stopped), the sheet exported with
 // "e", imported, and compared row for row with the CSV route; a second labeller's token
 // sees none of it. Screenshots go to ERRATA_SCREENSHOT_DIR when it is set.
-const built = existsSync(join(repo, "dist", "cli", "main.js"));
 const skip = !hasChromium ? `no chromium at ${CHROMIUM} (apt-get install -y chromium)` : !built ? "no dist/ (npm run build first)" : null;
 if (skip !== null) process.stdout.write(`SKIP test/browser/label-page.test.ts: ${skip}\n`);
 
@@ -86,7 +86,7 @@ describe.skipIf(skip !== null)("the labelling page in chromium", () => {
   beforeAll(async () => {
     bed = await goldBed(tmp.dir);
     ({ context, close: closeBrowser } = await launch());
-  }, 60_000);
+  });
   afterAll(async () => {
     await stop();
     await closeBrowser();
@@ -168,7 +168,7 @@ describe.skipIf(skip !== null)("the labelling page in chromium", () => {
     expect(requests.filter((u) => !u.startsWith("http://127.0.0.1:"))).toEqual([]);
     await page.close();
     await benPage.close();
-  }, 90_000);
+  });
 
   it("a category of ten or more options takes one or two digits", async () => {
     const values = [...CLASS_IDS, "none"];
@@ -192,5 +192,5 @@ describe.skipIf(skip !== null)("the labelling page in chromium", () => {
       await page.close();
       await server.close();
     }
-  }, 60_000);
+  });
 });

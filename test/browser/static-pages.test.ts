@@ -20,7 +20,7 @@ let closeBrowser: () => Promise<void> = async () => {};
 describe.skipIf(!hasChromium)("the static pages in chromium", () => {
   beforeAll(async () => {
     ({ context, close: closeBrowser } = await launch());
-  }, 60_000);
+  });
   afterAll(async () => {
     await closeBrowser();
     tmp.cleanup();
@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)("the static pages in chromium", () => {
       expect(r.figures, nb.name).toBeGreaterThan(0);
       expect(r.requests, nb.name).toEqual([]);
     }
-  }, 60_000);
+  });
 
   it("the Pulse page: figures drawn, nothing fetched", async () => {
     const env = { ERRATA_DIR: join(tmp.dir, "ledger"), ERRATA_STATE_DIR: join(tmp.dir, "state") };
@@ -59,5 +59,5 @@ describe.skipIf(!hasChromium)("the static pages in chromium", () => {
     const r = await open(join(tmp.dir, "pulse.html"), null);
     expect(r.figures).toBeGreaterThan(0);
     expect(r.requests).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -1,21 +1,23 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeOpenAI, type FakeServer } from "../engine/helpers/fake-openai.js";
-import { changed, commandOf, helpTexts, makeShim, pool, sandbox, sh, snapshot, splitChain, withoutComment, type HelpText, type ShellResult } from "./examples.js";
+import { run } from "../../cli/main.js";
+import type { FakeServer } from "../engine/helpers/fake-openai.js";
+import { changed, helpTexts, splitChain, type HelpText } from "./examples.js";
+import { hasOption, homeSnapshot, name, notOneJson, repoSnapshot, walk, withServers, type Run } from "./contract-walk.js";
+import { inProcessErrata, type InProcessErrata } from "./in-process.js";
 
 /**
  * The CLI's contract, walked from the commander program itself (not a hand list): every
  * command's --help exits 0 and shows an example; every example in every help text runs as
- * pasted, in a shell, in a fresh temporary folder (its own HOME and TMPDIR; `errata` on PATH
- * runs this repository's bin/errata.cjs, so `npm run build` must have run), with the exit code
- * it documents, and writes nothing outside that folder; a command's --json prints exactly one
- * JSON value; a command that writes has --dry-run, and --dry-run writes nothing.
+ * pasted, in a shell, in a fresh temporary folder (its own HOME and TMPDIR), with the exit
+ * code it documents, and writes nothing outside that folder; a command's --json prints
+ * exactly one JSON value; a command that writes has --dry-run, and --dry-run writes nothing.
+ *
+ * The `errata` on the shell's PATH runs in this process (test/cli/in-process.ts: through
+ * `run(argv, io)`, one call at a time, each with its own environment and working folder), so
+ * the walk starts no Node process and needs no build; contract-process.test.ts runs a chosen
+ * sample of the examples through the built bin in real processes.
  *
  * An example's last command (after its last `&&`) also runs a second time, in a copy of the
  * folder as the setup steps left it, with --json and --dry-run added where the command has
@@ -24,140 +26,51 @@ import { changed, commandOf, helpTexts, makeShim, pool, sandbox, sh, snapshot, s
  * it a command that writes, which must have --dry-run.
  */
 const repo = fileURLToPath(new URL("../../", import.meta.url));
-const built = existsSync(join(repo, "dist", "cli", "main.js"));
 
 /** The hook's arguments are fixed by the host's settings, and its fast lane (bin/errata.cjs) never reaches commander: no --dry-run there. */
 const WRITES_WITHOUT_DRY_RUN = new Set(["hook"]);
 
-interface Run {
-  text: HelpText;
-  line: string;
-  exit: number;
-  pasted: ShellResult;
-  outside: string[];
-  last: Command | null;
-  /** What the last command changed in the folder when run as pasted. */
-  wrote: string[];
-  check: { result: ShellResult; flags: string[]; changedInside: string[] } | null;
-}
-
-const name = (t: HelpText): string => ["errata", ...t.path].join(" ");
-const hasOption = (cmd: Command, flag: string): boolean => cmd.options.some((o) => o.long === flag);
-/** The fake OpenAI-compatible server an example's ERRATA_OPENAI_BASE_URL names, when it is on this machine. */
-const localPort = (line: string): number | null => {
-  const m = /ERRATA_OPENAI_BASE_URL=http:\/\/127\.0\.0\.1:(\d+)\//.exec(line);
-  return m ? Number(m[1]) : null;
-};
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
-
-function repoSnapshot(): Map<string, string> {
-  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: repo, encoding: "utf8" }).split("\0").filter((f) => f !== "");
-  const untracked = execFileSync("git", ["ls-files", "-z", "--others", "--exclude-standard"], { cwd: repo, encoding: "utf8" }).split("\0").filter((f) => f !== "");
-  const out = new Map<string, string>();
-  for (const f of tracked) {
-    const p = join(repo, f);
-    out.set(f, existsSync(p) ? `${statSync(p).size}:${statSync(p).mtimeMs}` : "missing");
-  }
-  for (const f of untracked) out.set(f, "untracked");
-  return out;
-}
-
-/**
- * The real home's top-level names and the names of the files in errata's default folders.
- * Names only: the person's own hook may append to their real ledger while the tests run.
- */
-function homeSnapshot(): Map<string, string> {
-  const home = homedir();
-  const out = new Map<string, string>();
-  for (const f of existsSync(home) ? readdirSync(home) : []) out.set(`~/${f}`, "");
-  for (const d of [".local/share/errata", ".local/state/errata"]) for (const k of snapshot(join(home, d)).keys()) out.set(`~/${d}/${k}`, "");
-  return out;
-}
-
-describe("the CLI's contract, from the commander program", () => {
+describe("the CLI's contract, from the commander program, run in process", () => {
   let texts: HelpText[] = [];
   let program: Command;
   let runs: Run[] = [];
   let outsideRepo: string[] = [];
   let outsideHome: string[] = [];
-  let shim: { dir: string; cleanup: () => void };
+  let errata: InProcessErrata;
   const servers = new Map<number, FakeServer>();
 
   beforeAll(async () => {
-    if (!built) throw new Error("the CLI contract runs the built bin/errata.cjs: run `npm run build` first (there is no dist/cli/main.js)");
     ({ program, texts } = await helpTexts());
-    shim = makeShim(repo);
-    const repoBefore = repoSnapshot();
+    errata = await inProcessErrata(run);
+    const repoBefore = repoSnapshot(repo);
     const homeBefore = homeSnapshot();
-    let examples = texts.flatMap((text) => text.examples.map((e) => ({ text, ...e })));
-    // Examples that name a local OpenAI-compatible server get a fake one at that address; one
-    // whose port is taken on this machine is left out, and says so.
-    for (const port of new Set(examples.map((e) => localPort(e.line)).filter((p): p is number => p !== null))) {
-      if (await portFree(port)) servers.set(port, await startFakeOpenAI({ port }));
-      else {
-        console.warn(`cli contract: port ${port} is in use here; skipped: ${examples.filter((e) => localPort(e.line) === port).map((e) => e.line).join(" | ")}`);
-        examples = examples.filter((e) => localPort(e.line) !== port);
-      }
-    }
-    const once = async (e: (typeof examples)[number]): Promise<Run> => {
-      const segments = splitChain(e.line);
-      const setup = segments.slice(0, -1).join(" && ");
-      const lastSegment = segments.at(-1) as string;
-      const last = commandOf(lastSegment, program);
-      const box = sandbox(shim.dir);
-      const twin = sandbox(shim.dir);
-      try {
-        // `setup && last` is pasted as two shell runs, setup then last: the same thing, since no
-        // step changes the shell's own state (a test below holds the examples to that). Between
-        // the two the folder is copied, so the last command runs a second time from the same state.
-        const first = setup === "" ? null : await sh(setup, box.dir, box.env);
-        let pasted: ShellResult;
-        let check: Run["check"] = null;
-        let wrote: string[] = [];
-        if (first !== null && first.code !== 0) pasted = first;
-        else {
-          rmSync(twin.dir, { recursive: true, force: true });
-          cpSync(box.dir, twin.dir, { recursive: true });
-          const before = snapshot(box.dir);
-          const then = await sh(lastSegment, box.dir, box.env);
-          wrote = changed(before, snapshot(box.dir));
-          pasted = { code: then.code, stdout: (first?.stdout ?? "") + then.stdout, stderr: (first?.stderr ?? "") + then.stderr, ms: (first?.ms ?? 0) + then.ms };
-          if (last !== null && !lastSegment.includes("|")) {
-            const flags = ["--json", "--dry-run"].filter((f) => hasOption(last, f) && !new RegExp(`${f}(\\s|$)`).test(lastSegment));
-            const inside = snapshot(twin.dir);
-            const result = await sh(`${withoutComment(lastSegment)} ${flags.join(" ")}`, twin.dir, twin.env);
-            check = { result, flags, changedInside: changed(inside, snapshot(twin.dir)) };
-          }
-        }
-        // A sandbox's root holds only its working folder: anything beside it was written outside.
-        const outside = [...readdirSync(box.root), ...readdirSync(twin.root)].filter((f) => f !== "work");
-        return { text: e.text, line: e.line, exit: e.exit, pasted, outside, last, wrote, check };
-      } finally {
-        box.cleanup();
-        twin.cleanup();
-      }
-    };
-    runs = await pool(examples, 2, once);
-    outsideRepo = changed(repoBefore, repoSnapshot());
+    const examples = await withServers(
+      texts.flatMap((text) => text.examples.map((e) => ({ text, ...e }))),
+      servers,
+      "cli contract",
+    );
+    const start = Date.now();
+    runs = await walk(examples, program, errata.dir);
+    outsideRepo = changed(repoBefore, repoSnapshot(repo));
     outsideHome = changed(homeBefore, homeSnapshot());
     const slow = [...runs].sort((a, b) => b.pasted.ms - a.pasted.ms).slice(0, 3);
     const checked = runs.filter((r) => r.check !== null);
     console.log(
-      `cli contract: ${runs.length} examples from ${texts.length} help texts run as pasted (${runs.reduce((s, r) => s + r.pasted.ms, 0)} ms of shell time); ` +
+      `cli contract: ${runs.length} examples from ${texts.length} help texts run as pasted, ${errata.calls()} errata calls in process, ${Date.now() - start} ms; ` +
         `${checked.length} last commands re-run with ${checked.filter((r) => r.check!.flags.includes("--json")).length} --json and ${checked.filter((r) => r.check!.flags.includes("--dry-run")).length} --dry-run added; ` +
         `${runs.filter((r) => r.wrote.length > 0).length} wrote; slowest: ${slow.map((r) => `${r.pasted.ms} ms (${name(r.text)})`).join(", ")}`,
     );
-  }, 900_000);
+    const byCommand = new Map<string, { n: number; ms: number }>();
+    for (const t of errata.timings) {
+      const k = t.argv.filter((a) => /^[a-z][a-z0-9-]*$/.test(a)).slice(0, 2).join(" ");
+      const v = byCommand.get(k) ?? { n: 0, ms: 0 };
+      byCommand.set(k, { n: v.n + 1, ms: v.ms + t.ms });
+    }
+    console.log(`cli contract: time in process by command: ${[...byCommand].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12).map(([k, v]) => `${k} ${v.ms} ms/${v.n}`).join(", ")}`);
+  });
 
   afterAll(async () => {
-    shim?.cleanup();
+    await errata?.close();
     for (const s of servers.values()) await s.close();
   });
 
@@ -173,6 +86,12 @@ describe("the CLI's contract, from the commander program", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("every errata in every example ran in process, and no run left the process changed for the next", () => {
+    // Every example runs errata at least once, and each re-run once more; the other steps are the shell's (echo, mkdir, printf).
+    expect(errata.calls()).toBeGreaterThanOrEqual(runs.length + runs.filter((r) => r.check !== null).length);
+    expect(errata.leaks).toEqual([]);
+  });
+
   it("examples write nothing outside their folder: the checkout and the home folder are untouched", () => {
     expect(runs.filter((r) => r.outside.length > 0).map((r) => `${r.line}: ${r.outside.join(", ")}`)).toEqual([]);
     expect(outsideRepo).toEqual([]);
@@ -182,15 +101,7 @@ describe("the CLI's contract, from the commander program", () => {
   it("--json prints exactly one JSON value", () => {
     const checked = runs.filter((r) => r.check !== null && r.last !== null && hasOption(r.last, "--json"));
     expect(checked.length).toBeGreaterThan(50);
-    const bad = checked.filter((r) => {
-      try {
-        JSON.parse(r.check!.result.stdout);
-        return r.check!.result.stdout.trim() === "";
-      } catch {
-        return true;
-      }
-    });
-    expect(bad.map((r) => `${r.line} (+ ${r.check!.flags.join(" ")}): ${JSON.stringify(r.check!.result.stdout.slice(0, 200))} ${r.check!.result.stderr.slice(-300)}`)).toEqual([]);
+    expect(notOneJson(checked).map((r) => `${r.line} (+ ${r.check!.flags.join(" ")}): ${JSON.stringify(r.check!.result.stdout.slice(0, 200))} ${r.check!.result.stderr.slice(-300)}`)).toEqual([]);
   });
 
   it("a command that writes has --dry-run, and --dry-run writes nothing", () => {
@@ -210,4 +121,3 @@ describe("the CLI's contract, from the commander program", () => {
     expect(steps.filter((s) => /^cd\s|^[A-Za-z_][A-Za-z0-9_]*=\S*$|^(export|set|source|\.)\s/.test(s.trim()))).toEqual([]);
   });
 });
-

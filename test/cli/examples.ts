@@ -1,15 +1,16 @@
-import { execFile } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { buildProgram, commandNames, loadRegisters, run } from "../../cli/main.js";
+import { runChild } from "../helpers/child.js";
 import { memoryIo } from "../helpers/io.js";
 
 /**
  * Help texts and their examples, read from the commander program itself, and a runner that
- * pastes an example into a shell in a fresh temporary folder, with `errata` on PATH (a shim
- * that runs the repository's bin/errata.cjs, so the build must be current).
+ * pastes an example into a shell in a fresh temporary folder, with `errata` on PATH: either
+ * the CLI run in the test process (test/cli/in-process.ts) or a shim that runs the
+ * repository's bin/errata.cjs (`makeShim`; then the build must be current).
  *
  * An example is a help line `  $ <shell line>` under "Example:"; a line ending in ` \` goes
  * on with the next one, as a shell reads it; a trailing `# exit N` says the exit code
@@ -138,9 +139,15 @@ export function makeShim(repo: string): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The system's temporary folder, read once: while a command runs in process its TMPDIR is the
+ * process's (test/cli/in-process.ts), and a sandbox made meanwhile must not land inside it.
+ */
+const TMP = tmpdir();
+
 /** A fresh folder to paste an example into: its own HOME and TMPDIR, no ERRATA_* or OPENAI_* from outside. */
 export function sandbox(shimDir: string): Sandbox {
-  const root = mkdtempSync(join(tmpdir(), "errata-example-"));
+  const root = mkdtempSync(join(TMP, "errata-example-"));
   const dir = join(root, "work");
   for (const d of [dir, join(dir, ".home"), join(dir, ".tmp")]) mkdirSync(d, { recursive: true });
   const env: Record<string, string> = {
@@ -160,16 +167,13 @@ export interface ShellResult {
   ms: number;
 }
 
-export function sh(line: string, cwd: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ShellResult> {
-  const start = Date.now();
-  return new Promise((resolve) => {
-    execFile("/bin/sh", ["-c", line], { cwd, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const status = (err as { code?: unknown } | null)?.code;
-      const code = err === null ? 0 : typeof status === "number" ? status : 124; // 124: killed at the timeout, as timeout(1) says
-
-      resolve({ code, stdout, stderr, ms: Date.now() - start });
-    });
-  });
+/**
+ * Runs a shell line to its end (test/helpers/child.ts: no time limit a busy machine can reach;
+ * a hang is killed and reported as exit 124 with its output). Its stdin is empty.
+ */
+export async function sh(line: string, cwd: string, env: Record<string, string>): Promise<ShellResult> {
+  const r = await runChild("/bin/sh", ["-c", line], { cwd, env });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, ms: r.ms };
 }
 
 /** Every file under `dir` with its size and modification time (symbolic links not followed). */

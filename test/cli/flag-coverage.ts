@@ -21,7 +21,7 @@ export interface FlagUse {
   commands: string[];
 }
 
-const SKIP = new Set(["contract.test.ts", "examples.ts", "flag-coverage.ts", "flag-coverage.test.ts"]);
+const SKIP = new Set(["contract.test.ts", "contract-walk.ts", "examples.ts", "flag-coverage.ts", "flag-coverage.test.ts"]);
 
 export function allFlags(program: Command): FlagUse[] {
   const byFlag = new Map<string, string[]>();

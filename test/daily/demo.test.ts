@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
+import { built } from "../helpers/built.js";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 // `npm run demo` runs the compiled CLI; `npm test` builds dist/ before vitest runs.
-const built = existsSync(join(repoRoot, "dist", "cli", "main.js")) && existsSync(join(repoRoot, "dist", "runtime", "jobs", "daily", "daily.js"));
 
 let t: { dir: string; cleanup: () => void };
 beforeEach(() => {

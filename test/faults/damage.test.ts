@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { listMonths, visitMonth, type TextLine } from "../../runtime/store/read-files.js";
 import { tempDir } from "../helpers/io.js";
 import { runErrata } from "./helpers.js";
+import { built } from "../helpers/built.js";
 
 /**
  * One damaged file takes down nothing but itself: a directory where a month file should be,
@@ -40,7 +41,7 @@ describe("a truncated archive gives up the lines before the cut, and says so", (
   });
 });
 
-describe("damaged ledger files through the CLI (the compiled binary)", () => {
+describe.skipIf(!built)("damaged ledger files through the CLI (the compiled binary)", () => {
   it("a directory in place of a month and a truncated archive: list reads the rest and names both; validate lists them; daily --json is ok: false with a degraded list", async () => {
     const env = { ERRATA_DIR: join(t.dir, "l"), HOME: t.dir };
     for (const [ts, words] of [["2026-08-02T10:00:00Z", "one"], ["2026-08-03T10:00:00Z", "two"], ["2026-09-03T10:00:00Z", "three"], ["2026-11-03T10:00:00Z", "four"]] as const) {
@@ -77,5 +78,5 @@ describe("damaged ledger files through the CLI (the compiled binary)", () => {
       { file: "archive/errata-2026-08.jsonl.gz", expected: "a whole gzip file", found: expect.stringMatching(/^a file cut short \(unexpected end of file\); the first [12] lines were read$/) },
       { file: "errata-2026-10.jsonl", expected: "a JSONL month file", found: "a directory" },
     ]);
-  }, 60_000);
+  });
 });

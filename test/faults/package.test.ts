@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.js";
+import { built } from "../helpers/built.js";
 
 /**
  * What `npm pack` puts in the tarball: everything the installed `errata` runs (the compiled
@@ -11,7 +12,7 @@ import { repoRoot } from "./helpers.js";
  * a temporary prefix offline, run the installed binary and hook) is scripts/pack-check.mjs,
  * run by .ci/run after the tests.
  */
-describe("the package (npm pack)", () => {
+describe.skipIf(!built)("the package (npm pack)", () => {
   it("holds dist/, bin/, the hook bundles and the bundled data; builds on prepack; leaves out dist/test", () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string>; files: string[]; bin: Record<string, string> };
     expect(pkg.scripts["prepack"]).toBe("npm run build");

@@ -26,5 +26,5 @@ describe("the fault suite, short (scripts/faults.mjs --quick)", () => {
       expect(r.survived, `${r.fault}: ${r.note}`).toBe(r.tries);
     }
     expect(rows.filter((r) => r.fault !== "full-disk").every((r) => r.tries > 0)).toBe(true);
-  }, 240_000);
+  });
 });

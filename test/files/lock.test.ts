@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { acquireRunLock, LOCK_FILE, processStart, RunLockError, waitMsFromFlag, withRunLock, type LockHolder } from "../../runtime/files/lock.js";
 import { tempDir } from "../helpers/io.js";
 import { repoRoot } from "../faults/helpers.js";
+import { built } from "../helpers/built.js";
 
 let t = tempDir("errata-lock-");
 afterEach(() => {
@@ -36,7 +37,7 @@ function holderChild(dir: string, holdMs: number) {
   return { child, held, exited: new Promise<void>((r) => child.on("exit", () => r())) };
 }
 
-describe("the run lock (runtime/files/lock.ts)", () => {
+describe.skipIf(!built)("the run lock (runtime/files/lock.ts)", () => {
   it("writes the holder (pid, host, job, start, the pid's kernel start time) and removes it on release", async () => {
     const lock = await acquireRunLock(t.dir, { job: "errata daily", now: () => Date.parse("2026-11-30T12:00:00Z") });
     const h = JSON.parse(readFileSync(join(t.dir, LOCK_FILE), "utf8")) as LockHolder;

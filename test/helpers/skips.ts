@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILD_OUTPUTS } from "./built.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = process.env["ERRATA_SHARED_DATASETS"] ?? resolve(repoRoot, "../shared/datasets");
@@ -28,7 +29,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "ConTurE fresh import (test/corpora/corpora)", paths: [join(shared, "conture", "data", "data.json")], how: GET_SHARED },
   { tests: "UKP fresh import and taxonomy evidence (test/corpora/corpora, test/questions/bank)", paths: [join(shared, "ukp-free-text-feedback", "data", "analysis")], how: GET_SHARED },
   { tests: "m-claude transcript sessions (test/transcripts/*)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
-  { tests: "npm run demo and the CLI contract (test/daily/demo, test/store/demo, test/cli/contract)", paths: [join(repoRoot, "dist", "cli", "main.js")], how: "run `npm run build` first (`npm test` does)" },
+  {
+    tests: "the tests that run the build (every file importing test/helpers/built.ts: the CLI contract's real-process sample, the hook and tool-hook processes, the demos, the fault suite, the run lock, the research loop)",
+    paths: [...BUILD_OUTPUTS],
+    how: "run `npm run build` first (`npm test` does, once)",
+  },
 ];
 
 /** The requirements missing here, each as its one line. */

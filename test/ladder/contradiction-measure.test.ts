@@ -123,5 +123,5 @@ describe("the contradiction step, measured (constructed and synthetic; controls 
     expect(synthFlagged).toBe(0);
     expect(retrieved / positives).toBeGreaterThan(0.8);
     expect(realFlagged / realRules).toBeLessThan(0.25);
-  }, 120_000);
+  });
 });

@@ -328,7 +328,7 @@ describe("the journey, model-based", () => {
     } finally {
       tmp.cleanup();
     }
-  }, 240_000);
+  });
 
   afterAll(() => {
     process.stdout.write(`journey model test: ${JSON.stringify(counts)}\n`);

@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findCheckSources, hasCheckSources, projectDirOf } from "../../runtime/hooks/tool-sources.js";
 import { tempDir } from "../helpers/io.js";
+import { built } from "../helpers/built.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const toolBin = join(repoRoot, "bin", "errata-tool-hook.cjs");
@@ -105,7 +106,7 @@ describe("quietCall finds the check files tool-sources.ts finds", () => {
   });
 });
 
-describe("bin/errata-tool-hook.cjs as a process", () => {
+describe.skipIf(!built)("bin/errata-tool-hook.cjs as a process", () => {
   const run = (args: string[], input: string, env: Record<string, string>, cwd = tmp.dir) => {
     const probe = `const m = require(${JSON.stringify(toolBin)}); m.toolHook(${JSON.stringify(args)}); process.on("exit", () => { if (process.moduleLoadList.some((x) => x === "NativeModule vm")) process.stderr.write("[vm loaded]"); });`;
     return spawnSync(process.execPath, ["-e", probe], { input, env: { PATH: process.env["PATH"] ?? "", ...env }, cwd, encoding: "utf8" });

@@ -122,7 +122,7 @@ describe("the secret corpus through every door", () => {
     t = tempDir("errata-doors-");
     w = world(join(t.dir, "secrets"));
     await throughEveryDoor(w, corpus.secrets.map((s) => s.text));
-  }, 120_000);
+  });
   afterAll(() => t.cleanup());
 
   it("every door wrote: ledger rows from add, the hook and mine; attachments; kept replies; exchanges; the cursor", () => {
@@ -172,7 +172,7 @@ describe("the look-alikes through every door", () => {
     t = tempDir("errata-doors-look-");
     w = world(join(t.dir, "looks"));
     await throughEveryDoor(w, corpus.lookAlikes.map((l) => l.text));
-  }, 120_000);
+  });
   afterAll(() => t.cleanup());
 
   it(`every one of ${corpus.lookAlikes.length} is kept unchanged, and nothing is marked redacted`, () => {

@@ -13,12 +13,13 @@ import * as engine from "../../runtime/privacy/engine.js";
 import { candidates } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
 import { tempDir } from "../helpers/io.js";
+import { built } from "../helpers/built.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const require = createRequire(import.meta.url);
 const { createLoader } = require(join(repoRoot, "bin", "errata.cjs")) as { createLoader: (dir: string) => { load: (name: string) => typeof engine } };
 
-describe("the hook's redactor part", () => {
+describe.skipIf(!built)("the hook's redactor part", () => {
   const part = createLoader(join(repoRoot, "dist", "runtime", "hooks")).load("hook-redact.bundle.cjs");
   const corpus = loadCorpus();
   const held = loadCorpus(PREFILTER_HELD_OUT_FILE);
@@ -51,7 +52,7 @@ describe("the hook's redactor part", () => {
   });
 });
 
-describe("the redactor bench's baseline build", () => {
+describe.skipIf(!built)("the redactor bench's baseline build", () => {
   it("builds: the same tree with redaction stubbed out (scripts/bundle-hook.js --out DIR --stub-redaction), with no redactor part", () => {
     const tmp = tempDir("errata-stub-build-");
     try {

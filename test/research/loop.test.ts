@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -17,6 +17,7 @@ import { PredictionSchema } from "../../schemas/prediction.js";
 import { PromotedSchema } from "../../schemas/promoted.js";
 import { runResearch, type ResearchIo } from "../../scripts/research/run.js";
 import { tempDir } from "../helpers/io.js";
+import { built } from "../helpers/built.js";
 
 /**
  * The research driver (scripts/research.ts, compiled to dist/scripts/research.js) end to end on a small subset of the bundled data (the first 40
@@ -72,7 +73,7 @@ function fingerprint(file: string): { sha256: string; mtimeMs: number } {
   return { sha256: createHash("sha256").update(readFileSync(file)).digest("hex"), mtimeMs: statSync(file).mtimeMs };
 }
 
-describe("research loop (dist/scripts/research.js) on a small subset", () => {
+describe.skipIf(!built)("research loop (dist/scripts/research.js) on a small subset", () => {
   const tmp = tempDir("errata-research-test-");
   afterAll(() => tmp.cleanup());
   const dir = join(tmp.dir, "loop");
@@ -83,12 +84,10 @@ describe("research loop (dist/scripts/research.js) on a small subset", () => {
   let docsBefore: { sha256: string; mtimeMs: number };
 
   beforeAll(() => {
-    // The loop reads the classifier's rule files, which `npm run build` copies beside the compiled classifier.
-    if (!existsSync(compiled) || !existsSync(join(repoRoot, "dist", "runtime", "classifier", "lang", "en.rules.tsv"))) execFileSync("npm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
     docsBefore = fingerprint(docsPage);
     run = runScript(["--dir", dir, "--seed", "3", "--sessions", "40", "--synthetic-sessions", "60", "--items", "48", "--failure-items", "16", "--monte-carlo", "200"]);
     if (run.status === 0) S = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary;
-  }, 180_000);
+  });
 
   it("by default writes the report into the loop's folder, says where, and leaves docs/research-loop.md alone", () => {
     expect(run.status, run.stderr.slice(-3000)).toBe(0);
@@ -246,7 +245,7 @@ describe("research driver in process (runResearch)", () => {
     expect(readFileSync(docs, "utf8")).toBe(page);
     expect(m.out()).toContain(`wrote ${docs}`);
     expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).meta.options).toMatchObject({ out, writeDocs: true, corpora: ["synthetic"] });
-  }, 120_000);
+  });
 
   it("without --dir and --out, makes a new folder under the temp dir and reports there", async () => {
     const m = memory(env);

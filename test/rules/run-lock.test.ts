@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { repoRoot } from "../faults/helpers.js";
+import { built } from "../helpers/built.js";
 
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -41,7 +42,7 @@ function holder(holdMs: number) {
 
 const build = ["rules", "build", "--root", "project", "--no-home", "--no-git"];
 
-describe("rules jobs under the run lock", () => {
+describe.skipIf(!built)("rules jobs under the run lock", () => {
   it("rules build exits 2 naming the holder and writes nothing; a dry run still runs", async () => {
     const h = holder(60_000);
     try {

@@ -128,7 +128,7 @@ describe("append survives SIGKILL", () => {
       }
       assertRecordHasNoText(join(ledgerDir, ".state", "record.jsonl"), ledgerDir);
     }
-  }, 60_000);
+  });
 });
 
 describe("concurrent appenders", () => {
@@ -159,5 +159,5 @@ describe("concurrent appenders", () => {
     expect(errata).toHaveLength(4000);
     expect(problems).toEqual([]);
     expect(assertRecordHasNoText(join(ledgerDir, ".state", "record.jsonl"), ledgerDir)).toBe(4000);
-  }, 60_000);
+  });
 });

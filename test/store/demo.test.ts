@@ -1,13 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
 import { repoRoot } from "./compile-for-child.js";
 import { assertRecordHasNoText } from "./record-guard.js";
+import { built } from "../helpers/built.js";
 
 // `npm run demo` runs the compiled CLI; `npm test` builds dist/ before vitest runs.
-const built = existsSync(join(repoRoot, "dist", "cli", "main.js"));
 
 let t: { dir: string; cleanup: () => void };
 beforeEach(() => {

@@ -197,5 +197,5 @@ rotateLedger(dir, { before: "2026-11", currentMonth: "2026-11", onStep: (s, m) =
     rotateLedger(dir, { before: "2026-11", currentMonth: "2026-11" });
     expect(snapshot(dir)).toEqual(before);
     expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toEqual(["errata-2026-11.jsonl"]);
-  }, 60_000);
+  });
 });

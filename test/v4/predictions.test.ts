@@ -57,7 +57,7 @@ describe("errata eval predictions on AB-ReDial", () => {
     const failures = exchanges.filter((e) => !unscoredIds.has(e.id) && e.id.charCodeAt(5) % 3 === 0);
     const eligible = new Set([...failures.map((e) => e.id), ...exchanges.filter((e) => regexHit.get(e.id)).map((e) => e.id)]);
     expect(JSON.parse(v3.out).eligible).toBe(eligible.size);
-  }, 60_000);
+  });
   afterAll(() => {
     setV4EngineFactory(null);
     tmp.cleanup();
