@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CaptureVerdict } from "../runtime/classifier/classify.js";
 import { typedPrompts } from "../runtime/transcripts/index.js";
@@ -32,7 +32,9 @@ export interface HeldoutItem {
   repeat: boolean;
 }
 
-const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+// This module runs from dist/bench (the bench) and from bench/ (the tests, through vitest).
+const here = fileURLToPath(new URL(".", import.meta.url));
+const repoRoot = resolve(here, here.includes(`${sep}dist${sep}`) ? "../.." : "..");
 export const HELDOUT_DIR = join(repoRoot, "test", "classifier", "heldout");
 export const sharedDatasets = (): string => process.env["ERRATA_SHARED_DATASETS"] ?? resolve(repoRoot, "../shared/datasets");
 

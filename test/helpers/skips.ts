@@ -27,7 +27,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "DBDC3 fresh import (test/corpora/corpora)", paths: [join(shared, "dbdc3", "DBDC3.zip")], how: GET_SHARED },
   { tests: "ConTurE fresh import (test/corpora/corpora)", paths: [join(shared, "conture", "data", "data.json")], how: GET_SHARED },
   { tests: "UKP fresh import and taxonomy evidence (test/corpora/corpora, test/questions/bank)", paths: [join(shared, "ukp-free-text-feedback", "data", "analysis")], how: GET_SHARED },
-  { tests: "m-claude transcript sessions (test/transcripts/*)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
+  { tests: "m-claude transcript sessions (test/transcripts/*), the capture's held-out real prompts (test/classifier/heldout)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
   { tests: "npm run demo and the CLI contract (test/daily/demo, test/store/demo, test/cli/contract)", paths: [join(repoRoot, "dist", "cli", "main.js")], how: "run `npm run build` first (`npm test` does)" },
 ];
 
