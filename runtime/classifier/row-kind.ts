@@ -1,8 +1,9 @@
 /**
  * Which erratum a verdict becomes, per the seed's "The doors": a numeric rating is kind
  * praise at >= 7 with rating null (praise never carries a number) and kind complaint below
- * with the rating kept; an explicit correction or a standing directive is kind correction;
- * praise is kind praise; anything else writes no row. Pure and tiny: the hook decides with it
+ * with the rating kept; an explicit correction is kind correction and a standing directive
+ * kind directive (so that `errata list --kind directive` lists them); praise is kind praise;
+ * anything else writes no row. Pure and tiny: the hook decides with it
  * before loading the store.
  *
  * Example: `rowKind({kind: "rating", rating: 3, ...})` -> `{kind: "complaint", rating: 3,
@@ -11,7 +12,7 @@
 import type { CaptureVerdict } from "./verdict.js";
 
 export interface RowKind {
-  kind: "praise" | "complaint" | "correction";
+  kind: "praise" | "complaint" | "correction" | "directive";
   rating: number | null;
   /** A rating <= 3 or an explicit correction: worth a deep-context attachment. */
   deepContext: boolean;
@@ -25,7 +26,7 @@ export function rowKind(v: CaptureVerdict): RowKind | null {
     case "correction":
       return { kind: "correction", rating: null, deepContext: true };
     case "directive":
-      return { kind: "correction", rating: null, deepContext: false };
+      return { kind: "directive", rating: null, deepContext: false };
     case "praise":
       return { kind: "praise", rating: null, deepContext: false };
     default:

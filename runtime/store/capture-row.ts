@@ -2,8 +2,8 @@
  * Turns a capture verdict into the erratum row a door writes (the hook, and `errata mine`
  * for transcripts), following the seed's "The doors": a numeric rating is one row, kind
  * praise at >= 7 (rating null: praise never carries a number) and complaint below (the
- * rating kept); an explicit correction or a standing directive is kind correction; praise
- * is kind praise. Anything else is no row. The person typed it, so the source is "owner"
+ * rating kept); an explicit correction is kind correction, a standing directive kind
+ * directive; praise is kind praise. Anything else is no row. The person typed it, so the source is "owner"
  * (a machine source may not carry a rating) and the channel names the door. zod-free.
  *
  * Example: verdict `{kind: "rating", rating: 3, ...}` -> `{kind: "complaint", rating: 3,

@@ -59,9 +59,9 @@ describe("errata hook user-prompt-submit", () => {
     ]);
   });
 
-  it("a standing directive is a correction, announced as a directive", async () => {
+  it("a standing directive is a row of kind directive, announced as one", async () => {
     const r = await submit(prompt({ prompt: "From now on, always run the linter before committing." }));
-    expect(ErratumSchema.parse(r.rows[0]).kind).toBe("correction");
+    expect(ErratumSchema.parse(r.rows[0]).kind).toBe("directive");
     expect(r.out).toMatch(/as a standing directive \(er-\d{8}-[0-9a-f]{6}\); acceptance pending/);
   });
 
