@@ -201,12 +201,12 @@ export const DailyConfigSchema = z.strictObject({
       max_entries: z.number().int().positive().default(150),
       max_minutes: z.number().positive().default(10),
       /** Kinds worth enriching (praise and questions are not complaints). */
-      kinds: z.array(z.string()).default(["complaint", "bug", "correction", "incident"]),
+      kinds: z.array(z.string()).default(["complaint", "bug", "correction", "directive", "incident"]),
       enrichment_version: z.string().default("enrich-daily/1"),
       /** Model calls in flight at once on the OpenAI lane. */
       concurrency: z.number().int().positive().max(64).default(4),
     })
-    .default({ max_entries: 150, max_minutes: 10, kinds: ["complaint", "bug", "correction", "incident"], enrichment_version: "enrich-daily/1", concurrency: 4 }),
+    .default({ max_entries: 150, max_minutes: 10, kinds: ["complaint", "bug", "correction", "directive", "incident"], enrichment_version: "enrich-daily/1", concurrency: 4 }),
   /** The OpenAI-compatible lane for prose fields; absent or without a key: offline only. */
   openai: z
     .strictObject({

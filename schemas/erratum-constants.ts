@@ -19,7 +19,7 @@ export type Source = (typeof SOURCES)[number];
 /** Sources a machine writes: they never carry a rating (a rating is a number a person gave). */
 export const MACHINE_SOURCES = ["hook", "agent", "job", "backfill", "detected"] as const;
 
-export const KINDS = ["complaint", "bug", "feature-request", "correction", "praise", "question", "incident"] as const;
+export const KINDS = ["complaint", "bug", "feature-request", "correction", "directive", "praise", "question", "incident"] as const;
 export type Kind = (typeof KINDS)[number];
 
 export const STATUSES = ["new", "enriched", "triaged", "upgrade-filed", "fixed", "wontfix", "duplicate"] as const;

@@ -59,7 +59,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--system <name>", "system it is about: assistant, other, or a name in errata-systems.json", "assistant")
     .option("--source <source>", "who reported: owner, team, customer, user, hook, agent, job, backfill, detected", "owner")
     .option("--channel <channel>", "the door it came through", "terminal")
-    .option("--kind <kind>", "complaint, bug, feature-request, correction, praise, question, incident (overrides a tag)")
+    .option("--kind <kind>", "complaint, bug, feature-request, correction, directive, praise, question, incident (overrides a tag)")
     .option("--product", "feedback about the product itself (target product) rather than this install")
     .option("--rating <n>", "a rating the person gave, 1-10 (people only; machine sources never carry one)")
     .option("--frustration <n>", "frustration 0-3 from countable signals")

@@ -2,8 +2,8 @@
  * The capture classifier: deterministic, pure, no model. Reads one typed prompt (and, when
  * known, the end of the reply it answers) and says whether it is an explicit rating, praise,
  * correction or standing directive, how frustrated it sounds (0-3), and which signals fired.
- * English, Finnish, German, Spanish, French, Portuguese and Russian; the words live in
- * `lang/<code>.json`.
+ * English, Finnish, German, Spanish, French, Portuguese, Russian, Japanese and Chinese; the
+ * words live in `lang/<code>.json`.
  *
  * Decision order: skip (not typed by a person) > rating > correction > directive >
  * frustration >= 2 (a complaint without fixed words, counted as a correction) > praise >
@@ -177,6 +177,9 @@ function classifyWith(m: Matchers, patterns: Patterns, text: string, context: Cl
   } else if (praise) [kind, decider] = ["praise", praise];
   const tied = decider ? fired.filter((r) => r.category === decider.category).map((r) => r.lang) : [];
   const language = decider && new Set(tied).size === 1 ? decider.lang : mostCommonLanguage(decider ? fired.filter((r) => r.category === decider.category) : fired, lower);
+  // The repeat cue: a correction or directive whose words say it was said or done before (a
+  // rule marked `repeat`, or a repeat marker: "again?!", "for the third time").
+  if ((kind === "correction" || kind === "directive") && fired.some((r) => r.repeat || r.category === "repeat")) return { kind, rating, frustration, language, signals, repeat: true };
   return { kind, rating, frustration, language, signals };
 }
 

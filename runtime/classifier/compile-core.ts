@@ -32,7 +32,18 @@ export function isWordChar(c: number): boolean {
   if (c <= 0xbf || c === 0xd7 || c === 0xf7) return false;
   if (c >= 0x2000 && c <= 0x2bff) return false;
   if (c >= 0x3000 && c <= 0x303f) return false;
+  // Full-width punctuation ("，", "？", "！", "：") as Japanese and Chinese type it.
+  if (c >= 0xff01 && c <= 0xff65) return !((c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) || c >= 0xff5b);
   return c !== 0xfeff;
+}
+
+/**
+ * Kana and CJK ideographs: Japanese and Chinese write words without spaces, so the tokenizer
+ * makes each such character a word of its own (a rule's key is then one character, its
+ * rarest), and a match may start at any of them.
+ */
+export function isCjk(c: number): boolean {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
 
 const WORD_OPTIONAL = `[${LETTER}'-]*`;
@@ -56,13 +67,16 @@ export function expandPattern(src: string): string {
  * A rule's whole regex source from its data's pattern: anchored at the first word for
  * "start", covering the rest for "whole". An "any" rule has no leading lookbehind (it would
  * stop the engine from skipping ahead to the rule's first word); `testNear` (compile.ts)
- * checks the word boundary before a match instead. Flags: "g" for "any", none otherwise.
+ * checks the word boundary before a match instead. Flags: "g" for "any", none otherwise. A
+ * language written without spaces (`unspaced`) has no word boundary after a match.
  *
  * Example: `ruleSource("no", "start")` -> `"^(?:no)(?![a-z0-9_\\u00df-\\u024f\\u0400-\\u04ff])"`.
  */
-export function ruleSource(pattern: string, at: "any" | "start" | "whole"): string {
+export function ruleSource(pattern: string, at: "any" | "start" | "whole", unspaced = false): string {
   const src = expandPattern(pattern);
-  return at === "any" ? `(?:${src})${WORD_AFTER}` : at === "start" ? `^(?:${src})${WORD_AFTER}` : `^(?:${src})${TRAIL}$`;
+  // Japanese and Chinese run into Latin words ("不要用npm"): a match there ends anywhere.
+  const after = unspaced ? "" : WORD_AFTER;
+  return at === "any" ? `(?:${src})${after}` : at === "start" ? `^(?:${src})${after}` : `^(?:${src})${TRAIL}$`;
 }
 
 /** The flags of a rule's regex (see `ruleSource`). */

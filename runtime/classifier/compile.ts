@@ -16,7 +16,7 @@ import type { RuleAt, RuleCategory } from "./lang-data.js";
 import { CUT_USES, SubjectRegex } from "./prune.js";
 import { ruleTree } from "./rule-files.js";
 
-import { capturingGroups, expandPattern, isWordChar, LETTER, ruleFlags, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
+import { capturingGroups, expandPattern, isCjk, isWordChar, LETTER, ruleFlags, TRAIL, WORD_AFTER, WORD_BEFORE } from "./compile-core.js";
 
 export { capturingGroups, expandPattern, LETTER, TRAIL, WORD_AFTER, WORD_BEFORE };
 
@@ -27,6 +27,8 @@ export interface CompiledRule {
   lang: string;
   at: RuleAt;
   weak: boolean;
+  /** The rule says the thing was said or done before ("I told you already"): the verdict's repeat cue. */
+  repeat: boolean;
   /** The rule's regex (from its language's rule file), made on first use: cut to its subject at first (see prune.ts). */
   regex: SubjectRegex | null;
 }
@@ -84,7 +86,7 @@ function exactObject(index: KeyIndex): Record<string, number[] | undefined> {
 export interface Matchers {
   /** Rules by index, each made on first use (read them with `ruleAt`). */
   rules: Array<CompiledRule | undefined>;
-  /** The index's rule entries ("signal:at:weak"), by index. */
+  /** The index's rule entries ("signal:at:flag", flag 1 weak, r a repeat, else 0), by index. */
   ruleEntries: string[];
   /** Keys of "any" rules: any word of the text. */
   any: KeyIndex;
@@ -143,6 +145,7 @@ export function ruleAt(m: Matchers, i: number): CompiledRule | undefined {
     lang: signal.slice(d1 + 1, d2),
     at: entry.slice(c1 + 1, c2) as RuleAt,
     weak: entry.slice(c2 + 1) === "1",
+    repeat: entry.slice(c2 + 1) === "r",
     regex: null,
   };
   m.rules[i] = rule;
@@ -187,7 +190,7 @@ export interface Scan {
 
 /**
  * One pass over the text: each token (a run of word characters, apostrophes trimmed at both
- * ends) looked up in the keys of "any" rules and the number words; the first token that is no
+ * ends; a kana or CJK ideograph is a token of its own) looked up in the keys of "any" rules and the number words; the first token that is no
  * filler in the keys of "start" and "whole" rules.
  */
 export function scan(m: Matchers, lower: string): Scan {
@@ -206,11 +209,14 @@ export function scan(m: Matchers, lower: string): Scan {
     }
     let start = i;
     let apostrophe = false;
-    for (;;) {
-      if (c === 39) apostrophe = true;
-      if (++i >= n) break;
-      c = lower.charCodeAt(i);
-      if ((c < 97 || c > 122) && !isWordChar(c)) break;
+    if (c >= 0x3040 && isCjk(c)) i++;
+    else {
+      for (;;) {
+        if (c === 39) apostrophe = true;
+        if (++i >= n) break;
+        c = lower.charCodeAt(i);
+        if (((c < 97 || c > 122) && !isWordChar(c)) || (c >= 0x3040 && isCjk(c))) break;
+      }
     }
     let end = i;
     if (apostrophe) {
@@ -304,7 +310,8 @@ function matchesAtWordStart(re: RegExp, text: string): boolean {
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const i = m.index;
-    if (i === 0 || !isWordChar(text.charCodeAt(i - 1))) return true;
+    const before = text.charCodeAt(i - 1);
+    if (i === 0 || !isWordChar(before) || (before >= 0x3040 && isCjk(before)) || isCjk(text.charCodeAt(i))) return true;
     re.lastIndex = i + 1;
   }
   return false;

@@ -20,15 +20,15 @@ import { INDEX_SCHEMA } from "./index-file.js";
 
 export { INDEX_SCHEMA };
 
-/** [signal, category, lang, at, weak (0|1)] */
-export type IndexRule = [string, RuleCategory, string, RuleAt, 0 | 1];
+/** [signal, category, lang, at, flag: 1 weak, "r" a repeat (see `LangRule.repeat`), else 0] */
+export type IndexRule = [string, RuleCategory, string, RuleAt, 0 | 1 | "r"];
 
 export interface CaptureIndex {
   schema: typeof INDEX_SCHEMA;
   /** sha256 over the language files' canonical JSON, in LANGUAGE_CODES order. */
   source_sha256: string;
   /**
-   * Every rule as "signal:at:weak" ("correction.en.no_strong:start:0"), joined by "|": one
+   * Every rule as "signal:at:flag" ("correction.en.no_strong:start:0"), joined by "|": one
    * string to parse; a process makes a rule's object when it first tries the rule.
    */
   rules: string;
@@ -104,7 +104,7 @@ export function buildIndex(langs: readonly LangData[], raws: readonly unknown[] 
         for (const r of lang[category]) {
           if (Boolean(r.weak) !== weakPass) continue;
           const index = rules.length;
-          rules.push([`${category}.${lang.code}.${r.id}`, category, lang.code, r.at, weakPass ? 1 : 0]);
+          rules.push([`${category}.${lang.code}.${r.id}`, category, lang.code, r.at, weakPass ? 1 : r.repeat === true ? "r" : 0]);
           for (const raw of r.keys) {
             // The tokenizer splits at hyphens: a hyphenated key is looked up by its last part.
             const key = raw.toLowerCase().split("-").pop() ?? raw;
@@ -158,7 +158,7 @@ export function buildRuleFiles(langs: readonly LangData[], sourceSha: string): R
   const out: Record<string, string> = {};
   for (const lang of langs) {
     const trees = new Map<string, CutTree>();
-    for (const category of RULE_CATEGORIES) for (const r of lang[category]) trees.set(`${category}.${lang.code}.${r.id}`, treeOf(ruleSource(r.re, r.at)));
+    for (const category of RULE_CATEGORIES) for (const r of lang[category]) trees.set(`${category}.${lang.code}.${r.id}`, treeOf(ruleSource(r.re, r.at, lang.unspaced === true)));
     out[lang.code] = ruleFileText(sourceSha, trees);
   }
   return out;

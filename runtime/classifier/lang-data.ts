@@ -9,7 +9,7 @@
  * Pattern language (see `compile-core.ts`): lower-case text, straight apostrophes; a space is
  * one or more whitespace characters; `{w}` is one word; no capturing groups.
  *
- * Example: `languages().map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru"].
+ * Example: `languages().map((l) => l.code)` -> ["en", "fi", "de", "es", "fr", "pt", "ru", "ja", "zh"].
  */
 import { readFileSync } from "node:fs";
 import { langFile } from "./lang-dir.js";
@@ -27,6 +27,11 @@ export interface LangRule {
   keys: string[];
   /** A weak opener ("no"): needs the reply context to count (see classify.ts). */
   weak?: boolean;
+  /**
+   * The words say it was said or done before ("I told you already", "you did it again"): a
+   * correction or directive it decides carries the verdict's `repeat` cue. Never on a weak rule.
+   */
+  repeat?: boolean;
 }
 
 export const RULE_CATEGORIES = ["correction", "closing", "unhappy", "praise", "directive", "profanity", "exasperation", "repeat"] as const;
@@ -37,6 +42,11 @@ export interface LangData {
   name: string;
   /** Letters typical of the language (breaks ties when two languages' rules fire). */
   letters: string;
+  /**
+   * Written without spaces between words (Japanese, Chinese): each kana or ideograph is a
+   * token, a key is one character, and a match may end inside a run of letters ("不要用npm").
+   */
+  unspaced?: boolean;
   fillers: string[];
   numbers: Record<string, number>;
   rating: { scale: string[]; lead: string[]; lead_scaled: string[]; count_nouns: string[] };
@@ -63,6 +73,7 @@ export function checkLangData(raw: unknown, where: string): LangData {
   if (typeof o["code"] !== "string" || !/^[a-z]{2}$/.test(o["code"])) fail("code", "a two-letter code", o["code"]);
   if (typeof o["name"] !== "string") fail("name", "a string", o["name"]);
   if (typeof o["letters"] !== "string") fail("letters", "a string", o["letters"]);
+  if (o["unspaced"] !== undefined && typeof o["unspaced"] !== "boolean") fail("unspaced", "a boolean", o["unspaced"]);
   if (!isStrArr(o["fillers"])) fail("fillers", "an array of strings", o["fillers"]);
   const numbers = o["numbers"];
   if (typeof numbers !== "object" || numbers === null) return fail("numbers", "an object", numbers);
@@ -89,12 +100,13 @@ export function checkLangData(raw: unknown, where: string): LangData {
       if (typeof rule["re"] !== "string" || rule["re"].length === 0) fail(`${path}.re`, "a pattern", rule["re"]);
       if (!isStrArr(rule["keys"])) fail(`${path}.keys`, "key words (for 'start'/'whole': the first word)", rule["keys"]);
       if (rule["weak"] !== undefined && typeof rule["weak"] !== "boolean") fail(`${path}.weak`, "a boolean", rule["weak"]);
+      if (rule["repeat"] !== undefined && (typeof rule["repeat"] !== "boolean" || rule["weak"] === true)) fail(`${path}.repeat`, "a boolean, on a rule that is not weak", rule["repeat"]);
     });
   }
   return raw as LangData;
 }
 
-export const LANGUAGE_CODES = ["en", "fi", "de", "es", "fr", "pt", "ru"] as const;
+export const LANGUAGE_CODES = ["en", "fi", "de", "es", "fr", "pt", "ru", "ja", "zh"] as const;
 
 export function readLangFile(code: string): unknown {
   return JSON.parse(readFileSync(langFile(`${code}.json`), "utf8"));

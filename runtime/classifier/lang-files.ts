@@ -12,9 +12,11 @@ import fi from "./lang/fi.json" with { type: "json" };
 import fr from "./lang/fr.json" with { type: "json" };
 import pt from "./lang/pt.json" with { type: "json" };
 import index from "./lang/index.json" with { type: "json" };
+import ja from "./lang/ja.json" with { type: "json" };
 import ru from "./lang/ru.json" with { type: "json" };
+import zh from "./lang/zh.json" with { type: "json" };
 
-export const LANG_FILES: Readonly<Record<string, unknown>> = { en, fi, de, es, fr, pt, ru };
+export const LANG_FILES: Readonly<Record<string, unknown>> = { en, fi, de, es, fr, pt, ru, ja, zh };
 
 /** The generated index (`index-file.ts`), also copied into dist/ this way. */
 export const INDEX_FILE: unknown = index;

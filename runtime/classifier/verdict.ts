@@ -31,6 +31,11 @@ export interface CaptureVerdict {
   language: string | null;
   /** Stable names of what fired, e.g. "correction.en.no_strong", "frustration.caps". */
   signals: string[];
+  /**
+   * Present (true) only on a correction that says it restates an earlier one ("I told you
+   * already", "again", "for the third time"): the cue the ladder reads to count a repeat.
+   */
+  repeat?: true;
 }
 
 /** What the classifier may know besides the text: the assistant reply the person answered. */

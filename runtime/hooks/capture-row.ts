@@ -2,7 +2,8 @@
  * The capture's mapping from a verdict to the erratum row a door writes (the hook, and
  * `errata mine` for transcripts), following the seed's "The doors": a numeric rating is one
  * row, kind praise at >= 7 (rating null: praise never carries a number) and complaint below
- * (the rating kept); an explicit correction or a standing directive is kind correction;
+ * (the rating kept); an explicit correction is kind correction, a standing
+ * directive kind directive;
  * praise is kind praise. Anything else is no row (that choice is row-kind.ts, one switch on
  * the verdict's kind, which the hook asks before it loads this part). The person typed it,
  * so the source is "owner" (a machine source may not carry a rating) and the channel names

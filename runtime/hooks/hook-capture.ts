@@ -75,7 +75,7 @@ export function captureToLedger(c: CaptureInput): string | null {
     const ctx = {
       schema: "hook-context/1",
       captured_ts: erratum.ts,
-      verdict: { kind: v.kind, rating: v.rating, frustration: v.frustration, language: v.language, signals: v.signals },
+      verdict: { kind: v.kind, rating: v.rating, frustration: v.frustration, language: v.language, signals: v.signals, ...(v.repeat === true ? { repeat: true } : {}) },
       requested: tail.previousPrompt === null ? null : redact(tail.previousPrompt),
       reply: reply === null ? null : redact(reply),
       tool_calls: tail.toolCalls.map((t) => ({ name: t.name, summary: redact(t.summary) })),

@@ -27,7 +27,7 @@ import type { CaptureRow, ReflectOutcome, SortInput } from "./hook-reflect-sort.
 export const LEDGER_TAIL_BYTES = 64 * 1024;
 /** How much of the receipts' end is searched for a reflection of that row (one receipt per captured prompt, a few per night). */
 export const RECEIPTS_TAIL_BYTES = 64 * 1024;
-const ROW_KINDS = new Set(["correction", "complaint"]);
+const ROW_KINDS = new Set(["correction", "directive", "complaint"]);
 
 export interface ReflectInput extends Omit<SortInput, "ledgerDir"> {
   env: Record<string, string | undefined>;

@@ -1,7 +1,8 @@
 /**
  * Which erratum a verdict becomes, per the seed's "The doors": a numeric rating is kind
  * praise at >= 7 with rating null (praise never carries a number) and kind complaint below
- * with the rating kept; an explicit correction or a standing directive is kind correction;
+ * with the rating kept; an explicit correction is kind correction and a standing directive
+ * kind directive (so that `errata list --kind directive` lists them);
  * praise is kind praise; anything else writes no row. One switch on the verdict's kind: a new
  * verdict kind is decided here. Pure and tiny: the hook decides with it before loading the
  * capture part (capture-row.ts builds the row).
@@ -12,7 +13,7 @@
 import type { CaptureVerdict } from "../classifier/verdict.js";
 
 export interface RowKind {
-  kind: "praise" | "complaint" | "correction";
+  kind: "praise" | "complaint" | "correction" | "directive";
   rating: number | null;
   /** A rating <= 3 or an explicit correction: worth a deep-context attachment. */
   deepContext: boolean;
@@ -26,7 +27,7 @@ export function rowKind(v: CaptureVerdict): RowKind | null {
     case "correction":
       return { kind: "correction", rating: null, deepContext: true };
     case "directive":
-      return { kind: "correction", rating: null, deepContext: false };
+      return { kind: "directive", rating: null, deepContext: false };
     case "praise":
       return { kind: "praise", rating: null, deepContext: false };
     default:

@@ -1,7 +1,7 @@
 /**
  * The `/er` grammar: a leading tag picks the kind, otherwise the kind is complaint.
  * Tags (case-insensitive, followed by a colon): `bug:`, `feature:` (feature-request),
- * `praise:`; also `complaint:`, `question:`, `incident:`, `correction:` for completeness.
+ * `praise:`; also `complaint:`, `question:`, `incident:`, `correction:`, `directive:` for completeness.
  * The tag and the space after it are removed; the rest is kept verbatim.
  *
  * Example: `parseErText("bug: it pushed to main without asking")`
@@ -19,6 +19,7 @@ const TAGS: Record<string, Kind> = {
   question: "question",
   incident: "incident",
   correction: "correction",
+  directive: "directive",
 };
 
 export function parseErText(input: string): { kind: Kind; text: string; tagged: boolean } {

@@ -27,7 +27,7 @@ interface Rule {
   flags: string;
 }
 const RULES: Rule[] = languages().flatMap((l) =>
-  RULE_CATEGORIES.flatMap((category) => l[category].map((r) => ({ signal: `${category}.${l.code}.${r.id}`, lang: l.code, source: ruleSource(r.re, r.at), flags: ruleFlags(r.at) }))),
+  RULE_CATEGORIES.flatMap((category) => l[category].map((r) => ({ signal: `${category}.${l.code}.${r.id}`, lang: l.code, source: ruleSource(r.re, r.at, l.unspaced === true), flags: ruleFlags(r.at) }))),
 );
 
 /** Every match of a regex in a text: [index, length] (a global copy of it, stepping past empty matches). */

@@ -28,7 +28,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "DBDC3 fresh import (test/corpora/corpora)", paths: [join(shared, "dbdc3", "DBDC3.zip")], how: GET_SHARED },
   { tests: "ConTurE fresh import (test/corpora/corpora)", paths: [join(shared, "conture", "data", "data.json")], how: GET_SHARED },
   { tests: "UKP fresh import and taxonomy evidence (test/corpora/corpora, test/questions/bank)", paths: [join(shared, "ukp-free-text-feedback", "data", "analysis")], how: GET_SHARED },
-  { tests: "m-claude transcript sessions (test/transcripts/*)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
+  { tests: "m-claude transcript sessions (test/transcripts/*), the capture's held-out real prompts (test/classifier/heldout)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
   {
     tests: "the tests that run the build (every file importing test/helpers/built.ts: the CLI contract's real-process sample, the hook and tool-hook processes, the demos, the fault suite, the run lock, the research loop)",
     paths: [...BUILD_OUTPUTS],

@@ -59,10 +59,22 @@ describe("errata hook user-prompt-submit", () => {
     ]);
   });
 
-  it("a standing directive is a correction, announced as a directive", async () => {
+  it("a standing directive is a row of kind directive, announced as one", async () => {
     const r = await submit(prompt({ prompt: "From now on, always run the linter before committing." }));
-    expect(ErratumSchema.parse(r.rows[0]).kind).toBe("correction");
+    expect(ErratumSchema.parse(r.rows[0]).kind).toBe("directive");
     expect(r.out).toMatch(/as a standing directive \(er-\d{8}-[0-9a-f]{6}\); acceptance pending/);
+  });
+
+  it("keeps the verdict's repeat cue in the deep-context attachment, and only when it is there", async () => {
+    // A deep context needs a reply to keep: the transcript holds one.
+    const transcript = join(tmp.dir, "s1.jsonl");
+    writeFileSync(transcript, transcriptLines("s1", "fix the import path", "Done: I used npm to install it."));
+    const r = await submit(prompt({ prompt: "ugh, you did it again", transcript_path: transcript }));
+    const again = ErratumSchema.parse(r.rows[0]);
+    const ctx = (id: string) => JSON.parse(readFileSync(join(ledger, ".state", "attachments", id, "context.json"), "utf8"));
+    expect(ctx(again.id).verdict).toMatchObject({ kind: "correction", repeat: true });
+    const r2 = await submit(prompt({ prompt: "you edited the wrong file", transcript_path: transcript }));
+    expect(ctx(ErratumSchema.parse(r2.rows[1]).id).verdict).not.toHaveProperty("repeat");
   });
 
   it("fills the ask, the tool calls, the reply preview and hash, the model and version from the transcript", async () => {

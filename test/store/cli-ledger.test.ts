@@ -50,6 +50,17 @@ describe("errata add / list / show / stats", () => {
     expect(s.by_kind).toEqual({ bug: 1, "feature-request": 1, praise: 1, complaint: 1 });
   });
 
+  it("lists standing directives apart from corrections (--kind directive)", async () => {
+    const d = await cli(["add", "directive: from now on, sign every commit", "--json"]);
+    expect(JSON.parse(d.out).erratum.kind).toBe("directive");
+    const c = await cli(["add", "correction: that's the wrong file", "--json"]);
+    expect(JSON.parse(c.out).erratum.kind).toBe("correction");
+    const directives = JSON.parse((await cli(["list", "--kind", "directive", "--json"])).out).errata;
+    expect(directives.map((e: { complaint: string }) => e.complaint)).toEqual(["from now on, sign every commit"]);
+    const corrections = JSON.parse((await cli(["list", "--kind", "correction", "--json"])).out).errata;
+    expect(corrections.map((e: { complaint: string }) => e.complaint)).toEqual(["that's the wrong file"]);
+  });
+
   it("refuses bad input with exit 2 and writes nothing", async () => {
     const cases: string[][] = [
       ["add", "x", "--source", "hook", "--rating", "3"],

@@ -40,7 +40,7 @@ export interface EmbeddedEnricher {
   fill(errata: readonly Erratum[]): Promise<Map<string, EmbeddedFill>>;
 }
 
-const COMPLAINT_KINDS = new Set(["complaint", "bug", "correction", "incident"]);
+const COMPLAINT_KINDS = new Set(["complaint", "bug", "correction", "directive", "incident"]);
 
 /**
  * how_upset 0-3 from what was counted at capture and the engine's P(unhappy); a documented
