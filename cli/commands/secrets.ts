@@ -12,7 +12,7 @@ import type { CommandContext } from "../shared/command.js";
 import { printJson, println } from "../shared/io.js";
 import { ledgerFor, pathsFor, reportProblems } from "../shared/ledger.js";
 import { examples } from "../shared/help.js";
-import { learnKnownValues } from "../../runtime/privacy/known-store.js";
+import { learnKnownValues } from "../../runtime/privacy/index.js";
 import { resolve } from "node:path";
 
 export function register(program: Command, ctx: CommandContext): void {

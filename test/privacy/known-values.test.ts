@@ -8,7 +8,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { allCleared, redactSecrets } from "../../runtime/privacy/redact.js";
-import { KNOWN_SECRETS_FILE, learnKnownValues, setKnownSecrets } from "../../runtime/privacy/known-store.js";
+import { KNOWN_SECRETS_FILE, setKnownSecrets } from "../../runtime/privacy/known-store.js";
+import { learnKnownValues } from "../../runtime/privacy/known-learn.js";
 import { buildStore, dotEnvValues, rememberableValue, secretEnvValues, storeSpans } from "../../runtime/privacy/known-values.js";
 
 afterEach(() => setKnownSecrets({ values: [], store: null }));
