@@ -20,6 +20,7 @@ import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
 import { applySpans, widenToToken, type Span } from "./spans.js";
+import { notASecret } from "./placeholders.js";
 
 export interface Redaction {
   text: string;
@@ -154,9 +155,13 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
   const few = only !== undefined && !keywordSeen;
   let gate: KeywordCheck | null = null;
   const spans: Span[] = [];
-  const add = (found: Array<[number, number]>, rank: number, kind: string): void => {
+  const add = (found: Array<[number, number]>, rank: number, kind: string, upstream: boolean): void => {
     for (const [s, e] of found) {
       const [start, end] = widenToToken(text, s, e);
+      // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
+      // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
+      // their true samples include values such as "12345678-ABCD-…" that fit the format.
+      if (!upstream && notASecret(text.slice(start, end))) continue;
       spans.push({ start, end, rank, kind });
     }
   };
@@ -167,13 +172,13 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
         if (witnessed ? !only.has(`gitleaks:${step.gitleaks.id}`) : !keywordSeen) return;
       }
       gate ??= few ? includesGate(lower()) : new KeywordGate(lower());
-      add(gitleaksFindings(step.gitleaks, text, gate), rank, step.kind);
+      add(gitleaksFindings(step.gitleaks, text, gate), rank, step.kind, step.gitleaks.id !== GENERIC_RULE_ID);
       return;
     }
     const rule = step.own;
     if (only !== undefined && !only.has(`own:${rule.kind}`)) return;
     if (filtered && rule.need && !rule.need(text, lower)) return;
-    add(ownFindings(rule, step.marker, text), rank, step.kind);
+    add(ownFindings(rule, step.marker, text), rank, step.kind, false);
   });
   return spans.length === 0 ? { text, kinds: [] } : applySpans(text, spans);
 }

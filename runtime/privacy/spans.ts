@@ -21,8 +21,13 @@ export interface Span {
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
 /** Characters of a token's body: a span that stops inside a run of them stops inside a token. */
 const TOKEN_CHAR = /[A-Za-z0-9_-]/;
-/** Joiners that continue a token when a token character follows them (a GitLab `.01.`, a base64 `+`, `/`, `=`). */
-const JOINER = /[.+/=~]/;
+/**
+ * Joiners that continue a token when a token character follows them (a GitLab `.01.`, a base64
+ * `+` or `/`); to the left only base64's (a `.` or `=` before a token is a name's: `cfg.key`,
+ * `API_KEY=`). `=` is base64's padding, at the end only, so it joins nothing.
+ */
+const JOINER = /[.+/~]/;
+const LEFT_JOINER = /[+/]/;
 
 /** The markers already in `text`, as [start, end) ranges. */
 export function markersIn(text: string): Array<[number, number]> {
@@ -40,6 +45,7 @@ export function markersIn(text: string): Array<[number, number]> {
 export function widenToToken(text: string, start: number, end: number): [number, number] {
   const tok = (i: number): boolean => i >= 0 && i < text.length && TOKEN_CHAR.test(text[i]!);
   const join = (i: number): boolean => i >= 0 && i < text.length && JOINER.test(text[i]!);
+  const joinLeft = (i: number): boolean => i >= 0 && LEFT_JOINER.test(text[i]!);
   if (end > start && tok(end - 1)) {
     for (;;) {
       if (tok(end)) end++;
@@ -50,7 +56,7 @@ export function widenToToken(text: string, start: number, end: number): [number,
   if (end > start && tok(start)) {
     for (;;) {
       if (tok(start - 1)) start--;
-      else if (join(start - 1) && tok(start - 2)) start -= 2;
+      else if (joinLeft(start - 1) && tok(start - 2)) start -= 2;
       else break;
     }
   }
