@@ -178,7 +178,8 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
     const rule = step.own;
     if (only !== undefined && !only.has(`own:${rule.kind}`)) return;
     if (filtered && rule.need && !rule.need(text, lower)) return;
-    add(ownFindings(rule, step.marker, text), rank, step.kind, false);
+    // An e-mail address is personal data whatever its domain (example.com included).
+    add(ownFindings(rule, step.marker, text), rank, step.kind, rule.kind === "email");
   });
   return spans.length === 0 ? { text, kinds: [] } : applySpans(text, spans);
 }
