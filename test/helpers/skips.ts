@@ -21,6 +21,9 @@ interface Requirement {
   how: string;
 }
 
+/** The upstream secret scanners' samples (test/privacy/upstream-fixtures.test.ts). */
+export const UPSTREAM_FIXTURES = join(shared, "upstream-secret-fixtures", "fixtures.json");
+
 export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "AB-ReDial reference figures, agreement and eval loop, importer round trip, classifier quality (test/eval/*, test/corpora/ab-redial, test/classifier/quality)", paths: [join(shared, "ab-redial", "annotated_turns.csv")], how: GET_SHARED },
   { tests: "USS reference figures and importer (test/eval/reference-figures, test/corpora/uss-and-cli, test/classifier/quality)", paths: [join(shared, "uss", "SGD.txt"), join(shared, "uss", "MWOZ.txt")], how: "USS is local-only (its licence keeps it out of the repository): place SGD.txt and MWOZ.txt in ../shared/datasets/uss/" },
@@ -28,6 +31,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "ConTurE fresh import (test/corpora/corpora)", paths: [join(shared, "conture", "data", "data.json")], how: GET_SHARED },
   { tests: "UKP fresh import and taxonomy evidence (test/corpora/corpora, test/questions/bank)", paths: [join(shared, "ukp-free-text-feedback", "data", "analysis")], how: GET_SHARED },
   { tests: "m-claude transcript sessions (test/transcripts/*)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
+  {
+    tests: "the upstream scanners' samples (test/privacy/upstream-fixtures)",
+    paths: [UPSTREAM_FIXTURES],
+    how: "run scripts/extract-upstream-fixtures.js on gitleaks' and betterleaks' checkouts (docs/privacy.md says which commits) with --out there",
+  },
   { tests: "npm run demo and the CLI contract (test/daily/demo, test/store/demo, test/cli/contract)", paths: [join(repoRoot, "dist", "cli", "main.js")], how: "run `npm run build` first (`npm test` does)" },
 ];
 
