@@ -34,7 +34,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     tests: "the upstream scanners' samples (test/privacy/upstream-fixtures)",
     paths: [UPSTREAM_FIXTURES],
-    how: "run scripts/extract-upstream-fixtures.js on gitleaks' and betterleaks' checkouts (docs/privacy.md says which commits) with --out there",
+    how: "run scripts/extract-upstream-fixtures.js on gitleaks' and betterleaks' checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
   },
   { tests: "npm run demo and the CLI contract (test/daily/demo, test/store/demo, test/cli/contract)", paths: [join(repoRoot, "dist", "cli", "main.js")], how: "run `npm run build` first (`npm test` does)" },
 ];
