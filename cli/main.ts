@@ -39,6 +39,7 @@ const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   promote: () => import("./commands/promote.js"),
   report: () => import("./commands/report.js"),
   rotate: () => import("./commands/rotate.js"),
+  secrets: () => import("./commands/secrets.js"),
   rules: () => import("./commands/rules/index.js"),
   show: () => import("./commands/show.js"),
   skills: () => import("./commands/skills.js"),

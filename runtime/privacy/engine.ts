@@ -1,6 +1,8 @@
 /**
  * The full redactor (redact.ts is its front: it runs this only on text its pre-filter cannot
  * clear). Every secret found is replaced by a typed marker `[REDACTED:<kind>]`.
+ * Every rule runs on the text as given and its findings are joined before anything is replaced
+ * (spans.ts): overlapping findings become one marker, named by the first rule in this order.
  * Two rule sets, in this order: the redactor's own rules for blocks (own-rules.ts), gitleaks'
  * specific rules (gitleaks.ts, kept as data), the own rules for cut and placed secrets,
  * gitleaks' generic rule, and the own rules for named values and e-mail addresses.
@@ -13,14 +15,16 @@
  * Example: `redactAll("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
  * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
  */
-import { applyGitleaksRule, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, type GitleaksRule, type KeywordCheck } from "./gitleaks.js";
+import { gitleaksFindings, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, type GitleaksRule, type KeywordCheck } from "./gitleaks.js";
 import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
+import { applySpans, widenToToken, type Span } from "./spans.js";
+import { notASecret } from "./placeholders.js";
 
 export interface Redaction {
   text: string;
-  /** The kinds replaced, in first-seen order, each once. */
+  /** The kinds replaced, in the text's order, each once. */
   kinds: string[];
 }
 
@@ -114,52 +118,68 @@ const WITNESSED: ReadonlySet<string> = new Set(WITNESSED_GITLEAKS_RULES);
  */
 const includesGate = (lower: string): KeywordCheck => ({ has: (k) => lower.includes(k) });
 
+/**
+ * An own rule's findings: the span of each match its `replace` turns into the marker (the part
+ * between what it keeps before and after), or the whole match when it has no `replace`.
+ */
+function ownFindings(rule: OwnRule, marker: string, text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  rule.re.lastIndex = 0;
+  for (const m of text.matchAll(rule.re)) {
+    const match = m[0];
+    if (match.length === 0) continue;
+    if (!rule.replace) {
+      found.push([m.index, m.index + match.length]);
+      continue;
+    }
+    const replaced = rule.replace(marker, ...m.slice(1).map((g) => (typeof g === "string" ? g : "")));
+    const at = replaced.indexOf(marker);
+    if (at < 0) continue;
+    const before = replaced.slice(0, at);
+    const after = replaced.slice(at + marker.length);
+    // The replacement keeps a prefix and a suffix of the match: the secret is what lies between.
+    if (match.startsWith(before) && match.endsWith(after) && before.length + after.length < match.length) {
+      found.push([m.index + before.length, m.index + match.length - after.length]);
+    } else found.push([m.index, m.index + match.length]);
+  }
+  return found;
+}
+
+/**
+ * Every step's findings on the text as given (no rule sees another's marker), each widened to
+ * the token it cuts, then joined and replaced once (spans.ts).
+ */
 function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
-  const kinds: string[] = [];
-  let out = text;
-  let lowered = "";
-  let loweredOf: string | null = null;
-  const lower = (): string => {
-    if (loweredOf !== out) [lowered, loweredOf] = [out.toLowerCase(), out];
-    return lowered;
-  };
-  const note = (kind: string): void => {
-    if (!kinds.includes(kind)) kinds.push(kind);
-  };
-  let gate: KeywordCheck | null = null;
-  let gateOf: string | null = null;
+  let lowered: string | null = null;
+  const lower = (): string => (lowered ??= text.toLowerCase());
   const few = only !== undefined && !keywordSeen;
-  for (const step of plan) {
+  let gate: KeywordCheck | null = null;
+  const spans: Span[] = [];
+  const add = (found: Array<[number, number]>, rank: number, kind: string, upstream: boolean): void => {
+    for (const [s, e] of found) {
+      const [start, end] = widenToToken(text, s, e);
+      // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
+      // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
+      // their true samples include values such as "12345678-ABCD-…" that fit the format.
+      if (!upstream && notASecret(text.slice(start, end))) continue;
+      spans.push({ start, end, rank, kind });
+    }
+  };
+  plan.forEach((step, rank) => {
     if ("gitleaks" in step) {
       if (only !== undefined) {
         const witnessed = WITNESSED.has(step.gitleaks.id);
-        if (witnessed ? !only.has(`gitleaks:${step.gitleaks.id}`) : !keywordSeen) continue;
+        if (witnessed ? !only.has(`gitleaks:${step.gitleaks.id}`) : !keywordSeen) return;
       }
-      if (gateOf !== out) [gate, gateOf] = [few ? includesGate(lower()) : new KeywordGate(lower()), out];
-      const r = applyGitleaksRule(step.gitleaks, out, gate!, step.marker);
-      if (r.fired) {
-        out = r.text;
-        note(step.kind);
-      }
-      continue;
+      gate ??= few ? includesGate(lower()) : new KeywordGate(lower());
+      add(gitleaksFindings(step.gitleaks, text, gate), rank, step.kind, step.gitleaks.id !== GENERIC_RULE_ID);
+      return;
     }
     const rule = step.own;
-    if (only !== undefined && !only.has(`own:${rule.kind}`)) continue;
-    if (filtered && rule.need && !rule.need(out, lower)) continue;
-    rule.re.lastIndex = 0;
-    let fired = false;
-    const marker = step.marker;
-    out = out.replace(rule.re, (...args: unknown[]) => {
-      const groups = args.slice(1, -2).map((g) => (typeof g === "string" ? g : ""));
-      if (!rule.replace) {
-        fired = true;
-        return marker;
-      }
-      const replaced = rule.replace(marker, ...groups);
-      if (replaced.includes(marker)) fired = true;
-      return replaced;
-    });
-    if (fired) note(step.kind);
-  }
-  return { text: out, kinds };
+    if (only !== undefined && !only.has(`own:${rule.kind}`)) return;
+    if (filtered && rule.need && !rule.need(text, lower)) return;
+    // An e-mail address is personal data whatever its domain (example.com included).
+    add(ownFindings(rule, step.marker, text), rank, step.kind, rule.kind === "email");
+  });
+  return spans.length === 0 ? { text, kinds: [] } : applySpans(text, spans);
 }

@@ -32,7 +32,7 @@ export interface GitleaksRule {
    * from the match instead, for the allowlists that read the match.
    */
   /** The rest of its data but the allowlists, read on first use; `reachBack` as above. */
-  body: () => { reachBack: number; src: string; flags: string; entropy: number; secretGroup: number };
+  body: () => { reachBack: number; src: string; flags: string; entropy: number; secretGroup: number; wholeMatch: boolean };
   /** Compiled on first use. */
   re: () => RegExp;
   allow: () => CompiledAllow[];
@@ -53,7 +53,9 @@ function toRule(i: number): GitleaksRule {
   const body = once(() => {
     const r = ruleData(i);
     const cut = r.src.startsWith(LAZY_NAME);
-    return { reachBack: cut ? 50 : 0, src: cut ? r.src.slice(LAZY_NAME.length) : r.src, flags: r.flags, entropy: r.entropy ?? 0, secretGroup: r.secretGroup ?? 0 };
+    const src = cut ? r.src.slice(LAZY_NAME.length) : r.src;
+    const secretGroup = r.secretGroup ?? 0;
+    return { reachBack: cut ? 50 : 0, src, flags: r.flags, entropy: r.entropy ?? 0, secretGroup, wholeMatch: secretGroup === 0 && firstGroupRepeated(src) };
   });
   return {
     id: head.id,
@@ -132,34 +134,63 @@ function lineAt(text: string, offset: number, length: number): string {
 }
 
 /**
- * Applies one rule to `text` (whose keywords are checked by `gate`: keyword-gate.ts, or a plain
- * `includes` on the lower-cased text); returns the text with
- * each secret found replaced by `marker`, and whether anything was replaced.
+ * Whether the pattern's first capturing group is repeated (`([a-z0-9]{4}-){3}`): such a group
+ * holds only its last repetition, a few characters of the token, never the secret (gitleaks'
+ * Teams webhook rule), so the whole match is taken instead.
  */
-export function applyGitleaksRule(rule: GitleaksRule, text: string, gate: KeywordCheck, marker: string): { text: string; fired: boolean } {
-  if (rule.keywords.length > 0 && !rule.keywords.some((k) => gate.has(k))) return { text, fired: false };
-  let fired = false;
+export function firstGroupRepeated(src: string): boolean {
+  let depth = 0;
+  let open = -1;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      i++;
+      if (src[i] === "^") i++;
+      if (src[i] === "]") i++;
+      while (i < src.length && src[i] !== "]") i += src[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (c === "(") {
+      if (open < 0 && src[i + 1] !== "?") open = depth;
+      depth++;
+    } else if (c === ")") {
+      depth--;
+      if (depth === open) return /[{*+?]/.test(src[i + 1] ?? "");
+    }
+  }
+  return false;
+}
+
+/**
+ * One rule's findings on `text` (whose keywords are checked by `gate`: keyword-gate.ts, or a
+ * plain `includes` on the lower-cased text): the [start, end) of each secret it would replace,
+ * after its entropy and allowlists.
+ */
+export function gitleaksFindings(rule: GitleaksRule, text: string, gate: KeywordCheck): Array<[number, number]> {
+  if (rule.keywords.length > 0 && !rule.keywords.some((k) => gate.has(k))) return [];
+  const found: Array<[number, number]> = [];
   const re = rule.re();
-  re.lastIndex = 0;
-  const out = text.replace(re, (...args: unknown[]) => {
-    const match = args[0] as string;
-    const offset = args[args.length - 2] as number;
-    const groups = args.slice(1, -2);
+  const { entropy, reachBack, secretGroup, wholeMatch } = rule.body();
+  for (const m of text.matchAll(re)) {
+    const match = m[0];
+    if (match.length === 0) continue;
+    const offset = m.index;
     let secret = match;
-    if (groups.length > 0) {
-      const secretGroup = rule.body().secretGroup;
-      const chosen = secretGroup > 0 ? groups[secretGroup - 1] : groups.find((g) => typeof g === "string" && g.length > 0);
+    if (m.length > 1 && !wholeMatch) {
+      const chosen = secretGroup > 0 ? m[secretGroup] : m.slice(1).find((g) => typeof g === "string" && g.length > 0);
       if (typeof chosen === "string" && chosen.length > 0) secret = chosen;
     }
-    if (secret.includes("[REDACTED:")) return match;
-    const { entropy, reachBack } = rule.body();
-    if (entropy > 0 && shannonEntropy(secret) <= entropy) return match;
+    if (secret.includes("[REDACTED:")) continue;
+    if (entropy > 0 && shannonEntropy(secret) <= entropy) continue;
     const line = lineAt(text, offset, match.length);
     const named = reachBack > 0 ? `${nameBefore(text, offset, reachBack)}${match}` : match;
-    if (allowed(globalAllow(), secret, named, line) || rule.allow().some((a) => allowed(a, secret, named, line))) return match;
-    fired = true;
-    const at = match.lastIndexOf(secret);
-    return `${match.slice(0, at)}${marker}${match.slice(at + secret.length)}`;
-  });
-  return { text: out, fired };
+    if (allowed(globalAllow(), secret, named, line) || rule.allow().some((a) => allowed(a, secret, named, line))) continue;
+    const at = offset + match.lastIndexOf(secret);
+    found.push([at, at + secret.length]);
+  }
+  return found;
 }

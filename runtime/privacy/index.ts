@@ -3,3 +3,4 @@ export { attachmentForWrite, type AttachmentForWrite } from "./attachment.js";
 export { redactForWrite, redactTextForWrite, type RedactedForWrite } from "./for-write.js";
 export { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "./pseudonym.js";
 export { redactNullable, redactSecrets } from "./redact.js";
+export { learnKnownValues } from "./known-learn.js";

@@ -175,9 +175,11 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
   // so a format that grows stays caught.
   { kind: "huggingface-token", need: (t) => t.includes("hf_"), re: new RegExp(`${B}hf_[A-Za-z0-9]{30,}${E}`, "g") },
   { kind: "slack-token", need: (t) => t.includes("xox"), re: new RegExp(`${B}xox[abposr]-[A-Za-z0-9-]{10,}${E}`, "g") },
-  // gitleaks lets AWS's documented example key id through (…EXAMPLE); Errata redacts every
-  // key-shaped id, as its first redactor did: a redacted example costs nothing.
+  // AWS's documented example key id (…EXAMPLE) is kept, as gitleaks keeps it (placeholders.ts).
   { kind: "aws-access-key", re: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g },
+  // Fly.io's tokens are macaroons joined by commas ("FlyV1 fm2_…,fm2_…"); gitleaks' rule takes
+  // the last one only, and the first would be written in clear.
+  { kind: "flyio-access-token", need: (t) => t.includes("FlyV1"), re: /\bFlyV1 (fm\d[a-z]?_[A-Za-z0-9+/=,_-]{20,})/g, replace: (m) => `FlyV1 ${m}` },
   { kind: "groq-api-key", need: (t) => t.includes("gsk_"), re: new RegExp(`${B}gsk_[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "xai-api-key", need: (t) => t.includes("xai-"), re: new RegExp(`${B}xai-[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "replicate-token", need: (t) => t.includes("r8_"), re: new RegExp(`${B}r8_[A-Za-z0-9]{30,}${E}`, "g") },

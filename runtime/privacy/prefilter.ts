@@ -57,7 +57,7 @@ export const GITLEAKS_KEYWORDS: readonly string[] = [
  * loads (measured: 50 small nested arrays cost about 0.2 M instructions).
  */
 const LITERALS: readonly string[] = [
-  "-----BEGIN ", "own:private-key", "Bearer", "own:bearer-token", "eyJ", "own:jwt", "hf_", "own:huggingface-token",
+  "-----BEGIN ", "own:private-key", "FlyV1", "own:flyio-access-token", "Bearer", "own:bearer-token", "eyJ", "own:jwt", "hf_", "own:huggingface-token",
   "xox", "own:slack-token", "gsk_", "own:groq-api-key", "xai-", "own:xai-api-key", "r8_", "own:replicate-token",
   "AKIA", "own:aws-access-key gitleaks:aws-access-token", "ASIA", "own:aws-access-key gitleaks:aws-access-token",
   "ABIA", "own:aws-access-key gitleaks:aws-access-token", "ACCA", "own:aws-access-key gitleaks:aws-access-token",

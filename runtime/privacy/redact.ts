@@ -1,5 +1,6 @@
 /**
- * Secret redaction, the front every writer calls: a text the pre-filter (prefilter.ts)
+ * Secret redaction, the front every writer calls: the owner's own known secrets
+ * (known-values.ts) are replaced first, whatever their shape; then a text the pre-filter (prefilter.ts)
  * proves free of any candidate secret is returned as it is; any other text goes through the
  * full redactor (engine.ts: the own rules and gitleaks' rules), which replaces every secret
  * found by a typed marker `[REDACTED:<kind>]`. Synchronous, deterministic and zod-free (the
@@ -18,6 +19,9 @@
 import type { Redaction, RuleSet } from "./engine.js";
 import { loadEngine } from "./engine-load.js";
 import { candidates, type Candidates } from "./prefilter.js";
+import { knownSecrets } from "./known-store.js";
+import { storeSpans, valueSpans } from "./known-values.js";
+import { applySpans } from "./spans.js";
 
 export type { Redaction, RuleSet };
 
@@ -63,10 +67,41 @@ let lastJoin: { parts: ReadonlySet<string>; within: Candidates } | null = null;
 const scan = (text: string, parts: readonly string[]): Candidates =>
   lastJoin !== null && parts.every((p) => lastJoin!.parts.has(p)) ? candidates(text, lastJoin.within) : candidates(text);
 
+/**
+ * The owner's own secrets (known-values.ts) found in `text`, replaced: before any rule, and
+ * whether or not the pre-filter would clear the text (a known value can have any shape).
+ * Null when none is there.
+ */
+function scrubKnown(text: string): Redaction | null {
+  const k = knownSecrets();
+  if (k.values.length === 0 && k.store === null) return null;
+  const spans = valueSpans(text, k.values);
+  if (k.store !== null) spans.push(...storeSpans(text, k.store));
+  if (spans.length === 0) return null;
+  return applySpans(
+    text,
+    spans.map(([start, end]) => ({ start, end, rank: 0, kind: "known-secret" })),
+  );
+}
+
+/** Kinds of two redactions, in order, each once. */
+function joinKinds(a: readonly string[], b: readonly string[]): string[] {
+  return [...a, ...b.filter((k) => !a.includes(k))];
+}
+
 export function redactSecrets(text: string): Redaction {
+  const known = scrubKnown(text);
+  if (known !== null) {
+    const rest = redactByRules(known.text);
+    return { text: rest.text, kinds: joinKinds(known.kinds, rest.kinds) };
+  }
+  return redactByRules(text);
+}
+
+function redactByRules(text: string): Redaction {
   if (cleared.has(text)) return { text, kinds: [] };
-  const known = redacted.get(text);
-  if (known !== undefined) return { text: known.text, kinds: [...known.kinds] };
+  const seen = redacted.get(text);
+  if (seen !== undefined) return { text: seen.text, kinds: [...seen.kinds] };
   const c = scan(text, [text]);
   if (c.first === null) {
     remember(text);
@@ -90,7 +125,10 @@ export function redactSecrets(text: string): Redaction {
 export function allCleared(texts: ReadonlyArray<string | null | undefined>): boolean {
   const rest: string[] = [];
   for (const t of texts) {
-    if (typeof t !== "string" || t === "" || cleared.has(t)) continue;
+    if (typeof t !== "string" || t === "") continue;
+    // A known value of the owner's is in no pre-filter condition: such a text is never cleared.
+    if (scrubKnown(t) !== null) return false;
+    if (cleared.has(t)) continue;
     // A text the pre-filter could not clear before: the join would not be cleared either.
     if (redacted.has(t)) return false;
     // A text given twice (a short reply is both the row's preview and the deep context's reply) is scanned once.
@@ -110,7 +148,10 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
 
 /** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */
 export function redactWithoutPrefilter(text: string): Redaction {
-  return loadEngine().redactAll(text);
+  const known = scrubKnown(text);
+  if (known === null) return loadEngine().redactAll(text);
+  const rest = loadEngine().redactAll(known.text);
+  return { text: rest.text, kinds: joinKinds(known.kinds, rest.kinds) };
 }
 
 /** The same redaction with neither the pre-filter nor the own rules' `need`s: every regex run (for tests). */

@@ -78,7 +78,7 @@ describe("a truthful demo", () => {
 
   it("triage says what it rests on, files only from confident entries, lists kind, date and a redacted excerpt, never an id twice", async () => {
     const add = async (words: string, ts: string) => expect((await cli(["add", words, "--ts", ts])).code).toBe(0);
-    await add("it pushed to main without asking, token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "2026-11-29T10:00:00Z");
+    await add("it pushed to main without asking, token ghp_R7kQ2mX9vL4pT8wZ3nB6yH1cJ5dF0sGaE2uK", "2026-11-29T10:00:00Z");
     await add("it pushed to main again without asking", "2026-11-29T11:00:00Z");
     expect((await cli(["enrich"])).code).toBe(0);
     const daily = await cli(["triage", "--min-confidence", "1", "--json"]);
@@ -91,7 +91,7 @@ describe("a truthful demo", () => {
     expect(report).toMatch(/Rests on 2 entries: 0 SYNTHETIC .*, 2 below enrichment confidence 1 /);
     expect(report).toMatch(/^- er-20261129-[0-9a-f]{6} \(complaint, 2026-11-29, how_upset \d, confidence [\d.]+\): "it pushed to main again without asking"$/m);
     expect(report).toMatch(/token \[REDACTED:[a-z-]+\]/);
-    expect(report).not.toContain("ghp_0123456789");
+    expect(report).not.toContain("ghp_R7kQ2mX9");
     const ids = [...report.matchAll(/^- (er-\S+) /gm)].map((m) => m[1]);
     expect(new Set(ids).size).toBe(ids.length);
     // The second pass lists none again: each cluster points back at its entries (2 in all).

@@ -22,6 +22,9 @@ interface Requirement {
   how: string;
 }
 
+/** The upstream secret scanners' samples (test/privacy/upstream-fixtures.test.ts). */
+export const UPSTREAM_FIXTURES = join(shared, "upstream-secret-fixtures", "fixtures.json");
+
 export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "AB-ReDial reference figures, agreement and eval loop, importer round trip, classifier quality (test/eval/*, test/corpora/ab-redial, test/classifier/quality)", paths: [join(shared, "ab-redial", "annotated_turns.csv")], how: GET_SHARED },
   { tests: "USS reference figures and importer (test/eval/reference-figures, test/corpora/uss-and-cli, test/classifier/quality)", paths: [join(shared, "uss", "SGD.txt"), join(shared, "uss", "MWOZ.txt")], how: "USS is local-only (its licence keeps it out of the repository): place SGD.txt and MWOZ.txt in ../shared/datasets/uss/" },
@@ -33,6 +36,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     tests: "the tests that run the build (every file importing test/helpers/built.ts: the CLI contract's real-process sample, the hook and tool-hook processes, the demos, the fault suite, the run lock, the research loop)",
     paths: [...BUILD_OUTPUTS],
     how: "run `npm run build` first (`npm test` does, once)",
+  },
+  {
+    tests: "the upstream scanners' samples (test/privacy/upstream-fixtures)",
+    paths: [UPSTREAM_FIXTURES],
+    how: "run scripts/extract-upstream-fixtures.js on gitleaks' and betterleaks' checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
   },
 ];
 

@@ -37,6 +37,7 @@ const NEED_NOT: Record<string, string> = {
   "runtime/jobs/daily/state.ts": "the daily loop's state: ids, counts and times",
   "runtime/jobs/mine/mine.ts": "the mine cursor: sizes and modification times",
   "runtime/privacy/pseudonym.ts": "the reporter key (random bytes, 0600)",
+  "runtime/privacy/known-learn.ts": "the known-value store (0600): lengths, salted fingerprints and salted SHA-256s of the owner's secrets, never a value",
   "runtime/store/attachments.ts": "the generic attachment write: its callers (add, the hook) redact",
   "runtime/transcripts/cursor.ts": "the exchanges cursor: offsets and hashes only (transcripts/carry-refs.ts)",
   "runtime/jobs/rules/filing.ts": "rule upgrades and filings: ids, hashes, counts and dates, no text",

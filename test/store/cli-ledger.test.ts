@@ -88,13 +88,13 @@ describe("errata add / list / show / stats", () => {
   });
 
   it("redacts secrets and pseudonymises the reporter", async () => {
-    const r = await cli(["add", "my key AKIAIOSFODNN7EXAMPLE leaked", "--reporter-id", "ana@example.com", "--json"]);
+    const r = await cli(["add", "my key AKIAQ7R2M9X4V8L3T6WZ leaked", "--reporter-id", "ana@example.com", "--json"]);
     const e = JSON.parse(r.out).erratum;
     expect(e.complaint).toBe("my key [REDACTED:aws-access-key] leaked");
     expect(e.reporter.id).toMatch(/^rp-[0-9a-f]{16}$/);
     const raw = readFileSync(join(t.dir, "errata-2026-11.jsonl"), "utf8");
     expect(raw).not.toContain("ana@example.com");
-    expect(raw).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(raw).not.toContain("AKIAQ7R2M9X4V8L3T6WZ");
   });
 
   it("show: unknown id exits 2", async () => {

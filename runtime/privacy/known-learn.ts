@@ -1,0 +1,48 @@
+/**
+ * Learns the owner's own secrets for the known-value scrubber (known-values.ts): the
+ * secret-looking environment variables and the values of the `.env` files in the given project
+ * folders, written as salted hashes only (`<state>/known-secrets.json`, 0600, a fresh salt
+ * each time). Run by `errata secrets learn`; the hook never writes it.
+ *
+ * Example: `learnKnownValues(stateDir, process.env, ["/home/me/app"])`
+ * -> `{ file: ".../known-secrets.json", values: 7, projects: 1 }`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadNodeCrypto } from "../../core/node-crypto-load.js";
+import { writeFileAtomic } from "../files/index.js";
+import { KNOWN_SECRETS_FILE, setKnownSecrets } from "./known-store.js";
+import { buildStore, dotEnvValues, secretEnvValues } from "./known-values.js";
+
+/** The `.env` files read in each project folder. */
+export const DOT_ENV_FILES = [".env", ".env.local", ".env.development", ".env.development.local", ".env.production", ".env.production.local", ".env.test", ".env.test.local"];
+
+/**
+ * Learns the values to scrub: `env`'s secret-looking variables and the `.env` files of
+ * `projects` (folders; a missing one is skipped), stored as salted hashes under a fresh salt.
+ */
+export function learnKnownValues(stateDir: string, env: Record<string, string | undefined>, projects: readonly string[]): { file: string; values: number; projects: number } {
+  const values = [...secretEnvValues(env)];
+  let read = 0;
+  for (const dir of new Set(projects)) {
+    let any = false;
+    for (const name of DOT_ENV_FILES) {
+      const path = join(dir, name);
+      if (!existsSync(path)) continue;
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue; // unreadable (a folder, no permission): skipped, as a missing file is
+      }
+      any = true;
+      for (const v of dotEnvValues(text)) if (!values.includes(v)) values.push(v);
+    }
+    if (any) read++;
+  }
+  const store = buildStore(values, loadNodeCrypto().randomBytes(16).toString("hex"));
+  const file = join(stateDir, KNOWN_SECRETS_FILE);
+  writeFileAtomic(file, `${JSON.stringify(store)}\n`, { mode: 0o600 });
+  setKnownSecrets(null);
+  return { file, values: store.entries.length, projects: read };
+}

@@ -1,0 +1,179 @@
+/**
+ * The known-value scrubber: the exact values of the owner's own secrets, found wherever they
+ * appear whatever their shape (the one case no pattern catches: a bare random string in prose,
+ * a password of words). Two sources:
+ *
+ * - the environment variables of this process whose names look secret (held in memory only:
+ *   they are in this process's memory already);
+ * - a store of salted hashes (`known-secrets.json` in the state folder, mode 0600, written by
+ *   known-store.ts from the environment and the `.env` files of the projects the ledger knows):
+ *   each value as its length, a salted 32-bit rolling fingerprint and a salted SHA-256, never
+ *   in clear. A text is read once per stored length with the rolling fingerprint, and only a
+ *   window whose fingerprint matches is hashed.
+ *
+ * Why a rolling fingerprint and not a hash of every window: a hash per window and per length
+ * costs a microsecond or more each; the fingerprint costs a few integer operations, and it gives
+ * away 32 bits of a value whose SHA-256 is stored beside it anyway.
+ *
+ * Example: with `API_TOKEN=Zq8…` in the environment, `knownValueSpans("use Zq8… now")` -> its span.
+ */
+import { loadNodeCrypto } from "../../core/node-crypto-load.js";
+
+export interface KnownEntry {
+  /** The value's length in UTF-16 units. */
+  n: number;
+  /** Salted rolling fingerprint (rollingHash below). */
+  fp: number;
+  /** SHA-256 of the salt and the value, hex. */
+  h: string;
+}
+export interface KnownStore {
+  version: 1;
+  /** Hex; a fresh random salt per store. */
+  salt: string;
+  entries: KnownEntry[];
+}
+
+/** Names that look secret: a part that names a key, a token, a password or a credential. */
+const SECRET_NAME = /(?:^|[_.-]|[a-z](?=[A-Z]))(?:api[_-]?key|key|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|dsn|session|cookie)(?:$|[_.-])/i;
+/** Names that end in a secret word but hold no secret (a path to one, a file, an id, a socket). */
+const NOT_SECRET_NAME = /(?:_|^)(?:path|file|dir|sock|socket|id|url|name|type|host|port|user|username|timeout|length|len|size|count|mode|enabled|disabled|scope|ttl)$/i;
+
+export function secretLookingName(name: string): boolean {
+  return SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name);
+}
+
+/**
+ * A value worth remembering: 8 characters or more, not a number, a boolean, a path, a word or
+ * words of one case, nor a reference to another variable. Short values would be found in
+ * ordinary text by chance.
+ */
+export function rememberableValue(v: string): boolean {
+  if (v.length < 8 || v.length > 4096) return false;
+  if (/^\s|\s$/.test(v)) return false;
+  if (/^(?:\d+(?:\.\d+)?|true|false|null|none|yes|no|on|off)$/i.test(v)) return false;
+  if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(v)) return false;
+  if (/^\$\{?[A-Za-z_]/.test(v)) return false;
+  if (/^[a-z]+(?:[ _-][a-z]+)*$/.test(v) || /^[A-Z]+(?:[ _-][A-Z]+)*$/.test(v)) return false;
+  return true;
+}
+
+/** The values of `env` whose names look secret and which are worth remembering. */
+export function secretEnvValues(env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const [name, v] of Object.entries(env)) {
+    if (typeof v === "string" && secretLookingName(name) && rememberableValue(v) && !out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+/** The fingerprint's base: odd, drawn from the salt so that a fingerprint means nothing without it. */
+function baseOf(salt: string): number {
+  let b = 0x9e3779b1;
+  for (let i = 0; i < salt.length; i++) b = Math.imul(b ^ salt.charCodeAt(i), 0x85ebca6b) >>> 0;
+  return (b | 1) >>> 0;
+}
+
+/** Polynomial hash of `s` modulo 2^32 with base `b`: sum of s[i] * b^(n-1-i). */
+export function rollingHash(s: string, b: number): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, b) + s.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+function sha256Hex(salt: string, v: string): string {
+  return loadNodeCrypto().createHash("sha256").update(salt).update("\u0000").update(v).digest("hex");
+}
+
+/** A store for `values` under `salt` (hex). */
+export function buildStore(values: readonly string[], salt: string): KnownStore {
+  const b = baseOf(salt);
+  const seen = new Set<string>();
+  const entries: KnownEntry[] = [];
+  for (const v of values) {
+    if (!rememberableValue(v)) continue;
+    const h = sha256Hex(salt, v);
+    if (seen.has(h)) continue;
+    seen.add(h);
+    entries.push({ n: v.length, fp: rollingHash(v, b), h });
+  }
+  return { version: 1, salt, entries };
+}
+
+/** Every [start, end) where a stored value occurs in `text`. */
+export function storeSpans(text: string, store: KnownStore): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  if (store.entries.length === 0) return found;
+  const b = baseOf(store.salt);
+  const byLength = new Map<number, Map<number, string[]>>();
+  for (const e of store.entries) {
+    if (e.n > text.length) continue;
+    let fps = byLength.get(e.n);
+    if (fps === undefined) byLength.set(e.n, (fps = new Map()));
+    fps.set(e.fp, [...(fps.get(e.fp) ?? []), e.h]);
+  }
+  for (const [n, fps] of byLength) {
+    // b^n modulo 2^32, to take the leaving character out of the window.
+    let bn = 1;
+    for (let i = 0; i < n; i++) bn = Math.imul(bn, b) >>> 0;
+    let h = rollingHash(text.slice(0, n), b);
+    for (let at = 0; ; at++) {
+      const hashes = fps.get(h);
+      if (hashes !== undefined && hashes.includes(sha256Hex(store.salt, text.slice(at, at + n)))) found.push([at, at + n]);
+      if (at + n >= text.length) break;
+      h = (Math.imul(h, b) - Math.imul(text.charCodeAt(at), bn) + text.charCodeAt(at + n)) >>> 0;
+    }
+  }
+  return found;
+}
+
+/** Every [start, end) where one of `values` occurs in `text`. */
+export function valueSpans(text: string, values: readonly string[]): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const v of values) {
+    for (let at = text.indexOf(v); at >= 0; at = text.indexOf(v, at + 1)) found.push([at, at + v.length]);
+  }
+  return found;
+}
+
+/** A parsed store, or a CodedError-free null when the text is not one (a bad store scrubs nothing more). */
+export function parseStore(text: string): KnownStore | null {
+  try {
+    const s = JSON.parse(text) as KnownStore;
+    if (s.version !== 1 || typeof s.salt !== "string" || !Array.isArray(s.entries)) return null;
+    const ok = s.entries.every((e) => Number.isInteger(e.n) && e.n > 0 && Number.isInteger(e.fp) && typeof e.h === "string" && /^[0-9a-f]{64}$/.test(e.h));
+    return ok ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `NAME=value` lines of a `.env` file (`export`, quotes and trailing comments handled): name and value. */
+export function parseDotEnv(text: string): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]\s*(.*)$/.exec(raw);
+    if (m === null) continue;
+    let value = m[2]!.trim();
+    const q = value[0];
+    if ((q === '"' || q === "'" || q === "`") && value.indexOf(q, 1) > 0) value = value.slice(1, value.indexOf(q, 1));
+    else value = value.replace(/\s+#.*$/, "");
+    out.push({ name: m[1]!, value });
+  }
+  return out;
+}
+
+/**
+ * The values of a `.env` file worth remembering: those under a secret-looking name, and any
+ * random-looking value of 16 characters or more whatever its name (a `.env` file is where
+ * projects keep their secrets, under names of every kind: `STRIPE_SK`, `DATABASE_URL`).
+ */
+export function dotEnvValues(text: string): string[] {
+  const out: string[] = [];
+  for (const { name, value } of parseDotEnv(text)) {
+    if (!rememberableValue(value)) continue;
+    const randomish = value.length >= 16 && /[A-Za-z]/.test(value) && /\d/.test(value);
+    if ((secretLookingName(name) || randomish) && !out.includes(value)) out.push(value);
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * The known-value scrubber (runtime/privacy/known-values.ts, known-store.ts): the owner's own
+ * secrets are found wherever they are, whatever their shape, and are never written in clear.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { allCleared, redactSecrets } from "../../runtime/privacy/redact.js";
+import { KNOWN_SECRETS_FILE, setKnownSecrets } from "../../runtime/privacy/known-store.js";
+import { learnKnownValues } from "../../runtime/privacy/known-learn.js";
+import { buildStore, dotEnvValues, rememberableValue, secretEnvValues, storeSpans } from "../../runtime/privacy/known-values.js";
+
+afterEach(() => setKnownSecrets({ values: [], store: null }));
+
+const secret = fc.string({ unit: fc.constantFrom(..."abcdefghijKLMNOPQ0123456789 !#%&*+-./:=?@_~"), minLength: 8, maxLength: 40 }).filter(rememberableValue);
+const prose = fc.string({ unit: fc.constantFrom(..."the quick brown fox 0123 ,.\n"), maxLength: 80 });
+
+describe("the store of salted hashes", () => {
+  it("finds every occurrence of a stored value, and nothing else", () => {
+    fc.assert(
+      fc.property(secret, prose, prose, fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 8, maxLength: 8 }), (v, a, b, salt) => {
+        const store = buildStore([v], salt);
+        const text = `${a}${v}${b}${v}`;
+        const spans = storeSpans(text, store);
+        for (const [s, e] of spans) expect(text.slice(s, e)).toBe(v);
+        let expected = 0;
+        for (let at = text.indexOf(v); at >= 0; at = text.indexOf(v, at + 1)) expected++;
+        expect(spans).toHaveLength(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("holds no value in clear: only lengths, fingerprints and hashes", () => {
+    const store = buildStore(["Zq8vR2mK9pLw4xTy", "correct horse 42 battery"], "00ff");
+    const json = JSON.stringify(store);
+    expect(json).not.toContain("Zq8vR2mK");
+    expect(json).not.toContain("horse");
+    expect(store.entries.map((e) => e.n)).toEqual([16, 24]);
+  });
+});
+
+describe("what is remembered", () => {
+  it("secret-looking environment names, values worth remembering", () => {
+    const env = { OPENAI_API_KEY: "sk-abc123def456", DB_PASSWORD: "hunter2hunter2", SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1", TOKEN_TIMEOUT: "30000000", HOME: "/home/me", GITHUB_TOKEN: "ghp_Zq8vR2mK9pLw4xTy", PAGER: "less -R", NODE_AUTH_TOKEN: "${NPM_TOKEN}" };
+    expect(secretEnvValues(env).sort()).toEqual(["ghp_Zq8vR2mK9pLw4xTy", "hunter2hunter2", "sk-abc123def456"]);
+  });
+
+  it(".env files: named secrets, and long random values under any name", () => {
+    const text = ['export STRIPE_SK="sk_live_Zq8vR2mK9pLw4xTy"', "PORT=3000", "DEBUG=true", "APP_NAME=my-app", "DATABASE_URL=postgres://u:Pq9zX2vB7@db/app  # main", "SESSION_SECRET='words and 12 more'", "# COMMENT=Zq8vR2mK9pLw4xTyAB"].join("\n");
+    expect(dotEnvValues(text)).toEqual(["sk_live_Zq8vR2mK9pLw4xTy", "postgres://u:Pq9zX2vB7@db/app", "words and 12 more"]);
+  });
+});
+
+describe("the front scrubs known values whatever their shape", () => {
+  it("a bare random string in prose, and a password of words, are redacted; the pre-filter does not clear them", () => {
+    const bare = "Xk3mQ9vT2bLp";
+    setKnownSecrets({ values: [], store: buildStore([bare, "correct horse 42 battery"], "a1b2") });
+    const text = `use ${bare} for now; the wifi is correct horse 42 battery`;
+    expect(allCleared([text])).toBe(false);
+    const r = redactSecrets(text);
+    expect(r.text).toBe("use [REDACTED:known-secret] for now; the wifi is [REDACTED:known-secret]");
+    expect(r.kinds).toEqual(["known-secret"]);
+    expect(redactSecrets(r.text).text).toBe(r.text);
+  });
+
+  it("an environment value in memory, joined with a rule's finding on the same token: one marker", () => {
+    setKnownSecrets({ values: ["ghp_Zq8vR2mK9pLw4xTyZq8vR2mK9pLw4xTyAb"], store: null });
+    const r = redactSecrets("token ghp_Zq8vR2mK9pLw4xTyZq8vR2mK9pLw4xTyAb here");
+    expect(r.text).toBe("token [REDACTED:known-secret] here");
+  });
+});
+
+describe("errata secrets learn's store", () => {
+  it("is written 0600, from the environment and the projects' .env files, with no value in clear", () => {
+    const root = mkdtempSync(join(tmpdir(), "errata-known-"));
+    const project = join(root, "app");
+    mkdirSync(project);
+    writeFileSync(join(project, ".env"), "API_TOKEN=Pq9zX2vB7wLm4kTr\nPORT=8080\n");
+    writeFileSync(join(project, ".env.local"), "PLAIN=Yt6uN3cV8xZa1sDf0gHj\n");
+    const state = join(root, "state");
+    const r = learnKnownValues(state, { MY_SECRET: "Zq8vR2mK9pLw" }, [project, join(root, "gone")]);
+    expect(r).toEqual({ file: join(state, KNOWN_SECRETS_FILE), values: 3, projects: 1 });
+    const text = readFileSync(r.file, "utf8");
+    for (const v of ["Pq9zX2vB", "Yt6uN3cV", "Zq8vR2mK"]) expect(text).not.toContain(v);
+    expect(statSync(r.file).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Findings joined before anything is replaced (runtime/privacy/spans.ts, issue 34): for any text
+ * and any set of spans, no character of any span survives, a joined span holds one marker, a
+ * marker already in the text is kept whole, and redaction (the full redactor) is idempotent.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { redactAll } from "../../runtime/privacy/engine.js";
+import { applySpans, markersIn, mergeSpans, widenToToken, type Span } from "../../runtime/privacy/spans.js";
+import { loadCorpus } from "./corpus.js";
+
+const KINDS = ["a-key", "b-token", "c"];
+
+/** A text (with, at times, markers in it) and spans on it. */
+const textAndSpans = fc
+  .array(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("[REDACTED:x-y]", "token", "=", " ", "-", "_")), { maxLength: 12 })
+  .map((parts) => parts.join(""))
+  .chain((text) =>
+    fc.tuple(
+      fc.constant(text),
+      fc.array(
+        fc.tuple(fc.nat(text.length), fc.nat(text.length), fc.nat(5), fc.constantFrom(...KINDS)).map(([a, b, rank, kind]): Span => ({ start: Math.min(a, b), end: Math.max(a, b), rank, kind })),
+        { maxLength: 8 },
+      ),
+    ),
+  );
+
+/** Where each character of `text` went: the output index of a kept character, or -1 when replaced. */
+function keptCharacters(text: string, spans: readonly Span[]): boolean[] {
+  const markers = markersIn(text);
+  const onMarker = (i: number): boolean => markers.some(([s, e]) => i >= s && i < e);
+  const kept = Array.from(text, () => true);
+  for (const s of spans) for (let i = s.start; i < s.end; i++) if (!onMarker(i)) kept[i] = false;
+  return kept;
+}
+
+describe("joined findings", () => {
+  it("each joined run of replaced characters becomes one marker; no marker inside a marker; markers already there kept", () => {
+    fc.assert(
+      fc.property(textAndSpans, ([text, spans]) => {
+        const kept = keptCharacters(text, spans);
+        let runs = 0;
+        for (let i = 0; i < text.length; i++) if (!kept[i] && (i === 0 || kept[i - 1] || onOldMarkerEnd(text, i))) runs++;
+        const out = applySpans(text, spans).text;
+        expect((out.match(/\[REDACTED:/g) ?? []).length).toBe(markersIn(text).length + runs);
+        expect(out).not.toMatch(/\[REDACTED:[^\]]*\[REDACTED:/);
+        for (const [s, e] of markersIn(text)) expect(out).toContain(text.slice(s, e));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("the characters left are exactly those no span covers (or that a marker held), in order", () => {
+    fc.assert(
+      fc.property(textAndSpans, ([text, spans]) => {
+        const kept = keptCharacters(text, spans);
+        const keptText = Array.from(text).filter((_, i) => kept[i]).join("");
+        const out = applySpans(text, spans).text;
+        // Removing the new markers leaves the kept characters: count them by a marker-free sentinel text.
+        const sentinel = Array.from(text, (c, i) => (kept[i] ? c : "\u0001")).join("");
+        const sentinelOut = applySpans(sentinel, spans).text.replace(/\[REDACTED:[a-z0-9-]+\]/g, "");
+        expect(sentinelOut.replaceAll("\u0001", "")).toBe(keptText.replace(/\[REDACTED:[a-z0-9-]+\]/g, ""));
+        expect(out.replace(/\[REDACTED:[a-z0-9-]+\]/g, "")).toBe(keptText.replace(/\[REDACTED:[a-z0-9-]+\]/g, ""));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("mergeSpans: joined spans are sorted, apart (not touching), and cover every span; the lowest rank names each", () => {
+    fc.assert(
+      fc.property(textAndSpans, ([, spans]) => {
+        const merged = mergeSpans(spans);
+        for (let k = 1; k < merged.length; k++) expect(merged[k]!.start).toBeGreaterThan(merged[k - 1]!.end);
+        for (const s of spans) {
+          if (s.end <= s.start) continue;
+          const host = merged.find((m) => m.start <= s.start && m.end >= s.end);
+          expect(host).toBeDefined();
+          expect(host!.rank).toBeLessThanOrEqual(s.rank);
+        }
+      }),
+    );
+  });
+
+  it("a span that stops inside a token is widened to the whole token, across its joiners", () => {
+    const t = "x glpat-abcdefghij0123456789KLMN.01.abc123def rest";
+    const s = t.indexOf("glpat");
+    expect(t.slice(...widenToToken(t, s, s + 20))).toBe("glpat-abcdefghij0123456789KLMN.01.abc123def");
+    // A span that ends at the token's end, or a sentence's full stop, stays.
+    const u = "key is abc123XYZ. Next";
+    const a = u.indexOf("abc");
+    expect(widenToToken(u, a, a + 9)).toEqual([a, a + 9]);
+  });
+});
+
+/** Whether a marker already in `text` ends just before `i` (a replaced run after it starts a new marker). */
+function onOldMarkerEnd(text: string, i: number): boolean {
+  return markersIn(text).some(([, e]) => e === i);
+}
+
+describe("the full redactor on joined findings", () => {
+  const corpus = loadCorpus();
+  const secrets = corpus.secrets.map((s) => s.text);
+
+  it("is idempotent on corpus secrets spliced into random text", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...secrets), fc.string({ maxLength: 12 }), fc.constantFrom(" ", "\n", "=", ":", "token ")), { maxLength: 6 }), (parts) => {
+        const once = redactAll(parts.join(""));
+        expect(redactAll(once.text).text).toBe(once.text);
+        expect(once.text).not.toMatch(/\[REDACTED:[^\]]*\[REDACTED:/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("two rules on one token leave no part of it (GitLab's routable token, Slack's xoxa-2)", () => {
+    const glpat = `glpat-${"aB3dE5gH7jK9mN1pQ3sT5vW7yZ9"}.01.${"a1b2c3d4e"}`;
+    expect(redactAll(`token: ${glpat}`).text).not.toContain("a1b2c3d4e");
+    const xoxa = `xoxa-2-${"1234567890"}-${"1234567890123"}-${"aB3dE5gH7jK9mN1pQ3sT5vW7"}`;
+    const out = redactAll(`SLACK=${xoxa}`).text;
+    expect(out).not.toContain("aB3dE5gH7jK9mN1pQ3sT5vW7");
+    expect(out.match(/\[REDACTED:/g)).toHaveLength(1);
+  });
+});
