@@ -44,8 +44,15 @@ export const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g
 
 export interface DraftContext {
   ladderDir: string;
-  projectDir: string;
+  /** The project a climb edits when the rule's incidents and the rule itself name none (null: such a climb is not drafted). */
+  projectDir: string | null;
   at: string;
+}
+
+/** The project a climb of `rule` edits: its newest incident's session's project, else the rule's own, else the context's. */
+export function projectOfRule(rule: LedgerRule, ctx: DraftContext): string | null {
+  const fromIncidents = [...rule.incidents].reverse().find((i) => typeof i.project === "string")?.project;
+  return fromIncidents ?? rule.project ?? ctx.projectDir;
 }
 
 export function draftProposal(rule: LedgerRule, d: DiagnosisResult, ctx: DraftContext): Proposal | null {
@@ -56,14 +63,18 @@ export function draftProposal(rule: LedgerRule, d: DiagnosisResult, ctx: DraftCo
   }
   const id = proposalId(rule.rule_id, "climb", rule.rung, d.to, d.evidence);
   const line = `- ${rule.text.trim()}\n`;
+  const project = projectOfRule(rule, ctx);
+  if (project === null && d.to < 3) {
+    return { ...base, id: proposalId(rule.rule_id, "repair", rule.rung, rule.rung, d.evidence), type: "repair", to_rung: rule.rung, why: `${d.repair}: but no project is known for its corrections (their sessions' folder held no indexed project): run the audit with --project to say which`, edit: null };
+  }
   if (d.to === 1) {
-    const file = join(ctx.projectDir, ".claude", "rules", `${slug(rule.text)}.md`);
+    const file = join(project!, ".claude", "rules", `${slug(rule.text)}.md`);
     const hash = fileHash(file);
     const after = hash === null ? `---\npaths:\n  - "**/*"\n---\n\n${line}` : line;
     return { ...base, id, type: "climb", to_rung: 1, why: d.repair, edit: { kind: "text", file, file_hash: hash, before: null, after } };
   }
   if (d.to === 2) {
-    const file = join(ctx.projectDir, "CLAUDE.md");
+    const file = join(project!, "CLAUDE.md");
     return { ...base, id, type: "climb", to_rung: 2, why: d.repair, edit: { kind: "text", file, file_hash: fileHash(file), before: null, after: line } };
   }
   const check = draftCheck(rule);
