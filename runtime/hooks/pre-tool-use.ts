@@ -28,7 +28,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hookifyCheck } from "./hookify.js";
-import { CheckFileError, compileChecks, evaluateCompiled, preToolUseOutput, validateCheck, type Check, type Decision } from "./tool-checks.js";
+import { CheckFileError, checkApplies, compileChecks, evaluateCompiled, preToolUseOutput, validateCheck, type Check, type Decision } from "./tool-checks.js";
 import { findCheckSources, ladderDir, NO_CALL, nonEmpty, projectDirOf, type CheckSources } from "./tool-sources.js";
 
 export { CHECKS_FILE, LADDER_DIR, ladderDir } from "./tool-sources.js";
@@ -124,8 +124,10 @@ export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => v
     return null;
   }
   const projectDir = projectDirOf(f, io.env, io.cwd);
-  const { checks, refused } = loadChecks(io.env, io.cwd, projectDir, sources);
-  for (const r of refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
+  const loaded = loadChecks(io.env, io.cwd, projectDir, sources);
+  for (const r of loaded.refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
+  // A check the ladder drafted belongs to its project: a call in another folder never meets it.
+  const checks = loaded.checks.filter((c) => checkApplies(c, projectDir));
   if (checks.length === 0) return null;
   const decision = evaluateCompiled(compileChecks(checks), { tool_name: toolName, tool_input: toolInput as Record<string, unknown> });
   // The answer first: whatever happens to the log below, the decision stands.

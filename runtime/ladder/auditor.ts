@@ -159,7 +159,10 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const pendingRules = new Set([...readProposals(dir).values()].filter((p) => p.status === "pending" || p.status === "approved").map((p) => p.proposal.rule_id));
   const diagnoses: DiagnosisResult[] = [];
   const proposals: string[] = [];
-  const ctx = { ladderDir: dir, projectDir: input.projectDir, at };
+  // A drafted check is replayed over the recorded calls of its project (all of them when the project is unknown).
+  const allCalls = sessions.flatMap((x) => x.calls);
+  const recorded = (project: string | null) => allCalls.filter((c) => project === null || (c.cwd !== null && appliesTo(project, c.cwd)));
+  const ctx = { ladderDir: dir, projectDir: input.projectDir, at, recorded };
   // Only a draft not yet in the table is reviewed: a retried night asks the reviewer nothing twice.
   const review = async <P extends Proposal | null>(p: P): Promise<P> => (p === null || readProposals(dir).has(p.id) ? p : ((await reviewed(p, input.reviewer)) as P));
   let engine: Engine | undefined;

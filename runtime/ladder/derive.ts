@@ -77,6 +77,11 @@ export function commandPatterns(ruleText: string): CommandPattern[] {
       const rx = commandRegex(cmd);
       if (rx !== null) push({ source: `\`${m[1]}\``, pattern: rx, qualifiers });
     }
+    // A bare name after "never" / "don't use|run|call" ("Use pnpm, never npm"), as a command's first word.
+    const bare = /\b(?:never|don't|do not)\s+(?:use|run|call)?\s*([A-Za-z][\w-]*(?:\.[\w-]+)*)\b(?!`)/i.exec(clause.replace(/`[^`]*`/g, " "));
+    if (bare && !/^(use|run|call|put|add|write|make|ask|be|do|let|the|a|an|any|it|this|that|to|on|in|more|over|anything)$/i.test(bare[1]!)) {
+      push({ source: bare[0], pattern: `(^|[;&|(]\\s*)${escapeRe(bare[1]!)}\\b`, qualifiers });
+    }
   }
   return out;
 }
