@@ -30,6 +30,7 @@ import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
 import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedgerLine, type Witness } from "../../schemas/rule-ledger.js";
 import { redactTextForWrite } from "../privacy/index.js";
 import { derivedWitness } from "./derive.js";
+import { contentTerms } from "./gaps.js";
 import { incidentId, type LedgerRule } from "./ledger.js";
 import { inScope, RuleNamer } from "./naming.js";
 import { repeatMarker, signalOf, type OwnerTurn, type SignalReading } from "./signals.js";
@@ -83,6 +84,15 @@ export function inView(rule: LedgerRule, turn: OwnerTurn, loads: readonly Instru
 
 export type Sorted = Cause | "undecided";
 
+/**
+ * An objection: the owner says no to something ("don't", "avoid", "why ...?", "not X",
+ * "instead", 不要 ...). With a rule the rules wing names, it is a correction of that rule even
+ * when the capture classifier calls the turn nothing. A restatement ("as I said",
+ * "remember") is not one: only a witness or a repeat makes it count.
+ */
+const OBJECTION = /\b(don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|älä|ei|не|нельзя)\b|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで/iu;
+const RESTATE = /\b(as i said|like i said|as mentioned|remember|reminder|wie gesagt|comme je l'ai dit|como dije|kuten sanoin|как я говорил)\b|如我所说/iu;
+
 export interface TurnOutcome {
   reading: SignalReading;
   lines: RuleLedgerLine[];
@@ -124,10 +134,20 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   const naming = namer?.name(turn) ?? null;
   const named: Array<{ rule: LedgerRule; by?: IncidentRow["named_by"] }> =
     byKeyword.length > 0 ? byKeyword.map((rule) => ({ rule })) : naming?.named && namer ? [{ rule: naming.named.rule, by: { p: Math.round(naming.named.p * 1e4) / 1e4, cut: namer.cut.value, origin: namer.cut.origin } }] : [];
+  const objected = naming?.named != null && OBJECTION.test(turn.text) && !RESTATE.test(turn.text);
+  if (reading.signal === null && objected && repeat === null) {
+    const n = named[0]!;
+    reading = witnessOf(n.rule, turn) === false ? reading : { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: [`objects to ${n.rule.rule_id}, which the rules wing names`] };
+  }
   if (reading.signal === null) {
     // A bare restatement ("as I said, Finnish please") carries no correction marker the
     // capture classifier trusts on its own. A witness that reads makes it one (broken) or a
     // mention (kept); a repeat marker ("again", "you didn't") makes it a correction.
+    // Only a rule the owner's own words restate: a turn that says nothing of it ("great, now run
+    // the tests") is no restatement, whatever the reply before did.
+    const said = new Set(contentTerms(turn.text));
+    const restated = named.filter((n) => [...contentTerms(n.rule.text), ...n.rule.keywords.flatMap((k) => terms(k))].some((t) => said.has(t)));
+    named.splice(0, named.length, ...restated);
     const read = named.filter((n) => witnessOf(n.rule, turn) !== null);
     const broken = read.filter((n) => witnessOf(n.rule, turn) === true).map((n) => n.rule.rule_id);
     if (broken.length > 0) reading = { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: broken.map((id) => `restated ${id} after a reply its witness shows broke it`) };
@@ -135,14 +155,18 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
     else if (read.length === 0) return { reading, lines: [], cause: null };
     named.splice(0, named.length, ...(broken.length > 0 || repeat !== null ? named : read));
   }
-  const cause = causeOf(turn);
+  let cause = causeOf(turn);
+  // A rule the rules wing names covers the correction: that outweighs the cue model's thin
+  // wrong_fact / missing_tool cues ("use X, not Y" reads as a wrong fact there); an outage or a
+  // task beyond the model still closes it.
+  if (naming?.named != null && (cause === "wrong_fact" || cause === "missing_tool")) cause = "rule_gap";
   if (cause !== null && cause !== "rule_gap" && cause !== "undecided") return { reading, lines: [], cause };
   const lines: RuleLedgerLine[] = [];
   // A correction the capture classifier calls one (not a standing directive): the owner says the reply was wrong.
   const verdictCorrection = reading.signal === "correction" && classify(turn.text, { previousReply: turn.reply_before }).kind === "correction";
   for (const { rule, by } of named) {
     const witnessed = witnessOf(rule, turn);
-    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "undo" || repeat !== null || verdictCorrection;
+    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "undo" || repeat !== null || verdictCorrection || objected;
     if (!broken) {
       const why =
         witnessed === false
