@@ -101,6 +101,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const loads = readJsonl(join(dir, INSTRUCTIONS_LOADED_FILE), InstructionsLoadedSchema).rows;
   const sessions: TranscriptTurns[] = [];
   const skipped: string[] = [];
+  const readable: string[] = [];
   const warn = input.warn ?? warnOnStderr;
   for (const t of input.transcripts) {
     const read = await transcriptTurns(t);
@@ -108,6 +109,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
       skipped.push(read.problem);
       warn(`errata ladder: ${read.problem}`);
     }
+    if (read.problem === null || !read.problem.includes(": unreadable (")) readable.push(t);
     sessions.push(read);
   }
   // The project of a session: the deepest indexed project holding its cwd, else the cwd itself.
@@ -213,7 +215,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     }
   }
   // Active checks the owner overrode (said yes to what they asked) in two sessions: a loosening, for the owner's yes.
-  for (const drafted of draftOverrideLoosens(after.rules, events, toolResults(input.transcripts), readProposals(dir), ctx)) {
+  for (const drafted of draftOverrideLoosens(after.rules, events, toolResults(readable), readProposals(dir), ctx)) {
     if (pendingRules.has(drafted.rule_id)) continue;
     const p = await review(drafted);
     if (addProposal(dir, p)) {
