@@ -34,6 +34,8 @@ export const CheckSchema = z
       .optional(),
     mode: z.enum(["active", "shadow"]),
     source: z.string().optional(),
+    /** The project folder the check belongs to; absent: every project. */
+    project: z.string().min(1).optional(),
   })
   .refine((c) => (c.action === "rewrite") === (c.rewrite !== undefined), { message: "action rewrite needs a rewrite, and only it has one" });
 export type StoredCheck = z.infer<typeof CheckSchema>;

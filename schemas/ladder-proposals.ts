@@ -59,6 +59,14 @@ export const ProposalSchema = z.object({
   rule: RuleRowSchema.optional(),
   /** Where the rule lives after the apply, and before it (undo puts it back); absent: as the edit says. */
   location_after: RuleLocationSchema.optional(),
+  /** A drafted check's replay before it was proposed: the corrected calls it fires on, and the project's other recorded calls. */
+  replay: z
+    .object({
+      corrected: z.object({ fired: z.number().int(), of: z.number().int() }),
+      others: z.object({ fired: z.number().int(), of: z.number().int() }),
+      examples: z.array(z.string()),
+    })
+    .optional(),
   location_before: RuleLocationSchema.optional(),
 });
 export type Proposal = z.infer<typeof ProposalSchema>;

@@ -55,6 +55,13 @@ export const RuleRowSchema = z.object({
   witness: WitnessSchema.nullable(),
   /** Rare but critical: never leaves the budget for want of incidents. */
   exempt: z.boolean(),
+  /**
+   * The project folder the rule belongs to (its sessions run there); null: the user's or
+   * managed files, in every project. Absent on rows written before rules carried a project.
+   */
+  project: z.string().nullable().optional(),
+  /** The instruction file as an absolute path, for "in view" (InstructionsLoaded's exact `file_path`). */
+  file_abs: z.string().nullable().optional(),
 });
 export type RuleRow = z.infer<typeof RuleRowSchema>;
 
@@ -73,6 +80,12 @@ export const IncidentRowSchema = z.object({
   in_view: z.boolean().nullable(),
   rung: RungSchema,
   cause: CauseSchema.nullable(),
+  /** How the correction named the rule: rule_covers' P(yes) and the cut with its origin (absent on older rows and on witness-only rules). */
+  named_by: z.object({ p: z.number(), cut: z.number(), origin: z.string() }).optional(),
+  /** The project of the correction's session (a climb edits its files). */
+  project: z.string().nullable().optional(),
+  /** The tool calls the correction answered (tool, field, value; redacted): what a drafted check must fire on. */
+  calls: z.array(z.object({ tool: z.string(), field: z.string(), value: z.string() })).optional(),
 });
 export type IncidentRow = z.infer<typeof IncidentRowSchema>;
 
@@ -101,6 +114,8 @@ export const RulePatchSchema = z.object({
       when: z.string().nullable(),
       when_not: z.string().nullable(),
       origin: z.enum(["index", "proposed"]),
+      project: z.string().nullable(),
+      file_abs: z.string().nullable(),
     })
     .partial(),
   /** The approval that made the change (proposal id), or why. */
@@ -129,5 +144,7 @@ export const GapRowSchema = z.object({
   /** The tools and file paths of the reply the correction answered (what kind of task it was). */
   tools: z.array(z.string()),
   files: z.array(z.string()),
+  /** The project folder of the correction's session (a new rule is written there); absent on older rows. */
+  project: z.string().nullable().optional(),
 });
 export type GapRow = z.infer<typeof GapRowSchema>;

@@ -63,7 +63,7 @@ export function register(program: Command, ctx: CommandContext): void {
           ...(mineLimit !== undefined ? { mineLimit } : {}),
           skipMine: opts.skipMine === true,
           onStage,
-          ladder: { ruleIndexFile: ruleIndexPath(dailyPaths(ctx).v4Dir), projectDir: ctx.io.cwd },
+          ladder: { ruleIndexFile: ruleIndexPath(dailyPaths(ctx).v4Dir), projectDir: null, home: ctx.io.env["HOME"] ?? null },
         });
         bar.done();
         finishLoop(ctx, result, opts.json === true, live !== undefined);

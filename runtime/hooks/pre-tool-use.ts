@@ -27,7 +27,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CheckFileError, compileChecks, evaluateCompiled, type Check, type Decision } from "../ladder-formats/checks.js";
+import { CheckFileError, checkApplies, compileChecks, evaluateCompiled, type Check, type Decision } from "../ladder-formats/checks.js";
 import { parseChecksFile } from "../ladder-formats/checks-file.js";
 import type { ToolEvent } from "../../schemas/ladder-checks.js";
 import { TOOL_EVENTS_FILE } from "../ladder-formats/files.js";
@@ -103,8 +103,10 @@ export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => v
     return null;
   }
   const projectDir = projectDirOf(f, io.env, io.cwd);
-  const { checks, refused } = loadChecks(io.env, io.cwd, projectDir, sources);
-  for (const r of refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
+  const loaded = loadChecks(io.env, io.cwd, projectDir, sources);
+  for (const r of loaded.refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
+  // A check the ladder drafted belongs to its project: a call in another folder never meets it.
+  const checks = loaded.checks.filter((c) => checkApplies(c, projectDir));
   if (checks.length === 0) return null;
   const decision = evaluateCompiled(compileChecks(checks), { tool_name: toolName, tool_input: toolInput as Record<string, unknown> });
   // The answer first: whatever happens to the log below, the decision stands.

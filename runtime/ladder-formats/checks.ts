@@ -54,6 +54,16 @@ export interface Check {
   mode: "active" | "shadow";
   /** The file the check came from (set at load). */
   source?: string;
+  /** The project folder the check belongs to (the ladder's checks): it runs only for calls in that folder; absent: every project. */
+  project?: string;
+}
+
+/** True when a check runs for a call whose project folder is `projectDir` (the folder itself or one inside it). */
+export function checkApplies(check: Check, projectDir: string): boolean {
+  const p = check.project;
+  if (p === undefined) return true;
+  const base = p.endsWith("/") || p.endsWith("\\") ? p.slice(0, -1) : p;
+  return projectDir === base || projectDir.startsWith(`${base}/`) || projectDir.startsWith(`${base}\\`);
 }
 
 /** A check compiled once per process: its regexes built. */
@@ -114,6 +124,7 @@ export function validateCheck(v: unknown, file: string, where: string): Check {
   if (!oneOf(CHECK_ACTIONS, v["action"])) bad(`action, one of ${CHECK_ACTIONS.join(", ")}`, v["action"]);
   if (typeof v["message"] !== "string" || v["message"].trim() === "") bad("message, a non-empty string (it is what the model or the owner reads)", v["message"]);
   if (v["mode"] !== "active" && v["mode"] !== "shadow") bad('mode, "active" or "shadow"', v["mode"]);
+  if (v["project"] !== undefined && (typeof v["project"] !== "string" || v["project"] === "")) bad("project, a non-empty folder path", v["project"]);
   const rw = v["rewrite"];
   if (v["action"] === "rewrite" || rw !== undefined) {
     if (!isObj(rw)) return bad("rewrite, an object {field, pattern, replacement} (action rewrite needs one)", rw);

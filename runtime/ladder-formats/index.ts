@@ -11,6 +11,7 @@ export { CHECKS_FILE, INSTRUCTIONS_LOADED_FILE, LADDER_DIR, RECEIPTS_FILE, SORTE
 export { ladderDir } from "./ladder-dir.js";
 export {
   CheckFileError,
+  checkApplies,
   compileChecks,
   compileRegex,
   evaluateChecks,

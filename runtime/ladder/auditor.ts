@@ -22,6 +22,10 @@ import { CHECKS_FILE, INSTRUCTIONS_LOADED_FILE, TOOL_EVENTS_FILE, parseChecksFil
 import { InstructionsLoadedSchema, ToolEventSchema } from "../../schemas/ladder-checks.js";
 import type { Proposal } from "../../schemas/ladder-proposals.js";
 import type { GapRow, RuleLedgerLine } from "../../schemas/rule-ledger.js";
+import type { RuleIndex } from "../../schemas/rules.js";
+import { appliesTo } from "../rules/index.js";
+import { warnOnStderr } from "../files/index.js";
+import { DEFAULT_NAMING_CUT, RuleNamer, type NamingCut } from "./naming.js";
 import { causeModel } from "./causes.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { diagnose, placement, reachesContradiction, readContradiction, type ContradictionCut, type DiagnosisResult } from "./diagnose.js";
@@ -39,7 +43,18 @@ import { transcriptTurns, type TranscriptTurns } from "./transcript-turns.js";
 
 export interface AuditInput {
   ladderDir: string;
-  projectDir: string;
+  /**
+   * The project a climb edits when neither the correction's session (its `cwd` under an
+   * indexed project) nor the rule says one; null: such a climb is drafted as a repair that
+   * asks which. Never the folder the audit runs from by default.
+   */
+  projectDir: string | null;
+  /** The rule index: its projects say which project a session's `cwd` belongs to, and which rules it can name. */
+  index?: RuleIndex | null;
+  /** One line per damaged transcript (default stderr). */
+  warn?: (line: string) => void;
+  /** The cut rule_covers' P(yes) must reach to name a rule (default DEFAULT_NAMING_CUT), with its origin. */
+  namingCut?: NamingCut;
   transcripts: readonly string[];
   /** ISO time of the run (the night is its UTC date). */
   at: string;
@@ -66,6 +81,8 @@ export class InjectedCrash extends Error {
 
 export interface AuditReport {
   turns: number;
+  /** Transcripts skipped in part or whole (a line without a timestamp, a damaged file), one line each. */
+  skipped: string[];
   incidents: number;
   mentions: number;
   sorted: Record<string, number>;
@@ -82,7 +99,21 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const ledger = openRuleLedger(dir);
   const loads = readJsonl(join(dir, INSTRUCTIONS_LOADED_FILE), InstructionsLoadedSchema).rows;
   const sessions: TranscriptTurns[] = [];
-  for (const t of input.transcripts) sessions.push(await transcriptTurns(t));
+  const skipped: string[] = [];
+  const readable: string[] = [];
+  const warn = input.warn ?? warnOnStderr;
+  for (const t of input.transcripts) {
+    const read = await transcriptTurns(t);
+    if (read.problem !== null) {
+      skipped.push(read.problem);
+      warn(`errata ladder: ${read.problem}`);
+    }
+    if (read.problem === null || !read.problem.includes(": unreadable (")) readable.push(t);
+    sessions.push(read);
+  }
+  // The project of a session: the deepest indexed project holding its cwd, else the cwd itself.
+  const indexed = [...(input.index?.projects ?? [])].sort((a, b) => b.length - a.length);
+  const projectOf = (cwd: string | null | undefined): string | null => (cwd ? (indexed.find((p) => appliesTo(p, cwd)) ?? cwd) : null);
   const before = ledger.read().ledger;
   const rules = [...before.rules.values()];
   const known = new Set(rules.flatMap((r) => r.incidents.map((i) => i.incident_id)));
@@ -91,19 +122,27 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const sorted: Record<string, number> = {};
   let turns = 0;
   const model = causeModel();
-  // The quick reflection's sort, where it ran; the model's otherwise.
+  const namer = new RuleNamer(rules, undefined, input.namingCut ?? DEFAULT_NAMING_CUT);
+  // The quick reflection's sort, where it ran; the model's otherwise. A reflection's
+  // beyond_model where no cue fires is the model's constant default, not a sort: undecided.
   const sortedBefore = sortedCauses(dir);
+  const sortOf = (x: { exchange_id: string; text: string; reply_before: string | null }) => {
+    const own = model.sort(x.text, x.reply_before);
+    const before = sortedBefore.get(x.exchange_id);
+    return before === undefined || (own === "undecided" && before === "beyond_model") ? own : before;
+  };
   const gapRows: GapRow[] = [];
   const proposed = new Map(rules.filter((r) => r.origin === "proposed").map((r) => [r.rule_id, r]));
   for (const s of sessions) {
     for (const t of s.turns) {
       turns++;
-      const out = turnLines(t, rules, loads, (x) => sortedBefore.get(x.exchange_id) ?? model.classify(x.text, x.reply_before));
+      const project = projectOf(t.cwd);
+      const out = turnLines(t, rules, loads, sortOf, { namer, project });
       if (out.cause !== null) sorted[out.cause] = (sorted[out.cause] ?? 0) + 1;
       // A rule the ladder proposed breaks nothing before it was written, nor after an undo took it
       // back (the gaps that made it are not its incidents); a turn left with no line is a gap again.
       const counted = out.lines.filter((l) => l.kind === "rule" || l.kind === "patch" || !proposed.has(l.rule_id) || writtenOn(proposed.get(l.rule_id)!, l.date));
-      const gap = gapOf(t, { ...out, lines: counted });
+      const gap = gapOf(t, { ...out, lines: counted }, project);
       if (gap !== null) gapRows.push(gap);
       for (const l of counted) {
         if (l.kind === "incident" && known.has(l.incident_id)) continue;
@@ -121,7 +160,10 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const pendingRules = new Set([...readProposals(dir).values()].filter((p) => p.status === "pending" || p.status === "approved").map((p) => p.proposal.rule_id));
   const diagnoses: DiagnosisResult[] = [];
   const proposals: string[] = [];
-  const ctx = { ladderDir: dir, projectDir: input.projectDir, at };
+  // A drafted check is replayed over the recorded calls of its project (all of them when the project is unknown).
+  const allCalls = sessions.flatMap((x) => x.calls);
+  const recorded = (project: string | null) => allCalls.filter((c) => project === null || (c.cwd !== null && appliesTo(project, c.cwd)));
+  const ctx = { ladderDir: dir, projectDir: input.projectDir, at, recorded };
   // Only a draft not yet in the table is reviewed: a retried night asks the reviewer nothing twice.
   const review = async <P extends Proposal | null>(p: P): Promise<P> => (p === null || readProposals(dir).has(p.id) ? p : ((await reviewed(p, input.reviewer)) as P));
   let engine: Engine | undefined;
@@ -172,7 +214,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
     }
   }
   // Active checks the owner overrode (said yes to what they asked) in two sessions: a loosening, for the owner's yes.
-  for (const drafted of draftOverrideLoosens(after.rules, events, toolResults(input.transcripts), readProposals(dir), ctx)) {
+  for (const drafted of draftOverrideLoosens(after.rules, events, toolResults(readable), readProposals(dir), ctx)) {
     if (pendingRules.has(drafted.rule_id)) continue;
     const p = await review(drafted);
     if (addProposal(dir, p)) {
@@ -184,5 +226,5 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const mentionLines = lines.filter((l) => l.kind === "mention").length;
   writeReceipt(dir, { loop: "audit", at, night, ok: true, counts: { turns, incidents: incidentLines, mentions: mentionLines, gaps, diagnoses: diagnoses.length, proposals: proposals.length }, note: null });
   writeReceipt(dir, { loop: "shadow", at, night, ok: true, counts: { checks: verdicts.length, passed: verdicts.filter((v) => v.earned).length }, note: null });
-  return { turns, incidents: incidentLines, mentions: mentionLines, sorted, diagnoses, proposals, shadow: verdicts, gaps };
+  return { turns, skipped, incidents: incidentLines, mentions: mentionLines, sorted, diagnoses, proposals, shadow: verdicts, gaps };
 }

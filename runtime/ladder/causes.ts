@@ -72,7 +72,16 @@ export interface CauseModel {
   /** P(class) in CAUSES order: the five nouls' answers. */
   probabilities(prompt: string, reply: string | null): number[];
   classify(prompt: string, reply: string | null): Cause;
+  /**
+   * The class, or "undecided" when no cue of any class fires: the model's answer is then its
+   * constant default vector (whose top class is beyond_model), which says nothing about this
+   * correction. The audit keeps such a correction as undecided (it may still name a rule or
+   * become a gap), never closes it as another cause.
+   */
+  sort(prompt: string, reply: string | null): Cause | "undecided";
 }
+
+
 
 export const CAUSE_L2 = 0.5;
 /** Decimals the shipped coefficients keep: the file is text, and a refit must give the same text. */
@@ -87,6 +96,8 @@ function fromWeights(weights: CauseWeights, source: CauseModel["source"]): Cause
     source,
     probabilities: (prompt, reply) => m.probabilities(prompt, reply, kind(prompt, reply)),
     classify: (prompt, reply) => m.classify(prompt, reply, kind(prompt, reply)) as Cause,
+    // A cue read off the prompt or the reply (the capture verdict alone is no cue).
+    sort: (prompt, reply) => (m.features(prompt, reply, "none").some((x) => x !== 0) ? (m.classify(prompt, reply, kind(prompt, reply)) as Cause) : "undecided"),
   };
 }
 

@@ -21,6 +21,7 @@ import type { DiagnosisResult } from "./diagnose.js";
 import type { LedgerRule } from "./ledger.js";
 import { CHECKS_FILE, fileHash, proposalId } from "./proposals.js";
 import { OFFLINE_REVIEW } from "./review.js";
+import { correctedFromIncidents, draftFromEvidence, type RecordedCall } from "./checks-draft.js";
 
 export { OFFLINE_REVIEW };
 
@@ -44,8 +45,17 @@ export const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g
 
 export interface DraftContext {
   ladderDir: string;
-  projectDir: string;
+  /** The project a climb edits when the rule's incidents and the rule itself name none (null: such a climb is not drafted). */
+  projectDir: string | null;
   at: string;
+  /** The recorded tool calls of a project (null: every project's), which a drafted check is replayed over before it is proposed. */
+  recorded?: (project: string | null) => RecordedCall[];
+}
+
+/** The project a climb of `rule` edits: its newest incident's session's project, else the rule's own, else the context's. */
+export function projectOfRule(rule: LedgerRule, ctx: DraftContext): string | null {
+  const fromIncidents = [...rule.incidents].reverse().find((i) => typeof i.project === "string")?.project;
+  return fromIncidents ?? rule.project ?? ctx.projectDir;
 }
 
 export function draftProposal(rule: LedgerRule, d: DiagnosisResult, ctx: DraftContext): Proposal | null {
@@ -56,22 +66,27 @@ export function draftProposal(rule: LedgerRule, d: DiagnosisResult, ctx: DraftCo
   }
   const id = proposalId(rule.rule_id, "climb", rule.rung, d.to, d.evidence);
   const line = `- ${rule.text.trim()}\n`;
+  const project = projectOfRule(rule, ctx);
+  if (project === null && d.to < 3) {
+    return { ...base, id: proposalId(rule.rule_id, "repair", rule.rung, rule.rung, d.evidence), type: "repair", to_rung: rule.rung, why: `${d.repair}: but no project is known for its corrections (their sessions' folder held no indexed project): run the audit with --project to say which`, edit: null };
+  }
   if (d.to === 1) {
-    const file = join(ctx.projectDir, ".claude", "rules", `${slug(rule.text)}.md`);
+    const file = join(project!, ".claude", "rules", `${slug(rule.text)}.md`);
     const hash = fileHash(file);
     const after = hash === null ? `---\npaths:\n  - "**/*"\n---\n\n${line}` : line;
     return { ...base, id, type: "climb", to_rung: 1, why: d.repair, edit: { kind: "text", file, file_hash: hash, before: null, after } };
   }
   if (d.to === 2) {
-    const file = join(ctx.projectDir, "CLAUDE.md");
+    const file = join(project!, "CLAUDE.md");
     return { ...base, id, type: "climb", to_rung: 2, why: d.repair, edit: { kind: "text", file, file_hash: fileHash(file), before: null, after: line } };
   }
-  const check = draftCheck(rule);
+  const drafted = draftFromEvidence(rule, correctedFromIncidents(rule.incidents), ctx.recorded?.(project) ?? [], project);
   const file = join(ctx.ladderDir, CHECKS_FILE);
-  if (check === null) {
-    return { ...base, id, type: "new_check", to_rung: 2, why: "a check would carry this rule, but code cannot draft one from its text: write its conditions (docs/ladder.md)", edit: null };
+  if (drafted.check === null) {
+    return { ...base, id, type: "new_check", to_rung: 2, why: `a check would carry this rule, but code could not draft one that passes (${drafted.why}): approve it with --command-regex, --path-glob or --hookify to say its conditions (docs/ladder.md)`, edit: null };
   }
-  return { ...base, id, type: "climb", to_rung: 3, why: `${d.repair}: check ${check.id} watches in shadow until the gate and the owner let it act`, edit: { kind: "check", file, file_hash: fileHash(file), check, activate: null } };
+  const check = drafted.check;
+  return { ...base, id, type: "climb", to_rung: 3, why: `${d.repair}: check ${check.id} watches in shadow until the gate and the owner let it act`, edit: { kind: "check", file, file_hash: fileHash(file), check, activate: null }, replay: drafted.replay };
 }
 
 /** A shadow check that passed the gate: the proposal to let it act. */

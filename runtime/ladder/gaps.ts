@@ -75,12 +75,12 @@ export function writtenOn(rule: LedgerRule, date: string): boolean {
 }
 
 /** A turn the auditor counted nothing for although it is a rule-gap correction: a gap. */
-export function gapOf(turn: OwnerTurn, out: TurnOutcome): GapRow | null {
+export function gapOf(turn: OwnerTurn, out: TurnOutcome, project?: string | null): GapRow | null {
   const r = out.reading;
   if (r.signal === null || r.signal === "praise" || r.signal === "job") return null;
-  if (out.cause !== "rule_gap" || out.lines.length > 0 || contentTerms(turn.text).length === 0) return null;
+  if ((out.cause !== "rule_gap" && out.cause !== "undecided") || out.lines.length > 0 || contentTerms(turn.text).length === 0) return null;
   const files = turn.tools_before.map((t) => t.input["file_path"]).filter((f): f is string => typeof f === "string");
-  return { kind: "gap", v: 1, exchange_id: turn.exchange_id, session_id: turn.session_id, date: turn.ts, text: turn.text, signal: r.signal, severity: r.severity, tools: [...new Set(turn.tools_before.map((t) => t.name))], files: [...new Set(files)] };
+  return { kind: "gap", v: 1, exchange_id: turn.exchange_id, session_id: turn.session_id, date: turn.ts, text: turn.text, signal: r.signal, severity: r.severity, tools: [...new Set(turn.tools_before.map((t) => t.name))], files: [...new Set(files)], ...(project !== undefined ? { project } : {}) };
 }
 
 export function readGaps(dir: string): GapRow[] {
@@ -101,8 +101,14 @@ export function appendGaps(dir: string, rows: readonly GapRow[]): number {
   return fresh.length;
 }
 
-/** Groups of gaps on one subject, each in (date, exchange id) order; groups in their first gap's order. */
+/** Groups of gaps on one subject in one project, each in (date, exchange id) order; groups in their first gap's order. */
 export function groupGaps(gaps: readonly GapRow[]): GapRow[][] {
+  const projects = [...new Set(gaps.map((g) => g.project ?? null))];
+  if (projects.length > 1) return projects.flatMap((p) => subjectGroups(gaps.filter((g) => (g.project ?? null) === p)));
+  return subjectGroups(gaps);
+}
+
+function subjectGroups(gaps: readonly GapRow[]): GapRow[][] {
   const sorted = [...gaps].sort((a, b) => a.date.localeCompare(b.date) || a.exchange_id.localeCompare(b.exchange_id));
   const ts = sorted.map((g) => contentTerms(g.text));
   const parent = sorted.map((_, i) => i);
@@ -184,11 +190,14 @@ export function draftNewRules(dir: string, table: ReadonlyMap<string, ProposalSt
     const ruleId = `ladder.new.${createHash("sha256").update(firsts.join("\u0000")).digest("hex").slice(0, 10)}`;
     const { text, shared } = ruleTextOf(group);
     const scope = scopeOf(group);
-    const file = join(ctx.projectDir, ".claude", "rules", `${slug(text)}.md`);
+    // The project of the corrections (never the folder the audit ran from); none known: the context's, if it names one.
+    const project = group.find((g) => typeof g.project === "string")?.project ?? ctx.projectDir;
+    if (project === null) continue;
+    const file = join(project, ".claude", "rules", `${slug(text)}.md`);
     const hash = fileHash(file);
     const line = `- ${text}\n`;
     const why = `the owner corrected this ${group.length} times in ${sessions.length} sessions and no rule of the ledger names it`;
-    const rule: RuleRow = { kind: "rule", v: 1, rule_id: ruleId, at: ctx.at, text, why, when: scope.when, when_not: null, rung: 0, location: { kind: "unwritten" }, origin: "proposed", keywords: keywordsOf(group, shared), witness: null, exempt: false };
+    const rule: RuleRow = { kind: "rule", v: 1, rule_id: ruleId, at: ctx.at, text, why, when: scope.when, when_not: null, rung: 0, location: { kind: "unwritten" }, origin: "proposed", keywords: keywordsOf(group, shared), witness: null, exempt: false, project };
     out.push({
       kind: "proposal",
       v: 1,

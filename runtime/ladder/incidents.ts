@@ -3,42 +3,42 @@
  * was broken (an incident, counted) or only named (a mention, kept and never counted),
  * whether it was in view, and the correction's cause.
  *
- * Incidents, not mentions: a rule with a witness (a condition on the reply or tool calls
- * before the turn that shows it broken, e.g. "the reply is not in Finnish") counts an
- * incident only when the witness says broken, whatever the owner wrote; "as I said, Finnish
- * please" after a reply already in Finnish is a mention. Without a witness, an explicit
- * "that was wrong" or an undo counts; a restatement or directive alone is a mention (nothing
- * shows the reply broke the rule).
+ * A turn names a rule only through the rules wing (naming.ts: retrieval over the rules of the
+ * session's project and the user's files, then rule_covers under a recorded cut), or through
+ * keywords the owner set on a rule; a shared word never does.
+ *
+ * Incidents, not mentions: a rule's witness (its own, or one read off its text: derive.ts; a
+ * condition on the reply or the tool calls before the turn, e.g. "the reply is not in
+ * Finnish", "the command force-pushed") counts an incident when it says broken, whatever the
+ * owner wrote; "as I said, Finnish please" after a reply already in Finnish is a mention.
+ * Without a witness that reads, an explicit "that was wrong", an undo, a correction, or a
+ * repeat ("again", "I told you", "you didn't": signals.ts repeatMarker) counts; a bare
+ * restatement or a standing directive is a mention (nothing shows the reply broke the rule).
  *
  * In view: rung 3 (an installed check runs on every call) yes; rung 1-2 from the
- * InstructionsLoaded rows of the session (the rule's file loaded: yes; the session recorded
- * loads but not this file: no; no rows for the session: unknown); rung 0 (a note) yes only
- * when the session's tool calls read it.
+ * InstructionsLoaded rows of the session, by the exact path of the rule's file (loaded: yes;
+ * the session recorded loads but not this file: no; no rows for the session, or the rule's
+ * file unknown: unknown); rung 0 (a note) yes only when the session's tool calls read it.
  *
  * Example: turnLines(turn "as I said, Finnish please" after "Sure, here it is." , [finnishRule])
  * -> [{kind: "incident", rule_id: "lang.fi", signal: "correction", ...}]; after "Tässä se on." -> [{kind: "mention", ...}].
  */
+import { isAbsolute, resolve } from "node:path";
+import { classify } from "../classifier/index.js";
 import { terms } from "../rules/index.js";
 import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
 import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedgerLine, type Witness } from "../../schemas/rule-ledger.js";
+import { redactTextForWrite } from "../privacy/index.js";
+import { derivedWitness } from "./derive.js";
+import { contentTerms } from "./gaps.js";
 import { incidentId, type LedgerRule } from "./ledger.js";
-import { signalOf, type OwnerTurn, type SignalReading } from "./signals.js";
+import { inScope, RuleNamer } from "./naming.js";
+import { repeatMarker, signalOf, type OwnerTurn, type SignalReading } from "./signals.js";
 
-/** The rules a turn names: most keyword (or text) terms found in the turn, ties kept. */
+/** The rules a turn names by the keywords the owner set on them (every keyword term of one keyword found), in the turn's project. */
 export function rulesNamed(turn: OwnerTurn, rules: readonly LedgerRule[]): LedgerRule[] {
   const have = new Set(terms(turn.text));
-  let best = 0;
-  let out: LedgerRule[] = [];
-  for (const r of rules) {
-    const keys = r.keywords.length > 0 ? r.keywords.flatMap((k) => terms(k)) : terms(r.text).filter((t) => t.length > 3);
-    const hits = new Set(keys.filter((k) => have.has(k))).size;
-    if (hits === 0) continue;
-    if (hits > best) {
-      best = hits;
-      out = [r];
-    } else if (hits === best) out.push(r);
-  }
-  return out;
+  return rules.filter((r) => r.keywords.length > 0 && inScope(r, turn.cwd ?? null) && r.keywords.some((k) => terms(k).length > 0 && terms(k).every((t) => have.has(t))));
 }
 
 /** true: the reply or tool calls before show the rule broken; false: kept; null: the witness has nothing to read. */
@@ -55,49 +55,118 @@ export function witnessSays(w: Witness, turn: OwnerTurn): boolean | null {
   return w.broken_when_absent ? !matched : matched;
 }
 
+/**
+ * A rule's witness reading: its own witness; else one read off its text, where a command
+ * pattern that does not match says nothing (the breach may be in an earlier reply), while a
+ * reply-language witness says kept as well as broken.
+ */
+export function witnessOf(rule: LedgerRule, turn: OwnerTurn): boolean | null {
+  if (rule.witness) return witnessSays(rule.witness, turn);
+  const w = derivedWitness(rule.text);
+  if (w === null) return null;
+  const says = witnessSays(w, turn);
+  return says === false && w.field !== "reply" ? null : says;
+}
+
+const expand = (p: string): string => (isAbsolute(p) ? resolve(p) : p);
+
 export function inView(rule: LedgerRule, turn: OwnerTurn, loads: readonly InstructionsLoadedRow[]): boolean | null {
   if (rule.rung === 3) return true;
   const loc = rule.location;
   if (loc.kind !== "text") return false;
-  if (rule.rung === 0) return turn.tools_before.some((t) => t.input["file_path"] === loc.file || (typeof t.input["path"] === "string" && loc.file.startsWith(t.input["path"] as string)));
+  const file = rule.file_abs ?? (isAbsolute(loc.file) ? loc.file : null);
+  if (rule.rung === 0) return turn.tools_before.some((t) => (file !== null && t.input["file_path"] === file) || t.input["file_path"] === loc.file);
   const session = loads.filter((l) => l.session_id === turn.session_id);
-  if (session.length === 0) return null;
-  return session.some((l) => l.file_path === loc.file || l.file_path.endsWith(`/${loc.file}`));
+  if (session.length === 0 || file === null) return null;
+  // The exact file Claude Code loaded for that session: another project's CLAUDE.md is not this rule's.
+  return session.some((l) => expand(l.file_path) === expand(file));
 }
+
+export type Sorted = Cause | "undecided";
+
+/**
+ * An objection: the owner says no to something ("don't", "avoid", "why ...?", "not X",
+ * "instead", 不要 ...). With a rule the rules wing names, it is a correction of that rule even
+ * when the capture classifier calls the turn nothing. A restatement ("as I said",
+ * "remember") is not one: only a witness or a repeat makes it count.
+ */
+const OBJECTION = /\b(don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|älä|ei|не|нельзя)\b|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで/iu;
+const RESTATE = /\b(as i said|like i said|as mentioned|remember|reminder|wie gesagt|comme je l'ai dit|como dije|kuten sanoin|как я говорил)\b|如我所说/iu;
 
 export interface TurnOutcome {
   reading: SignalReading;
   lines: RuleLedgerLine[];
-  /** The turn's cause class when it was sorted (only rule_gap touches rules). */
-  cause: Cause | null;
+  /** The turn's cause class when it was sorted ("undecided": no cue placed it; only rule_gap and undecided touch rules). */
+  cause: Sorted | null;
+}
+
+/** The tool calls a correction answered, as a drafted check reads them (redacted, bounded). */
+export function correctedCalls(turn: OwnerTurn): NonNullable<IncidentRow["calls"]> {
+  const out: NonNullable<IncidentRow["calls"]> = [];
+  for (const t of turn.tools_before) {
+    for (const field of ["command", "file_path", "content", "new_string"]) {
+      const v = t.input[field];
+      if (typeof v === "string" && v.length > 0) out.push({ tool: t.name, field, value: redactTextForWrite(v.slice(0, 2000)) });
+    }
+    if (out.length >= 12) break;
+  }
+  return out.slice(0, 12);
+}
+
+export interface TurnContext {
+  /** Names rules through the rules wing; default: one over `rules` with the shipped model and cut. */
+  namer?: RuleNamer;
+  /** The project folder of the turn's session (the index project holding its cwd), for a climb. */
+  project?: string | null;
 }
 
 /**
  * The ledger lines for one turn. `causeOf` sorts a correction by cause before any rule is
- * touched: a correction that is not a rule gap writes no incident (the rule was not what
- * failed) and no mention.
+ * touched: a correction placed in another cause writes no incident (the rule was not what
+ * failed) and no mention; an undecided one goes on as a possible rule gap, its cause null.
  */
-export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: readonly InstructionsLoadedRow[], causeOf: (turn: OwnerTurn) => Cause | null): TurnOutcome {
+export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: readonly InstructionsLoadedRow[], causeOf: (turn: OwnerTurn) => Sorted | null, ctx: TurnContext = {}): TurnOutcome {
   let reading = signalOf(turn);
   if (reading.signal === "praise" || reading.signal === "job") return { reading, lines: [], cause: null };
-  let named = rulesNamed(turn, rules);
+  const repeat = turn.origin === "typed" ? repeatMarker(turn.text) : null;
+  const byKeyword = rulesNamed(turn, rules);
+  const namer = byKeyword.length > 0 || turn.origin !== "typed" ? null : (ctx.namer ?? new RuleNamer(rules));
+  const naming = namer?.name(turn) ?? null;
+  const named: Array<{ rule: LedgerRule; by?: IncidentRow["named_by"] }> =
+    byKeyword.length > 0 ? byKeyword.map((rule) => ({ rule })) : naming?.named && namer ? [{ rule: naming.named.rule, by: { p: Math.round(naming.named.p * 1e4) / 1e4, cut: namer.cut.value, origin: namer.cut.origin } }] : [];
+  const objected = naming?.named != null && OBJECTION.test(turn.text) && !RESTATE.test(turn.text);
+  if (reading.signal === null && objected && repeat === null) {
+    const n = named[0]!;
+    reading = witnessOf(n.rule, turn) === false ? reading : { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: [`objects to ${n.rule.rule_id}, which the rules wing names`] };
+  }
   if (reading.signal === null) {
     // A bare restatement ("as I said, Finnish please") carries no correction marker the
-    // capture classifier trusts on its own ("as I said" is as often neutral). Only a rule's
-    // witness can make it one: restated right after a reply that broke the rule, it is a
-    // correction in the next message; after a reply that kept it, a mention. Rules without a
-    // witness say nothing here, as before.
-    named = named.filter((r) => r.witness && witnessSays(r.witness, turn) !== null);
-    if (named.length === 0) return { reading, lines: [], cause: null };
-    const broken = named.filter((r) => witnessSays(r.witness!, turn) === true).map((r) => r.rule_id);
+    // capture classifier trusts on its own. A witness that reads makes it one (broken) or a
+    // mention (kept); a repeat marker ("again", "you didn't") makes it a correction.
+    // Only a rule the owner's own words restate: a turn that says nothing of it ("great, now run
+    // the tests") is no restatement, whatever the reply before did.
+    const said = new Set(contentTerms(turn.text));
+    const restated = named.filter((n) => [...contentTerms(n.rule.text), ...n.rule.keywords.flatMap((k) => terms(k))].some((t) => said.has(t)));
+    named.splice(0, named.length, ...restated);
+    const read = named.filter((n) => witnessOf(n.rule, turn) !== null);
+    const broken = read.filter((n) => witnessOf(n.rule, turn) === true).map((n) => n.rule.rule_id);
     if (broken.length > 0) reading = { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: broken.map((id) => `restated ${id} after a reply its witness shows broke it`) };
+    else if (repeat !== null && named.length > 0) reading = { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: [`repeat: "${repeat}"`] };
+    else if (read.length === 0) return { reading, lines: [], cause: null };
+    named.splice(0, named.length, ...(broken.length > 0 || repeat !== null ? named : read));
   }
-  const cause = causeOf(turn);
-  if (cause !== null && cause !== "rule_gap") return { reading, lines: [], cause };
+  let cause = causeOf(turn);
+  // A rule the rules wing names covers the correction: that outweighs the cue model's thin
+  // wrong_fact / missing_tool cues ("use X, not Y" reads as a wrong fact there); an outage or a
+  // task beyond the model still closes it.
+  if (naming?.named != null && (cause === "wrong_fact" || cause === "missing_tool")) cause = "rule_gap";
+  if (cause !== null && cause !== "rule_gap" && cause !== "undecided") return { reading, lines: [], cause };
   const lines: RuleLedgerLine[] = [];
-  for (const rule of named) {
-    const witnessed = rule.witness ? witnessSays(rule.witness, turn) : null;
-    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "undo";
+  // A correction the capture classifier calls one (not a standing directive): the owner says the reply was wrong.
+  const verdictCorrection = reading.signal === "correction" && classify(turn.text, { previousReply: turn.reply_before }).kind === "correction";
+  for (const { rule, by } of named) {
+    const witnessed = witnessOf(rule, turn);
+    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "undo" || repeat !== null || verdictCorrection || objected;
     if (!broken) {
       const why =
         witnessed === false
@@ -107,8 +176,8 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
       lines.push(m);
       continue;
     }
-    // A broken rule always has a reading: a signal from the text, or the witnessed restatement above.
     if (reading.signal === null) continue;
+    const calls = correctedCalls(turn);
     const inc: IncidentRow = {
       kind: "incident",
       v: 1,
@@ -121,7 +190,10 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
       signal: reading.signal,
       in_view: inView(rule, turn, loads),
       rung: rule.rung,
-      cause: cause ?? "rule_gap",
+      cause: cause === "undecided" ? null : (cause ?? "rule_gap"),
+      ...(by ? { named_by: by } : {}),
+      ...(ctx.project !== undefined ? { project: ctx.project } : {}),
+      ...(calls.length > 0 ? { calls } : {}),
     };
     lines.push(inc);
   }

@@ -31,3 +31,7 @@ export { appendGaps, contentTerms, draftNewRules, gapOf, GAPS_FILE, groupGaps, r
 export { loosenProposal } from "./loosen.js";
 export { reviewed, reviewerFromConfig, reviewerOf, reviewMessages, REVIEW_CALLER, REVIEW_MAX_TOKENS, type Reviewer } from "./review.js";
 export { draftOverrideLoosens, toolResults } from "./overrides.js";
+export { correctedFromIncidents, draftFromEvidence, MAX_FIRE_SHARE, replayCheck, replayLine, type Drafted, type RecordedCall, type Replay } from "./checks-draft.js";
+export { commandPatterns, commandRegex, derivedWitness, type CommandPattern } from "./derive.js";
+export { DEFAULT_NAMING_CUT, inScope, NAMING_CANDIDATES, RuleNamer, shippedRuleNouls, type Naming, type NamingCut, type NamedRule } from "./naming.js";
+export { repeatMarker } from "./signals.js";

@@ -21,6 +21,7 @@ import { ProposalLineSchema, ProposalSchema, type Decision, type Edit, type Prop
 import type { RuleLocation } from "../../schemas/rule-ledger.js";
 import { LadderError } from "./errors.js";
 import { openRuleLedger } from "./ledger.js";
+import { ownerCheck, type OwnerConditions } from "./owner-check.js";
 
 export const PROPOSALS_FILE = "proposals.jsonl";
 export type Status = "pending" | "approved" | "rejected" | "applied" | "undone";
@@ -142,12 +143,25 @@ function locationAfter(p: Proposal): RuleLocation | undefined {
  * yes is recorded first, the rule's patch is written once (keyed by the proposal), and
  * "applied" comes last. `faults` injects a crash for the journey's model test.
  */
-export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch"; checkOnly?: boolean } = {}): ProposalState {
+export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch"; checkOnly?: boolean } = {}, given: OwnerConditions = {}): ProposalState {
   const s = need(dir, id);
   // "approved" with no "applied" after it: a run that died on the way; the yes stands, finish it.
   const resuming = s.status === "approved";
   if (s.status !== "pending" && !resuming) throw new LadderError("NOT_PENDING", `proposal ${id} is ${s.status}`, { expected: "a pending proposal", found: s.status });
   const p = s.proposal;
+  if (p.type === "new_check" && p.edit === null) {
+    // Code could not draft it: the owner's conditions make the check; without them nothing is written and it stays offered.
+    const rule = openRuleLedger(dir).read().ledger.rules.get(p.rule_id);
+    const project = rule === undefined ? null : ([...rule.incidents].reverse().find((i) => typeof i.project === "string")?.project ?? rule.project ?? null);
+    const check = ownerCheck(p, given, project);
+    if (faults.checkOnly) return s;
+    const file = join(dir, CHECKS_FILE);
+    const cond = `the owner's conditions: ${check.conditions.map((c) => `${c.field} ${c.operator} ${JSON.stringify(c.pattern)}`).join(" and ")}`;
+    const carried: Proposal = { ...p, id: proposalId(p.rule_id, "climb", p.from_rung, 3, [...p.evidence, cond]), at, type: "climb", to_rung: 3, why: `${cond}; check ${check.id} watches in shadow until the gate and the owner let it act`, edit: { kind: "check", file, file_hash: fileHash(file), check, activate: null } };
+    addProposal(dir, carried);
+    decide(dir, id, "applied", at, { why: `carried by ${carried.id} (a check with the owner's conditions)` });
+    return approve(dir, carried.id, at, faults);
+  }
   const interrupted = resuming && p.edit !== null ? interruptedWrite(dir, id, p.edit) : null;
   if (faults.checkOnly) {
     // --dry-run: the same refusals, nothing written (the edit's file may lie outside any scratch copy).
@@ -242,7 +256,7 @@ export function editSummary(edit: Edit | null): string {
   if (edit === null) return "no file edited (the owner's words are needed)";
   if (edit.kind === "text") return `${edit.before === null ? "append to" : "replace one unit in"} ${edit.file}: ${JSON.stringify(edit.after.trim().split("\n").at(-1) ?? "")}`;
   if (edit.kind === "remove") return `remove one line from ${edit.file}: ${JSON.stringify(edit.unit.trim())}`;
-  if (edit.check) return `install check ${edit.check.id} (${edit.check.mode}) in ${edit.file}`;
+  if (edit.check) return `install check ${edit.check.id} (${edit.check.mode}) in ${edit.file}: ${edit.check.tools === "*" ? "every tool" : edit.check.tools.join("/")} when ${edit.check.conditions.map((c) => `${c.not ? "not " : ""}${c.field} ${c.operator} ${JSON.stringify(c.pattern)}`).join(" and ")}${edit.check.project ? ` (project ${edit.check.project})` : ""}`;
   if (edit.activate) return `activate check ${edit.activate} in ${edit.file}`;
   if (edit.deactivate) return `switch check ${edit.deactivate} back to shadow in ${edit.file}`;
   return `remove check ${edit.uninstall ?? "?"} from ${edit.file}`;

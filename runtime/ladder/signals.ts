@@ -38,6 +38,8 @@ export interface OwnerTurn {
   tools_before: readonly ToolUseLite[];
   /** The tool calls that answered this turn (an undo shows here). */
   tools_after: readonly ToolUseLite[];
+  /** The session's working folder (the transcript's `cwd`): which project's rules the turn can name. */
+  cwd?: string | null;
 }
 
 export type SignalReading = { signal: Signal; strength: number; severity: 1 | 2 | 3; evidence: string[] } | { signal: null; why: string };
@@ -86,4 +88,18 @@ export function signalOf(turn: OwnerTurn): SignalReading {
   if (undo.length > 0 || asksUndo) return { signal: "undo", strength: strength("undo"), severity: 3, evidence: [...verdict.signals, ...undo] };
   if (verdict.kind === "praise" || (verdict.kind === "rating" && (verdict.rating ?? 0) >= 7)) return { signal: "praise", strength: strength("praise"), severity: 1, evidence: verdict.signals };
   return { signal: null, why: "no correction, undo or praise in the turn" };
+}
+
+/**
+ * "Again", "I told you", "you didn't", "still" in the capture's languages (and Chinese and
+ * Japanese): the owner says the reply broke something said before. A restatement marker
+ * alone ("as I said", "remember") is not one: it is as often said of a reply that kept the
+ * rule, so only a witness can make it an incident.
+ */
+const REPEAT: RegExp =
+  /\b(again|i told you|told you (already|before)|i already (told|said|asked)|how many times|you didn'?t|you did not|you forgot|you still|still (not|doesn'?t|isn'?t|wrong)|once more|wieder|schon wieder|nochmal|noch einmal|ich habe (dir )?(doch )?gesagt|du hast nicht|encore|je t'ai (déjà )?dit|tu n'as pas|otra vez|de nuevo|ya te dije|te dije|no has|outra vez|de novo|eu já disse|já te disse|você não|taas|uudestaan|jälleen|sanoin jo|et (taaskaan )?(tehnyt|ajanut)|снова|опять|я же говорил|ты не)\b|又|再次|我说过|我已经说|告诉过你|你没有|没有跑|また|言ったでしょ|言ったのに/iu;
+
+export function repeatMarker(text: string): string | null {
+  const m = REPEAT.exec(text);
+  return m === null ? null : m[0];
 }

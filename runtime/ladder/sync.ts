@@ -8,13 +8,26 @@
  * Example: ruleRowsForIndex(index, new Set(), "2026-12-01T00:00:00Z") -> [{kind: "rule",
  * rule_id: "claude.git.1b7c4e", rung: 2, location: {kind: "text", file: "CLAUDE.md", section: "Git"}, ...}].
  */
-import type { RuleIndex, RuleLoad } from "../../schemas/rules.js";
-import type { Rung, RuleRow } from "../../schemas/rule-ledger.js";
-import { openRuleLedger } from "./ledger.js";
+import { isAbsolute, join } from "node:path";
+import type { RuleIndex, RuleLoad, RuleSource } from "../../schemas/rules.js";
+import type { RulePatch, Rung, RuleRow } from "../../schemas/rule-ledger.js";
+import { openRuleLedger, type LedgerRule } from "./ledger.js";
 
 const RUNG_OF_LOAD: Record<RuleLoad, Rung> = { always: 2, "on-demand": 1, "path-scoped": 1, check: 3, "not-loaded": 0 };
 
-export function ruleRowsForIndex(index: RuleIndex, known: ReadonlySet<string>, at: string): RuleRow[] {
+/**
+ * The file as a session would load it: a project file under the project folder (where
+ * sessions run, which may differ from where the files were indexed), a user file under
+ * `home`; null when neither can be said.
+ */
+export function sourceFileAbs(src: RuleSource | undefined, home: string | null): string | null {
+  if (src === undefined) return null;
+  if (src.path.startsWith("~/")) return home === null ? null : join(home, src.path.slice(2));
+  if (isAbsolute(src.path)) return src.path;
+  return src.project === null ? null : join(src.project, src.path);
+}
+
+export function ruleRowsForIndex(index: RuleIndex, known: ReadonlySet<string>, at: string, home: string | null = null): RuleRow[] {
   const sources = new Map(index.sources.map((s) => [s.source, s]));
   const out: RuleRow[] = [];
   for (const u of index.units) {
@@ -36,7 +49,22 @@ export function ruleRowsForIndex(index: RuleIndex, known: ReadonlySet<string>, a
       keywords: [],
       witness: null,
       exempt: false,
+      project: src?.project ?? null,
+      file_abs: sourceFileAbs(src, home),
     });
+  }
+  return out;
+}
+
+/** Patches giving rules synced before rules carried a project their project and file, from the index. */
+export function projectPatches(index: RuleIndex, rules: ReadonlyMap<string, LedgerRule>, at: string, home: string | null): RulePatch[] {
+  const sources = new Map(index.sources.map((s) => [s.source, s]));
+  const out: RulePatch[] = [];
+  for (const u of index.units) {
+    const r = rules.get(u.id);
+    if (r === undefined || r.project !== undefined || r.origin !== "index") continue;
+    const src = sources.get(u.source);
+    out.push({ kind: "patch", v: 1, rule_id: u.id, at, set: { project: src?.project ?? null, file_abs: sourceFileAbs(src, home) }, because: "the rule index says which project the rule belongs to" });
   }
   return out;
 }
@@ -46,10 +74,12 @@ export function ruleRowsForIndex(index: RuleIndex, known: ReadonlySet<string>, a
  * every unit it does not hold yet (the nightly auditor and `errata rules audit` both start so).
  * Returns how many were added.
  */
-export function syncIndexRules(dir: string, index: RuleIndex | null, at: string): number {
+export function syncIndexRules(dir: string, index: RuleIndex | null, at: string, home: string | null = null): number {
   if (index === null) return 0;
   const ledger = openRuleLedger(dir);
-  const rows = ruleRowsForIndex(index, new Set(ledger.read().ledger.rules.keys()), at);
-  if (rows.length > 0) ledger.append(rows);
+  const known = ledger.read().ledger.rules;
+  const rows = ruleRowsForIndex(index, new Set(known.keys()), at, home);
+  const patches = projectPatches(index, known, at, home);
+  if (rows.length + patches.length > 0) ledger.append([...rows, ...patches]);
   return rows.length;
 }

@@ -8,11 +8,14 @@
  * takes that unit's id (a carry, recorded); other new units get fresh ids; previous units with
  * no successor are recorded as vanished. A source that could not be read this time keeps its
  * previous units (a file that is briefly unreadable does not erase its rules); a source that
- * is gone loses them.
+ * is gone loses them. Several projects share one index: a build of some projects keeps the
+ * sources of the others as they were (and the user's files when it read none), so a build in
+ * another folder adds to the index, never replaces it.
  *
  * Example: `buildIndex(sources, null, {today: "2026-12-01"})` -> `{index, changed: true}`;
  * the same call with that index as `previous` -> `{changed: false}`.
  */
+import { resolve } from "node:path";
 import type { RuleCarry, RuleIndex, RuleSource, RuleUnit, VanishedRule } from "../../schemas/rules.js";
 import { RULE_INDEX_SCHEMA } from "../../schemas/rules.js";
 import { redactTextForWrite } from "../privacy/index.js";
@@ -70,6 +73,11 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
   let carried = 0;
   let gone = 0;
 
+  const building = new Set(opts.projects.map((p) => resolve(p)));
+  const readShared = loaded.some((s) => s.project === null);
+  const addsToOthers = (previous?.projects ?? []).some((p) => !building.has(resolve(p)));
+  const keptSource = (src: RuleSource): boolean => (src.project !== null ? !building.has(resolve(src.project)) : addsToOthers && !readShared);
+  const prevSources = new Map((previous?.sources ?? []).map((s) => [s.source, s]));
   const knownSources = new Set((previous?.sources ?? []).filter((s) => s.problems.length === 0 || s.units > 0).map((s) => s.source));
   for (const src of loaded) {
     const prev = prevBySource.get(src.source) ?? [];
@@ -175,14 +183,21 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
     }
     sources.push({ source: src.source, path: src.path, kind: src.kind, load: src.load, scope: src.scope, imported_by: src.imported_by, project: src.project, lines: src.parsed.lines, bytes: src.bytes, units: raw.length, problems: src.problems });
   }
-  // Sources that are gone: their units vanish.
-  for (const list of prevBySource.values()) {
+  // Sources of projects this build did not read are kept as they were; others are gone: their units vanish.
+  for (const [source, list] of prevBySource) {
+    const src = prevSources.get(source);
+    if (src !== undefined && keptSource(src)) {
+      sources.push(src);
+      for (const u of list) units.push(u);
+      continue;
+    }
     for (const p of list) {
       vanished.push({ id: p.id, source: p.source, text: p.text, at: opts.today });
       gone++;
     }
   }
-  const next: RuleIndex = { schema: RULE_INDEX_SCHEMA, updated: opts.today, projects: [...opts.projects], sources, units, carries, vanished };
+  const projects = [...new Set([...(previous?.projects ?? []).filter((p) => sources.some((s) => s.project !== null && resolve(s.project) === resolve(p))), ...opts.projects])];
+  const next: RuleIndex = { schema: RULE_INDEX_SCHEMA, updated: opts.today, projects, sources, units, carries, vanished };
   const changed = previous === null || comparable(previous) !== comparable(next);
   return { index: changed ? next : previous, changed, kept, added, carried, vanished: gone };
 }

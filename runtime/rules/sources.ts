@@ -38,6 +38,12 @@ export interface SourceOptions {
   project?: string;
   /** Put before every source slug of this root (several projects in one index). */
   prefix?: string;
+  /**
+   * Slugs an earlier index gave, by `<project>\0<path>` (project "" for the user's and managed
+   * files), kept so that a rule's id never moves when other projects are indexed beside it;
+   * and slugs other sources of the index hold (never given again).
+   */
+  slugs?: { reuse: ReadonlyMap<string, string>; taken: ReadonlySet<string> };
   /** Home folder for `~/.claude/...` and `@~/` imports; null skips the user's files. */
   home: string | null;
   /** Managed policy files (e.g. /etc/claude-code/CLAUDE.md); missing ones are skipped silently. */
@@ -163,10 +169,16 @@ export class SourceWalk {
       path = posix(abs);
       base = `${kind === "managed" ? "managed" : "ext"}-${basename(dirname(abs))}-${basename(abs).replace(/\.md$/i, "")}`;
     }
-    let source = slug(`${kind === "user" || kind === "user-rules" || kind === "managed" ? "" : (this.opts.prefix ?? "")}${base.replace(/^\.+/, "")}`) || "source";
-    if (this.slugs.has(source)) {
+    const shared = kind === "user" || kind === "user-rules" || kind === "managed";
+    const kept = this.opts.slugs?.reuse.get(`${shared ? "" : resolve(this.opts.project ?? this.opts.root)}\u0000${path}`);
+    if (kept !== undefined && !this.slugs.has(kept)) {
+      this.slugs.add(kept);
+      return { path, source: kept };
+    }
+    let source = slug(`${shared ? "" : (this.opts.prefix ?? "")}${base.replace(/^\.+/, "")}`) || "source";
+    if (this.slugs.has(source) || this.opts.slugs?.taken.has(source)) {
       let n = 2;
-      while (this.slugs.has(`${source}-${n}`)) n++;
+      while (this.slugs.has(`${source}-${n}`) || this.opts.slugs?.taken.has(`${source}-${n}`)) n++;
       source = `${source}-${n}`;
     }
     this.slugs.add(source);
@@ -329,13 +341,15 @@ export function sourcesFromTexts(files: ReadonlyArray<{ path: string; text: stri
  */
 export function discoverProjects(
   projects: ReadonlyArray<{ root: string; project?: string }>,
-  shared: { home: string | null; managed: readonly string[]; extra: readonly string[] },
+  shared: { home: string | null; managed: readonly string[]; extra: readonly string[]; otherProjects?: number; slugs?: SourceOptions["slugs"] },
 ): LoadedSource[] {
   const out: LoadedSource[] = [];
   const seen = new Set<string>();
+  const taken = new Set(shared.slugs?.taken ?? []);
   projects.forEach((p, i) => {
-    const prefix = projects.length > 1 ? `${basename(resolve(p.project ?? p.root))}-` : "";
+    const prefix = projects.length + (shared.otherProjects ?? 0) > 1 ? `${basename(resolve(p.project ?? p.root))}-` : "";
     const found = discoverSources({
+      ...(shared.slugs ? { slugs: { reuse: shared.slugs.reuse, taken } } : {}),
       root: p.root,
       ...(p.project === undefined ? {} : { project: p.project }),
       prefix,
@@ -346,6 +360,7 @@ export function discoverProjects(
     for (const s of found) {
       if (seen.has(s.abs)) continue;
       seen.add(s.abs);
+      taken.add(s.source);
       out.push(s);
     }
   });

@@ -33,10 +33,15 @@ describe("the daily ladder stage", () => {
     writeSession(root, "s1", new Date().toISOString(), [
       { prompt: "add lodash", tools: [{ name: "Bash", input: { command: "npm install lodash" } }], reply: "Installed with npm." },
       { prompt: "No, that's wrong. I told you to use pnpm, not npm.", reply: "Redone with pnpm." },
-    ]);
-    const opts = { ruleIndexFile: built.file, projectDir: project };
+    ], project);
+    // A session of another project says the same: that project's rules are not this one's.
+    writeSession(root, "s2", new Date().toISOString(), [
+      { prompt: "add lodash", tools: [{ name: "Bash", input: { command: "npm install lodash" } }], reply: "Installed with npm." },
+      { prompt: "No, that's wrong. I told you to use pnpm, not npm.", reply: "Redone with pnpm." },
+    ], join(tmp.dir, "elsewhere"));
+    const opts = { ruleIndexFile: built.file, projectDir: null };
     const out = await ladderStage(ctxFor(ledger), root, opts).run();
-    expect(out.counts).toMatchObject({ rules_added: 1, transcripts: 1, turns: 2, incidents: 1 });
+    expect(out.counts).toMatchObject({ rules_added: 1, transcripts: 2, turns: 4, incidents: 1 });
     const again = await ladderStage(ctxFor(ledger), root, opts).run();
     expect(again.counts).toMatchObject({ rules_added: 0, incidents: 0 });
     const rule = [...openRuleLedger(join(ledger, "ladder")).read().ledger.rules.values()];

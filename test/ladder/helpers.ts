@@ -9,8 +9,8 @@ export interface Step {
 }
 
 /** A Claude Code transcript of typed prompts, each answered by tool calls and a reply. */
-export function writeSession(dir: string, session: string, startIso: string, steps: readonly Step[]): string {
-  const base = { isSidechain: false, userType: "external", cwd: "/home/u/app", sessionId: session, version: "2.1.9" };
+export function writeSession(dir: string, session: string, startIso: string, steps: readonly Step[], cwd = "/home/u/app"): string {
+  const base = { isSidechain: false, userType: "external", cwd, sessionId: session, version: "2.1.9" };
   const lines: object[] = [];
   let t = Date.parse(startIso);
   let parent: string | null = null;

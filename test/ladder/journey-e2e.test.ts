@@ -56,8 +56,8 @@ const slip = (day: string) => [
 describe("the journey, end to end", () => {
   it("broken twice -> climb proposal -> approved -> check in shadow -> gate -> active, and the hook then denies", async () => {
     const { project, ledgerDir, dir, claude } = setup();
-    const s1 = writeSession(tmp.dir, "s1", "2026-11-20T10:00:00Z", slip("20th"));
-    const s2 = writeSession(tmp.dir, "s2", "2026-11-25T10:00:00Z", slip("25th"));
+    const s1 = writeSession(tmp.dir, "s1", "2026-11-20T10:00:00Z", slip("20th"), project);
+    const s2 = writeSession(tmp.dir, "s2", "2026-11-25T10:00:00Z", slip("25th"), project);
     loaded(dir, "s1", claude);
     loaded(dir, "s2", claude);
 
@@ -98,7 +98,7 @@ describe("the journey, end to end", () => {
     const clean: string[] = [];
     for (let k = 0; k < 90; k++) {
       const day = new Date(Date.parse("2026-11-27T09:00:00Z") + Math.floor(k / 10) * 86_400_000 + k * 60_000).toISOString();
-      clean.push(writeSession(tmp.dir, `c${k}`, day, [{ prompt: "run the tests", tools: [{ name: "Bash", input: { command: "pnpm test" } }], reply: "All green." }]));
+      clean.push(writeSession(tmp.dir, `c${k}`, day, [{ prompt: "run the tests", tools: [{ name: "Bash", input: { command: "pnpm test" } }], reply: "All green." }], project));
     }
     const night2 = await runAudit({ ladderDir: dir, projectDir: project, transcripts: [s1, s2, ...clean], at: "2026-12-06T03:00:00.000Z" });
     const v = night2.shadow[0]!;

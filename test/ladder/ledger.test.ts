@@ -111,12 +111,17 @@ describe("incidents, not mentions", () => {
 
   it("the same words after an English reply are an incident, in view when CLAUDE.md loaded in that session", () => {
     const loads = [{ v: 1 as const, ts: "t", session_id: "s1", file_path: "/p/CLAUDE.md", memory_type: "Project", load_reason: "session_start", globs: null, trigger_file_path: null, parent_file_path: null }];
-    const out = turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here is the summary; the tests passed." }), rules(), loads, cause);
+    // "In view" is the exact file: the rule's file as a session loads it, never a path suffix.
+    const placed = (): LedgerRule[] => rules().map((r) => ({ ...r, file_abs: "/p/CLAUDE.md" }));
+    const out = turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here is the summary; the tests passed." }), placed(), loads, cause);
     expect(out.lines).toEqual([
       expect.objectContaining({ kind: "incident", rule_id: finnish.rule_id, signal: "correction", in_view: true, rung: 2, cause: "rule_gap", incident_id: incidentId(finnish.rule_id, "ex-1") }),
     ]);
-    expect(turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here it is." }), rules(), [{ ...loads[0]!, file_path: "/p/other.md" }], cause).lines[0]).toMatchObject({ in_view: false });
-    expect(turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here it is." }), rules(), [], cause).lines[0]).toMatchObject({ in_view: null });
+    expect(turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here it is." }), placed(), [{ ...loads[0]!, file_path: "/p/other.md" }], cause).lines[0]).toMatchObject({ in_view: false });
+    expect(turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here it is." }), placed(), [{ ...loads[0]!, file_path: "/q/CLAUDE.md" }], cause).lines[0]).toMatchObject({ in_view: false });
+    expect(turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here it is." }), placed(), [], cause).lines[0]).toMatchObject({ in_view: null });
+    // A rule whose file is known only by its project-relative name cannot be said in view.
+    expect(turnLines(turn({ text: "as I said, Finnish please", reply_before: "Here it is." }), rules(), loads, cause).lines[0]).toMatchObject({ in_view: null });
   });
 
   it("without a witness, an explicit 'that was wrong' counts and a bare restatement is a mention", () => {

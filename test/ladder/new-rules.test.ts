@@ -61,10 +61,10 @@ describe("the auditor drafts a new rule from repeated gaps", () => {
   it("two sessions -> one proposal; a retried night adds nothing; approve writes one line and the rule's row; undo takes them back", async () => {
     const dir = join(tmp.dir, "ladder");
     openRuleLedger(dir).append([{ ...pnpm, location: { kind: "text", file: join(tmp.dir, "CLAUDE.md"), section: null } }]);
-    const s1 = writeSession(tmp.dir, "a", "2026-11-20T10:00:00Z", tests("No, that's wrong. Always run the tests before you commit. DB_PASSWORD=hunter22x"));
+    const s1 = writeSession(tmp.dir, "a", "2026-11-20T10:00:00Z", tests("No, that's wrong. Always run the tests before you commit. DB_PASSWORD=hunter22x"), tmp.dir);
     const first = await night([s1], "2026-11-21T03:00:00.000Z");
     expect(first.r).toMatchObject({ gaps: 1, incidents: 0, proposals: [] });
-    const s2 = writeSession(tmp.dir, "b", "2026-11-24T10:00:00Z", tests("I told you: run the tests before committing!"));
+    const s2 = writeSession(tmp.dir, "b", "2026-11-24T10:00:00Z", tests("I told you: run the tests before committing!"), tmp.dir);
     const second = await night([s1, s2], "2026-11-25T03:00:00.000Z");
     expect(second.r.gaps).toBe(1); // the first session's gap was kept already
     expect(second.r.proposals).toHaveLength(1);
@@ -87,7 +87,7 @@ describe("the auditor drafts a new rule from repeated gaps", () => {
     expect(rule).toMatchObject({ rung: 1, location: { kind: "text", file }, origin: "proposed" });
     expect(rule.keywords).toEqual(expect.arrayContaining(["run", "tests"]));
     // A later correction of the same subject names the new rule: an incident, not another gap.
-    const s3 = writeSession(tmp.dir, "c", "2026-11-28T10:00:00Z", tests("No, that's wrong: run the tests before you commit."));
+    const s3 = writeSession(tmp.dir, "c", "2026-11-28T10:00:00Z", tests("No, that's wrong: run the tests before you commit."), tmp.dir);
     const third = await night([s1, s2, s3], "2026-11-29T03:00:00.000Z");
     expect(third.r).toMatchObject({ gaps: 0, incidents: 1 });
     expect(openRuleLedger(dir).read().ledger.rules.get(p.rule_id)!.incidents).toHaveLength(1);
@@ -95,14 +95,14 @@ describe("the auditor drafts a new rule from repeated gaps", () => {
     expect(existsSync(file)).toBe(false);
     expect(openRuleLedger(dir).read().ledger.rules.get(p.rule_id)).toMatchObject({ rung: 0, location: { kind: "unwritten" } });
     // Taken back, the rule counts nothing: a later correction of the subject is a gap again.
-    const s4 = writeSession(tmp.dir, "d", "2026-12-01T10:00:00Z", tests("Wrong again: run the tests before you commit."));
+    const s4 = writeSession(tmp.dir, "d", "2026-12-01T10:00:00Z", tests("Wrong again: run the tests before you commit."), tmp.dir);
     const fourth = await night([s1, s2, s3, s4], "2026-12-02T03:00:00.000Z");
     expect(fourth.r).toMatchObject({ gaps: 1, incidents: 0 });
   });
 
   it("repeats in one session, or two subjects, draft nothing", async () => {
     const one = writeSession(tmp.dir, "a", "2026-11-20T10:00:00Z", [...tests("No, that's wrong. Always run the tests before you commit."), ...tests("Wrong again: run the tests before committing.")]);
-    const other = writeSession(tmp.dir, "b", "2026-11-22T10:00:00Z", tests("No, that's wrong. Never add emoji to commit messages."));
+    const other = writeSession(tmp.dir, "b", "2026-11-22T10:00:00Z", tests("No, that's wrong. Never add emoji to commit messages."), tmp.dir);
     const r = await night([one, other], "2026-11-23T03:00:00.000Z");
     expect(r.r.gaps).toBe(3);
     expect(r.r.proposals).toEqual([]);
@@ -115,7 +115,7 @@ describe("the auditor drafts a new rule from repeated gaps", () => {
       { prompt: "add dayjs", tools: [{ name: "Bash", input: { command: "pnpm add dayjs" } }], reply: "pnpm failed with a 503." },
       { prompt: "No, that's wrong: the registry is down again, retry later", reply: "I will retry later." },
     ]);
-    const named = writeSession(tmp.dir, "b", "2026-11-21T10:00:00Z", tests("No, that's wrong. I told you to use pnpm, not npm."));
+    const named = writeSession(tmp.dir, "b", "2026-11-21T10:00:00Z", tests("No, that's wrong. I told you to use pnpm, not npm."), tmp.dir);
     const r = await night([env, named], "2026-11-22T03:00:00.000Z");
     expect(r.r.gaps).toBe(0);
     expect(r.r.incidents).toBe(1);

@@ -3,6 +3,7 @@ import { editSummary, ladderDir, readProposals } from "../../../runtime/ladder/i
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
+import { replayLine } from "../../../runtime/ladder/index.js";
 
 /**
  * `errata rules approvals`: the owner's approval table: every pending proposal (a climb, a new
@@ -25,6 +26,7 @@ export function register(group: Command, ctx: CommandContext): void {
         println(ctx.io, `${p.id}  ${p.type} ${p.from_rung} -> ${p.to_rung}  ${p.rule_id}  [${status}]  (${p.diagnosis}) ${p.why}`);
         for (const e of p.evidence) println(ctx.io, `    ${e}`);
         if (p.edit) println(ctx.io, `    edit: ${editSummary(p.edit)}`);
+        if (p.replay) println(ctx.io, `    ${replayLine(p.replay)}`);
         println(ctx.io, `    review: ${p.review}`);
       }
     });

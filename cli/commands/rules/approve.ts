@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { isCodedError } from "../../../core/errors.js";
 import { approve, ladderDir } from "../../../runtime/ladder/index.js";
@@ -17,17 +18,21 @@ export function register(group: Command, ctx: CommandContext): void {
     .command("approve")
     .description("Say yes to a proposal: apply it as one edit of one rule unit, with a backup (refused if the file changed by hand since)")
     .argument("<id>", "a proposal id (errata rules approvals lists them)")
+    .option("--command-regex <re>", "a new_check code could not draft: the Bash commands it watches (a regular expression)")
+    .option("--path-glob <glob>", "a new_check code could not draft: the files written or edited it watches")
+    .option("--hookify <file>", "a new_check code could not draft: take its conditions from a hookify rule file")
     .option("--dry-run", "check that it would apply, change nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules approve pr-0000000000  # exit 2"], { after: "An unknown id exits 2. Undo an applied proposal with errata rules undo <id>." }))
     .option(...WAIT_OPTION)
-    .action(lockedAction(ctx, "errata rules approve", (id: string, flags: { dryRun?: boolean; json?: boolean }) => {
+    .action(lockedAction(ctx, "errata rules approve", (id: string, flags: { dryRun?: boolean; json?: boolean; commandRegex?: string; pathGlob?: string; hookify?: string }) => {
       try {
-        const s = approve(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
+        const given = { ...(flags.commandRegex !== undefined ? { commandRegex: flags.commandRegex } : {}), ...(flags.pathGlob !== undefined ? { pathGlob: flags.pathGlob } : {}), ...(flags.hookify !== undefined ? { hookify: resolve(ctx.io.cwd, flags.hookify) } : {}) };
+        const s = approve(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true }, given);
         const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
-        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null) });
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id: s.proposal.id, approved: id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null) });
         const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
-        println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${id}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
+        println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${s.proposal.id}${s.proposal.id !== id ? ` (carrying ${id})` : ""}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
       } catch (err) {
         // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });

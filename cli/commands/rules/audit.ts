@@ -7,7 +7,7 @@ import { readRuleIndex, ruleIndexPath } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { reviewerFor } from "./loosen.js";
-import { printJson, println } from "../../shared/io.js";
+import { printJson, println, warn } from "../../shared/io.js";
 import { lockedAction, WAIT_OPTION } from "../../shared/run-lock.js";
 
 const jsonlUnder = (root: string): string[] => {
@@ -33,12 +33,12 @@ export function register(group: Command, ctx: CommandContext): void {
     .description("Count incidents into the rule ledger, diagnose, draft proposals, judge checks in shadow (the nightly auditor)")
     .option("--root <dir>", "read every transcript (.jsonl) under this folder")
     .option("--transcript <file...>", "read these transcripts")
-    .option("--project <dir>", "the project whose instruction files a climb edits", ".")
+    .option("--project <dir>", "the project a climb edits when the corrections' sessions name none (default: the project of each correction's session, from its cwd)")
     .option("--dry-run", "report what it would count and draft, write nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules audit --project ."], { after: "With no transcripts it is an empty run: it still writes its receipts, so a quiet night differs from a night that never ran." }))
     .option(...WAIT_OPTION)
-    .action(lockedAction(ctx, "errata rules audit", async (flags: { root?: string; transcript?: string[]; project: string; dryRun?: boolean; json?: boolean }) => {
+    .action(lockedAction(ctx, "errata rules audit", async (flags: { root?: string; transcript?: string[]; project?: string; dryRun?: boolean; json?: boolean }) => {
       const transcripts = [...(flags.transcript ?? []).map((f) => resolve(ctx.io.cwd, f)), ...(flags.root ? jsonlUnder(resolve(ctx.io.cwd, flags.root)) : [])];
       const at = new Date(ctx.io.now()).toISOString();
       // Read before anything is written, so a bad reviewer config (exit 2) writes nothing. A dry
@@ -46,8 +46,8 @@ export function register(group: Command, ctx: CommandContext): void {
       const reviewer = flags.dryRun ? null : reviewerFor(ctx);
       const index = readRuleIndex(ruleIndexPath(resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir));
       const r = await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, async (dir) => {
-        syncIndexRules(dir, index, at);
-        return runAudit({ ladderDir: dir, projectDir: resolve(ctx.io.cwd, flags.project), transcripts, at, reviewer });
+        syncIndexRules(dir, index, at, ctx.io.env["HOME"] ?? null);
+        return runAudit({ ladderDir: dir, projectDir: flags.project === undefined ? null : resolve(ctx.io.cwd, flags.project), index, transcripts, at, reviewer, warn: (l) => warn(ctx.io, l) });
       });
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, ...r });
       println(ctx.io, `${flags.dryRun ? "would audit" : "audit"}: ${r.turns} turns in ${transcripts.length} transcripts, ${r.incidents} new incidents, ${r.mentions} mentions; ${r.proposals.length} proposals drafted${r.proposals.length ? ` (${r.proposals.join(", ")})` : ""}`);

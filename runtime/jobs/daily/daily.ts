@@ -98,7 +98,7 @@ export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptio
         return { ...out, notes: [note, ...out.notes] };
       },
     },
-    ladderStage(ctx, root, { ...(opts.ladder ?? { ruleIndexFile: null, projectDir: process.cwd() }), ...(deps.reviewer ? { reviewer: deps.reviewer } : {}) }),
+    ladderStage(ctx, root, { ...(opts.ladder ?? { ruleIndexFile: null, projectDir: null }), ...(deps.reviewer ? { reviewer: deps.reviewer } : {}) }),
   ];
 }
 

@@ -36,8 +36,10 @@ function recentTranscripts(root: string, sinceMs: number): string[] {
 export interface LadderStageOptions {
   /** The rule index (`<v4>/rules.json`): its units join the rule ledger before the audit. */
   ruleIndexFile: string | null;
-  /** The project whose instruction files a drafted climb edits. */
-  projectDir: string;
+  /** The project a drafted climb edits when a correction's session names none (null: the climb asks; never the folder daily runs from). */
+  projectDir: string | null;
+  /** The home folder whose `~/.claude` files the index names (to say which file a session loaded). */
+  home?: string | null;
   /** The reviewer lane (the engine config's `reviewer`), made when the stage runs; absent or null: offline. */
   reviewer?: () => Reviewer | null;
 }
@@ -53,10 +55,12 @@ export function ladderStage(ctx: StageContext, root: string, opts: LadderStageOp
       // The ladder folder sits in the ledger folder, beside upgrades.jsonl.
       const ladderDir = join(dirname(ctx.files.upgrades), "ladder");
       const at = new Date(now).toISOString();
-      const added = syncIndexRules(ladderDir, opts.ruleIndexFile === null ? null : readRuleIndex(opts.ruleIndexFile), at);
-      const r = await runAudit({ ladderDir, projectDir: opts.projectDir, transcripts, at, reviewer: opts.reviewer ? opts.reviewer() : null });
-      const counts = { rules_added: added, transcripts: transcripts.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
-      return stageOutput(counts, r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : []);
+      const index = opts.ruleIndexFile === null ? null : readRuleIndex(opts.ruleIndexFile);
+      const added = syncIndexRules(ladderDir, index, at, opts.home ?? null);
+      const warnings: string[] = [];
+      const r = await runAudit({ ladderDir, projectDir: opts.projectDir, index, transcripts, at, reviewer: opts.reviewer ? opts.reviewer() : null, warn: (l) => warnings.push(l) });
+      const counts = { rules_added: added, transcripts: transcripts.length, transcripts_skipped: r.skipped.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
+      return stageOutput(counts, [...warnings, ...(r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : [])]);
     },
   };
 }

@@ -7,7 +7,7 @@
  * Example: `runRulesBuild({roots: [{root: "."}], home: null, managed: [], extra: [], v4Dir,
  * today: "2026-12-01", git: true, dryRun: false})` -> `{changed: true, written: true, …}`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Engine } from "../../engine/index.js";
 import { RuleClusterSchema, RuleNoulWeightsSchema, type CoverageRecord, type RuleCluster, type RuleIndex } from "../../../schemas/rules.js";
@@ -47,9 +47,24 @@ export interface RulesBuildReport {
 }
 
 export function runRulesBuild(opts: RulesBuildOptions): RulesBuildReport {
+  // A root that is not a folder is a typo, not an empty project: nothing is built or written.
+  for (const r of opts.roots) {
+    let dir = false;
+    try {
+      dir = statSync(r.root).isDirectory();
+    } catch {
+      dir = false;
+    }
+    if (!dir) throw new ErrataError("BAD_INPUT", `--root ${r.root} is not a folder`, { expected: "a project folder to index", found: existsSync(r.root) ? "a file" : "nothing there" });
+  }
   const file = ruleIndexPath(opts.v4Dir);
   const previous = readRuleIndex(file);
-  const sources = discoverProjects(opts.roots, { home: opts.home, managed: opts.managed, extra: opts.extra });
+  const building = new Set(opts.roots.map((r) => resolve(r.project ?? r.root)));
+  // Ids never move: each source keeps the slug the index gave it, whatever else is indexed now.
+  const reuse = new Map((previous?.sources ?? []).map((s) => [`${s.project ?? ""}\u0000${s.path}`, s.source]));
+  const taken = new Set((previous?.sources ?? []).filter((s) => s.project !== null && !building.has(s.project)).map((s) => s.source));
+  const otherProjects = (previous?.projects ?? []).filter((p) => !building.has(resolve(p))).length;
+  const sources = discoverProjects(opts.roots, { home: opts.home, managed: opts.managed, extra: opts.extra, otherProjects, slugs: { reuse, taken } });
   const result = buildIndex(sources, previous, {
     today: opts.today,
     projects: opts.roots.map((r) => resolve(r.project ?? r.root)),

@@ -1,0 +1,111 @@
+/**
+ * What code can read off a rule's text about the tool calls and replies that break it: the
+ * commands it forbids (a backticked command or a named action after "never", "don't", "avoid",
+ * 不要 ...), and the language it asks replies in. Both are used twice: as the rule's witness
+ * (did the reply or its tool calls break it?) and as the makings of a drafted check, which is
+ * then tested against the calls the owner corrected and the project's recorded calls
+ * (checks-draft.ts). A pattern is a candidate, never a verdict: nothing here decides alone.
+ *
+ * Hand-written: no library reads a forbidding clause out of an instruction line; the action
+ * lexicon below is short on purpose (actions whose command forms are many and fixed).
+ *
+ * Example: commandPatterns("Don't use `git push --force` on main") -> [{source: "`git push --force`",
+ * pattern: "(^|[;&|(]\\s*|\\s)git\\s(?:[^;&|\\n]*\\s)?push\\s(?:[^;&|\\n]*\\s)?--force\\b", qualifiers: ["main"]}].
+ */
+import type { Witness } from "../../schemas/rule-ledger.js";
+
+/** A forbidding clause: the words that say "not this". */
+const NEGATION = /\b(never|don'?t|do not|avoid|no|stop|not|without|must not|mustn'?t|instead of|rather than|nie|niemals|jamais|ne pas|nunca|nunca|älä|ei|не|нельзя)\b|不要|不能|禁止|勿|别|しない|禁止/iu;
+
+/** Actions with a fixed family of command forms. */
+const ACTIONS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/force[- ]?push|push\s+--force|push\s+-f\b|rewrite (the )?(remote )?history/i, String.raw`\bgit\s(?:[^;&|\n]*\s)?push\s(?:[^;&|\n]*\s)?(?:-f\b|--force\b|--force-with-lease\b|\+\S)`],
+  [/\bamend\b/i, String.raw`\bgit\s(?:[^;&|\n]*\s)?commit\s(?:[^;&|\n]*\s)?--amend\b`],
+  [/release (profile|build|mode)|--release\b/i, String.raw`\s--release\b`],
+  [/--no-verify|skip(ping)? (the )?(git )?hooks/i, String.raw`\s--no-verify\b`],
+  [/\bsudo\b/i, String.raw`(^|[;&|(]\s*)sudo\s`],
+  [/推送到远程|push(ing)? to (the )?remote/i, String.raw`\bgit\s(?:[^;&|\n]*\s)?push\b`],
+];
+
+const WORDS = ["main", "master", "production", "prod", "release"];
+
+export interface CommandPattern {
+  /** The words of the rule it came from. */
+  source: string;
+  pattern: string;
+  /** Words of the rule that narrow it ("on main"): kept only when the corrected calls carry them. */
+  qualifiers: string[];
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A command written in the rule, as a pattern: its words in order, other arguments allowed between. */
+export function commandRegex(cmd: string): string | null {
+  const toks = cmd.trim().split(/\s+/).filter((t) => t.length > 0 && !/^<.*>$|^\.\.\.$/.test(t));
+  if (toks.length === 0 || !/^[A-Za-z][\w.-]*$/.test(toks[0]!)) return null;
+  const parts = toks.map((t, i) => {
+    const e = escapeRe(t);
+    const end = /\w$/.test(t) ? "\\b" : "";
+    return i === 0 ? `${e}${end}` : `${e}${end}`;
+  });
+  return `(^|[;&|(]\\s*|\\s)${parts.join("\\s(?:[^;&|\\n]*\\s)?")}`;
+}
+
+/** The clauses of a rule that forbid something (split on sentence ends and semicolons). */
+function forbidding(text: string): string[] {
+  return text.split(/(?<=[.;!?。；])\s*|\s+—\s+/u).filter((c) => NEGATION.test(c));
+}
+
+export function commandPatterns(ruleText: string): CommandPattern[] {
+  const out: CommandPattern[] = [];
+  const seen = new Set<string>();
+  const push = (p: CommandPattern): void => {
+    if (!seen.has(p.pattern)) {
+      seen.add(p.pattern);
+      out.push(p);
+    }
+  };
+  for (const clause of forbidding(ruleText)) {
+    const qualifiers = WORDS.filter((w) => new RegExp(`\\b${w}\\b`, "i").test(clause));
+    for (const [re, pattern] of ACTIONS) if (re.test(clause)) push({ source: clause.trim().slice(0, 80), pattern, qualifiers });
+    // A command in backticks inside a forbidding clause; one of several forbidden (`a`, `b`) each.
+    for (const m of clause.matchAll(/`([^`]{2,80})`/g)) {
+      const cmd = m[1]!.replace(/\$\(.*\)|"[^"]*"|'[^']*'/g, " ").trim();
+      // A path, a type or an expression is not a command (`.envrc`, `Array.isArray()`, `T`).
+      if (!/^[a-z][\w-]*(\s+\S+)+$/.test(cmd) && !/^[a-z][\w-]*$/.test(cmd)) continue;
+      if (/^[a-z][\w-]*$/.test(cmd) && cmd.length < 3) continue;
+      const rx = commandRegex(cmd);
+      if (rx !== null) push({ source: `\`${m[1]}\``, pattern: rx, qualifiers });
+    }
+    // A bare name after "never" / "don't use|run|call" ("Use pnpm, never npm"), as a command's first word.
+    const bare = /\b(?:never|don't|do not)\s+(?:use|run|call)?\s*([A-Za-z][\w-]*(?:\.[\w-]+)*)\b(?!`)/i.exec(clause.replace(/`[^`]*`/g, " "));
+    if (bare && !/^(use|run|call|put|add|write|make|ask|be|do|let|the|a|an|any|it|this|that|to|on|in|more|over|anything)$/i.test(bare[1]!)) {
+      push({ source: bare[0], pattern: `(^|[;&|(]\\s*)${escapeRe(bare[1]!)}\\b`, qualifiers });
+    }
+  }
+  return out;
+}
+
+/** Languages a reply rule may ask for, with a test of a reply written in it. */
+const LANGS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(finnish|suomeksi|suomi)\b/i, String.raw`\b(ja|on|ei|se|että|tämä|olen|kanssa|mutta|tässä|kun|myös|sinun|voit)\b`],
+  [/\b(german|deutsch)\b/i, String.raw`\b(und|der|die|das|nicht|ist|ich|mit|auf|für|ein|eine)\b`],
+  [/\b(french|français|francais)\b/i, String.raw`\b(le|la|les|et|est|une|pour|dans|pas|vous|je|avec)\b`],
+  [/\b(spanish|español|espanol)\b/i, String.raw`\b(el|la|los|las|y|es|una|para|con|no|que|por)\b`],
+  [/\b(chinese)\b|中文/i, String.raw`\p{Script=Han}`],
+  [/\b(japanese)\b|日本語/i, String.raw`[\p{Script=Hiragana}\p{Script=Katakana}]`],
+];
+
+/**
+ * The witness code reads off a rule: a reply-language rule ("reply in Finnish") is broken by a
+ * reply with none of that language's commonest words; a rule forbidding a command is broken
+ * by a command it matches. Null when the text says neither.
+ */
+export function derivedWitness(ruleText: string): Witness | null {
+  if (/\b(reply|respond|answer|write|speak|talk|replies|answers)\b|回复|回答/i.test(ruleText)) {
+    for (const [re, pattern] of LANGS) if (re.test(ruleText)) return { field: "reply", pattern, broken_when_absent: true };
+  }
+  const cmds = commandPatterns(ruleText).filter((c) => c.qualifiers.length === 0);
+  if (cmds.length > 0) return { field: "command", pattern: cmds.map((c) => `(?:${c.pattern})`).join("|"), broken_when_absent: false };
+  return null;
+}

@@ -1,0 +1,134 @@
+/**
+ * Which rule a correction names, through the rules wing only: BM25 retrieval (runtime/rules
+ * search.ts) over the rules of the session's own project and the user's own files (the
+ * project from the transcript's `cwd`), then the `rules.rule_covers` noul for each of the four
+ * candidates (the offline rules model, datasets/weights/rules-nouls.json), and a cut on its
+ * P(yes) whose origin is recorded with every incident. A shared word never names a rule.
+ *
+ * A rule of the ledger belongs to a project (`project`: its folder; null: the user's or managed
+ * files, in every project). A rule the ledger knows without a project (written before rules
+ * carried one, or by hand) is in every session's scope; the auditor fills the project in from
+ * the rule index where it can.
+ *
+ * Example: nameRules(turn "you force-pushed again!" in /src/app, rules of /src/app and /src/b)
+ * -> [{rule_id: "app-claude.git.1a2b3c", p: 0.83, rank: 1}] (never a rule of /src/b).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import type { CaptureVerdict } from "../classifier/index.js";
+import { classify } from "../classifier/index.js";
+import { appliesTo, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, type RuleNoulWeights } from "../rules/index.js";
+import { RuleNoulWeightsSchema, type RuleUnit } from "../../schemas/rules.js";
+import type { LedgerRule } from "./ledger.js";
+import type { OwnerTurn, ToolUseLite } from "./signals.js";
+
+/** The cut on rule_covers' P(yes) and where it came from (printed with every incident). */
+export interface NamingCut {
+  value: number;
+  origin: string;
+}
+
+/**
+ * Chosen on the dev projects of datasets/ladder-naming (constructed corrections on real
+ * instruction files): the lowest of 0.30 / 0.45 / 0.55 whose incident precision there reaches
+ * 0.9; reported on the held-out projects (docs/ladder.md).
+ */
+export const DEFAULT_NAMING_CUT: NamingCut = { value: 0.45, origin: "calibrated on datasets/ladder-naming dev projects (constructed corrections; lowest cut with incident precision >= 0.9 there; docs/ladder.md)" };
+export const NAMING_CANDIDATES = 4;
+
+export interface NamedRule {
+  rule: LedgerRule;
+  p: number;
+  rank: number;
+}
+
+export interface Naming {
+  /** The candidates retrieval found, best first, with their P(yes). */
+  candidates: NamedRule[];
+  /** The rule the correction names (the best candidate at or over the cut), or none. */
+  named: NamedRule | null;
+  /** false: the rules model has no weights, nothing can be named (every candidate unscored). */
+  scored: boolean;
+}
+
+let cachedWeights: RuleNoulWeights | null | undefined;
+/** The shipped rules model (the same file `errata rules cover` reads offline); null when a build has none. */
+export function shippedRuleNouls(): RuleNoulWeights | null {
+  if (cachedWeights !== undefined) return cachedWeights;
+  for (const up of ["../../", "../../../"]) {
+    const u = new URL(`${up}datasets/weights/rules-nouls.json`, import.meta.url);
+    if (existsSync(u)) return (cachedWeights = RuleNoulWeightsSchema.parse(JSON.parse(readFileSync(u, "utf8"))));
+  }
+  return (cachedWeights = null);
+}
+
+/** A ledger rule as a unit of the rule index (what retrieval and the noul's features read). */
+function asUnit(r: LedgerRule): RuleUnit {
+  const section = r.location.kind === "text" && r.location.section !== null ? r.location.section.split(" > ") : [];
+  return {
+    id: r.rule_id,
+    source: "ledger",
+    kind: "bullet",
+    heading_path: section,
+    text: r.text,
+    context: r.keywords.length > 0 ? r.keywords.join(" ") : null,
+    hash: "",
+    line_start: 0,
+    line_end: 0,
+    position: 0,
+    file_lines: 0,
+    first_seen: "",
+    last_changed: "",
+    dates_from: "index",
+    first_seen_known: false,
+    scope: null,
+  } as RuleUnit;
+}
+
+/** What a tool call did, as a retrieval summary: the command that ran, the file written and its text. */
+export function toolSummary(t: ToolUseLite): string {
+  const parts = ["command", "file_path", "content", "new_string"].map((k) => t.input[k]).filter((v): v is string => typeof v === "string");
+  return `${t.name} ${parts.join(" ")}`.slice(0, 400);
+}
+
+/** True when rule `r` is in scope for a session in `cwd` (null cwd: only rules of every project). */
+export function inScope(r: LedgerRule, cwd: string | null): boolean {
+  if (r.project === undefined || r.project === null) return true;
+  return cwd !== null && appliesTo(r.project, cwd);
+}
+
+export class RuleNamer {
+  private readonly retrievers = new Map<string, { rules: LedgerRule[]; retriever: RuleRetriever }>();
+
+  constructor(
+    private readonly rules: readonly LedgerRule[],
+    private readonly weights: RuleNoulWeights | null = shippedRuleNouls(),
+    readonly cut: NamingCut = DEFAULT_NAMING_CUT,
+  ) {}
+
+  private scope(cwd: string | null): { rules: LedgerRule[]; retriever: RuleRetriever } {
+    const key = cwd ?? "\u0000";
+    let s = this.retrievers.get(key);
+    if (s === undefined) {
+      const rules = this.rules.filter((r) => inScope(r, cwd));
+      this.retrievers.set(key, (s = { rules, retriever: new RuleRetriever(rules.map(asUnit)) }));
+    }
+    return s;
+  }
+
+  name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {
+    const { rules, retriever } = this.scope(turn.cwd ?? null);
+    const tools = turn.tools_before.map(toolSummary);
+    const hits = retriever.search(failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools }), NAMING_CANDIDATES);
+    if (this.weights === null) return { candidates: [], named: null, scored: false };
+    const byId = new Map(rules.map((r) => [r.rule_id, r]));
+    const candidates = hits.flatMap((h, i): NamedRule[] => {
+      const rule = byId.get(h.unit.id);
+      if (rule === undefined) return [];
+      const x = ruleCoversFeatures({ complaint: turn.text, reply: turn.reply_before, tools, cls: null }, { unit: h.unit, score: h.score, rank: i + 1, top: hits[0]?.score ?? 0, next: hits[i + 1]?.score ?? 0 }, verdict);
+      return [{ rule, p: noulProbability(this.weights!.rule_covers, x), rank: i + 1 }];
+    });
+    let named: NamedRule | null = null;
+    for (const c of candidates) if (c.p >= this.cut.value && (named === null || c.p > named.p)) named = c;
+    return { candidates, named, scored: true };
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The ladder's goals measured on datasets/ladder-naming (CONSTRUCTED corrections written for
+ * this project against the real instruction files of datasets/claude-md; dev projects for
+ * choosing, held-out projects for reporting) and the issue's two-project scenario. Prints the
+ * figures docs/ladder.md reports; asserts only floors well under them, so a regression fails.
+ */
+import { cpSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { causeModel, readProposals, RuleNamer, runAudit, syncIndexRules, turnLines } from "../../runtime/ladder/index.js";
+import { runRulesBuild } from "../../runtime/jobs/index.js";
+import { readRuleIndex } from "../../runtime/rules/index.js";
+import { tempDir } from "../helpers/io.js";
+import { writeSession } from "./helpers.js";
+import { DATA, itemTurn, ledgerRules, namingItems, targetRule } from "./naming-set.js";
+
+const pct = (a: number, b: number): string => (b === 0 ? "n/a" : `${a}/${b} = ${(a / b).toFixed(3)}`);
+
+describe("naming, incidents and fix type on the labelled set", () => {
+  it("reports recall@1/@4 per language, incident precision/recall, enforce vs add, per split", () => {
+    const items = namingItems();
+    const rules = ledgerRules([...new Set(items.map((i) => i.repo))]);
+    const namer = new RuleNamer(rules);
+    const model = causeModel();
+    const lines: string[] = [];
+    const figures: Record<string, { p: number; r: number; r1: number; r4: number; fix: number }> = {};
+    for (const split of ["dev", "heldout"] as const) {
+      const byLang = new Map<string, { n: number; r1: number; r4: number }>();
+      let tp = 0, fp = 0, fn = 0, fixRight = 0, n = 0;
+      for (const [k, it] of items.entries()) {
+        if (it.split !== split) continue;
+        n++;
+        const target = targetRule(rules, it);
+        const turn = itemTurn(it, k);
+        const naming = namer.name(turn);
+        if (target !== null) {
+          const l = byLang.get(it.lang) ?? { n: 0, r1: 0, r4: 0 };
+          l.n++;
+          if (naming.candidates[0]?.rule.rule_id === target.rule_id) l.r1++;
+          if (naming.candidates.some((c) => c.rule.rule_id === target.rule_id)) l.r4++;
+          byLang.set(it.lang, l);
+        }
+        const fix = naming.named !== null ? "enforce_rule" : "add_rule";
+        if (fix === it.fix && (fix === "add_rule" || naming.named?.rule.rule_id === target?.rule_id)) fixRight++;
+        const out = turnLines(turn, rules, [], (t) => model.sort(t.text, t.reply_before), { namer });
+        const counted = out.lines.filter((l) => l.kind === "incident").map((l) => l.rule_id);
+        const right = it.label === "incident" && target !== null && counted.length === 1 && counted[0] === target.rule_id;
+        if (right) tp++;
+        else {
+          fp += counted.length;
+          if (it.label === "incident") fn++;
+        }
+      }
+      const all = [...byLang.values()].reduce((a, l) => ({ n: a.n + l.n, r1: a.r1 + l.r1, r4: a.r4 + l.r4 }), { n: 0, r1: 0, r4: 0 });
+      lines.push(`${split} (${n} items): incident precision ${pct(tp, tp + fp)}, recall ${pct(tp, tp + fn)}; recall@1 ${pct(all.r1, all.n)}, recall@4 ${pct(all.r4, all.n)}; enforce vs add right ${pct(fixRight, n)}`);
+      for (const [lang, l] of byLang) lines.push(`  ${lang}: recall@1 ${pct(l.r1, l.n)}, recall@4 ${pct(l.r4, l.n)}`);
+      figures[split] = { p: tp / Math.max(1, tp + fp), r: tp / Math.max(1, tp + fn), r1: all.r1 / all.n, r4: all.r4 / all.n, fix: fixRight / n };
+    }
+    console.log(`naming set, cut ${namer.cut.value} (${namer.cut.origin}):\n${lines.join("\n")}`);
+    // Floors under the measured figures (docs/ladder.md has them): a regression fails here.
+    expect(figures["heldout"]!.r4).toBeGreaterThanOrEqual(0.7);
+    expect(figures["heldout"]!.p).toBeGreaterThanOrEqual(0.6);
+  });
+});
+
+describe("the two-project scenario", () => {
+  let tmp: { dir: string; cleanup: () => void };
+  beforeEach(() => (tmp = tempDir("errata-two-projects-")));
+  afterEach(() => tmp.cleanup());
+
+  it("two sessions of 'Never put emojis in commit messages' in one project, a second project indexed: proposals only for that gap", async () => {
+    const big = join(tmp.dir, "big");
+    const uv = join(tmp.dir, "uv");
+    cpSync(join(DATA, "claude-md", "0xBigBoss__claude-code"), big, { recursive: true });
+    cpSync(join(DATA, "claude-md", "astral-sh__uv"), uv, { recursive: true });
+    const v4 = join(tmp.dir, "v4");
+    runRulesBuild({ roots: [{ root: big }], home: null, managed: [], extra: [], v4Dir: v4, today: "2026-12-01", git: false, dryRun: false });
+    const built = runRulesBuild({ roots: [{ root: uv }], home: null, managed: [], extra: [], v4Dir: v4, today: "2026-12-01", git: false, dryRun: false });
+    const index = readRuleIndex(built.file);
+    const dir = join(tmp.dir, "ladder");
+    mkdirSync(dir, { recursive: true });
+    syncIndexRules(dir, index, "2026-12-01T00:00:00Z");
+    const say = [
+      { prompt: "commit the fix", tools: [{ name: "Bash", input: { command: 'git commit -m "✨ fix parser"' } }], reply: "Committed: ✨ fix parser" },
+      { prompt: "No, that's wrong. Never put emojis in commit messages.", reply: "Sorry, amended." },
+    ];
+    const sessions = [writeSession(tmp.dir, "s1", "2026-12-01T10:00:00Z", say, big), writeSession(tmp.dir, "s2", "2026-12-02T10:00:00Z", say, big)];
+    const r = await runAudit({ ladderDir: dir, projectDir: null, index, transcripts: sessions, at: "2026-12-03T03:00:00Z" });
+    const table = [...readProposals(dir).values()].map((s) => s.proposal);
+    console.log(`two-project scenario: ${r.incidents} incidents, ${r.gaps} gaps, proposals: ${table.map((p) => `${p.type} ${p.rule_id} -> ${p.edit?.file ?? "-"}`).join("; ") || "none"}`);
+    expect(table.every((p) => p.type === "new_rule")).toBe(true);
+    expect(table.length).toBeLessThanOrEqual(1);
+    for (const p of table) expect(p.edit?.file.startsWith(big)).toBe(true);
+  });
+});
