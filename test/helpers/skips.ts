@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { clientBinary, CLAUDE_CODE_VERSION } from "../e2e/client.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = process.env["ERRATA_SHARED_DATASETS"] ?? resolve(repoRoot, "../shared/datasets");
@@ -28,6 +29,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "ConTurE fresh import (test/corpora/corpora)", paths: [join(shared, "conture", "data", "data.json")], how: GET_SHARED },
   { tests: "UKP fresh import and taxonomy evidence (test/corpora/corpora, test/questions/bank)", paths: [join(shared, "ukp-free-text-feedback", "data", "analysis")], how: GET_SHARED },
   { tests: "m-claude transcript sessions (test/transcripts/*)", paths: [join(shared, "claude-transcripts", "m-claude")], how: GET_SHARED },
+  { tests: `the real-client suite (test/e2e/*, Claude Code ${CLAUDE_CODE_VERSION})`, paths: [clientBinary(), join(repoRoot, "dist", "cli", "main.js")], how: "run `node scripts/claude-code.mjs install` (the pinned client, into a cache folder outside the package; it needs the npm registry) and `npm run build`" },
   { tests: "npm run demo and the CLI contract (test/daily/demo, test/store/demo, test/cli/contract)", paths: [join(repoRoot, "dist", "cli", "main.js")], how: "run `npm run build` first (`npm test` does)" },
 ];
 
