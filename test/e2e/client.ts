@@ -82,6 +82,11 @@ export async function installErrata(): Promise<string> {
     writeFileSync(join(work, "done"), "");
     rmSync(dir, { recursive: true, force: true });
     renameSync(work, dir);
+    // Installs of earlier builds (80 MB each) go once nobody has touched them for an hour.
+    for (const old of readdirSync(tmpdir()).filter((n) => /^errata-e2e-install-[0-9a-f]{16}$/.test(n) && join(tmpdir(), n) !== dir)) {
+      const p = join(tmpdir(), old);
+      if (Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
+    }
     return bin;
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -23,6 +23,8 @@ export interface RecordedRequest {
   main: boolean;
   stream: boolean;
   body: MessagesBody;
+  /** The content blocks the server answered with (a tool call's block carries its id). */
+  answered: Array<Record<string, unknown>>;
 }
 
 export interface MessagesBody {
@@ -87,6 +89,22 @@ export function toolResults(body: MessagesBody): ContentBlock[] {
   return last.content.filter((b) => b.type === "tool_result");
 }
 
+/** The tool_result block answering one tool call, wherever in the request's messages it is. */
+export function toolResultFor(body: MessagesBody, toolUseId: string): ContentBlock | undefined {
+  for (const m of body.messages ?? []) {
+    if (typeof m.content === "string") continue;
+    const b = m.content.find((x) => x.type === "tool_result" && x.tool_use_id === toolUseId);
+    if (b) return b;
+  }
+  return undefined;
+}
+
+/** The id of the tool call the server answered a request with, if it answered with one. */
+export function toolUseIdOf(q: RecordedRequest): string | undefined {
+  const b = q.answered.find((x) => x["type"] === "tool_use");
+  return b ? String(b["id"]) : undefined;
+}
+
 function usage(input: number, output: number) {
   return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
@@ -105,10 +123,9 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function answer(res: ServerResponse, body: MessagesBody, turn: Turn): void {
+function answer(res: ServerResponse, body: MessagesBody, content: Array<Record<string, unknown>>): void {
   const model = body.model ?? "claude-e2e";
-  const content = blocksFor(turn);
-  const stop = "tool" in turn ? "tool_use" : "end_turn";
+  const stop = content.some((b) => b["type"] === "tool_use") ? "tool_use" : "end_turn";
   const id = nextId("msg");
   if (!body.stream) {
     res.writeHead(200, { "content-type": "application/json" });
@@ -164,9 +181,10 @@ export async function startModelServer(turns: readonly Turn[] = []): Promise<Mod
         return;
       }
       const main = Array.isArray(body.tools) && body.tools.length > 0;
-      requests.push({ path, main, stream: body.stream === true, body });
       const turn: Turn = main ? (queue.shift() ?? { text: FALLBACK_REPLY }) : { text: "Scripted session" };
-      answer(res, body, turn);
+      const answered = blocksFor(turn);
+      requests.push({ path, main, stream: body.stream === true, body, answered });
+      answer(res, body, answered);
     })().catch((e: unknown) => {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(e) } }));
