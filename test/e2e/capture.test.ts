@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
+import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, type ModelServer } from "./model-server.js";
 
 const ready = clientReady();
@@ -64,7 +64,7 @@ const EXPECT = {
   directive: { kind: "correction", rating: null, said: "a standing directive" },
 } as const;
 
-describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, () => {
+describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, { timeout: HANG_GUARD_MS }, () => {
   let tmp: { dir: string; cleanup: () => void };
   let server: ModelServer;
   let bin: string;
@@ -72,7 +72,7 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
     tmp = tempDir("errata-e2e-capture-");
     bin = await installErrata();
     server = await startModelServer();
-  });
+  }, HANG_GUARD_MS);
   afterAll(async () => {
     await server?.close();
     tmp?.cleanup();

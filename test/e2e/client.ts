@@ -13,6 +13,12 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const CLAUDE_CODE_VERSION = "2.1.328";
+/**
+ * The suite's tests and setup run real sessions (several seconds each on two cores) and may
+ * pack and install Errata first: their only time limit is this guard against a hang, far
+ * above any normal run, so a busy machine never fails them.
+ */
+export const HANG_GUARD_MS = 30 * 60_000;
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Where scripts/claude-code.mjs installs the client (the same rule, kept equal by test/e2e/install.test.ts). */
@@ -32,7 +38,9 @@ function buildFingerprint(): string {
   h.update(readFileSync(join(repoRoot, "package.json")));
   for (const top of ["bin", "dist"]) {
     const entries = readdirSync(join(repoRoot, top), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    for (const e of entries.map((x) => join(x.parentPath, x.name)).sort()) {
+    // What package.json "files" leaves out of the tarball (tsc --noEmit rewrites .tsbuildinfo).
+    const packed = (p: string) => !/[\\/]dist[\\/](test|bench)[\\/]|\.tsbuildinfo$/.test(p);
+    for (const e of entries.map((x) => join(x.parentPath, x.name)).filter(packed).sort()) {
       const st = statSync(e);
       h.update(`${e}\0${st.size}\0${st.mtimeMs}\n`);
     }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, installErrata, readmeHooks, repoRoot, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, readmeHooks, repoRoot, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -39,7 +39,7 @@ function resultAfter(main: RecordedRequest[], k: number): { text: string; isErro
 
 const allText = (q: RecordedRequest) => (q.body.messages ?? []).map((m) => contentText(m.content)).join("\n");
 
-describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, () => {
+describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, { timeout: HANG_GUARD_MS }, () => {
   let tmp: { dir: string; cleanup: () => void };
   let server: ModelServer;
   let ws: Workspace;
@@ -53,7 +53,7 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
     // hookify's own example file, as hookify ships it, in the project's .claude/.
     const hookify = readFileSync(join(repoRoot, "test", "ladder", "fixtures", "hookify", "hookify.dangerous-rm.local.md"), "utf8");
     writeFileSync(join(ws.project, ".claude", "hookify.dangerous-rm.local.md"), hookify);
-  });
+  }, HANG_GUARD_MS);
   afterAll(async () => {
     await server?.close();
     tmp?.cleanup();
