@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const CLAUDE_CODE_VERSION = "2.1.328";
@@ -19,7 +19,12 @@ export const CLAUDE_CODE_VERSION = "2.1.328";
  * above any normal run, so a busy machine never fails them.
  */
 export const HANG_GUARD_MS = 30 * 60_000;
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The repository: the nearest folder above with a package.json (this file also runs compiled, from dist/test/e2e for the bench). */
+export const repoRoot = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
 
 /** Where scripts/claude-code.mjs installs the client (the same rule, kept equal by test/e2e/install.test.ts). */
 export function clientCacheDir(env: NodeJS.ProcessEnv = process.env): string {
