@@ -114,7 +114,7 @@ describe.skipIf(!ready)(`the journey in the real client (Claude Code ${CLAUDE_CO
     expect(pending).toHaveLength(1);
     const climb = pending[0]!;
     expect(climb).toMatchObject({ type: "climb", rule_id: ruleId, diagnosis: "climb", from_rung: 2, to_rung: 3, status: "pending" });
-    expect(climb["edit"]["check"]).toMatchObject({ rule_id: ruleId, tools: ["Bash"], action: "deny", mode: "shadow", conditions: [{ field: "command", operator: "regex_match", pattern: "(^|[;&|]\\s*)npm\\b" }] });
+    expect(climb["edit"]["check"]).toMatchObject({ rule_id: ruleId, tools: ["Bash"], action: "deny", mode: "shadow", message: "Use pnpm, never npm.", conditions: [{ field: "command", operator: "regex_match", pattern: "(^|[;&|]\\s*)npm\\b" }] });
     expect(climb["evidence"].filter((e: string) => e.startsWith("inc-"))).toHaveLength(2);
 
     // The owner's yes: the check is installed in shadow; CLAUDE.md is untouched.
@@ -160,8 +160,7 @@ describe.skipIf(!ready)(`the journey in the real client (Claude Code ${CLAUDE_CO
     const main = server.requests.slice(later).filter((q) => q.main);
     const result = toolResultFor(main[1]!.body, toolUseIdOf(main[0]!)!)!;
     expect(result.is_error).toBe(true);
-    expect(contentText([result])).toContain(`[errata check ${checkId}, rule ${ruleId}]`);
-    expect(contentText([result])).toContain("Use pnpm, never npm.");
+    expect(contentText([result])).toContain(`[errata check ${checkId}, rule ${ruleId}] Use pnpm, never npm.`);
     expect(readdirSync(ws.project)).not.toContain("node_modules");
     const fired = jsonl(join(ws.ledger, "ladder", "tool-events.jsonl")).filter((e) => e["check"] === checkId && e["fired"] === true);
     expect(fired.map((e) => [e["mode"], e["decision"], e["tool_use_id"]])).toEqual([["active", "deny", toolUseIdOf(main[0]!)]]);
