@@ -50,6 +50,8 @@ try {
     if (r.status !== 0) fail(`npm install --prefer-offline: ${r.stderr.slice(-600)}`);
   }
   step("installed the tarball into a temporary prefix");
+  // The real Claude Code client (test/e2e) is used, never redistributed nor depended on.
+  if (readdirSync(join(prefix, "node_modules")).includes("@anthropic-ai")) fail("the install brought @anthropic-ai packages: the Claude Code client must stay out of the package (scripts/claude-code.mjs)");
 
   const errata = join(prefix, "node_modules", ".bin", "errata");
   const work = join(tmp, "work");

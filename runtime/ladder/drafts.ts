@@ -27,16 +27,23 @@ export { OFFLINE_REVIEW };
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/**
+ * The check's message, which the model receives as the deny reason: the rule's words without
+ * the list marker the rule index keeps from the file ("- Use pnpm, never npm." reached the
+ * model in the real client as "] - Use pnpm, never npm.").
+ */
+export const checkMessage = (text: string): string => text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim() || text;
+
 export function draftCheck(rule: LedgerRule): Check | null {
   const id = `ladder-${rule.rule_id}`.replace(/[^A-Za-z0-9_.:-]/g, "-");
   const w = rule.witness;
   if (w && w.field !== "reply" && !w.broken_when_absent) {
-    return { id, rule_id: rule.rule_id, tools: w.field === "command" ? ["Bash"] : ["Edit", "Write", "MultiEdit"], conditions: [{ field: w.field, operator: "regex_match", pattern: w.pattern }], action: "deny", message: rule.text, mode: "shadow" };
+    return { id, rule_id: rule.rule_id, tools: w.field === "command" ? ["Bash"] : ["Edit", "Write", "MultiEdit"], conditions: [{ field: w.field, operator: "regex_match", pattern: w.pattern }], action: "deny", message: checkMessage(rule.text), mode: "shadow" };
   }
   // The name after "never": dots inside it are kept (node.js), a sentence's full stop is not.
   const never = /\b(?:never|don't|do not)\s+(?:use|run|call)?\s*`?([A-Za-z][\w-]*(?:\.[\w-]+)*)`?/i.exec(rule.text);
   if (never) {
-    return { id, rule_id: rule.rule_id, tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: `(^|[;&|]\\s*)${escapeRe(never[1]!)}\\b` }], action: "deny", message: rule.text, mode: "shadow" };
+    return { id, rule_id: rule.rule_id, tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: `(^|[;&|]\\s*)${escapeRe(never[1]!)}\\b` }], action: "deny", message: checkMessage(rule.text), mode: "shadow" };
   }
   return null;
 }

@@ -18,7 +18,8 @@ import {
  * `<bash-stderr>`); `<task-notification>`; "[Request interrupted by user...]"; the
  * continuation preamble after a compaction; Stop-hook feedback. Where a line carries
  * `origin` (`{kind: "human"}`) or `promptSource` ("typed", "queued", "suggestion_accepted";
- * "system" for notifications) they decide. `<system-reminder>` blocks and IDE tags
+ * "system" for notifications; "sdk" counts only with entrypoint "sdk-cli", a prompt given to
+ * `claude -p`) they decide. `<system-reminder>` blocks and IDE tags
  * (`<ide_selection>`, `<ide_opened_file>`, ...) inside typed text are stripped; the line is
  * kept when text remains.
  *
@@ -67,6 +68,8 @@ const INTERRUPTED = /^\[Request interrupted by user/;
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 const IDE_TAG = /<(ide_[a-z_]+)>[\s\S]*?<\/\1>/g;
 const PROMPT_SOURCES_TYPED: ReadonlySet<string> = new Set(["typed", "queued", "suggestion_accepted", "human"]);
+/** The entrypoint of `claude -p` (print mode from the command line). */
+const PRINT_MODE_ENTRYPOINT = "sdk-cli";
 
 /** Removes `<system-reminder>` blocks and IDE tags, then trims. */
 export function stripInjected(text: string): string {
@@ -108,6 +111,10 @@ function declaredHuman(raw: Json): boolean | null {
     if (kind !== null) return kind === "human";
   }
   const src = str(raw["promptSource"]);
+  // A prompt given to `claude -p` is written as promptSource "sdk" with entrypoint "sdk-cli"
+  // (seen in the real client, 2.1.328): the person's words on the command line, which the
+  // capture hook already takes as typed. The Agent SDK's own entrypoints (a program) stay out.
+  if (src === "sdk") return str(raw["entrypoint"]) === PRINT_MODE_ENTRYPOINT;
   if (src !== null) return PROMPT_SOURCES_TYPED.has(src);
   return null;
 }

@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUILD_OUTPUTS } from "./built.js";
+import { clientBinary, CLAUDE_CODE_VERSION } from "../e2e/client.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = process.env["ERRATA_SHARED_DATASETS"] ?? resolve(repoRoot, "../shared/datasets");
@@ -42,6 +42,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     paths: [UPSTREAM_FIXTURES],
     how: "run scripts/extract-upstream-fixtures.js on gitleaks' and betterleaks' checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
   },
+  { tests: `the real-client suite (test/e2e/*, Claude Code ${CLAUDE_CODE_VERSION})`, paths: [clientBinary(), join(repoRoot, "dist", "cli", "main.js")], how: "run `node scripts/claude-code.mjs install` (the pinned client, into a cache folder outside the package; it needs the npm registry) and `npm run build`" },
 ];
 
 /** The requirements missing here, each as its one line. */

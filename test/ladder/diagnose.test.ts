@@ -54,6 +54,12 @@ describe("drafted checks", () => {
     expect(["npm i", "cd web && npm run build", "npm"].map(fires)).toEqual([true, true, true]);
     expect(["pnpm i", "echo npmrc", "ls"].map(fires)).toEqual([false, false, false]);
   });
+  it("the message the model receives is the rule's words without the index's list marker (seen in the real client)", () => {
+    expect(draftCheck(ruleWith({ ...pnpm, text: "- Use pnpm, never npm." }, []))!.message).toBe("Use pnpm, never npm.");
+    expect(draftCheck(ruleWith({ ...pnpm, text: "2. Never use npm here." }, []))!.message).toBe("Never use npm here.");
+    expect(draftCheck(ruleWith({ ...pnpm, text: "Use pnpm, never npm." }, []))!.message).toBe("Use pnpm, never npm.");
+    expect(draftCheck(ruleWith({ ...pnpm, text: "-npm is never used" }, []))!.message).toBe("-npm is never used");
+  });
   it("no check can be drafted from a rule with no 'never' and no tool witness", () => {
     expect(draftCheck(ruleWith(finnish, []))).toBeNull();
   });

@@ -55,6 +55,12 @@ describe("typed-prompt filter", () => {
     expect(user("ship it", { promptSource: "suggestion_accepted" })).toEqual({ typed: true, text: "ship it", source: "user" });
   });
 
+  it("counts a prompt given to `claude -p` (promptSource sdk, entrypoint sdk-cli, as the real client 2.1.328 writes it), not an Agent SDK program's", () => {
+    expect(user("No, that's wrong.", { promptSource: "sdk", turnOrigin: "sdk", entrypoint: "sdk-cli" })).toEqual({ typed: true, text: "No, that's wrong.", source: "user" });
+    expect(user("No, that's wrong.", { promptSource: "sdk", entrypoint: "sdk-ts" })).toEqual({ typed: false, reason: "origin" });
+    expect(user("No, that's wrong.", { promptSource: "sdk" })).toEqual({ typed: false, reason: "origin" });
+  });
+
   it("counts a prompt typed mid-turn (queued_command attachment), not the harness's notifications", () => {
     const att = (attachment: Record<string, unknown>) => verdict({ type: "attachment", attachment });
     expect(att({ type: "queued_command", prompt: "also check the logs", commandMode: "prompt", origin: { kind: "human" } })).toEqual({

@@ -1,0 +1,151 @@
+// The capture in the real Claude Code client (pinned; test/e2e/client.ts), Errata installed as
+// the README says: corrections, ratings, praise and a standing directive typed in English,
+// German and Finnish, each from the payload the client really sends; an ordinary prompt writes
+// nothing; the row's reply hash is the hash of the reply the client wrote to its transcript;
+// the host line reaches the model; InstructionsLoaded records the files that loaded.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/io.js";
+import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
+import { contentText, startModelServer, type ModelServer } from "./model-server.js";
+
+const ready = clientReady();
+const sha = (s: string) => `sha256:${createHash("sha256").update(s, "utf8").digest("hex")}`;
+
+/** The last assistant text of a transcript the client wrote. */
+function lastReply(file: string): string {
+  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { type?: string; message?: { content?: unknown } });
+  for (const l of lines.reverse()) {
+    if (l.type !== "assistant" || !Array.isArray(l.message?.content)) continue;
+    const text = (l.message.content as Array<{ type: string; text?: string }>).filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
+    if (text !== "") return text;
+  }
+  return "";
+}
+
+// From test/classifier/lang/<code>.jsonl: the labelled prompts, each with the reply it answers.
+const LANGS = [
+  {
+    code: "en",
+    reply: "I've updated the config loader and the tests pass now.",
+    ordinary: "Now add a test for the empty config file.",
+    correction: "No, that's wrong. The config lives in ~/.config",
+    rating: "3/10",
+    praise: "Great job!",
+    directive: "From now on, always run the linter before committing.",
+  },
+  {
+    code: "de",
+    reply: "Ich habe den Konfigurationslader aktualisiert, die Tests laufen jetzt durch.",
+    ordinary: "Füge jetzt einen Test für die leere Konfigurationsdatei hinzu.",
+    correction: "Nein, das ist falsch. Die Config liegt unter ~/.config",
+    rating: "3/10",
+    praise: "Gut gemacht!",
+    directive: "Ab jetzt bitte immer den Linter vor dem Commit laufen lassen.",
+  },
+  {
+    code: "fi",
+    reply: "Päivitin konfiguraation latauksen ja testit menevät nyt läpi.",
+    ordinary: "Lisää nyt testi tyhjälle asetustiedostolle.",
+    correction: "Ei, tuo on väärin. Asetukset ovat kotihakemistossa.",
+    rating: "3/10",
+    praise: "Hienoa työtä!",
+    directive: "Tästä lähtien aja aina linteri ennen committia.",
+  },
+] as const;
+
+// kind typed -> (row kind, rating kept, the host line's words)
+const EXPECT = {
+  correction: { kind: "correction", rating: null, said: "a correction" },
+  rating: { kind: "complaint", rating: 3, said: "a complaint" },
+  praise: { kind: "praise", rating: null, said: "praise" },
+  directive: { kind: "correction", rating: null, said: "a standing directive" },
+} as const;
+
+describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, { timeout: HANG_GUARD_MS }, () => {
+  let tmp: { dir: string; cleanup: () => void };
+  let server: ModelServer;
+  let bin: string;
+  beforeAll(async () => {
+    tmp = tempDir("errata-e2e-capture-");
+    bin = await installErrata();
+    server = await startModelServer();
+  }, HANG_GUARD_MS);
+  afterAll(async () => {
+    await server?.close();
+    tmp?.cleanup();
+  });
+
+  for (const lang of LANGS) {
+    it(`${lang.code}: a correction, a rating, praise and a directive are captured; an ordinary prompt writes nothing`, async () => {
+      const ws: Workspace = workspace(join(tmp.dir, lang.code), bin, { hooks: readmeHooks({ record: true }), claudeMd: "# Project\n\n- Keep the config loader small.\n" });
+      // Every prompt answers the same reply, so each row's reply is known.
+      server.script(Array.from({ length: 6 }, () => ({ text: lang.reply })));
+      const first = await runClient(ws, server.url, "Update the config loader so it reads the user's settings.");
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout.trim()).toBe(lang.reply);
+      const [transcript] = transcripts(ws);
+      expect(transcript).toBeDefined();
+      expect(lastReply(transcript!)).toBe(lang.reply);
+
+      const ordinary = await runClient(ws, server.url, lang.ordinary, { continue: true });
+      expect(ordinary.code, ordinary.stderr).toBe(0);
+      expect(ledgerRows(ws)).toEqual([]);
+
+      const sessionId = readPayloads(ws).find((p) => p.event === "UserPromptSubmit")!.payload["session_id"];
+      for (const typed of ["correction", "rating", "praise", "directive"] as const) {
+        const before = ledgerRows(ws).length;
+        const asked = server.requests.length;
+        const r = await runClient(ws, server.url, lang[typed], { continue: true });
+        expect(r.code, r.stderr).toBe(0);
+        const rows = ledgerRows(ws);
+        expect(rows.length, `${lang.code} ${typed}`).toBe(before + 1);
+        const row = rows.at(-1)!;
+        const ctx = row["context"] as Record<string, unknown>;
+        expect({ kind: row["kind"], rating: row["rating"], complaint: row["complaint"], source: row["source"], channel: row["channel"] }).toEqual({
+          kind: EXPECT[typed].kind,
+          rating: EXPECT[typed].rating,
+          complaint: lang[typed],
+          source: "owner",
+          channel: "hook",
+        });
+        // The reply it answered, read from the client's own transcript, by hash and preview.
+        expect(ctx["response_hash"]).toBe(sha(lang.reply));
+        expect(ctx["response_preview"]).toBe(lang.reply);
+        expect(ctx["session_id"]).toBe(sessionId);
+        expect(ctx["version"]).toBe(CLAUDE_CODE_VERSION);
+        expect(ctx["cwd"]).toBe(ws.project);
+        // The host line reached the model in the same turn's request, and claims no more than the append.
+        const turn = server.requests.slice(asked).find((q) => q.main)!;
+        const seen = (turn.body.messages ?? []).map((m) => contentText(m.content)).join("\n");
+        expect(seen).toContain(`Errata captured this prompt as ${EXPECT[typed].said} (${String(row["id"])}); acceptance pending.`);
+      }
+      // The Stop hook kept the last reply by its hash only (the session has a transcript).
+      const hookState = join(ws.state, "hook");
+      const records = readdirSync(hookState).filter((f) => f.startsWith("last-reply-")).map((f) => JSON.parse(readFileSync(join(hookState, f), "utf8")) as Record<string, unknown>);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ session_id: sessionId, reply: null, reply_withheld: true });
+      expect(String(records[0]!["reply_sha256"]).replace(/^(sha256:)?/, "sha256:")).toBe(sha(lang.reply));
+      expect(server.pending()).toBe(0);
+    });
+  }
+
+  it("InstructionsLoaded records which files loaded, as the client reported them", async () => {
+    const ws = workspace(join(tmp.dir, "loaded"), bin, { hooks: readmeHooks({ record: true }), claudeMd: "# Project\n\n- Use pnpm, never npm.\n" });
+    server.script([{ text: "Noted." }]);
+    const r = await runClient(ws, server.url, "What are the project's rules?");
+    expect(r.code, r.stderr).toBe(0);
+    const file = join(ws.ledger, "ladder", "instructions-loaded.jsonl");
+    expect(existsSync(file)).toBe(true);
+    const rows = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const sent = readPayloads(ws).filter((p) => p.event === "InstructionsLoaded").map((p) => p.payload);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(rows.map((x) => [x["session_id"], x["file_path"], x["memory_type"], x["load_reason"]])).toEqual(sent.map((p) => [p["session_id"], p["file_path"], p["memory_type"], p["load_reason"]]));
+    expect(rows.map((x) => x["file_path"])).toContain(join(ws.project, "CLAUDE.md"));
+    // And the model saw that file's text.
+    const first = server.requests.filter((q) => q.main).at(-1)!;
+    expect((first.body.messages ?? []).map((m) => contentText(m.content)).join("\n")).toContain(`Contents of ${join(ws.project, "CLAUDE.md")}`);
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * The real Claude Code client, pinned (scripts/claude-code.mjs installs it into a cache
+ * folder outside the package), and Errata installed as the README says: the packed tarball
+ * installed into a prefix, `errata` and `errata-tool-hook` on PATH, the README's hooks block
+ * in the project's `.claude/settings.json`. A session is `claude -p` against the scripted
+ * model (model-server.ts) with a scratch HOME.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const CLAUDE_CODE_VERSION = "2.1.328";
+/**
+ * The suite's tests and setup run real sessions (several seconds each on two cores) and may
+ * pack and install Errata first: their only time limit is this guard against a hang, far
+ * above any normal run, so a busy machine never fails them.
+ */
+export const HANG_GUARD_MS = 30 * 60_000;
+/** The repository: the nearest folder above with a package.json (this file also runs compiled, from dist/test/e2e for the bench). */
+export const repoRoot = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
+
+/** Where scripts/claude-code.mjs installs the client (the same rule, kept equal by test/e2e/install.test.ts). */
+export function clientCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env["ERRATA_CLAUDE_CODE_CACHE"] ?? join(env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "errata", "claude-code", CLAUDE_CODE_VERSION);
+}
+export const clientBinary = (): string => join(clientCacheDir(), "node_modules", ".bin", "claude");
+/** True when the pinned client is installed and dist/ is built (the tarball packs dist/). */
+export const clientReady = (): boolean => existsSync(clientBinary()) && existsSync(join(repoRoot, "dist", "cli", "main.js"));
+
+/** A recording hook: appends `{event, payload}` to $ERRATA_E2E_PAYLOADS, answers nothing. */
+export const RECORDER = join(repoRoot, "test", "e2e", "record-hook.cjs");
+
+/** What the packed tarball depends on: package.json and every file under bin/ and dist/ (path, size, mtime). */
+function buildFingerprint(): string {
+  const h = createHash("sha256");
+  h.update(readFileSync(join(repoRoot, "package.json")));
+  for (const top of ["bin", "dist"]) {
+    const entries = readdirSync(join(repoRoot, top), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    // What package.json "files" leaves out of the tarball (tsc --noEmit rewrites .tsbuildinfo).
+    const packed = (p: string) => !/[\\/]dist[\\/](test|bench)[\\/]|\.tsbuildinfo$/.test(p);
+    for (const e of entries.map((x) => join(x.parentPath, x.name)).filter(packed).sort()) {
+      const st = statSync(e);
+      h.update(`${e}\0${st.size}\0${st.mtimeMs}\n`);
+    }
+  }
+  return h.digest("hex").slice(0, 16);
+}
+
+/**
+ * Errata installed as the README says: the repository packed as npm publishes it (dist/ as
+ * built; scripts/pack-check.mjs checks the same) and the tarball installed into a prefix.
+ * Returns the prefix's bin folder (`errata`, `errata-tool-hook`). Packing and installing take
+ * tens of seconds, so the install is kept in the system's temp folder under a fingerprint of
+ * the build and shared by the suite's files; a file that finds it half-made waits for it.
+ */
+export async function installErrata(): Promise<string> {
+  const dir = join(tmpdir(), `errata-e2e-install-${buildFingerprint()}`);
+  const bin = join(dir, "prefix", "node_modules", ".bin");
+  const lock = `${dir}.lock`;
+  for (;;) {
+    if (existsSync(join(dir, "done"))) return bin;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another file installs it, or a crashed one left its lock: wait, and take over a stale lock.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        /* the lock went away meanwhile */
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    if (existsSync(join(dir, "done"))) return bin;
+    const work = `${dir}.part`;
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    const pack = spawnSync("npm", ["pack", "--ignore-scripts", "--loglevel=error", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" });
+    if (pack.status !== 0) throw new Error(`npm pack: ${pack.stderr}`);
+    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
+    if (!tarball) throw new Error("npm pack wrote no tarball");
+    const install = (mode: string) => spawnSync("npm", ["install", mode, "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error", "--prefix", join(work, "prefix"), join(work, tarball)], { encoding: "utf8" });
+    let r = install("--offline");
+    if (r.status !== 0) r = install("--prefer-offline");
+    if (r.status !== 0) throw new Error(`npm install of the tarball: ${r.stderr.slice(-600)}`);
+    writeFileSync(join(work, "done"), "");
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(work, dir);
+    // Installs of earlier builds (80 MB each) go once nobody has touched them for an hour.
+    for (const old of readdirSync(tmpdir()).filter((n) => /^errata-e2e-install-[0-9a-f]{16}$/.test(n) && join(tmpdir(), n) !== dir)) {
+      const p = join(tmpdir(), old);
+      if (Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
+    }
+    return bin;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+type HookEntry = { matcher?: string; hooks: Array<{ type: "command"; command: string }> };
+
+/** The README's hooks block (errata, errata-tool-hook on PATH), with the recorder beside each hook when asked. */
+export function readmeHooks(opts: { record?: boolean; errata?: boolean } = {}): Record<string, HookEntry[]> {
+  const errata = opts.errata ?? true;
+  const events: Array<[string, string | null, string]> = [
+    ["UserPromptSubmit", null, "errata hook user-prompt-submit"],
+    ["Stop", null, "errata hook stop"],
+    ["PreToolUse", "*", "errata-tool-hook pre-tool-use"],
+    ["InstructionsLoaded", null, "errata-tool-hook instructions-loaded"],
+  ];
+  const extra = opts.record ? ["PostToolUse", "SessionStart", "SessionEnd"] : [];
+  const out: Record<string, HookEntry[]> = {};
+  for (const [event, matcher, command] of events) {
+    const hooks: Array<{ type: "command"; command: string }> = [];
+    if (errata) hooks.push({ type: "command", command });
+    if (opts.record) hooks.push({ type: "command", command: `node ${JSON.stringify(RECORDER)} ${event}` });
+    if (hooks.length > 0) out[event] = [{ ...(matcher ? { matcher } : {}), hooks }];
+  }
+  for (const event of extra) out[event] = [{ hooks: [{ type: "command", command: `node ${JSON.stringify(RECORDER)} ${event}` }] }];
+  return out;
+}
+
+export interface Workspace {
+  /** The scratch HOME (the client's ~/.claude, transcripts under projects/). */
+  home: string;
+  /** The project folder the client runs in. */
+  project: string;
+  /** The default ledger under the scratch HOME (no ERRATA_DIR, as the README installs it); ladder/ inside. */
+  ledger: string;
+  /** The default run state (the Stop hook's last-reply record, attachments). */
+  state: string;
+  /** Where the recorder writes the hook payloads. */
+  payloads: string;
+  bin: string;
+}
+
+/** A scratch HOME, a project with `.claude/settings.json` holding `hooks`, and a CLAUDE.md when given. */
+export function workspace(root: string, bin: string, opts: { hooks: Record<string, HookEntry[]>; claudeMd?: string }): Workspace {
+  const home = join(root, "home");
+  const project = join(root, "project");
+  const ledger = join(home, ".local", "share", "errata");
+  const state = join(home, ".local", "state", "errata");
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  mkdirSync(join(project, ".claude"), { recursive: true });
+  mkdirSync(ledger, { recursive: true });
+  writeFileSync(join(project, ".claude", "settings.json"), `${JSON.stringify({ hooks: opts.hooks }, null, 2)}\n`);
+  if (opts.claudeMd !== undefined) writeFileSync(join(project, "CLAUDE.md"), opts.claudeMd);
+  spawnSync("git", ["init", "-q"], { cwd: project });
+  return { home, project, ledger, state, payloads: join(root, "payloads.jsonl"), bin };
+}
+
+export interface ClientRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** One `claude -p` turn (with `-c`, continuing the last session in the project). */
+export function runClient(ws: Workspace, serverUrl: string, prompt: string, opts: { continue?: boolean; args?: string[]; env?: Record<string, string> } = {}): Promise<ClientRun> {
+  const args = ["-p", prompt, "--allowedTools", "Bash", ...(opts.continue ? ["-c"] : []), ...(opts.args ?? [])];
+  const env: Record<string, string> = {
+    PATH: `${ws.bin}:${process.env["PATH"] ?? ""}`,
+    HOME: ws.home,
+    ANTHROPIC_BASE_URL: serverUrl,
+    ANTHROPIC_API_KEY: "sk-ant-e2e-scripted",
+    DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    ERRATA_E2E_PAYLOADS: ws.payloads,
+    ...opts.env,
+  };
+  const t0 = performance.now();
+  // stdin closed: in print mode the client otherwise waits 3 s for piped input.
+  return new Promise((done, fail) => {
+    const child = spawn(clientBinary(), args, { cwd: ws.project, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr, ms: performance.now() - t0 }));
+  });
+}
+
+export interface RecordedPayload {
+  event: string;
+  payload: Record<string, unknown>;
+}
+
+/** The hook payloads the recorder kept, in order. */
+export function readPayloads(ws: Workspace): RecordedPayload[] {
+  if (!existsSync(ws.payloads)) return [];
+  return readFileSync(ws.payloads, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as RecordedPayload);
+}
+
+/** Every transcript the client wrote under the scratch HOME. */
+export function transcripts(ws: Workspace): string[] {
+  const root = join(ws.home, ".claude", "projects");
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** The ledger's rows (every month file). */
+export function ledgerRows(ws: Workspace): Array<Record<string, unknown>> {
+  if (!existsSync(ws.ledger)) return [];
+  return readdirSync(ws.ledger)
+    .filter((f) => /^errata-\d{4}-\d{2}\.jsonl$/.test(f))
+    .flatMap((f) => readFileSync(join(ws.ledger, f), "utf8").split("\n").filter((l) => l !== ""))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
