@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILD_OUTPUTS } from "./built.js";
 import { clientBinary, CLAUDE_CODE_VERSION } from "../e2e/client.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
