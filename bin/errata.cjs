@@ -139,8 +139,8 @@ function createLoader(dir, { useCache = true } = {}) {
 
 /**
  * The package's version, read from package.json beside this folder: `errata --version` answers
- * from here without loading the ES module CLI and its thirty command modules (that cost
- * ~800 ms; this costs a Node start, see bench/version.bench.ts).
+ * from here without loading the ES module CLI and its thirty command modules, so it costs
+ * little more than a Node start (bench/version.bench.ts measures both).
  */
 function version() {
   return JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version;

@@ -178,8 +178,8 @@ if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGi
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
 // the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is
-// unset) is loaded on first use: as a module-level require it cost about 1 M instructions per
-// call (docs/ladder.md, "Figures").
+// unset) is loaded on first use: a module-level require would be paid on every call
+// (docs/ladder.md, "Figures").
 const lazyOs = {
   name: "lazy-node-os",
   setup(b) {

@@ -18,8 +18,8 @@
  *    test/ladder/tool-hook-fast.test.ts keeps its answer equal to tool-sources.ts's lookup.
  * 2. Otherwise it loads the tool bundle (dist/runtime/hooks/tool-hook.bundle.cjs) with its V8
  *    code cache, in the cache format of bin/errata.cjs's loader (`loadBundle` below: that
- *    loader is not required from here because compiling bin/errata.cjs and resolving it cost
- *    about 3 M instructions per call).
+ *    loader is not required from here because compiling bin/errata.cjs and resolving it would
+ *    be paid on every call; docs/ladder.md, "Figures").
  *
  * Always exits 0: a missing build allows the call with one line on stderr.
  *

@@ -32,7 +32,7 @@ function readStdinSync(): string {
     // A terminal or /dev/zero is not read (it would wait or never end).
     if (fstatSync(0).isCharacterDevice()) return "";
     // Decoded by Node itself: reading a Buffer and decoding it in JavaScript compiles a part
-    // of node:buffer on every call (about 1.5 M instructions; docs/ladder.md, "Figures").
+    // of node:buffer on every call (its cost: docs/ladder.md, "Figures").
     return readFileSync(0, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -109,8 +109,8 @@ export const SECRET_NAME =
 /**
  * `src` with each ASCII letter outside a character class or an escape made a class of both its
  * cases ("key" -> "[kK][eE][yY]"), so that the pattern needs no `i` flag: in a fresh hook
- * process the assignment rule's pattern cost about 3.7 M instructions to compile with `i`
- * (ICU's case closure of every class) and 0.7 M without (docs/privacy.md "Cost"). Written by
+ * process the assignment rule's pattern is several times dearer to compile with `i`
+ * (ICU's case closure of every class) than without (figures: docs/privacy.md "Cost"). Written by
  * hand: a pattern-to-pattern rewrite this small has no kept library. For sources whose classes
  * already hold both cases of any letter they hold (test/privacy/redact.test.ts compares the
  * rewritten rules with the `i` ones).

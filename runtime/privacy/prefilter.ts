@@ -54,7 +54,7 @@ export const GITLEAKS_KEYWORDS: readonly string[] = [
  * case-sensitive); Octopus Deploy's "API-" (gitleaks, case-sensitive); Cloudflare's origin CA
  * key prefix; Authress keys' ".acc_"/".acc-" part. Flat (literal, then its rules joined by
  * spaces): in a fresh process each array literal costs its own boilerplate when the module
- * loads (measured: 50 small nested arrays cost about 0.2 M instructions).
+ * loads (docs/privacy.md "Cost").
  */
 const LITERALS: readonly string[] = [
   "-----BEGIN ", "own:private-key", "FlyV1", "own:flyio-access-token", "Bearer", "own:bearer-token", "eyJ", "own:jwt", "hf_", "own:huggingface-token",
@@ -102,9 +102,8 @@ const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret"
  * ">", ":", ",", or "||", "?="), up to 8 operator, quote, space or "=" characters (the rest of
  * ":::=" and the rule's 5), then 12 value characters ([\w.=-] or [a-z0-9+/]: the rule keeps
  * only values above 3.5 bits of entropy a character, so 12 distinct ones). The rule's own
- * pattern, with its two bounded classes side by side and its operator alternation, costs two
- * to five times as much to compile and run in a fresh process (0.7 M instructions against
- * 0.13-0.3 M on 1 KB replies), and both match the same real texts (../shared/datasets).
+ * pattern, with its two bounded classes side by side and its operator alternation, costs several
+ * times as much to compile and run in a fresh process (docs/privacy.md "Cost"), and both match the same real texts (../shared/datasets).
  */
 export const GENERIC_WITNESS = /(?:access|auth|api|cred|key|passw|secret|token)[\w\s.'"-]{0,29}(?:[=>:,]|\|\||\?=)[`'"\s=:|>]{0,8}[\w.=+/-]{12}/;
 

@@ -2,8 +2,8 @@
  * The runs of token characters the pre-filter (prefilter.ts) reads for the own prefixed-token,
  * url-token and named-in-prose rules: one simple class regex finds the runs, and only runs
  * that hold a digit are read character by character. Why not two regexes as before: in a
- * fresh hook process each regex costs its compiling, and reading every run costs thousands of
- * instructions a character in V8's interpreter.
+ * fresh hook process each regex costs its compiling, and reading every run character by character is slow in
+ * V8's interpreter.
  *
  * Example: `tokenRuns("see ghp_Ab12Cd34Ef56Gh78Ij90Kl")` -> `{ narrow: true, wide: true, longest: 26 }`;
  * `tokenRuns("see runtime/privacy/redact.ts")` -> `{ narrow: false, wide: false, longest: 25 }`.
@@ -36,7 +36,7 @@ export function tokenRuns(text: string): TokenRuns {
   for (let m = WIDE_RUN.exec(text); m !== null; m = WIDE_RUN.exec(text)) {
     if (m[0].length > out.longest) out.longest = m[0].length;
     // Both conditions need a digit; most runs (paths, names) have none, and reading a run
-    // character by character costs thousands of instructions a character in a cold process.
+    // character by character is slow in a cold process.
     if (!(out.narrow && out.wide) && DIGIT.test(m[0])) readRuns(m[0], out);
   }
   return out;
