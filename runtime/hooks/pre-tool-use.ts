@@ -32,7 +32,7 @@ import { parseChecksFile } from "../ladder-formats/checks-file.js";
 import type { ToolEvent } from "../../schemas/ladder-checks.js";
 import { TOOL_EVENTS_FILE } from "../ladder-formats/files.js";
 import { ladderDir } from "../ladder-formats/ladder-dir.js";
-import { hookifyCheck } from "./hookify.js";
+import { hookifyCheck } from "../ladder-formats/hookify.js";
 import { findCheckSources, NO_CALL, nonEmpty, projectDirOf, type CheckSources } from "./tool-sources.js";
 
 export interface ToolHookIo {

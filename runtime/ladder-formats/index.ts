@@ -39,3 +39,4 @@ export {
   type CompiledCauseModel,
   type CueSide,
 } from "./cause-model.js";
+export { hookifyCheck } from "./hookify.js";

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import picomatch from "picomatch";
-import { hookifyCheck } from "../hooks/hookify.js";
+import { hookifyCheck } from "../ladder-formats/index.js";
 import { compileChecks, type Check } from "../ladder-formats/index.js";
 import type { Proposal } from "../../schemas/ladder-proposals.js";
 import { LadderError } from "./errors.js";

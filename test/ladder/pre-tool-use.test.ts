@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runToolHook, type ToolHookRunIo } from "../../runtime/hooks/tool-hook.js";
-import { hookifyCheck } from "../../runtime/hooks/hookify.js";
+import { hookifyCheck } from "../../runtime/ladder-formats/hookify.js";
 import { tempDir } from "../helpers/io.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/hookify", import.meta.url));

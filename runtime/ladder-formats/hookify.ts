@@ -20,7 +20,7 @@
  * Example: "---\nname: block-dangerous-rm\nenabled: true\nevent: bash\npattern: rm\\s+-rf\naction: block\n---\nCareful."
  * -> {id: "hookify:block-dangerous-rm", tools: ["Bash"], conditions: [{field: "command", operator: "regex_match", pattern: "rm\\s+-rf"}], action: "deny", ...}.
  */
-import { CHECK_FIELDS, CHECK_OPERATORS, CheckFileError, compileRegex, type Check, type CheckCondition, type CheckField, type CheckOperator } from "../ladder-formats/checks.js";
+import { CHECK_FIELDS, CHECK_OPERATORS, CheckFileError, compileRegex, type Check, type CheckCondition, type CheckField, type CheckOperator } from "./checks.js";
 
 type Front = Record<string, string | boolean | Array<string | Record<string, string>>>;
 
