@@ -42,8 +42,13 @@ describe("errata rules build", () => {
     expect(index().sources[0]?.path.endsWith("policy.md")).toBe(true);
     r = await cli(["rules", "build", "--root", uv, "--no-home", "--json"]);
     expect(r.code, r.err).toBe(0);
-    expect(index().sources.map((s) => s.source)).toEqual(["claude", "agents"]);
-    expect((JSON.parse(r.out) as { vanished: number }).vanished).toBe(2);
+    // A build adds and never replaces (issue 32): the user's and the policy's files stay indexed,
+    // and the same files under another project (none named: the root's own) are a second project
+    // whose slugs do not rename the first's.
+    const after = index().sources.map((s) => s.source);
+    expect(after).toEqual(expect.arrayContaining(["user-claude", "agents"]));
+    expect(after.some((x) => x.startsWith("managed-"))).toBe(true);
+    expect((JSON.parse(r.out) as { vanished: number }).vanished).toBe(0);
   });
 
   it("dates from git blame by default; --no-git dates by the index's history", async () => {

@@ -72,7 +72,7 @@ describe("the shipped rules model", () => {
     const table = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, { pairs: v.pairs, positives: v.positives, precision: r3(v.precision), recall: r3(v.recall), kappa: r3(v.kappa) }]));
     console.log(`rules nouls, synthetic seed 12 (held out), cut 0.5: ${JSON.stringify(table)}`);
     expect(table).toEqual({
-      rule_covers: { pairs: 1204, positives: 224, precision: 0.864, recall: 0.339, kappa: 0.427 },
+      rule_covers: { pairs: 1204, positives: 224, precision: 0.862, recall: 0.335, kappa: 0.422 },
       same_root_cause: { pairs: 1008, positives: 398, precision: 0.965, recall: 0.975, kappa: 0.95 },
     });
   });
