@@ -19,6 +19,13 @@ import type { IncidentRow } from "../../schemas/rule-ledger.js";
 import { commandPatterns } from "./derive.js";
 import type { LedgerRule } from "./ledger.js";
 
+/**
+ * The check's message, which the model receives as the deny reason: the rule's words without
+ * the list marker the rule index keeps from the file ("- Use pnpm, never npm." reached the
+ * model in the real client as "] - Use pnpm, never npm.").
+ */
+export const checkMessage = (text: string): string => text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim() || text;
+
 /** The most a drafted check may fire on among the project's other recorded calls. */
 export const MAX_FIRE_SHARE = 0.02;
 export const REPLAY_EXAMPLES = 3;
@@ -87,7 +94,7 @@ export function draftFromEvidence(rule: LedgerRule, corrected: readonly Recorded
   const tried: string[] = [];
   let best: { check: Check; replay: Replay } | null = null;
   for (const c of candidates(rule, corrected)) {
-    const check: Check = { id, rule_id: rule.rule_id, ...c, action: "deny", message: rule.text, mode: "shadow", ...(project !== null ? { project } : {}) };
+    const check: Check = { id, rule_id: rule.rule_id, ...c, action: "deny", message: checkMessage(rule.text), mode: "shadow", ...(project !== null ? { project } : {}) };
     const replay = replayCheck(check, corrected, recorded);
     const share = replay.others.of === 0 ? 0 : replay.others.fired / replay.others.of;
     if (replay.corrected.fired === 0) {

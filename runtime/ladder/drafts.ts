@@ -21,18 +21,14 @@ import type { DiagnosisResult } from "./diagnose.js";
 import type { LedgerRule } from "./ledger.js";
 import { CHECKS_FILE, fileHash, proposalId } from "./proposals.js";
 import { OFFLINE_REVIEW } from "./review.js";
-import { correctedFromIncidents, draftFromEvidence, type RecordedCall } from "./checks-draft.js";
+import { checkMessage, correctedFromIncidents, draftFromEvidence, type RecordedCall } from "./checks-draft.js";
+
+export { checkMessage };
 
 export { OFFLINE_REVIEW };
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/**
- * The check's message, which the model receives as the deny reason: the rule's words without
- * the list marker the rule index keeps from the file ("- Use pnpm, never npm." reached the
- * model in the real client as "] - Use pnpm, never npm.").
- */
-export const checkMessage = (text: string): string => text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim() || text;
 
 export function draftCheck(rule: LedgerRule): Check | null {
   const id = `ladder-${rule.rule_id}`.replace(/[^A-Za-z0-9_.:-]/g, "-");

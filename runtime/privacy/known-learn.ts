@@ -21,7 +21,7 @@ export const DOT_ENV_FILES = [".env", ".env.local", ".env.development", ".env.de
  * Learns the values to scrub: `env`'s secret-looking variables and the `.env` files of
  * `projects` (folders; a missing one is skipped), stored as salted hashes under a fresh salt.
  */
-export function learnKnownValues(stateDir: string, env: Record<string, string | undefined>, projects: readonly string[]): { file: string; values: number; projects: number } {
+export function learnKnownValues(stateDir: string, env: Record<string, string | undefined>, projects: readonly string[], opts: { dryRun?: boolean } = {}): { file: string; values: number; projects: number; wrote: boolean } {
   const values = [...secretEnvValues(env)];
   let read = 0;
   for (const dir of new Set(projects)) {
@@ -42,7 +42,8 @@ export function learnKnownValues(stateDir: string, env: Record<string, string | 
   }
   const store = buildStore(values, loadNodeCrypto().randomBytes(16).toString("hex"));
   const file = join(stateDir, KNOWN_SECRETS_FILE);
+  if (opts.dryRun) return { file, values: store.entries.length, projects: read, wrote: false };
   writeFileAtomic(file, `${JSON.stringify(store)}\n`, { mode: 0o600 });
   setKnownSecrets(null);
-  return { file, values: store.entries.length, projects: read };
+  return { file, values: store.entries.length, projects: read, wrote: true };
 }

@@ -6,7 +6,7 @@ import { openLedger } from "../../runtime/store/index.js";
 import { tempDir } from "../helpers/io.js";
 import { GOOD_REPLY, NOW, pathsFor, seedLedger } from "./fixtures.js";
 
-const enrichment = { schema: "enrichment/1" as const, ...GOOD_REPLY, what_upset: "leaked sk-ant-api03-" + "A".repeat(90), model: "m", enrichment_version: "v" };
+const enrichment = { schema: "enrichment/1" as const, ...GOOD_REPLY, what_upset: "leaked sk-ant-api03-" + Array.from({ length: 93 }, (_, i) => "aB3xQ9kLm2Pz7Rt"[(i * 7 + (i >> 2)) % 15]).join("") + "AA", model: "m", enrichment_version: "v" };
 
 describe("ledgerPort.patchKnown (no re-read per patch)", () => {
   let a = tempDir();

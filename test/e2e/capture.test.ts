@@ -61,7 +61,7 @@ const EXPECT = {
   correction: { kind: "correction", rating: null, said: "a correction" },
   rating: { kind: "complaint", rating: 3, said: "a complaint" },
   praise: { kind: "praise", rating: null, said: "praise" },
-  directive: { kind: "correction", rating: null, said: "a standing directive" },
+  directive: { kind: "directive", rating: null, said: "a standing directive" },
 } as const;
 
 describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, { timeout: HANG_GUARD_MS }, () => {

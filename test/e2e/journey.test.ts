@@ -114,7 +114,7 @@ describe.skipIf(!ready)(`the journey in the real client (Claude Code ${CLAUDE_CO
     expect(pending).toHaveLength(1);
     const climb = pending[0]!;
     expect(climb).toMatchObject({ type: "climb", rule_id: ruleId, diagnosis: "climb", from_rung: 2, to_rung: 3, status: "pending" });
-    expect(climb["edit"]["check"]).toMatchObject({ rule_id: ruleId, tools: ["Bash"], action: "deny", mode: "shadow", message: "Use pnpm, never npm.", conditions: [{ field: "command", operator: "regex_match", pattern: "(^|[;&|]\\s*)npm\\b" }] });
+    expect(climb["edit"]["check"]).toMatchObject({ rule_id: ruleId, tools: ["Bash"], action: "deny", mode: "shadow", message: "Use pnpm, never npm.", conditions: [{ field: "command", operator: "regex_match", pattern: "(^|[;&|(]\\s*)npm\\b" }] });
     expect(climb["evidence"].filter((e: string) => e.startsWith("inc-"))).toHaveLength(2);
 
     // The owner's yes: the check is installed in shadow; CLAUDE.md is untouched.

@@ -30,6 +30,7 @@ const NEED_NOT: Record<string, string> = {
   "runtime/corpora/synthetic/index.ts": "generated synthetic sessions",
   "runtime/corpora/synthetic/instructions.ts": "generated instruction files of the synthetic projects",
   "runtime/engine/base/cache.ts": "scored answers only: a key hash, p_yes, how it was computed, the model",
+  "runtime/judgments/cuts.ts": "the cuts file (`errata calibrate use`): question ids, numbers and where each cut came from",
   "runtime/engine/openai/batch.ts": "batch request files built by the lane's request(), which redacts every message",
   "runtime/files/atomic.ts": "the generic atomic write: its callers redact",
   "runtime/files/cursor.ts": "the generic cursor write: its callers keep no text (transcripts/carry-refs.ts)",

@@ -52,6 +52,11 @@ export const RAW_WRITE_FILES = [
   "runtime/privacy/gitleaks.ts",
   "runtime/privacy/gitleaks-data.ts",
   "runtime/privacy/own-rules.ts",
+  "runtime/privacy/known-store.ts",
+  "runtime/privacy/known-values.ts",
+  "runtime/privacy/spans.ts",
+  "runtime/privacy/placeholders.ts",
+  "runtime/paths.ts",
   "core/pattern-walk.ts",
   "runtime/privacy/gitleaks-rules.json",
 ];
