@@ -17,7 +17,7 @@ const PAGE = `${root}docs/claude-code-hooks.md`;
 // What Errata reads, per event and field path (code in runtime/hooks/). A field not named here is ignored.
 const CAPTURE = "the capture (`hook-main.ts`)";
 const STOP = "the Stop hook (`hook-main.ts`, `hook-state.ts`, `hook-reflect.ts`)";
-const TOOL = "the check runner (`pre-tool-use.ts`, `tool-checks.ts`)";
+const TOOL = "the check runner (`pre-tool-use.ts`, `ladder-formats/checks.ts`)";
 const LOADED = "the sensor (`instructions-loaded.ts`)";
 export const READS = {
   UserPromptSubmit: {
