@@ -2,7 +2,7 @@
  * The known-value scrubber (runtime/privacy/known-values.ts, known-store.ts): the owner's own
  * secrets are found wherever they are, whatever their shape, and are never written in clear.
  */
-import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -81,8 +81,11 @@ describe("errata secrets learn's store", () => {
     writeFileSync(join(project, ".env"), "API_TOKEN=Pq9zX2vB7wLm4kTr\nPORT=8080\n");
     writeFileSync(join(project, ".env.local"), "PLAIN=Yt6uN3cV8xZa1sDf0gHj\n");
     const state = join(root, "state");
+    // A dry run counts the same and writes nothing.
+    expect(learnKnownValues(state, { MY_SECRET: "Zq8vR2mK9pLw" }, [project, join(root, "gone")], { dryRun: true })).toEqual({ file: join(state, KNOWN_SECRETS_FILE), values: 3, projects: 1, wrote: false });
+    expect(existsSync(join(state, KNOWN_SECRETS_FILE))).toBe(false);
     const r = learnKnownValues(state, { MY_SECRET: "Zq8vR2mK9pLw" }, [project, join(root, "gone")]);
-    expect(r).toEqual({ file: join(state, KNOWN_SECRETS_FILE), values: 3, projects: 1 });
+    expect(r).toEqual({ file: join(state, KNOWN_SECRETS_FILE), values: 3, projects: 1, wrote: true });
     const text = readFileSync(r.file, "utf8");
     for (const v of ["Pq9zX2vB", "Yt6uN3cV", "Zq8vR2mK"]) expect(text).not.toContain(v);
     expect(statSync(r.file).mode & 0o777).toBe(0o600);
