@@ -155,16 +155,32 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
   const few = only !== undefined && !keywordSeen;
   let gate: KeywordCheck | null = null;
   const spans: Span[] = [];
-  const add = (found: Array<[number, number]>, rank: number, kind: string, upstream: boolean): void => {
-    for (const [s, e] of found) {
+  // `rescan(from)`: the same rule's findings from `from` on. A match the rule's regex took and
+  // `notASecret` then dropped may hide a real secret inside it (a URL glued to a token, with a
+  // `client_secret=` in its query): the regex went past it, so the rule looks again from just
+  // after the dropped match's start.
+  const add = (found: Array<[number, number]>, rank: number, kind: string, upstream: boolean, rescan?: (from: number) => Array<[number, number]>): void => {
+    const queue = [...found];
+    let rescannedFrom = -1;
+    while (queue.length > 0) {
+      const [s, e] = queue.shift()!;
       const [start, end] = widenToToken(text, s, e);
       // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
       // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
       // their true samples include values such as "12345678-ABCD-…" that fit the format.
-      if (!upstream && notASecret(text.slice(start, end))) continue;
+      if (!upstream && notASecret(text.slice(start, end))) {
+        if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
+          rescannedFrom = s + 1;
+          // The rescan finds every later match of the rule too: it replaces the rest of the queue.
+          queue.length = 0;
+          queue.push(...rescan(s + 1));
+        }
+        continue;
+      }
       spans.push({ start, end, rank, kind });
     }
   };
+  const shifted = (from: number, found: Array<[number, number]>): Array<[number, number]> => found.map(([a, b]) => [a + from, b + from]);
   plan.forEach((step, rank) => {
     if ("gitleaks" in step) {
       if (only !== undefined) {
@@ -172,14 +188,15 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
         if (witnessed ? !only.has(`gitleaks:${step.gitleaks.id}`) : !keywordSeen) return;
       }
       gate ??= few ? includesGate(lower()) : new KeywordGate(lower());
-      add(gitleaksFindings(step.gitleaks, text, gate), rank, step.kind, step.gitleaks.id !== GENERIC_RULE_ID);
+      const g = gate;
+      add(gitleaksFindings(step.gitleaks, text, g), rank, step.kind, step.gitleaks.id !== GENERIC_RULE_ID, (from) => shifted(from, gitleaksFindings(step.gitleaks, text.slice(from), g)));
       return;
     }
     const rule = step.own;
     if (only !== undefined && !only.has(`own:${rule.kind}`)) return;
     if (filtered && rule.need && !rule.need(text, lower)) return;
     // An e-mail address is personal data whatever its domain (example.com included).
-    add(ownFindings(rule, step.marker, text), rank, step.kind, rule.kind === "email");
+    add(ownFindings(rule, step.marker, text), rank, step.kind, rule.kind === "email", (from) => shifted(from, ownFindings(rule, step.marker, text.slice(from))));
   });
   return spans.length === 0 ? { text, kinds: [] } : applySpans(text, spans);
 }

@@ -112,6 +112,16 @@ describe("the full redactor on joined findings", () => {
     );
   });
 
+  it("a match a rule drops as no secret does not hide a secret inside it (found by the property above, seed -746446306)", () => {
+    // The glued run "shpat_...https://...client_secret=..." was one assignment value that looked like
+    // a URL and was dropped; the regex had gone past the client_secret, which stayed in clear.
+    const text = "X-Shopify-Access-Token: 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https://login.example.org/token?client_id=abc&client_secret=rfCdZViRH0Q3KSg9Z9NHYYueVTmw28here is the key";
+    const once = redactAll(text).text;
+    expect(once).not.toContain("rfCdZViRH0Q3KSg9Z9NHYYueVTmw28");
+    expect(once).not.toContain("9e9be6c49f3b2ac9cdee7bbae02cac13");
+    expect(redactAll(once).text).toBe(once);
+  });
+
   it("two rules on one token leave no part of it (GitLab's routable token, Slack's xoxa-2)", () => {
     const glpat = `glpat-${"aB3dE5gH7jK9mN1pQ3sT5vW7yZ9"}.01.${"a1b2c3d4e"}`;
     expect(redactAll(`token: ${glpat}`).text).not.toContain("a1b2c3d4e");
