@@ -122,6 +122,15 @@ describe("the full redactor on joined findings", () => {
     expect(redactAll(once).text).toBe(once);
   });
 
+  it("a URL's password after another URL on the same run is found (found by the property above, seed 1539599498)", () => {
+    // url-password took the first URL's host up to the next "@", and the second URL's password with it.
+    const text = "git clone https://oauth2:glpat-_dTF_I3gIyVGtqQCtB79@gitlab.example.org/g/r.gitCELERY_BROKER_URL=amqp://guest:z7GR5Gy7v58@rabbit:5672//";
+    const once = redactAll(text).text;
+    expect(once).not.toContain("z7GR5Gy7v58");
+    expect(once).not.toContain("_dTF_I3gIyVGtqQCtB79");
+    expect(redactAll(once).text).toBe(once);
+  });
+
   it("two rules on one token leave no part of it (GitLab's routable token, Slack's xoxa-2)", () => {
     const glpat = `glpat-${"aB3dE5gH7jK9mN1pQ3sT5vW7yZ9"}.01.${"a1b2c3d4e"}`;
     expect(redactAll(`token: ${glpat}`).text).not.toContain("a1b2c3d4e");
