@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 
-const raw = process.env.ERRATA_FC_SEED;
+const raw = process.env["ERRATA_FC_SEED"];
 const seed = raw === undefined || raw === "" ? 20261206 : Number(raw);
 if (!Number.isInteger(seed)) throw new Error(`ERRATA_FC_SEED: expected an integer, found ${JSON.stringify(raw)}`);
 fc.configureGlobal({ seed });
