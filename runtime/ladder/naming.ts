@@ -16,7 +16,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { CaptureVerdict } from "../classifier/index.js";
 import { classify } from "../classifier/index.js";
-import { appliesTo, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, type RuleNoulWeights } from "../rules/index.js";
+import { appliesTo, COMPLAINT_WEIGHT, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, terms, type RuleNoulWeights } from "../rules/index.js";
+import { lexiconWords } from "./lexicon.js";
 import { RuleNoulWeightsSchema, type RuleUnit } from "../../schemas/rules.js";
 import type { LedgerRule } from "./ledger.js";
 import type { OwnerTurn, ToolUseLite } from "./signals.js";
@@ -61,8 +62,16 @@ export function shippedRuleNouls(): RuleNoulWeights | null {
   return (cachedWeights = null);
 }
 
-/** A ledger rule as a unit of the rule index (what retrieval and the noul's features read). */
+/** The lexicon's English terms for a text that the text does not already have (another language's words). */
+export function crossTerms(text: string): string[] {
+  const own = new Set(terms(text));
+  return [...new Set(terms(lexiconWords(text).join(" ")))].filter((t) => !own.has(t));
+}
+
+/** A ledger rule as a unit of the rule index (what retrieval and the noul's features read); a rule in another language also carries the lexicon's English words. */
 function asUnit(r: LedgerRule): RuleUnit {
+  const cross = lexiconWords(r.text).filter((w) => !terms(r.text).includes(terms(w)[0] ?? w));
+  const context = [...r.keywords, ...cross];
   const section = r.location.kind === "text" && r.location.section !== null ? r.location.section.split(" > ") : [];
   return {
     id: r.rule_id,
@@ -70,7 +79,7 @@ function asUnit(r: LedgerRule): RuleUnit {
     kind: "bullet",
     heading_path: section,
     text: r.text,
-    context: r.keywords.length > 0 ? r.keywords.join(" ") : null,
+    context: context.length > 0 ? context.join(" ") : null,
     hash: "",
     line_start: 0,
     line_end: 0,
@@ -118,7 +127,10 @@ export class RuleNamer {
   name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {
     const { rules, retriever } = this.scope(turn.cwd ?? null);
     const tools = turn.tools_before.map(toolSummary);
-    const hits = retriever.search(failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools }), NAMING_CANDIDATES);
+    const query = failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools });
+    // A correction in another language than the rules: the lexicon's English words join the query.
+    for (const t of crossTerms(turn.text)) query.set(t, (query.get(t) ?? 0) + COMPLAINT_WEIGHT);
+    const hits = retriever.search(query, NAMING_CANDIDATES);
     if (this.weights === null) return { candidates: [], named: null, scored: false };
     const byId = new Map(rules.map((r) => [r.rule_id, r]));
     const candidates = hits.flatMap((h, i): NamedRule[] => {
