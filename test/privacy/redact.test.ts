@@ -125,6 +125,17 @@ const LOOK_ALIKES: string[] = [
   "version 2.0.31-beta, model claude-sonnet-4-5",
   "the AWS region is us-east-1 and the bucket is my-bucket",
   "price is 5 USD @ 2x speed",
+  // Shapes of upstream false samples (issue 34), written here: a name with "aPi" inside a word
+  // (gitleaks' `(?-i:[Aa]pi|API)` was imported caseless), empty assignments on two lines, a
+  // shell default, identifiers of words and numbers, Slack's doc examples, a hand-typed key.
+  'this.ultraPictureBox2.Name = "ultraPictureBox2";',
+  "OPENAI_API_KEY=\nANTHROPIC_API_KEY=",
+  "DB_PASSWORD=${DB_PASSWORD:=$1}",
+  "viewKey = 'Report_Table_3_14'",
+  '"bucket_key": "QuarterlyTotals-2.1"',
+  "callback token: ORDER_CALLBACK_TOKEN",
+  "xoxb-4321-demotoken",
+  "sk-ant-api03-hijklmnopqrstu-Zq81-vwxyz456abcd",
 ];
 
 describe("redactSecrets: secret corpus", () => {
