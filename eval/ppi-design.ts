@@ -296,3 +296,8 @@ export function stratifiedPpiMeanCi(strata: readonly StratumInput[], opts: PpiDe
 export function itemsShareSessions(sessions: readonly string[]): boolean {
   return new Set(sessions).size < sessions.length;
 }
+
+/** A lambda for a report: "0.237", or "detected 0.912, not detected 0.401" per stratum. */
+export function lambdaText(lambda: number | Readonly<Record<string, number>>, digits = 3): string {
+  return typeof lambda === "number" ? lambda.toFixed(digits) : Object.entries(lambda).map(([k, v]) => `${k} ${v.toFixed(digits)}`).join(", ");
+}
