@@ -215,4 +215,29 @@ describe("errata eval score: --split, --detect-question, --class-question, --lev
     const ppiNarrow = await score(["--split", "all", "--ppi-level", "0.5"]);
     expect(width(ppiNarrow.ppi!)).toBeLessThan(width(plain.ppi!));
   });
+
+  it("--ppi-method: auto is clustered where labelled items share sessions and says so; plain, stratified; a bad method exits 2", async () => {
+    writeData();
+    await sampleAll();
+    type P = { method: string; asked: string; why: string; estimate: number; lower: number; upper: number; labelled_sessions: number | null; unlabelled_without_session: number; lambda: unknown };
+    const ppiOf = async (extra: string[]) => (await score(["--split", "all", ...extra])).ppi as unknown as P;
+    const auto = await ppiOf([]);
+    expect(auto).toMatchObject({ method: "clustered", asked: "auto", labelled_sessions: 50 });
+    expect(auto.why).toMatch(/share sessions \(50 sessions for 200 items\)/);
+    // Every predicted item is a gold item here, so every session is known.
+    expect(auto.unlabelled_without_session).toBe(0);
+    const plain = await ppiOf(["--ppi-method", "plain"]);
+    expect(plain).toMatchObject({ method: "plain", asked: "plain", labelled_sessions: null });
+    // With lambda 0 both would be the Hajek share of gold failures; tuned, both stay near it.
+    expect(Math.abs(auto.estimate - plain.estimate)).toBeLessThan(0.01);
+    const strat = await ppiOf(["--ppi-method", "stratified"]);
+    expect(strat.method).toBe("stratified");
+    expect(Object.keys(strat.lambda as object).sort()).toEqual(["detected", "not detected"]);
+    const text = await cli(["eval", "score", "--predictions", "preds.jsonl", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--split", "all"]);
+    expect(text.out).toMatch(/corpus failure rate \(clustered PPI\+\+ with v4, 90% interval/);
+    expect(text.out).toMatch(/method: clustered \(auto: labelled items share sessions/);
+    const bad = await cli(["eval", "score", "--predictions", "preds.jsonl", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--ppi-method", "bayes"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/auto, plain, clustered or stratified/);
+  });
 });
