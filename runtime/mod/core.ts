@@ -31,6 +31,7 @@ import { compileChecks, checkApplies, evaluateCompiled, type Check, type Decisio
 import { parseChecksFile } from "../ladder-formats/checks-file.js";
 import { hookifyCheck } from "../ladder-formats/hookify.js";
 import { CHECKS_FILE, LADDER_DIR } from "../ladder-formats/files.js";
+import { join } from "node:path";
 import { resolvePaths } from "../paths.js";
 import type {
   CommandRunInput,
@@ -123,7 +124,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     (session ??= (async () => {
       const [info, id, cwd, env, settings, hookEnv] = await Promise.all([$.sessionInfo(), $.sessionId(), $.sessionCwd(), $.env(), $.settings(), $.hookEnv()]);
       const root = hookEnv["CLAUDE_PLUGIN_ROOT"];
-      const bin = root ? `${root.replace(/\/+$/, "")}/../bin` : null;
+      const bin = root ? join(root, "..", "bin") : null;
       const own = bin !== null && (await $.exists(`${bin}/errata.cjs`).catch(() => false));
       return {
         id,

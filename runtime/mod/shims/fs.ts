@@ -33,31 +33,50 @@ export function fromBase64(s: string): Uint8Array {
   return out;
 }
 
-/** UTF-8 bytes to a string (invalid sequences become U+FFFD). */
+/**
+ * UTF-8 bytes to a string, as TextDecoder (and Buffer) decode them: an ill-formed sequence's
+ * maximal subpart becomes one U+FFFD.
+ */
 export function utf8(bytes: Uint8Array, from = 0, to = bytes.length): string {
-  let s = "";
   const parts: string[] = [];
+  let s = "";
   for (let i = from; i < to; ) {
     const b = bytes[i]!;
-    let cp = 0xfffd;
-    let n = 1;
-    if (b < 0x80) cp = b;
-    else if (b >= 0xc2 && b < 0xe0 && i + 1 < to) {
-      cp = ((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
-      n = 2;
-    } else if (b >= 0xe0 && b < 0xf0 && i + 2 < to) {
-      cp = ((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
-      n = 3;
-    } else if (b >= 0xf0 && b < 0xf5 && i + 3 < to) {
-      cp = ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
-      n = 4;
+    let need = 0;
+    let cp = b;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) (need = 1), (cp = b & 0x1f);
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      cp = b & 0x0f;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      cp = b & 0x07;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else if (b >= 0x80) {
+      s += "\ufffd";
+      i++;
+      continue;
     }
-    s += String.fromCodePoint(cp);
+    let k = 0;
+    while (k < need && i + 1 + k < to) {
+      const c = bytes[i + 1 + k]!;
+      if (c < lo || c > hi) break;
+      cp = (cp << 6) | (c & 0x3f);
+      lo = 0x80;
+      hi = 0xbf;
+      k++;
+    }
+    s += k === need ? String.fromCodePoint(cp) : "\ufffd";
+    i += 1 + k;
     if (s.length > 8192) {
       parts.push(s);
       s = "";
     }
-    i += n;
   }
   parts.push(s);
   return parts.join("");

@@ -18,7 +18,10 @@ function normalize(p: string): string {
   return abs ? `/${s}` : s === "" ? "." : s;
 }
 export function join(...parts: string[]): string {
-  return normalize(parts.filter((p) => p !== "").join("/"));
+  const joined = parts.filter((p) => p !== "").join("/");
+  const n = normalize(joined);
+  // As node:path's join: a trailing separator is kept.
+  return joined.endsWith("/") && !n.endsWith("/") ? `${n}/` : n;
 }
 export function resolve(...parts: string[]): string {
   let at = "";
