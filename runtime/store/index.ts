@@ -13,6 +13,7 @@ export { RECORD_FILE } from "./record.js";
 export { safeAttachmentName, writeAttachment } from "./attachments.js";
 export { parseErText } from "./er-grammar.js";
 export { applySet, patchRefusal } from "./fold.js";
+export { redactErratum } from "./raw-append.js";
 export { recordRowFor, writeRecordRow } from "./record.js";
 export { rotateLedger } from "./rotate.js";
 export { checkPatchRules } from "./rules.js";
