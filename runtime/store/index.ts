@@ -16,6 +16,6 @@ export { applySet, patchRefusal } from "./fold.js";
 export { redactErratum } from "./raw-append.js";
 export { recordRowFor, writeRecordRow } from "./record.js";
 export { rotateLedger } from "./rotate.js";
-export { checkPatchRules } from "./rules.js";
+export { checkErratumRules, checkPatchRules, issuesToProblems } from "./rules.js";
 export { ledgerStats, type LedgerStats } from "./stats.js";
 export { validateLedger } from "./validate.js";
