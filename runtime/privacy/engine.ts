@@ -149,6 +149,8 @@ function ownFindings(rule: OwnRule, marker: string, text: string): Array<[number
  * Every step's findings on the text as given (no rule sees another's marker), each widened to
  * the token it cuts, then joined and replaced once (spans.ts).
  */
+const MASKED_AFTER = /^[#*•]{4}/;
+
 function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
   let lowered: string | null = null;
   const lower = (): string => (lowered ??= text.toLowerCase());
@@ -168,7 +170,8 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
       // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
       // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
       // their true samples include values such as "12345678-ABCD-…" that fit the format.
-      if (!upstream && notASecret(text.slice(start, end))) {
+      // A value masked from here on ("xoxp-5723…-####") is a masked value.
+      if (!upstream && (notASecret(text.slice(start, end)) || MASKED_AFTER.test(text.slice(end, end + 4)))) {
         if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
           rescannedFrom = s + 1;
           // The rescan finds every later match of the rule too: it replaces the rest of the queue.

@@ -248,8 +248,12 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     need: (t) => t.includes("://") && t.includes("@"),
     // The host is looked at, not taken: a taken host ran to the next "@" and hid a second URL's
     // password behind it (spans.test's property found "…r.gitX=amqp://guest:pw@rabbit" in clear).
-    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@?#]{0,256}:)(?!\[REDACTED)([^\s@/?#]{1,256})(?=@[^\s@])/gi,
-    replace: (m, pre) => `${pre}${m}`,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@?#]{0,256}:)(?!\[REDACTED)([^\s/?#]{1,256}?)(?=@[^\s@/?#"'`]+(?:[/?#\s"'`]|$))/gi,
+    // The password runs to the authority's last "@" ("u:myP@ss@host": "myP@ss").
+    // A variable ("$DB_PASSWORD", "${PASS}") is no password. The word itself ("user:pass@") stays
+    // redacted: gitleaks calls it a false sample, secretlint a true one, and a weak password
+    // that works is still a credential.
+    replace: (m, pre, pw) => (/^(?:\$|%24)/.test(pw ?? "") ? `${pre}${pw}` : `${pre}${m}`),
   },
 ];
 
@@ -304,6 +308,8 @@ export const LATE_RULES: readonly OwnRule[] = [
   {
     kind: "email",
     need: (t) => t.includes("@"),
-    re: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
+    // Not a URL's user name or password ("postgresql://app@host", "mongodb://u:$PASS@host"):
+    // the host is no mailbox.
+    re: /(?<![A-Za-z0-9._%+@-]|:\/\/|:\/\/[^\s/@:]*:\$?\{?)(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
   },
 ];

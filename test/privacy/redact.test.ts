@@ -282,3 +282,19 @@ function corpusSlice(): fc.Arbitrary<string> {
     return t.slice(from, from + 1 + (b % (t.length + 1)));
   });
 }
+
+describe("redactSecrets: examples found on upstream samples (issue 34)", () => {
+  it("a URL password holding '@' is taken to the authority's last '@'; the host is kept", () => {
+    // Before: "myR3alP" was taken and "ssw0rd@…" was written in clear.
+    expect(redactSecrets("mongodb+srv://appuser:myR3alP@ssw0rd@cluster0.mongodb.net/db?x=1").text).toBe(
+      "mongodb+srv://appuser:[REDACTED:url-password]@cluster0.mongodb.net/db?x=1",
+    );
+  });
+  it("a URL's variables and user name are no secret and no mailbox", () => {
+    for (const t of ["mongodb://$DB_USER:$DB_PASSWORD@cluster.example.net/app", "postgresql://app@db-7.example.net/main"]) expect(redactSecrets(t).text).toBe(t);
+  });
+  it("a value masked from the match's end on is a masked value", () => {
+    const t = '"token": "xoxp-572370529330-573807301142-572331691188-####################"';
+    expect(redactSecrets(t).text).toBe(t);
+  });
+});
