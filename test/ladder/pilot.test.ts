@@ -59,8 +59,9 @@ describe("the simulated pilot", () => {
     }
     for (const r of p.rows.filter((x) => x.carried === "text")) expect(r.holdout).toBeNull();
     expect(p.rows.map((r) => r.holdout && [r.holdout.treated.incidents, r.holdout.treated.chances, r.holdout.heldOut.incidents, r.holdout.heldOut.chances])).toEqual(HOLDOUT_SEED_22);
-    // The draws of the pilot do not change with the holdout: the before period is the same.
-    expect(p.rows.map((r) => r.before)).toEqual(runPilot({ seed: 22 }).rows.map((r) => r.before));
+    // The holdout draws nothing from the pilot's generator (the hook's hash decides), so the first
+    // rule's before period is the same; a held-out slip's "noticed" draw shifts the later rules' stream.
+    expect(p.rows[0]!.before).toEqual(runPilot({ seed: 22 }).rows[0]!.before);
   });
 
   it("is a pure function of its seed", () => {
