@@ -23,3 +23,4 @@ export { drawForCalibration, bandOf, type DrawableItem, type DrawnItem } from ".
 export { renderCalibBrief, renderCalibSheet, csvField, type BriefQuestion, type BriefItem } from "./brief.js";
 export { rateChangeTest, quadraticSpend, lookSpend, type RateChange, type RateChangeOptions, type RateChangeVerdict, type SessionCell, type LookResult } from "./rate-change.js";
 export { holdoutInterval, clusterWilson, wilson, newcombeDifference, type HoldoutInterval, type ArmInterval, type ClusterCount } from "./holdout-interval.js";
+export { holdoutPower, type HoldoutPower } from "./holdout-power.js";
