@@ -42,3 +42,4 @@ export { buildSheet, validateSheet, type SheetItem } from "./sheet.js";
 export { DEFAULT_SPLIT_SALT, splitOfSession, type SplitSide } from "./split.js";
 export * from "./ppi-design.js";
 export * from "./ppi-coverage.js";
+export * from "./active.js";

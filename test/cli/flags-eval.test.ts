@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Papa from "papaparse";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mulberry32 } from "../../calibration/random.js";
@@ -146,6 +147,31 @@ describe("errata eval label export --split and import --replace", () => {
     expect(JSON.parse(replaced.out)).toMatchObject({ imported: 2, replaced: 2 });
     const stored = readFileSync(join(dir, "mine.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { exchange_id: string; value: boolean });
     expect(stored.map((l) => [l.exchange_id, l.value])).toEqual([[hex(0), false], [hex(1), false]]);
+  });
+});
+
+describe("errata eval label export -> import without repeating --questions", () => {
+  it("a sheet with a rating, a category and bank questions re-imports as exported; a wrong answer is named by its spec", async () => {
+    writeData();
+    await sampleAll();
+    const questions = "detect.unhappy,class,satisfaction:1-5,breakdown:O|T|X";
+    const ex = await cli(["eval", "label", "export", "--labeler", "ana", "--gold", "gold/gold.jsonl", "--exchanges", "exchanges.jsonl", "--questions", questions, "--out", "ana.csv"]);
+    expect(ex.code, ex.err).toBe(0);
+    const [header, ...rows] = Papa.parse<string[]>(readFileSync(join(dir, "ana.csv"), "utf8"), { skipEmptyLines: true }).data;
+    // Bank questions keep their id; the others carry their spec.
+    expect(header!.slice(7)).toEqual(["detect.unhappy", "class", "satisfaction:1-5", "breakdown:O|T|X", "note"]);
+    const fill = (bad: boolean) => Papa.unparse({ fields: header!, data: rows.map((r, i) => [...r.slice(0, 7), i % 2 ? "yes" : "no", "none", bad && i === 0 ? "9" : String((i % 5) + 1), ["O", "T", "X"][i % 3]!, ""]) }, { newline: "\n" });
+    writeFileSync(join(dir, "ana.csv"), fill(true));
+    const wrong = await cli(["eval", "label", "import", "ana.csv", "--gold", "gold/gold.jsonl", "--labels", "mine.jsonl"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/row 2: satisfaction is "9"; expected a whole number from 1 to 5/);
+    writeFileSync(join(dir, "ana.csv"), fill(false));
+    const ok = await cli(["eval", "label", "import", "ana.csv", "--gold", "gold/gold.jsonl", "--labels", "mine.jsonl", "--json"]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ labels: rows.length * 4, questions: ["detect.unhappy", "class", "satisfaction", "breakdown"] });
+    const stored = readFileSync(join(dir, "mine.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { question: string; value: unknown });
+    expect(new Set(stored.filter((l) => l.question === "satisfaction").map((l) => typeof l.value))).toEqual(new Set(["number"]));
+    expect(new Set(stored.filter((l) => l.question === "breakdown").map((l) => l.value))).toEqual(new Set(["O", "T", "X"]));
   });
 });
 
