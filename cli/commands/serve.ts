@@ -6,7 +6,7 @@
  *
  * Example: `errata serve --dir srv --port 8787` -> `errata serve: listening on http://127.0.0.1:8787 (jsonl store)`.
  */
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CommandContext } from "../shared/command.js";
@@ -42,13 +42,12 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--log <file>", "JSON request log lines to this file ('-': stderr); never a token")
     .option("--rate <n>", "requests a tenant may make a minute", "6000")
     .option("--body-limit <bytes>", "the largest request body", "1048576")
-    .addHelpText("after", examples(["errata serve --once", "errata serve --dir srv --port 0 --once --rate 600 --body-limit 65536 --log server.log"], { after: "Then: errata tenants add acme, and post with Authorization: Bearer <token> (docs/intake.md)." }))
+    .addHelpText("after", examples(["errata serve --port 0 --once", "errata serve --dir srv --port 0 --once --rate 600 --body-limit 65536"], { after: "Then: errata tenants add acme, and post with Authorization: Bearer <token> (docs/intake.md)." }))
     .action(async (opts: ServeOpts) => {
       const port = intFlag("port", opts.port, 0, 65535);
       const rate = intFlag("rate", opts.rate, 1, 10_000_000);
       const bodyLimit = intFlag("body-limit", opts.bodyLimit, 1024, 1024 * 1024 * 1024);
       const dir = serverDir(ctx, opts);
-      mkdirSync(dir, { recursive: true });
       const store = await storeFor(ctx, opts);
       const logger = opts.log === undefined ? false : { level: "info", stream: opts.log === "-" ? process.stderr : createWriteStream(resolve(ctx.io.cwd, opts.log), { flags: "a" }) };
       const app = await buildServer({ store, dir, ratePerMinute: rate, bodyLimit, logger, now: ctx.io.now });

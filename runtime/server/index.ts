@@ -63,7 +63,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     ...(opts.logger !== undefined && typeof opts.logger === "object" && "child" in opts.logger ? { loggerInstance: opts.logger } : { logger: opts.logger ?? false }),
     return503OnClosing: true,
   });
-  const reporterKey = loadOrCreateReporterKey(join(opts.dir, ".state"));
+  // Made on the first erratum, so a server that never took one has written nothing.
+  let key: Buffer | null = null;
+  const reporterKey = (): Buffer => (key ??= loadOrCreateReporterKey(join(opts.dir, ".state")));
   const systems = loadSystems(opts.dir);
   const store = opts.store;
 
@@ -93,7 +95,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (key !== undefined && (typeof key !== "string" || !IDEMPOTENCY_KEY.test(key))) {
       return reply.code(400).send({ error: "bad-idempotency-key", expected: "Idempotency-Key: 1-200 visible ASCII characters", found: JSON.stringify(String(key).slice(0, 40)) });
     }
-    const built = buildErrata(req.body, { tenant: p.tenant, reporterKey, systems, nowMs: now() });
+    const built = buildErrata(req.body, { tenant: p.tenant, reporterKey: reporterKey(), systems, nowMs: now() });
     if ("refused" in built) return reply.code(400).send({ error: "refused", written: 0, ...built.refused });
     const batch = typeof req.body === "object" && req.body !== null && Object.hasOwn(req.body, "errata");
     const results = [];

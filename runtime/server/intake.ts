@@ -42,10 +42,17 @@ function refusal(problems: Problem[]): Refusal {
 }
 
 function zodProblems(issues: readonly z.core.$ZodIssue[], body: unknown, batch: boolean): Problem[] {
-  return issuesToProblems(issues, body).map((p, i) => {
-    const path = issues[i]?.path ?? [];
-    const item = batch && path[0] === "errata" && typeof path[1] === "number" ? path[1] : batch ? null : 0;
-    return { item, code: p.code, message: p.message };
+  return issues.map((issue) => {
+    const path = issue.path;
+    // A batch item's issue is named as the item's own (so "rating" is still rating-off-scale).
+    if (batch && path[0] === "errata" && typeof path[1] === "number") {
+      const item = path[1];
+      const value = (body as { errata: unknown[] }).errata[item];
+      const [p] = issuesToProblems([{ ...issue, path: path.slice(2) }], value);
+      return { item, code: p!.code, message: p!.message };
+    }
+    const [p] = issuesToProblems([issue], body);
+    return { item: batch ? null : 0, code: p!.code, message: p!.message };
   });
 }
 

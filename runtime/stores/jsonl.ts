@@ -83,7 +83,6 @@ export function openJsonlStore(dir: string, opts: { systems?: ReadonlySet<string
     let s = tenants.get(tenant);
     if (s) return s;
     const paths = tenantPaths(dir, tenant);
-    mkdirSync(paths.ledgerDir, { recursive: true });
     const receiptsFile = join(dir, "tenants", tenant, "intake.jsonl");
     const receipts: Receipt[] = [];
     const byKey = new Map<string, Receipt>();
@@ -160,6 +159,7 @@ export function openJsonlStore(dir: string, opts: { systems?: ReadonlySet<string
         if (tries > 50) throw new IdTakenError(e.id);
         e = { ...e, id: newErratumId(Date.parse(e.ts)) };
       }
+      mkdirSync(join(dir, "tenants", tenant, "ledger"), { recursive: true });
       const receipt: Receipt = { seq: (s.receipts.at(-1)?.seq ?? 0) + 1, id: e.id, key };
       appendLine(s.receiptsFile, JSON.stringify(receipt), { fsync: opts.fsync ?? false });
       s.receipts.push(receipt);
