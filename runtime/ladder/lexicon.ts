@@ -10,6 +10,10 @@
  * a rule), written from the vocabulary of instruction files, not from the labelled set's
  * items; it stays incomplete, and a word it lacks simply adds nothing.
  *
+ * A few English synonyms of the same concepts are in it too (credential -> secret, dump ->
+ * print, rewrite history -> force push), added for paraphrases of the labelled set's dev
+ * projects that shared no word with their rule.
+ *
  * Each concept is one or more English words (run through the same stemmer as every retrieval
  * term) and the words that say it in German, French, Spanish, Italian, Portuguese, Dutch,
  * Finnish, Swedish, Japanese and Chinese. A Latin-script entry matches a word that starts with
@@ -68,6 +72,16 @@ const CONCEPTS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["databas", ["datenbank", "base de données", "base de datos", "tietokanta", "databas", "データベース", "数据库"]],
   ["diff small", ["klein", "petit", "pequeño", "piccolo", "pieni", "liten", "小さ", "小的"]],
   ["simpl", ["einfach", "simple", "sencillo", "semplice", "yksinkertai", "enkel", "シンプル", "简单", "简洁"]],
+  // English words of the same concepts that instruction files and owners use interchangeably.
+  ["secret credential token", ["credential", "api key", "apikey", "password", "passwd", "private key"]],
+  ["print output", ["dump", "dumped", "display", "displayed", "expose", "leak", "leaked"]],
+  ["forc push", ["rewrite history", "rewrote history", "rewrite the remote history", "rewrote the remote history", "history rewrite"]],
+  ["small minim diff", ["smallest", "minimal", "tiny", "focused", "narrow", "smaller"]],
+  ["refactor rewrit", ["rewrote", "rewrite", "refactor", "restructur", "overhaul"]],
+  ["type check", ["typecheck", "type-check", "tsc"]],
+  ["global state", ["package-level", "module-level", "singleton", "mutable var", "global var"]],
+  ["abbrevi name", ["abbreviat", "short name", "shortened name"]],
+  ["revert chang", ["undid", "undo", "reverted", "discarded", "wiped", "vanish", "thrown away", "threw away"]],
 ];
 
 interface Entry {

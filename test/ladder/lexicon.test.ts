@@ -23,3 +23,21 @@ describe("lexicon", () => {
     expect(crossTerms("Niemals geheime Werte ausgeben")).toEqual(expect.arrayContaining(["never", "secret", "print"]));
   });
 });
+
+describe("repeat markers and restatements across languages (runtime/ladder/signals.ts, incidents.ts)", () => {
+  it("reads 'again' in Dutch, Italian and Swedish, and not in an ordinary sentence", async () => {
+    const { repeatMarker } = await import("../../runtime/ladder/signals.js");
+    expect(repeatMarker("Je hebt weer gecommit zonder make check")).toBe("weer");
+    expect(repeatMarker("Hai fatto di nuovo il force push")).toBe("di nuovo");
+    expect(repeatMarker("Du har pushat igen")).toBe("igen");
+    expect(repeatMarker("Please add a test for the parser")).toBeNull();
+  });
+
+  it("a Chinese correction of a Chinese rule restates it through its two-character words", async () => {
+    const { keyTerms } = await import("../../runtime/ladder/naming-model.js");
+    const said = keyTerms("注释要用中文，你又写成英文了。");
+    expect([...keyTerms("使用中文注释，一定要简洁明了。")].some((t) => said.has(t))).toBe(true);
+    const german = keyTerms("Niemals geheime Werte ausgeben");
+    expect([...keyTerms("Never echo, print, or log secret values")].filter((t) => german.has(t))).toEqual(expect.arrayContaining(["secret", "print"]));
+  });
+});
