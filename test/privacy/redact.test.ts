@@ -293,6 +293,14 @@ describe("redactSecrets: examples found on upstream samples (issue 34)", () => {
   it("a URL's variables and user name are no secret and no mailbox", () => {
     for (const t of ["mongodb://$DB_USER:$DB_PASSWORD@cluster.example.net/app", "postgresql://app@db-7.example.net/main"]) expect(redactSecrets(t).text).toBe(t);
   });
+  it("a value found as a secret is redacted wherever else it stands, and its first 24 characters with it", () => {
+    // Before: only the named occurrence was redacted; the same value in prose stayed in clear.
+    const v = "Xk3mQ9vT2bLpR7sWq8Zn4Hy";
+    expect(redactSecrets(`DEPLOY_SECRET=${v}\nthe value ${v} was rotated`).text).toBe("DEPLOY_SECRET=[REDACTED:env-assignment]\nthe value [REDACTED:env-assignment] was rotated");
+    const long = "Xk3mQ9vT2bLpR7sWq8Zn4HyT6cVb";
+    const out = redactSecrets(`DEPLOY_SECRET=${long}\nold: ${long.slice(0, 25)}_cut here`).text;
+    expect(out).toBe("DEPLOY_SECRET=[REDACTED:env-assignment]\nold: [REDACTED:env-assignment] here");
+  });
   it("a value masked from the match's end on is a masked value", () => {
     const t = '"token": "xoxp-572370529330-573807301142-572331691188-####################"';
     expect(redactSecrets(t).text).toBe(t);
