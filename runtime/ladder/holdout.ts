@@ -14,8 +14,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { holdoutInterval, holdoutPower, type HoldoutInterval } from "../../calibration/index.js";
-import { readJsonl } from "../files/index.js";
-import { CHECKS_FILE, TOOL_EVENTS_FILE, parseChecksFile, type Check } from "../ladder-formats/index.js";
+import { badInput, describeFound } from "../../core/errors.js";
+import { readJsonl, writeFileAtomic } from "../files/index.js";
+import { CHECKS_FILE, TOOL_EVENTS_FILE, parseChecksFile, type Check, type Holdout } from "../ladder-formats/index.js";
 import type { IncidentRow } from "../../schemas/rule-ledger.js";
 import { ToolEventSchema, type ToolEvent } from "../../schemas/ladder-checks.js";
 import { openRuleLedger } from "./ledger.js";
@@ -121,4 +122,23 @@ export function holdoutLines(rows: readonly HoldoutRow[]): string[] {
     out.push(`    held out 1 in ${r.one_in} sessions; ${ids.length === 0 ? "no session held out yet" : `held-out sessions: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ` and ${ids.length - 10} more` : ""}`}`);
   }
   return out;
+}
+
+/**
+ * The owner's opt-in (or opt-out, `holdout: null`) of one installed check, written back to
+ * checks.json in one atomic write (with `dryRun`, nothing is written). Returns the check as it now stands; throws an input error
+ * naming the ids that exist when `checkId` is not installed.
+ */
+export function setHoldout(dir: string, checkId: string, holdout: Holdout | null, opts: { dryRun?: boolean } = {}): Check {
+  const file = join(dir, CHECKS_FILE);
+  const checks = existsSync(file) ? parseChecksFile(readFileSync(file, "utf8"), file) : [];
+  const i = checks.findIndex((c) => c.id === checkId);
+  if (i < 0) throw badInput(`no installed check ${checkId}`, `one of the installed checks (${checks.map((c) => c.id).join(", ") || "none installed"})`, describeFound(checkId));
+  const { holdout: _old, source: _source, ...rest } = checks[i]!;
+  const next: Check = holdout === null ? rest : { ...rest, holdout };
+  if (opts.dryRun === true) return next;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as { checks: unknown[] };
+  raw.checks[i] = next;
+  writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`);
+  return next;
 }
