@@ -27,6 +27,8 @@ export interface HoldoutRow {
   one_in: number;
   treated_sessions: number;
   held_out_sessions: string[];
+  /** Incidents and chances in each arm (also before an interval exists). */
+  counts: { acting: { incidents: number; chances: number }; held: { incidents: number; chances: number } };
   /** Null until both arms have a chance. */
   interval: HoldoutInterval | null;
   line: string;
@@ -59,12 +61,13 @@ export function holdoutRows(checks: readonly Check[], events: readonly ToolEvent
       } else treated.push(cell);
     }
     const sum = (xs: typeof held, k: "incidents" | "chances") => xs.reduce((s, x) => s + x[k], 0);
-    const counts = `${sum(treated, "incidents")}/${sum(treated, "chances")} vs ${sum(held, "incidents")}/${sum(held, "chances")} chances slipped (acting vs held out, ${treated.length} and ${held.length} sessions)`;
+    const said = `${sum(treated, "incidents")}/${sum(treated, "chances")} vs ${sum(held, "incidents")}/${sum(held, "chances")} chances slipped (acting vs held out, ${treated.length} and ${held.length} sessions)`;
     const interval = treated.length > 0 && held.length > 0 ? holdoutInterval(treated, held) : null;
     const line = interval
-      ? `check ${c.id}: ${counts}, difference ${f3(interval.difference)} [${f3(interval.low)}, ${f3(interval.high)}]`
-      : `check ${c.id}: ${counts}; no interval until both kinds of session have a chance`;
-    rows.push({ check: c.id, rule_id: c.rule_id ?? null, one_in: c.holdout.one_in, treated_sessions: treated.length, held_out_sessions: heldIds, interval, line });
+      ? `check ${c.id}: ${said}, difference ${f3(interval.difference)} [${f3(interval.low)}, ${f3(interval.high)}]`
+      : `check ${c.id}: ${said}; no interval until both kinds of session have a chance`;
+    const counts = { acting: { incidents: sum(treated, "incidents"), chances: sum(treated, "chances") }, held: { incidents: sum(held, "incidents"), chances: sum(held, "chances") } };
+    rows.push({ check: c.id, rule_id: c.rule_id ?? null, one_in: c.holdout.one_in, treated_sessions: treated.length, held_out_sessions: heldIds, counts, interval, line });
   }
   return rows;
 }
@@ -141,4 +144,18 @@ export function setHoldout(dir: string, checkId: string, holdout: Holdout | null
   raw.checks[i] = next;
   writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`);
   return next;
+}
+
+/** A row as the Pulse page carries it: ids and counts only. */
+export function pulseHoldout(r: HoldoutRow): { check: string; one_in: number; acting: { incidents: number; chances: number; sessions: number }; held_out: { incidents: number; chances: number; sessions: number }; difference: { value: number; low: number; high: number } | null; held_out_sessions: string[] } {
+  const arm = (a: { incidents: number; chances: number; sessions: number } | undefined, sessions: number) => ({ incidents: a?.incidents ?? 0, chances: a?.chances ?? 0, sessions: a?.sessions ?? sessions });
+  const i = r.interval;
+  return {
+    check: r.check,
+    one_in: r.one_in,
+    acting: i ? arm(i.treated, r.treated_sessions) : { ...r.counts.acting, sessions: r.treated_sessions },
+    held_out: i ? arm(i.heldOut, r.held_out_sessions.length) : { ...r.counts.held, sessions: r.held_out_sessions.length },
+    difference: i ? { value: i.difference, low: i.low, high: i.high } : null,
+    held_out_sessions: r.held_out_sessions,
+  };
 }
