@@ -75,6 +75,20 @@ describe("the morning report discloses the holdout", () => {
     expect(html).toContain("Randomised holdout");
     expect(html).toContain("<td>ladder-pnpm</td><td>1 in 5</td><td>1/240 (120 sessions)</td><td>9/60 (30 sessions)</td>");
     expect(html).toContain("h00, h01, h02");
+    // errata rules budget: tokens beside the rule, and what its check's holdout shows prevented per 1k tokens.
+    writeFileSync(join(tmp.dir, "CLAUDE.md"), "# Project\n\n- Use pnpm, never npm.\n");
+    const b = memoryIo({ env, cwd: tmp.dir });
+    expect(await run(["rules", "budget", "--file", "CLAUDE.md", "--budget-tokens", "5", "--json"], b.io)).toBe(0);
+    const j = JSON.parse(b.out()) as { tokens: { file_tokens: number; budget_tokens: number; over_tokens: number; rules: { rule_id: string; tokens: number; prevented: number; prevented_per_1k_tokens: number }[] } };
+    expect(j.tokens.budget_tokens).toBe(5);
+    expect(j.tokens.over_tokens).toBe(j.tokens.file_tokens - 5);
+    expect(j.tokens.rules).toEqual([{ rule_id: RULE, tokens: 8, prevented: expect.closeTo(35, 9), prevented_per_1k_tokens: expect.closeTo(4375, 6) }]);
+    const t = memoryIo({ env, cwd: tmp.dir });
+    expect(await run(["rules", "budget", "--file", "CLAUDE.md", "--budget-tokens", "5"], t.io)).toBe(0);
+    expect(t.out()).toContain(`${RULE}: harm 20 (10 incidents); about 8 tokens; its holdout: 35.0 incidents prevented, 4375 per 1k tokens`);
+    const bad = memoryIo({ env, cwd: tmp.dir });
+    expect(await run(["rules", "budget", "--file", "CLAUDE.md", "--budget-tokens", "0"], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/expected a whole number of tokens >= 1/);
   });
 });
 
