@@ -23,6 +23,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fnv1a32Utf16 } from "../../core/fnv1a.js";
 import type { RuleRow } from "../../schemas/rule-ledger.js";
+import { openRuleLedger } from "./ledger.js";
 
 /** Claude Code's project slug: every character but a letter or digit becomes "-". */
 export function projectSlug(projectDir: string): string {
@@ -105,4 +106,17 @@ export function memoryRuleRow(u: MemoryUnit): RuleRow {
 export function noteReads(calls: readonly { session_id: string | null; tool_name: string; file_path: string | null; ts?: string }[], dir: string): { session_id: string | null; file: string; ts: string | null }[] {
   const base = dir.endsWith("/") ? dir : `${dir}/`;
   return calls.filter((c) => c.tool_name === "Read" && c.file_path !== null && c.file_path.startsWith(base)).map((c) => ({ session_id: c.session_id, file: c.file_path!, ts: c.ts ?? null }));
+}
+
+/**
+ * The memory folder's units into the rule ledger, those it does not hold yet (by id: a note
+ * edited is a new unit, the old one keeps its incidents). Returns how many were added. The
+ * audit does this for `--root ~/.claude/projects/<slug>`, whose `memory/` is the folder.
+ */
+export function syncMemoryRules(dir: string, memory: string): number {
+  const ledger = openRuleLedger(dir);
+  const known = ledger.read().ledger.rules;
+  const rows = memoryUnits(memory).filter((u) => !known.has(u.rule_id)).map(memoryRuleRow);
+  if (rows.length > 0) ledger.append(rows);
+  return rows.length;
 }

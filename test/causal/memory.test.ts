@@ -10,7 +10,9 @@ import { foldLedger } from "../../runtime/ladder/ledger.js";
 import { memoryDir, memoryRuleRow, memoryUnits, noteReads, projectSlug } from "../../runtime/ladder/memory.js";
 import type { OwnerTurn } from "../../runtime/ladder/signals.js";
 import { RuleRowSchema, type IncidentRow } from "../../schemas/rule-ledger.js";
-import { tempDir } from "../helpers/io.js";
+import { memoryIo, tempDir } from "../helpers/io.js";
+import { run } from "../../cli/main.js";
+import { openRuleLedger } from "../../runtime/ladder/ledger.js";
 
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => (tmp = tempDir("errata-memory-")));
@@ -61,5 +63,19 @@ describe("the note-was-read sensor, and a climb from memory", () => {
     const inc = (k: number): IncidentRow => ({ kind: "incident", v: 1, incident_id: `i${k}`, rule_id: row.rule_id, exchange_id: `e${k}`, session_id: `s${k}`, date: `2026-11-1${k}`, severity: 2, signal: "explicit", in_view: true, rung: 0, cause: "rule_gap" });
     const twice = foldLedger([row, inc(1), inc(2)]).rules.get(row.rule_id)!;
     expect(diagnose(twice, [], { position: 0, lines: 0 })).toMatchObject({ diagnosis: "climb", from: 0, to: 1 });
+  });
+});
+
+describe("errata rules audit --root <project's transcripts folder>", () => {
+  it("adds its memory notes to the rule ledger at rung 0, once", async () => {
+    const dir = folder();
+    const root = join(dir, "..");
+    const env = { ERRATA_DIR: join(tmp.dir, "ledger"), HOME: join(tmp.dir, "home") };
+    for (let k = 0; k < 2; k++) {
+      const m = memoryIo({ env, cwd: tmp.dir });
+      expect(await run(["rules", "audit", "--root", root, "--json"], m.io), m.err()).toBe(0);
+    }
+    const rules = [...openRuleLedger(join(tmp.dir, "ledger", "ladder")).read().ledger.rules.values()];
+    expect(rules.map((r) => [r.rung, r.text])).toEqual(memoryUnits(dir).map((u) => [0, u.text]));
   });
 });
