@@ -14,8 +14,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { holdoutInterval, holdoutPower, type HoldoutInterval } from "../../calibration/index.js";
-import { readJsonl } from "../files/index.js";
-import { CHECKS_FILE, TOOL_EVENTS_FILE, parseChecksFile, type Check } from "../ladder-formats/index.js";
+import { badInput, describeFound } from "../../core/errors.js";
+import { readJsonl, writeFileAtomic } from "../files/index.js";
+import { CHECKS_FILE, TOOL_EVENTS_FILE, parseChecksFile, type Check, type Holdout } from "../ladder-formats/index.js";
 import type { IncidentRow } from "../../schemas/rule-ledger.js";
 import { ToolEventSchema, type ToolEvent } from "../../schemas/ladder-checks.js";
 import { openRuleLedger } from "./ledger.js";
@@ -26,6 +27,8 @@ export interface HoldoutRow {
   one_in: number;
   treated_sessions: number;
   held_out_sessions: string[];
+  /** Incidents and chances in each arm (also before an interval exists). */
+  counts: { acting: { incidents: number; chances: number }; held: { incidents: number; chances: number } };
   /** Null until both arms have a chance. */
   interval: HoldoutInterval | null;
   line: string;
@@ -58,12 +61,13 @@ export function holdoutRows(checks: readonly Check[], events: readonly ToolEvent
       } else treated.push(cell);
     }
     const sum = (xs: typeof held, k: "incidents" | "chances") => xs.reduce((s, x) => s + x[k], 0);
-    const counts = `${sum(treated, "incidents")}/${sum(treated, "chances")} vs ${sum(held, "incidents")}/${sum(held, "chances")} chances slipped (acting vs held out, ${treated.length} and ${held.length} sessions)`;
+    const said = `${sum(treated, "incidents")}/${sum(treated, "chances")} vs ${sum(held, "incidents")}/${sum(held, "chances")} chances slipped (acting vs held out, ${treated.length} and ${held.length} sessions)`;
     const interval = treated.length > 0 && held.length > 0 ? holdoutInterval(treated, held) : null;
     const line = interval
-      ? `check ${c.id}: ${counts}, difference ${f3(interval.difference)} [${f3(interval.low)}, ${f3(interval.high)}]`
-      : `check ${c.id}: ${counts}; no interval until both kinds of session have a chance`;
-    rows.push({ check: c.id, rule_id: c.rule_id ?? null, one_in: c.holdout.one_in, treated_sessions: treated.length, held_out_sessions: heldIds, interval, line });
+      ? `check ${c.id}: ${said}, difference ${f3(interval.difference)} [${f3(interval.low)}, ${f3(interval.high)}]`
+      : `check ${c.id}: ${said}; no interval until both kinds of session have a chance`;
+    const counts = { acting: { incidents: sum(treated, "incidents"), chances: sum(treated, "chances") }, held: { incidents: sum(held, "incidents"), chances: sum(held, "chances") } };
+    rows.push({ check: c.id, rule_id: c.rule_id ?? null, one_in: c.holdout.one_in, treated_sessions: treated.length, held_out_sessions: heldIds, counts, interval, line });
   }
   return rows;
 }
@@ -121,4 +125,37 @@ export function holdoutLines(rows: readonly HoldoutRow[]): string[] {
     out.push(`    held out 1 in ${r.one_in} sessions; ${ids.length === 0 ? "no session held out yet" : `held-out sessions: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ` and ${ids.length - 10} more` : ""}`}`);
   }
   return out;
+}
+
+/**
+ * The owner's opt-in (or opt-out, `holdout: null`) of one installed check, written back to
+ * checks.json in one atomic write (with `dryRun`, nothing is written). Returns the check as it now stands; throws an input error
+ * naming the ids that exist when `checkId` is not installed.
+ */
+export function setHoldout(dir: string, checkId: string, holdout: Holdout | null, opts: { dryRun?: boolean } = {}): Check {
+  const file = join(dir, CHECKS_FILE);
+  const checks = existsSync(file) ? parseChecksFile(readFileSync(file, "utf8"), file) : [];
+  const i = checks.findIndex((c) => c.id === checkId);
+  if (i < 0) throw badInput(`no installed check ${checkId}`, `one of the installed checks (${checks.map((c) => c.id).join(", ") || "none installed"})`, describeFound(checkId));
+  const { holdout: _old, source: _source, ...rest } = checks[i]!;
+  const next: Check = holdout === null ? rest : { ...rest, holdout };
+  if (opts.dryRun === true) return next;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as { checks: unknown[] };
+  raw.checks[i] = next;
+  writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`);
+  return next;
+}
+
+/** A row as the Pulse page carries it: ids and counts only. */
+export function pulseHoldout(r: HoldoutRow): { check: string; one_in: number; acting: { incidents: number; chances: number; sessions: number }; held_out: { incidents: number; chances: number; sessions: number }; difference: { value: number; low: number; high: number } | null; held_out_sessions: string[] } {
+  const arm = (a: { incidents: number; chances: number; sessions: number } | undefined, sessions: number) => ({ incidents: a?.incidents ?? 0, chances: a?.chances ?? 0, sessions: a?.sessions ?? sessions });
+  const i = r.interval;
+  return {
+    check: r.check,
+    one_in: r.one_in,
+    acting: i ? arm(i.treated, r.treated_sessions) : { ...r.counts.acting, sessions: r.treated_sessions },
+    held_out: i ? arm(i.heldOut, r.held_out_sessions.length) : { ...r.counts.held, sessions: r.held_out_sessions.length },
+    difference: i ? { value: i.difference, low: i.low, high: i.high } : null,
+    held_out_sessions: r.held_out_sessions,
+  };
 }

@@ -4,6 +4,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { run } from "../../cli/main.js";
 import { holdoutPower } from "../../calibration/index.js";
 import { holdoutRows, worthTesting } from "../../runtime/ladder/holdout.js";
 import { morningReport } from "../../runtime/ladder/morning.js";
@@ -11,7 +13,7 @@ import type { Check } from "../../runtime/ladder-formats/index.js";
 import type { ToolEvent } from "../../schemas/ladder-checks.js";
 import type { IncidentRow } from "../../schemas/rule-ledger.js";
 import { pnpm } from "../ladder/helpers.js";
-import { tempDir } from "../helpers/io.js";
+import { memoryIo, tempDir } from "../helpers/io.js";
 
 const RULE = pnpm.rule_id;
 const CHECK: Check = { id: "ladder-pnpm", rule_id: RULE, tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: "^npm\\s" }], action: "deny", message: "Use pnpm.", mode: "active", holdout: { one_in: 5, seed: 1 } };
@@ -53,7 +55,7 @@ describe("the morning report discloses the holdout", () => {
   let tmp: { dir: string; cleanup: () => void };
   beforeEach(() => (tmp = tempDir("errata-holdout-morning-")));
   afterEach(() => tmp.cleanup());
-  it("names the check, its evidence and the held-out sessions", () => {
+  it("names the check, its evidence and the held-out sessions; so does the Pulse page", async () => {
     const { events, incidents } = issueExample();
     const dir = join(tmp.dir, "ladder");
     mkdirSync(dir, { recursive: true });
@@ -64,6 +66,29 @@ describe("the morning report discloses the holdout", () => {
     expect(text).toContain("Randomised holdout (you opted these checks in; in a held-out session the check records and does not act):");
     expect(text).toContain("check ladder-pnpm: 1/240 vs 9/60 chances slipped");
     expect(text).toContain("held out 1 in 5 sessions; held-out sessions: h00, h01, h02, h03, h04, h05, h06, h07, h08, h09 and 20 more");
+    // The Pulse page (errata report --html) discloses the same, ids and counts only.
+    const env = { ERRATA_DIR: tmp.dir, ERRATA_STATE_DIR: join(tmp.dir, "state"), ERRATA_HOST_DIR: join(tmp.dir, "host") };
+    const io = memoryIo({ env, cwd: tmp.dir, now: Date.parse("2026-12-06T12:00:00Z") });
+    const code = await run(["report", "--html", "--out", "pulse.html"], io.io);
+    expect([0, 1], io.err()).toContain(code);
+    const html = readFileSync(join(tmp.dir, "pulse.html"), "utf8");
+    expect(html).toContain("Randomised holdout");
+    expect(html).toContain("<td>ladder-pnpm</td><td>1 in 5</td><td>1/240 (120 sessions)</td><td>9/60 (30 sessions)</td>");
+    expect(html).toContain("h00, h01, h02");
+    // errata rules budget: tokens beside the rule, and what its check's holdout shows prevented per 1k tokens.
+    writeFileSync(join(tmp.dir, "CLAUDE.md"), "# Project\n\n- Use pnpm, never npm.\n");
+    const b = memoryIo({ env, cwd: tmp.dir });
+    expect(await run(["rules", "budget", "--file", "CLAUDE.md", "--budget-tokens", "5", "--json"], b.io)).toBe(0);
+    const j = JSON.parse(b.out()) as { tokens: { file_tokens: number; budget_tokens: number; over_tokens: number; rules: { rule_id: string; tokens: number; prevented: number; prevented_per_1k_tokens: number }[] } };
+    expect(j.tokens.budget_tokens).toBe(5);
+    expect(j.tokens.over_tokens).toBe(j.tokens.file_tokens - 5);
+    expect(j.tokens.rules).toEqual([{ rule_id: RULE, tokens: 8, prevented: expect.closeTo(35, 9), prevented_per_1k_tokens: expect.closeTo(4375, 6) }]);
+    const t = memoryIo({ env, cwd: tmp.dir });
+    expect(await run(["rules", "budget", "--file", "CLAUDE.md", "--budget-tokens", "5"], t.io)).toBe(0);
+    expect(t.out()).toContain(`${RULE}: harm 20 (10 incidents); about 8 tokens; its holdout: 35.0 incidents prevented, 4375 per 1k tokens`);
+    const bad = memoryIo({ env, cwd: tmp.dir });
+    expect(await run(["rules", "budget", "--file", "CLAUDE.md", "--budget-tokens", "0"], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/expected a whole number of tokens >= 1/);
   });
 });
 
