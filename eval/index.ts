@@ -43,3 +43,4 @@ export { DEFAULT_SPLIT_SALT, splitOfSession, type SplitSide } from "./split.js";
 export * from "./ppi-design.js";
 export * from "./ppi-coverage.js";
 export * from "./active.js";
+export * from "./judge-bias.js";
