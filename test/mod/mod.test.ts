@@ -64,6 +64,10 @@ function fake(opts: { settings?: Record<string, unknown>; files?: Record<string,
     settings: async () => opts.settings ?? {},
     env: async () => ({ HOME: "/h" }),
     registerCommand: async () => ({ command: "errata" }),
+    readData: async (p) => {
+      if (p !== "/pkg/mod/hooks/errata-data.json") throw new Error(`ENOENT ${p}`);
+      return readFileSync(join(repoRoot, "mod", "hooks", "errata-data.json"), "utf8");
+    },
   };
   if (opts.fault !== undefined) {
     (api as unknown as Record<string, unknown>)[opts.fault] = async () => {
