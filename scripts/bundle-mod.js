@@ -3,8 +3,11 @@
 // module that imports nothing: Claude Code refuses a hooks module that imports anything but its
 // own files and "claude-code" (files, processes and the network go through `$`). So the parts of
 // Node the shared code reaches for are replaced at bundle time:
-// - node:fs: only the classifier reads files (its language data, index and rule files), and
-//   those are embedded (base64 of the bytes: the rule files are read by byte offsets);
+// - node:fs: only the classifier reads files (its language data, index and rule files). Those
+//   are not in the module: the client reads and scans a hooks module before it loads it, and
+//   with them inside (650 KB of base64) loading took seconds. They go to
+//   mod/hooks/errata-data.json (name -> base64 of the bytes: the rule files are read by byte
+//   offsets), which the core reads through `$.fs.read` once a session and hands to the shim;
 // - node:path, node:os: paths.ts's join/resolve and homedir (HOME always comes from `$.env`).
 // The output is gitignored and built by `npm run build`; package.json "files" packs mod/.
 import { build } from "esbuild";
@@ -14,13 +17,22 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const langDir = `${root}/runtime/classifier/lang`;
 const embedded = Object.fromEntries(readdirSync(langDir).sort().map((n) => [n, readFileSync(`${langDir}/${n}`).toString("base64")]));
+// Rewritten only when its bytes change (a build leaves the file and its time alone).
+const dataFile = `${root}/mod/hooks/errata-data.json`;
+const dataText = `${JSON.stringify(embedded)}\n`;
+let dataNow = "";
+try {
+  dataNow = readFileSync(dataFile, "utf8");
+} catch {
+  /* first build */
+}
+if (dataNow !== dataText) writeFileSync(dataFile, dataText);
 
 const shims = {
   name: "mod-shims",
   setup(b) {
     b.onResolve({ filter: /^node:(fs|path|os|url)$/ }, (a) => ({ path: a.path.slice(5), namespace: "mod-shim" }));
-    b.onLoad({ filter: /^fs$/, namespace: "mod-shim" }, () => ({ contents: `export * from ${JSON.stringify(`${root}/runtime/mod/shims/fs.ts`)};\nimport { embed } from ${JSON.stringify(`${root}/runtime/mod/shims/fs.ts`)};\nembed(${JSON.stringify(embedded)});\n`, loader: "js", resolveDir: root }));
-    b.onLoad({ filter: /^(path|os|url)$/, namespace: "mod-shim" }, (a) => ({ contents: `export * from ${JSON.stringify(`${root}/runtime/mod/shims/${a.path}.ts`)};\n`, loader: "js", resolveDir: root }));
+    b.onLoad({ filter: /^(fs|path|os|url)$/, namespace: "mod-shim" }, (a) => ({ contents: `export * from ${JSON.stringify(`${root}/runtime/mod/shims/${a.path}.ts`)};\n`, loader: "js", resolveDir: root }));
     // The classifier's files by name (lang-dir.ts finds them from import.meta.url, through node:url).
     b.onLoad({ filter: /[\\/]runtime[\\/]classifier[\\/]lang-dir\.ts$/ }, () => ({ contents: "export function langFile(name) { return name; }\n", loader: "js" }));
   },
@@ -65,6 +77,7 @@ const PORTS = `{
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }`;
 const HOOKS = [
   ["session.start", null, "sessionStart"],

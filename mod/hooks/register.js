@@ -27,6 +27,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("prompt.submit", ($, e, next) =>
@@ -50,6 +51,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("turn.complete", ($, e, next) =>
@@ -73,6 +75,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("tool.check", ($, e, next) =>
@@ -96,6 +99,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("tool.call", ($, e, next) =>
@@ -119,6 +123,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("prompt.context", ($, e, next) =>
@@ -142,6 +147,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("command.run", { command: "errata" }, ($, e, next) =>
@@ -165,6 +171,7 @@ export function register(on) {
         XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
       }),
       registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
     }, e, next),
   ).catch(($, e, next) => next(e));
 }

@@ -220,6 +220,13 @@ export interface Decision {
 export const MAX_OUTPUT_CHARS = 10_000;
 const cap = (s: string): string => (s.length <= MAX_OUTPUT_CHARS ? s : `${s.slice(0, MAX_OUTPUT_CHARS - 1)}…`);
 const label = (c: Check): string => `[errata check ${c.id}${c.rule_id ? `, rule ${c.rule_id}` : ""}] ${c.message.trim()}`;
+/**
+ * A warning as a fact about the call, the owner's words quoted, not an instruction: it reaches
+ * the model as context beside the tool's result, and the client's docs warn that text reading
+ * as a system instruction there can trip its prompt-injection defences. (A deny's reason is the
+ * call's error result, and keeps the label.)
+ */
+const warning = (c: Check): string => `The owner set a check on calls like this one (errata check ${c.id}${c.rule_id ? `, rule ${c.rule_id}` : ""}): "${c.message.trim()}"`;
 
 /**
  * Evaluates every check against one call. Precedence follows Claude Code's across hooks:
@@ -256,7 +263,7 @@ export function evaluateCompiled(compiled: readonly Compiled[], call: ToolCall):
     }
   }
   const fired = outcomes.filter((o) => o.fired && o.check.mode === "active").map((o) => o.check.id);
-  const context = warn.length > 0 ? cap(warn.map(label).join("\n\n")) : null;
+  const context = warn.length > 0 ? cap(warn.map(warning).join("\n\n")) : null;
   if (deny.length > 0) return { decision: "deny", reason: cap(deny.map(label).join("\n\n")), updatedInput: null, additionalContext: context, fired, outcomes };
   if (ask.length > 0) return { decision: "ask", reason: cap(ask.map(label).join("\n\n")), updatedInput: null, additionalContext: context, fired, outcomes };
   if (updated !== null) {

@@ -27,6 +27,8 @@ export interface ModApi {
   settings: () => Promise<Record<string, unknown>>;
   /** The environment names the paths depend on, each read by `$.env.get("NAME")` (the client wants each name spelled). */
   env: () => Promise<Record<string, string | undefined>>;
+  /** `$.fs.read(path)` of the classifier's data file beside the module (mod/hooks/errata-data.json). */
+  readData: (path: string) => Promise<string>;
   /** `$.command.register(spec)`. */
   registerCommand: (spec: { name: string; description: string; argumentHint?: string }) => Promise<unknown>;
 }

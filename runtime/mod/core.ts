@@ -24,7 +24,7 @@
  * A fault is logged (`$.ui.log` to the debug log) and the event passes on unchanged. Where the
  * settings hooks are installed too, the mod stands down for what they do (no line written twice).
  */
-import { classify } from "../classifier/classify.js";
+import { makeClassifier, type Classify } from "../classifier/classify.js";
 import { rowKind } from "../hooks/row-kind.js";
 import { lastReplyFileName, withheldReplyRecord } from "../hooks/last-reply-key.js";
 import { compileChecks, checkApplies, evaluateCompiled, type Check, type Decision } from "../ladder-formats/checks.js";
@@ -32,6 +32,7 @@ import { parseChecksFile } from "../ladder-formats/checks-file.js";
 import { hookifyCheck } from "../ladder-formats/hookify.js";
 import { CHECKS_FILE, LADDER_DIR } from "../ladder-formats/files.js";
 import { join } from "node:path";
+import { embed, embedded } from "./shims/fs.js";
 import { resolvePaths } from "../paths.js";
 import type {
   CommandRunInput,
@@ -86,6 +87,8 @@ interface Session {
   transcriptPath: string | null;
   env: Record<string, string | undefined>;
   standDown: StandDown;
+  /** The classifier's data, read once a session (the bundle's node:fs serves it); resolves once handed over. */
+  data: Promise<void>;
   /** argv heads of `errata` and `errata-tool-hook`: the package's own bin beside the mod, else PATH's. */
   errata: string[];
   toolHook: string[];
@@ -112,6 +115,9 @@ export const ERRATA_COMMANDS = ["report", "approvals", "approve", "reject", "und
 
 export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const now = opts.now ?? (() => Date.now());
+  /** The hook's classifier, made on first use: in the bundle its data is there only once the session's read is done. */
+  let classifier: Classify | null = null;
+  const classify: Classify = (text, context) => (classifier ??= makeClassifier())(text, context);
   let session: Promise<Session> | null = null;
   /** Sessions whose current turn's prompt was captured (the turn's end goes to `errata hook stop`). */
   const capturedTurn = new Set<string>();
@@ -126,9 +132,16 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       const root = hookEnv["CLAUDE_PLUGIN_ROOT"];
       const bin = root ? join(root, "..", "bin") : null;
       const own = bin !== null && (await $.exists(`${bin}/errata.cjs`).catch(() => false));
+      // Where the module runs from source (tests, Node), the classifier reads its own files.
+      const data =
+        root && !embedded()
+          ? $.readData(join(root, "hooks", "errata-data.json")).then((t) => embed(JSON.parse(t) as Record<string, string>))
+          : Promise.resolve();
+      data.catch(() => undefined); // awaited where it is needed; an unread file fails those events, logged
       return {
         id,
         cwd,
+        data,
         transcriptPath: typeof info.transcriptPath === "string" && info.transcriptPath !== "" ? info.transcriptPath : null,
         env,
         standDown: settingsHooksInstalled(settings),
@@ -209,6 +222,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       if (e.command !== undefined || e.isMeta === true || typeof e.text !== "string") return next(e);
       const s = await sessionOf($);
       if (s.standDown.capture) return next(e);
+      await s.data;
       // The hook's own order: classify first; the reply (and the process that reads it) only when asked.
       let wantsReply = false;
       const verdict = classify(e.text, {
@@ -284,6 +298,8 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     }),
 
     sessionStart: guard("session.start", async ($, e, next) => {
+      // The session's look-up and the classifier's data, read here, within this dispatch, before any prompt.
+      await (await sessionOf($)).data;
       await $.registerCommand({ name: "errata", description: "Errata: the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "report | approvals | approve ID | reject ID | undo ID" });
       return next(e);
     }),

@@ -140,7 +140,7 @@ describe.skipIf(!ready)(`the Errata mod in the real client (Claude Code ${CLAUDE
       expect(deny.text, name).toContain("[errata check no-npm, rule claude.tools.pnpm01] Use pnpm, never npm.");
       expect(existsSync(join(ws.project, "npm-ran.txt")), name).toBe(false);
       expect(readFileSync(join(ws.project, "spelling.txt"), "utf8"), name).toBe("color\n");
-      expect(allText(first[3]!), name).toContain("[errata check push-warning] Pushing: say which branch first.");
+      expect(allText(first[3]!), name).toContain('The owner set a check on calls like this one (errata check push-warning): "Pushing: say which branch first."');
       expect(allText(first[2]!), name).not.toContain("Pushing: say which branch first.");
       expect(readFileSync(join(ws.project, "shadowed.txt"), "utf8"), name).toBe("shadowed\n");
       expect(allText(first[4]!), name).not.toContain("Never touch shadowed files");

@@ -64,6 +64,10 @@ function fake(opts: { settings?: Record<string, unknown>; files?: Record<string,
     settings: async () => opts.settings ?? {},
     env: async () => ({ HOME: "/h" }),
     registerCommand: async () => ({ command: "errata" }),
+    readData: async (p) => {
+      if (p !== "/pkg/mod/hooks/errata-data.json") throw new Error(`ENOENT ${p}`);
+      return readFileSync(join(repoRoot, "mod", "hooks", "errata-data.json"), "utf8");
+    },
   };
   if (opts.fault !== undefined) {
     (api as unknown as Record<string, unknown>)[opts.fault] = async () => {
@@ -192,7 +196,7 @@ describe("the tool path", () => {
     await mod.toolCall(f.api, { tool: "Bash", command: "echo colour", description: "c", tool_use_id: "t5" }, next);
     expect(seen[0]).toEqual({ tool: "Bash", command: "echo color", description: "c", tool_use_id: "t5" });
     const warned = await mod.toolCall(f.api, { tool: "Bash", command: "git push", tool_use_id: "t6" }, next);
-    expect(warned).toEqual({ result: "ok", text: "ok", context: ["[errata check push-warning] Pushing: say which branch first."] });
+    expect(warned).toEqual({ result: "ok", text: "ok", context: ['The owner set a check on calls like this one (errata check push-warning): "Pushing: say which branch first."'] });
   });
 
   it("a check file that does not parse is refused whole and logged; the call passes on", async () => {

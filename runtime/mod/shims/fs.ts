@@ -1,6 +1,6 @@
 /**
- * node:fs for the mod's bundle: `readFileSync` over the classifier's files, embedded at bundle
- * time (scripts/bundle-mod.js calls `embed`). The classifier reads its rule files as bytes, by
+ * node:fs for the mod's bundle: `readFileSync` over the classifier's files, which the core
+ * reads once a session from mod/hooks/errata-data.json and hands to `embed`. The classifier reads its rule files as bytes, by
  * offsets, with Buffer's `toString(encoding, start, end)` and `indexOf`: `Bytes` gives those on
  * a Uint8Array (the mod's environment has no Buffer). The decoders are hand-written because the
  * environment promises neither `atob` nor `TextDecoder`.
@@ -11,6 +11,9 @@ const cache = new Map<string, Bytes>();
 export function embed(data: Record<string, string>): void {
   for (const [name, b64] of Object.entries(data)) files.set(name, b64);
 }
+
+/** True once data is embedded. */
+export const embedded = (): boolean => files.size > 0;
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const B64_VALUE = new Int16Array(128).fill(-1);
