@@ -45,6 +45,7 @@ const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   show: () => import("./commands/show.js"),
   skills: () => import("./commands/skills.js"),
   stats: () => import("./commands/stats.js"),
+  store: () => import("./commands/store/index.js"),
   sync: () => import("./commands/sync.js"),
   tenants: () => import("./commands/tenants/index.js"),
   triage: () => import("./commands/triage.js"),

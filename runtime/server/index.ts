@@ -20,10 +20,12 @@ import { answerHook, HOOK_EVENTS, type HookRoute } from "./hooks.js";
 import { buildErrata, IDEMPOTENCY_KEY } from "./intake.js";
 import { openApiDocument } from "./openapi.js";
 import { pulsePage } from "./pages.js";
+import { teamMostBroken } from "./team.js";
 
 export { answerHook, developerDir, HOOK_EVENTS } from "./hooks.js";
 export { buildErrata } from "./intake.js";
 export { openApiDocument } from "./openapi.js";
+export { teamMostBroken, type TeamRule } from "./team.js";
 
 export interface ServerOptions {
   store: ErrataStore;
@@ -139,6 +141,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const p = principalOf(req);
     const html = await pulsePage(store, p.tenant, now(), join(opts.dir, "v4", p.tenant));
     return reply.type("text/html; charset=utf-8").send(html);
+  });
+
+  app.get("/v1/team/rules", async (req, reply) => {
+    const p = principalOf(req);
+    const top = (req.query as Record<string, unknown>)["top"] ?? "20";
+    if (typeof top !== "string" || !/^\d{1,4}$/.test(top) || Number(top) < 1) return reply.code(400).send({ error: "bad-query", expected: "top an integer 1-9999", found: JSON.stringify(top) });
+    return teamMostBroken(opts.dir, p.tenant, Number(top));
   });
 
   return app;

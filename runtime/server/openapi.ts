@@ -65,6 +65,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
       },
       ...hookPaths,
+      "/v1/team/rules": { get: { summary: "The team's most-broken rules across its developers' ladders (ids and counts, each incident's developer and project)", security: auth, parameters: [{ name: "top", in: "query", schema: { type: "integer", minimum: 1 } }], responses: { "200": { description: "rules" }, "400": error, "401": error } } },
       "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: auth, responses: { "200": { description: "HTML" }, "401": error } } },
     },
   };

@@ -116,10 +116,13 @@ export function openJsonlStore(dir: string, opts: { systems?: ReadonlySet<string
     return s.folded;
   };
 
+  // The folded view is kept up to date by the store's own writes (it is the only writer of
+  // the tenant's ledger), so a read after a write does not read the whole ledger again.
   const writeErratum = (s: TenantState, e: Erratum): void => {
-    s.ledger.append(e, { takenIds: s.written });
+    const out = s.ledger.append(e, { takenIds: s.written });
     s.written.add(e.id);
-    s.folded = null;
+    s.folded?.set(out.erratum.id, out.erratum);
+    s.updated.set(out.erratum.id, out.erratum.ts);
   };
 
   return {
@@ -170,8 +173,9 @@ export function openJsonlStore(dir: string, opts: { systems?: ReadonlySet<string
     async patch(tenant, id, set: PatchSet, ts) {
       const s = tenantState(tenant);
       if (!s.written.has(id)) throw new ErrataError("NOT_FOUND", `no erratum with id ${id} for this tenant`, { expected: "an id this tenant posted", found: id });
-      s.ledger.patch(id, set, { ts });
-      s.folded = null;
+      const out = s.ledger.patch(id, set, { ts });
+      s.folded?.set(id, out.erratum);
+      if (ts > (s.updated.get(id) ?? "")) s.updated.set(id, ts);
     },
     async list(tenant, after, limit): Promise<Page> {
       const s = tenantState(tenant);

@@ -1,7 +1,7 @@
 // errata tenants add|list|revoke and errata serve through the CLI, in process: tokens shown
 // once and stored hashed, revocation, --dry-run writing nothing, bad flags exit 2 naming what
 // was expected and found.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
@@ -74,5 +74,37 @@ describe("errata serve", () => {
     const host = await errata(dir, "serve", "--once", "--port", "0", "--host", "203.0.113.1");
     expect(host.code).toBe(2);
     expect(host.err).toContain("cannot listen");
+  });
+});
+
+describe("errata store export | import", () => {
+  it("moves errata from the ledger to a JSONL store and back out, once each; a bad line refuses the whole file", async () => {
+    const { dir } = tempDir();
+    const env = { HOME: dir, ERRATA_DIR: join(dir, "ledger") };
+    const cli = async (...argv: string[]) => {
+      const m = memoryIo({ cwd: dir, env });
+      return { code: await run(argv, m.io), out: m.out(), err: m.err() };
+    };
+    expect((await cli("add", "bug:", "it deleted the wrong branch")).code).toBe(0);
+    expect((await cli("add", "complaint:", "it pushed to main")).code).toBe(0);
+    expect((await cli("store", "export", "--out", "a.jsonl", "--dry-run")).out).toBe("would export 2 errata to a.jsonl\n");
+    expect(existsSync(join(dir, "a.jsonl"))).toBe(false);
+    expect((await cli("store", "export", "--out", "a.jsonl")).out).toBe("exported 2 errata to a.jsonl\n");
+    const dry = await cli("store", "import", "a.jsonl", "--dir", "srv", "--tenant", "me", "--dry-run", "--json");
+    expect(JSON.parse(dry.out)).toMatchObject({ dry_run: true, errata: 2 });
+    expect(existsSync(join(dir, "srv"))).toBe(false);
+    expect((await cli("store", "import", "a.jsonl", "--dir", "srv", "--tenant", "me")).out).toBe("imported 2 errata (2 new, 0 already here)\n");
+    expect((await cli("store", "import", "a.jsonl", "--dir", "srv", "--tenant", "me")).out).toBe("imported 2 errata (0 new, 2 already here)\n");
+    expect((await cli("store", "export", "--dir", "srv", "--tenant", "me", "--out", "b.jsonl")).code).toBe(0);
+    expect(readFileSync(join(dir, "b.jsonl"), "utf8")).toBe(readFileSync(join(dir, "a.jsonl"), "utf8"));
+    // back into the ledger: all there already
+    expect(JSON.parse((await cli("store", "import", "b.jsonl", "--json")).out)).toMatchObject({ written: 0, already_here: 2 });
+    const bad = readFileSync(join(dir, "a.jsonl"), "utf8").replace('"rating":null', '"rating":0');
+    writeFileSync(join(dir, "bad.jsonl"), bad);
+    const refused = await cli("store", "import", "bad.jsonl", "--dir", "srv2", "--tenant", "me");
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/line 1 refused; nothing imported .*rating-off-scale/);
+    expect(existsSync(join(dir, "srv2"))).toBe(false);
+    expect((await cli("store", "export", "--dir", "srv", "--out", "c.jsonl")).code).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ import { Writable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HOOK_EVENTS } from "../../runtime/server/index.js";
+import { incidentId, openRuleLedger } from "../../runtime/ladder/index.js";
 import { openPostgresStore } from "../../runtime/stores/index.js";
 import { POSTGRES_BIN, startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { bearer, good, harness, type Harness } from "./helpers.js";
@@ -17,6 +18,7 @@ const ROUTES: Array<[string, string]> = [
   ["GET", "/v1/errata"],
   ...Object.keys(HOOK_EVENTS).map((r): [string, string] => ["POST", `/v1/hooks/${r}`]),
   ["GET", "/v1/pages/pulse"],
+  ["GET", "/v1/team/rules"],
 ];
 
 function filesText(dir: string): string {
@@ -160,6 +162,35 @@ describe("the intake server (JSONL store)", () => {
     expect(r.headers["content-type"]).toContain("text/html");
     expect(r.body).toContain("<html");
     expect(r.body).not.toContain("PULSE-TEXT-SENTINEL");
+  });
+
+  it("joins the developers' rule ledgers into the team's most-broken rules, each incident tied to its developer's project", async () => {
+    h = await harness();
+    const rule = (id: string, project: string | null) => ({
+      kind: "rule" as const, v: 1 as const, rule_id: id, at: "2026-11-01T00:00:00Z", text: "Use pnpm, not npm.", why: null, when: null, when_not: null, rung: 1 as const,
+      location: { kind: "text" as const, file: "CLAUDE.md", section: null }, origin: "index" as const, keywords: ["pnpm"], witness: null, exempt: false, project,
+    });
+    const inc = (ruleId: string, ex: string, project: string) => ({
+      kind: "incident" as const, v: 1 as const, incident_id: incidentId(ruleId, ex), rule_id: ruleId, exchange_id: ex, session_id: ex, date: "2026-11-20T10:00:00Z",
+      severity: 2 as const, signal: "explicit" as const, in_view: true, rung: 1 as const, cause: "rule_gap" as const, project,
+    });
+    const ledgerOf = (label: string) => openRuleLedger(join(h.dir, "hooks", "acme", label, "ledger", "ladder"));
+    ledgerOf("ana").append([rule("claude-md.tooling.aaaaaa", "/src/app"), inc("claude-md.tooling.aaaaaa", "ex-1", "/src/app"), inc("claude-md.tooling.aaaaaa", "ex-1", "/src/app"), inc("claude-md.tooling.aaaaaa", "ex-2", "/src/app"), rule("claude-md.git.bbbbbb", null), inc("claude-md.git.bbbbbb", "ex-3", "/src/app")]);
+    ledgerOf("bob").append([rule("claude-md.tooling.aaaaaa", "/src/app"), inc("claude-md.tooling.aaaaaa", "ex-9", "/src/api"), rule("claude-md.git.bbbbbb", null)]);
+    const other = openRuleLedger(join(h.dir, "hooks", "globex", "carl", "ledger", "ladder"));
+    other.append([rule("claude-md.git.bbbbbb", null), inc("claude-md.git.bbbbbb", "ex-7", "/g"), inc("claude-md.git.bbbbbb", "ex-8", "/g")]);
+    const r = await h.app.inject({ method: "GET", url: "/v1/team/rules?top=5", headers: bearer(h.token) });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({
+      developers: 2,
+      problems: 0,
+      rules: [
+        { rule_id: "claude-md.tooling.aaaaaa", incidents: 3, developers: 2, file: "CLAUDE.md", by: [{ developer: "ana", project: "/src/app", incidents: 2 }, { developer: "bob", project: "/src/api", incidents: 1 }] },
+        { rule_id: "claude-md.git.bbbbbb", incidents: 1, developers: 1, file: "CLAUDE.md", by: [{ developer: "ana", project: "/src/app", incidents: 1 }] },
+      ],
+    });
+    expect(r.body).not.toContain("pnpm");
+    expect((await h.app.inject({ method: "GET", url: "/v1/team/rules?top=0", headers: bearer(h.token) })).statusCode).toBe(400);
   });
 
   it("never logs a token", async () => {

@@ -1,7 +1,7 @@
 // errata sync --from: pulls a tenant's errata from a real server on loopback into the
 // owner's ledger or into a store; resumable from its saved cursor after a failure part-way,
 // idempotent when run again or when the cursor is lost; the token only from ERRATA_SYNC_TOKEN.
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
@@ -108,6 +108,18 @@ describe("errata sync", () => {
       store = await openPostgresStore(url);
       expect(await store.count("copied")).toBe(7);
       expect(await store.count("other")).toBe(0);
+      // errata store export | import between the database and a JSONL folder, both ways
+      const cli = async (...argv: string[]) => {
+        const m = memoryIo({ cwd: dir, env: { HOME: dir, ERRATA_DIR: join(dir, "ledger") } });
+        return { code: await run(argv, m.io), out: m.out() };
+      };
+      expect((await cli("store", "export", "--database", url, "--tenant", "copied", "--out", "pg.jsonl")).out).toBe("exported 7 errata to pg.jsonl\n");
+      expect((await cli("store", "import", "pg.jsonl", "--dir", "folder", "--tenant", "copied")).out).toBe("imported 7 errata (7 new, 0 already here)\n");
+      expect((await cli("store", "export", "--dir", "folder", "--tenant", "copied", "--out", "folder.jsonl")).code).toBe(0);
+      const parse = (f: string) => readFileSync(join(dir, f), "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown);
+      expect(parse("folder.jsonl")).toEqual(parse("pg.jsonl")); // jsonb keeps no key order: compared as values
+      expect((await cli("store", "import", "folder.jsonl", "--database", url, "--tenant", "back")).out).toBe("imported 7 errata (7 new, 0 already here)\n");
+      expect(await store.count("back")).toBe(7);
     });
   });
 });
