@@ -72,6 +72,11 @@ const CONCEPTS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["databas", ["datenbank", "base de données", "base de datos", "tietokanta", "databas", "データベース", "数据库"]],
   ["diff small", ["klein", "petit", "pequeño", "piccolo", "pieni", "liten", "小さ", "小的"]],
   ["simpl", ["einfach", "simple", "sencillo", "semplice", "yksinkertai", "enkel", "シンプル", "简单", "简洁"]],
+  ["fix bug", ["korrektur", "correction", "corrección", "arreglo", "correzione", "correção", "korjaus", "修复", "バグ修正"]],
+  ["fail", ["fehlschl", "scheiter", "échou", "falla", "fallisce", "falha", "mislukt", "epäonnist", "misslyck", "失敗", "失败"]],
+  ["descript", ["beschreibung", "description", "descripción", "descrizione", "descrição", "beschrijving", "kuvaus", "beskrivning", "説明", "描述"]],
+  ["write", ["schreib", "geschrieben", "écri", "escrib", "redact", "scriv", "escrev", "schrijf", "kirjoit", "skriv", "書い", "書く", "写"]],
+  ["revert", ["zurückgesetzt", "zurücksetz", "rückgängig", "annulé", "annuler", "deshacer", "revertir", "ripristin", "terugdraai", "kumoa", "元に戻", "撤销", "回滚", "还原"]],
   // English words of the same concepts that instruction files and owners use interchangeably.
   ["secret credential token", ["credential", "api key", "apikey", "password", "passwd", "private key"]],
   ["print output", ["dump", "dumped", "display", "displayed", "expose", "leak", "leaked"]],
