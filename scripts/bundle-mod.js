@@ -48,6 +48,8 @@ await build({
   target: "es2022",
   logLevel: "warning",
   legalComments: "none",
+  // Smaller is quicker to load: the client reads and scans a hooks module (and its files) first.
+  minify: true,
   banner: { js: "// Built by scripts/bundle-mod.js from runtime/mod/core.ts (npm run build); do not edit." },
   // The global Buffer (the classifier measures a key in bytes): a shim, injected.
   inject: [`${root}/runtime/mod/shims/buffer.ts`],
@@ -69,13 +71,16 @@ const PORTS = `{
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }`;

@@ -19,13 +19,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),
@@ -43,13 +46,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),
@@ -67,13 +73,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),
@@ -91,13 +100,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),
@@ -115,13 +127,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),
@@ -139,13 +154,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),
@@ -163,13 +181,16 @@ export function register(on) {
       list: (path) => $.fs.list(path),
       run: (argv, init) => $.process.run(argv, init),
       settings: () => $.settings.read(),
-      env: async () => ({
-        ERRATA_DIR: await $.env.get("ERRATA_DIR"),
-        ERRATA_STATE_DIR: await $.env.get("ERRATA_STATE_DIR"),
-        HOME: await $.env.get("HOME"),
-        XDG_DATA_HOME: await $.env.get("XDG_DATA_HOME"),
-        XDG_STATE_HOME: await $.env.get("XDG_STATE_HOME"),
-      }),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
     }, e, next),

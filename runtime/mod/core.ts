@@ -176,28 +176,38 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       }
     };
     const own = `${paths.ledgerDir}/${LADDER_DIR}/${CHECKS_FILE}`;
-    const ownText = await readIfThere($, own);
-    if (ownText !== null) take(own, () => parseChecksFile(ownText, own));
     // hookify files: the project's .claude/ hides the user's of the same name (tool-sources.ts).
-    const seen = new Set<string>();
+    // The reads go out together: each is a hop from the client's worker.
     const home = s.env["HOME"];
-    for (const dir of [`${s.cwd}/.claude`, ...(home ? [`${home}/.claude`] : [])]) {
-      const names = await $.list(dir).then(
-        (es) => es.map((x) => x.name).filter((n) => n.startsWith("hookify.") && n.endsWith(".local.md")).sort(),
-        () => [] as string[],
-      );
-      for (const name of names) {
+    const dirs = [`${s.cwd}/.claude`, ...(home ? [`${home}/.claude`] : [])];
+    const [ownText, ...listed] = await Promise.all([
+      readIfThere($, own),
+      ...dirs.map((dir) =>
+        $.list(dir).then(
+          (es) => es.map((x) => x.name).filter((n) => n.startsWith("hookify.") && n.endsWith(".local.md")).sort(),
+          () => [] as string[],
+        ),
+      ),
+    ]);
+    if (ownText !== null) take(own, () => parseChecksFile(ownText, own));
+    const seen = new Set<string>();
+    const files: string[] = [];
+    dirs.forEach((dir, i) => {
+      for (const name of listed[i] as string[]) {
         if (seen.has(name)) continue;
         seen.add(name);
-        const file = `${dir}/${name}`;
-        const text = await readIfThere($, file);
-        if (text !== null)
-          take(file, () => {
-            const c = hookifyCheck(text, file);
-            return c === null ? [] : [c];
-          });
+        files.push(`${dir}/${name}`);
       }
-    }
+    });
+    const texts = await Promise.all(files.map((f) => readIfThere($, f)));
+    files.forEach((file, i) => {
+      const text = texts[i];
+      if (text !== null && text !== undefined)
+        take(file, () => {
+          const c = hookifyCheck(text, file);
+          return c === null ? [] : [c];
+        });
+    });
     return checks.filter((c) => checkApplies(c, s.cwd));
   }
 
