@@ -57,8 +57,9 @@ export type RateWindow = z.infer<typeof RateWindowSchema>;
 
 /**
  * The falsifier code computes for every recommendation: the recommendation is wrong if the
- * cluster's rate over the `window_days` after it is applied is at or above its rate over the
- * `window_days` before (`baseline`, measured when it was written).
+ * cluster's rate over the `window_days` after it is applied is not shown below its rate over the
+ * `window_days` before (`baseline`, measured when it was written) by the group-sequential
+ * permutation test on sessions (runtime/rules/rates.ts, docs/causal.md).
  */
 export const FalsifierSchema = z.object({
   statement: z.string(),

@@ -105,6 +105,32 @@ export function worthTesting(rules: readonly { rule_id: string; chances: number;
     .sort((a, b) => b.power - a.power || (a.rule_id < b.rule_id ? -1 : 1));
 }
 
+/**
+ * Per rule a check carries: its eligible calls (chances), the weeks they span (at least one),
+ * and its ledger incidents; the input of `worthTesting`.
+ */
+export function ruleChances(events: readonly ToolEvent[], incidents: readonly IncidentRow[]): { rule_id: string; chances: number; incidents: number; weeks: number }[] {
+  const by = new Map<string, { chances: number; first: string; last: string }>();
+  for (const e of events) {
+    if (e.rule_id === null) continue;
+    const r = by.get(e.rule_id) ?? { chances: 0, first: e.ts, last: e.ts };
+    r.chances++;
+    if (e.ts < r.first) r.first = e.ts;
+    if (e.ts > r.last) r.last = e.ts;
+    by.set(e.rule_id, r);
+  }
+  return [...by].map(([rule_id, r]) => ({ rule_id, chances: r.chances, incidents: incidents.filter((i) => i.rule_id === rule_id).length, weeks: Math.max(1, (Date.parse(r.last) - Date.parse(r.first)) / (7 * 86_400_000)) }));
+}
+
+/** The worth-testing lines of a ladder folder (rules its checks carry), best first, at most `top`. */
+export function worthTestingFromDir(dir: string, top = 5): string[] {
+  const events = readJsonl(join(dir, TOOL_EVENTS_FILE), ToolEventSchema).rows;
+  if (events.length === 0) return [];
+  const { ledger } = openRuleLedger(dir).read();
+  const w = worthTesting(ruleChances(events, [...ledger.rules.values()].flatMap((r) => r.incidents)));
+  return w.slice(0, top).map((x) => x.line);
+}
+
 /** The holdout rows of a ladder folder: its installed checks, tool-event lines and ledger incidents. */
 export function holdoutFromDir(dir: string): HoldoutRow[] {
   const file = join(dir, CHECKS_FILE);

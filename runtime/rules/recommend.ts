@@ -82,7 +82,7 @@ export function recommendationId(bucket: string, exchangeIds: readonly string[],
 
 export function falsifierOf(bucket: string, baseline: RateWindow, days: number): Recommendation["falsifier"] {
   const rate = baseline.rate === null ? "its rate (nothing judged yet)" : `${baseline.rate} (${baseline.complaints} of ${baseline.denominator} judged exchanges, ${baseline.since} to ${baseline.until})`;
-  return { statement: `wrong if the rate of ${bucket} over the ${days} days after it is applied is at or above ${rate}`, window_days: days, baseline };
+  return { statement: `wrong if the rate of ${bucket} over the ${days} days after it is applied is not shown below ${rate} by the sequential permutation test on sessions (one look a week, 5% bounded however often it is read; docs/causal.md)`, window_days: days, baseline };
 }
 
 export interface WriterInput {

@@ -66,6 +66,8 @@ describe("the morning report discloses the holdout", () => {
     expect(text).toContain("Randomised holdout (you opted these checks in; in a held-out session the check records and does not act):");
     expect(text).toContain("check ladder-pnpm: 1/240 vs 9/60 chances slipped");
     expect(text).toContain("held out 1 in 5 sessions; held-out sessions: h00, h01, h02, h03, h04, h05, h06, h07, h08, h09 and 20 more");
+    // 300 eligible calls within one week (at least one week counted), 10 incidents: power statement beside it.
+    expect(text).toContain(`Holdout candidates (rules your checks carry; errata rules holdout <check-id> --one-in 5 opts one in):\n  not worth testing yet: ${RULE}: 300 chances a week, 10/300 slipped: holding out 1 in 5 for 4 weeks would see a halving with power`);
     // The Pulse page (errata report --html) discloses the same, ids and counts only.
     const env = { ERRATA_DIR: tmp.dir, ERRATA_STATE_DIR: join(tmp.dir, "state"), ERRATA_HOST_DIR: join(tmp.dir, "host") };
     const io = memoryIo({ env, cwd: tmp.dir, now: Date.parse("2026-12-06T12:00:00Z") });

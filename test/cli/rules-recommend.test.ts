@@ -55,7 +55,7 @@ describe("errata rules recommend offline, on the demo data", () => {
       expect(s.change_reason).toMatch(/^offline \(no generative lane: .*\): code knows the target and the falsifier but cannot write the change/);
       expect(s.target).toBe(s.bucket.startsWith("rule:") ? s.bucket.slice(5) : s.bucket);
       expect(s.falsifier.window_days).toBe(7);
-      expect(s.falsifier.statement).toMatch(new RegExp(`^wrong if the rate of ${s.bucket.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} over the 7 days after it is applied is at or above`));
+      expect(s.falsifier.statement).toMatch(new RegExp(`^wrong if the rate of ${s.bucket.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} over the 7 days after it is applied is not shown below`));
       expect(s.falsifier.baseline.denominator).toBeGreaterThan(0);
       expect(s.checks.every((c) => c.status === "skipped")).toBe(true);
       expect(s.synthetic).toBe(true);

@@ -49,7 +49,7 @@ describe("rules recommend on the generative lane", () => {
     expect(r.exemplar_ids).toHaveLength(6);
     expect(r.rung).toEqual({ current: 2, current_name: "read on every turn", next: 3, next_name: "a check that runs before the action" });
     expect(r.falsifier.baseline).toMatchObject({ complaints: 6, denominator: 20, per: "judged_exchange", rate: 0.3 });
-    expect(r.falsifier.statement).toMatch(/at or above 0.3 \(6 of 20 judged exchanges/);
+    expect(r.falsifier.statement).toMatch(/is not shown below 0.3 \(6 of 20 judged exchanges.*\) by the sequential permutation test on sessions/);
     // every check was asked and answered; doctrine both together and per rule
     expect(r.checks.every((c) => c.status === "pass")).toBe(true);
     expect(new Set(r.checks.map((c) => c.check))).toEqual(new Set(["rules.already_done", "rules.more_prose", "rules.addresses_failure", "rules.recreates_retired", "rules.requires_forbidden", "rules.mandates_optional", "rules.model_in_hook"]));
