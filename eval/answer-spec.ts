@@ -32,6 +32,13 @@ export function parseAnswerSpec(text: string): AnswerSpec {
   return { id, kind: "category", values };
 }
 
+/** The text `parseAnswerSpec` reads back: `id`, `id:1-5` or `id:A|B|C`. */
+export function specText(spec: AnswerSpec): string {
+  if (spec.kind === "yesno") return spec.id;
+  if (spec.kind === "rating") return `${spec.id}:${spec.min}-${spec.max}`;
+  return `${spec.id}:${spec.values.join("|")}`;
+}
+
 export function describeSpec(spec: AnswerSpec): string {
   if (spec.kind === "yesno") return "yes or no";
   if (spec.kind === "rating") return `a whole number from ${spec.min} to ${spec.max}`;

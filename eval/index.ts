@@ -40,3 +40,7 @@ export { drawWithPlan, planSample, sampleGold, type GoldCandidate } from "./samp
 export { scoreDetectors, type ScoreReport } from "./score-report.js";
 export { buildSheet, validateSheet, type SheetItem } from "./sheet.js";
 export { DEFAULT_SPLIT_SALT, splitOfSession, type SplitSide } from "./split.js";
+export * from "./ppi-design.js";
+export * from "./ppi-coverage.js";
+export * from "./active.js";
+export * from "./judge-bias.js";

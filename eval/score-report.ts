@@ -2,7 +2,8 @@ import { questionAgreement, type AgreementLabel, type QuestionAgreement } from "
 import { EvalInputError } from "./errors.js";
 import { detectorMetricsStatistic, METRICS, type DetectorPrediction, type Metric, type ScoredGoldItem } from "./detection-metrics.js";
 import { majorityVote } from "./majority.js";
-import { ppiMeanCi, type PpiMeanResult } from "./ppi-mean.js";
+import { ppiMeanCi } from "./ppi-mean.js";
+import { clusteredPpiMeanCi, itemsShareSessions, stratifiedPpiMeanCi, type StratumInput } from "./ppi-design.js";
 import { sessionBlockBootstrap, type BootstrapResult, type FigureInterval } from "./session-block-bootstrap.js";
 import type { SplitSide } from "./split.js";
 import type { TrainingOverlap } from "./training-overlap.js";
@@ -52,8 +53,14 @@ export interface ScoreOptions {
   seed: number;
   level?: number;
   minVotes?: number;
-  /** PPI++ for the corpus failure rate with this detector's predictions; null to skip. */
-  ppi?: { detector: string; alpha?: number } | null;
+  /**
+   * PPI++ for the corpus failure rate with this detector's predictions; null to skip. `method`
+   * (default auto): clustered when two labelled items share a session, else plain; stratified
+   * post-stratifies on the detector's own verdict (yes / no), each stratum its own lambda and
+   * its corpus share. `sessionOf` gives the unlabelled items' sessions (the gold items' are
+   * known); an item without one is its own session.
+   */
+  ppi?: { detector: string; alpha?: number; method?: PpiMethodChoice; sessionOf?: ReadonlyMap<string, string> } | null;
   /** Per detector, its training record against the gold items (`trainingOverlap`). */
   training?: ReadonlyMap<string, TrainingOverlap>;
 }
@@ -87,6 +94,31 @@ export interface DetectorScore {
   figures: Record<Metric, FigureInterval>;
 }
 
+export type PpiMethodChoice = "auto" | "plain" | "clustered" | "stratified";
+
+/** The corpus failure rate by PPI++: which method, why, and its interval. */
+export interface PpiReport {
+  detector: string;
+  method: "plain" | "clustered" | "stratified";
+  /** What was asked (auto picks clustered where labelled items share sessions). */
+  asked: PpiMethodChoice;
+  why: string;
+  estimate: number;
+  lower: number;
+  upper: number;
+  level: number;
+  standardError: number;
+  lambda: number | Record<string, number>;
+  labelled: number;
+  unlabelled: number;
+  /** Sessions among the labelled items (clustered and stratified); null for plain. */
+  labelledSessions: number | null;
+  /** Unlabelled items whose session was unknown (each counted as its own session). */
+  unlabelledWithoutSession: number;
+  insufficient: boolean;
+  clipped: boolean;
+}
+
 export interface ScoreReport {
   split: SplitSide | "all";
   items: number;
@@ -100,7 +132,7 @@ export interface ScoreReport {
   detectors: DetectorScore[];
   differences: { a: string; b: string; metric: Metric; point: number | null; lower: number | null; upper: number | null; emptyReplicates: number }[];
   labellers: { detect: QuestionAgreement | null; class: QuestionAgreement | null };
-  ppi: (PpiMeanResult & { detector: string }) | null;
+  ppi: PpiReport | null;
   /** Every figure by name, for the check gate. */
   figures: FigureInterval[];
 }
@@ -210,6 +242,8 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
     const y: number[] = [];
     const yhat: number[] = [];
     const w: number[] = [];
+    const sess: string[] = [];
+    const verdict: boolean[] = [];
     items.forEach((it, i) => {
       const g = scoredItems[i]!;
       const p = all.get(it.id);
@@ -217,9 +251,50 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
       y.push(g.goldFailure ? 1 : 0);
       yhat.push(value(p));
       w.push(g.weight);
+      sess.push(it.session);
+      verdict.push(p.detected);
     });
-    const unlabelled = [...all.values()].filter((p) => p.detected !== null).map(value);
-    if (y.length > 0 && unlabelled.length > 0) ppi = { ...ppiMeanCi(y, yhat, unlabelled, { alpha: opts.ppi.alpha ?? 0.1, weights: w }), detector: name };
+    const unl = [...all.values()].filter((p) => p.detected !== null);
+    const unlabelled = unl.map(value);
+    if (y.length > 0 && unlabelled.length > 0) {
+      const alpha = opts.ppi.alpha ?? 0.1;
+      const asked = opts.ppi.method ?? "auto";
+      let unknown = 0;
+      const goldSession = new Map(gold.map((g) => [g.id, g.session]));
+      const unlSessions = unl.map((p) => {
+        const s = goldSession.get(p.exchange_id) ?? opts.ppi?.sessionOf?.get(p.exchange_id);
+        if (s !== undefined) return s;
+        unknown++;
+        return `item:${p.exchange_id}`;
+      });
+      const shared = itemsShareSessions(sess);
+      const method = asked === "auto" ? (shared ? "clustered" : "plain") : asked;
+      const why = asked !== "auto" ? "asked" : shared ? `labelled items share sessions (${new Set(sess).size} sessions for ${sess.length} items)` : "no two labelled items share a session";
+      const base = { detector: name, method, asked, why, unlabelledWithoutSession: method === "plain" ? 0 : unknown } as const;
+      if (method === "plain") {
+        const r = ppiMeanCi(y, yhat, unlabelled, { alpha, weights: w });
+        ppi = { ...base, estimate: r.estimate, lower: r.lower, upper: r.upper, level: r.level, standardError: r.standardError, lambda: r.lambda, labelled: r.labelled, unlabelled: r.unlabelled, labelledSessions: null, insufficient: r.insufficient, clipped: r.clipped };
+      } else if (method === "clustered") {
+        const r = clusteredPpiMeanCi({ y, yhat, clusters: sess, weights: w, yhatUnlabelled: unlabelled, clustersUnlabelled: unlSessions }, { alpha });
+        ppi = { ...base, estimate: r.estimate, lower: r.lower, upper: r.upper, level: r.level, standardError: r.standardError, lambda: r.lambda, labelled: r.labelled, unlabelled: r.unlabelled, labelledSessions: r.labelledClusters, insufficient: r.insufficient, clipped: r.clipped };
+      } else {
+        const strata: StratumInput[] = [];
+        for (const v of [true, false]) {
+          const li = y.map((_, i) => i).filter((i) => verdict[i] === v);
+          const ui = unl.map((_, j) => j).filter((j) => unl[j]!.detected === v);
+          if (ui.length === 0) continue;
+          if (li.length === 0) throw new EvalInputError("EMPTY", `stratified PPI: no labelled item where ${name} says ${v ? "yes" : "no"}`, "labelled items in every stratum the corpus has", `0 of ${ui.length} corpus items`);
+          strata.push({
+            stratum: v ? "detected" : "not detected",
+            size: ui.length,
+            y: li.map((i) => y[i]!), yhat: li.map((i) => yhat[i]!), clusters: li.map((i) => sess[i]!), weights: li.map((i) => w[i]!),
+            yhatUnlabelled: ui.map((j) => unlabelled[j]!), clustersUnlabelled: ui.map((j) => unlSessions[j]!),
+          });
+        }
+        const r = stratifiedPpiMeanCi(strata, { alpha });
+        ppi = { ...base, estimate: r.estimate, lower: r.lower, upper: r.upper, level: r.level, standardError: r.standardError, lambda: r.lambda, labelled: r.labelled, unlabelled: r.unlabelled, labelledSessions: r.labelledClusters, insufficient: r.insufficient, clipped: r.clipped };
+      }
+    }
   }
 
   const { figures, ...bootMeta } = boot;

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { describeSpec, parseAnswer, type AnswerSpec } from "./answer-spec.js";
+import { describeSpec, parseAnswer, parseAnswerSpec, type AnswerSpec } from "./answer-spec.js";
 import { fnv1a32Utf16 } from "../core/fnv1a.js";
 import { mulberry32 } from "../core/mulberry32.js";
 import { shuffleInPlace } from "../core/shuffle.js";
@@ -36,8 +36,13 @@ export function labellerOrder<T>(items: readonly T[], labeler: string): T[] {
   return shuffleInPlace([...items], mulberry32(fnv1a32Utf16(`errata-sheet/1\u0000${labeler}`)));
 }
 
-export function buildSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[]): string {
-  const fields = [...SHEET_FIXED_COLUMNS, ...questions.map((q) => q.id), SHEET_NOTE_COLUMN];
+/**
+ * `columnName` names a question's column (default its id); `eval label export` writes the
+ * spec itself (`satisfaction:1-5`) for a question the importer would not know by its id, so
+ * the sheet re-imports without repeating `--questions`.
+ */
+export function buildSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[], columnName: (q: AnswerSpec) => string = (q) => q.id): string {
+  const fields = [...SHEET_FIXED_COLUMNS, ...questions.map(columnName), SHEET_NOTE_COLUMN];
   const rows = labellerOrder(items, labeler).map((it, i) => [
     labeler,
     String(i + 1),
@@ -103,7 +108,17 @@ export function validateSheet(
   const answerCols: { index: number; spec: AnswerSpec }[] = [];
   cols.forEach((c, index) => {
     if ((SHEET_FIXED_COLUMNS as readonly string[]).includes(c) || c === SHEET_NOTE_COLUMN) return;
-    const spec = specs.get(c);
+    let spec = specs.get(c);
+    if (!spec && c.includes(":")) {
+      // A column that carries its spec (written by eval label export for a question the
+      // default bank does not hold): read it from the header.
+      try {
+        spec = parseAnswerSpec(c);
+      } catch (e) {
+        err(1, c, "unknown_column", `column ${JSON.stringify(c)} names a question spec that does not parse: ${(e as Error).message}`);
+        return;
+      }
+    }
     if (spec) answerCols.push({ index, spec });
     else err(1, c, "unknown_column", `column ${JSON.stringify(c)} is not a question of this sheet; expected one of ${[...specs.keys()].join(", ")}`);
   });

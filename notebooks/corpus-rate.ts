@@ -1,4 +1,5 @@
 import { figure, fmt, h2, para, table, type Block } from "../runtime/pages/index.js";
+import { lambdaText } from "../eval/index.js";
 import { badInput } from "../core/errors.js";
 import { intervalChart } from "./charts.js";
 import { readScore, scoreInput } from "./score-report.js";
@@ -54,7 +55,7 @@ export const corpusRate: Notebook = {
       table(
         ["estimate", "point", "lower", "upper", "width", "items"],
         [
-          [`PPI++ (lambda ${fmt(ppi.lambda)})`, fmt(ppi.estimate), fmt(ppi.lower), fmt(ppi.upper), fmt(ppi.upper - ppi.lower), `${ppi.labelled} labelled + ${ppi.unlabelled} unlabelled`],
+          [`PPI++ (${ppi.method}, lambda ${lambdaText(ppi.lambda)})`, fmt(ppi.estimate), fmt(ppi.lower), fmt(ppi.upper), fmt(ppi.upper - ppi.lower), `${ppi.labelled} labelled + ${ppi.unlabelled} unlabelled`],
           ["naive (Wilson)", fmt(naivePoint), fmt(naive.lower), fmt(naive.upper), fmt(naive.upper - naive.lower), `${r.goldFailures} failures in ${r.scored} labelled`],
         ],
         [1, 2, 3, 4],

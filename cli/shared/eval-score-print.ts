@@ -68,8 +68,13 @@ export function printScoreReport(io: Io, r: ScoreReport, trainingNotes: readonly
   if (r.labellers.class) println(io, `labellers on class (gold failures): Fleiss ${fmt(r.labellers.class.fleissVariable.value)}`);
   if (r.ppi) {
     const p = r.ppi;
-    if (p.insufficient) println(io, `corpus failure rate (PPI++ with ${p.detector}): insufficient data (${p.labelled} labelled item${p.labelled === 1 ? "" : "s"}; at least 2 are needed for an interval)`);
-    else println(io, `corpus failure rate (PPI++ with ${p.detector}, ${Math.round(p.level * 100)}% interval, clipped to [0, 1]): ${withInterval(p.estimate, p.lower, p.upper, 4)} (lambda ${p.lambda.toFixed(3)}; ${p.labelled} labelled, ${p.unlabelled} unlabelled)`);
+    const how = p.method === "plain" ? "PPI++" : `${p.method} PPI++`;
+    const lam = typeof p.lambda === "number" ? `lambda ${p.lambda.toFixed(3)}` : `lambda ${Object.entries(p.lambda).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ")}`;
+    const units = p.labelledSessions !== null ? `${p.labelled} labelled in ${p.labelledSessions} sessions` : `${p.labelled} labelled`;
+    const noSession = p.unlabelledWithoutSession > 0 ? `; ${p.unlabelledWithoutSession} unlabelled items without a known session, each its own (--exchanges gives them)` : "";
+    if (p.insufficient) println(io, `corpus failure rate (${how} with ${p.detector}): insufficient data (${units}; at least 2 ${p.labelledSessions !== null ? "sessions" : "items"} are needed for an interval)`);
+    else println(io, `corpus failure rate (${how} with ${p.detector}, ${Math.round(p.level * 100)}% interval, clipped to [0, 1]): ${withInterval(p.estimate, p.lower, p.upper, 4)} (${lam}; ${units}, ${p.unlabelled} unlabelled${noSession})`);
+    println(io, `  method: ${p.method} (${p.asked === "auto" ? `auto: ${p.why}` : "asked with --ppi-method"})`);
   }
 }
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { z } from "zod";
-import { labellerOrder, parseAnswer, SHEET_FIXED_COLUMNS, SHEET_NOTE_COLUMN, type AnswerSpec, type SheetItem } from "../../eval/index.js";
+import { labellerOrder, parseAnswer, SHEET_FIXED_COLUMNS, specText, SHEET_NOTE_COLUMN, type AnswerSpec, type SheetItem } from "../../eval/index.js";
 import { badInput, describeFound } from "../../core/errors.js";
 import { writeFileAtomic } from "../files/index.js";
 
@@ -114,7 +114,9 @@ export const SKIP_NOTE = "skipped on the labelling page";
  * question is answered or skipped; a skipped answer is left empty with a note naming it.
  */
 export function filledSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[], p: Progress): string {
-  const fields = [...SHEET_FIXED_COLUMNS, ...questions.map((q) => q.id), SHEET_NOTE_COLUMN];
+  // Each column carries its spec (satisfaction:1-5; a yes/no question is its id), so the sheet
+  // re-imports with `eval label import` without repeating --questions.
+  const fields = [...SHEET_FIXED_COLUMNS, ...questions.map(specText), SHEET_NOTE_COLUMN];
   const rows: string[][] = [];
   labellerOrder(items, labeler).forEach((it, i) => {
     if (!itemDone(p, it.exchange_id, questions)) return;

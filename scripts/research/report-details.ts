@@ -1,4 +1,5 @@
 // The per-track "what each step did" list of docs/research-loop.md.
+import { lambdaText } from "../../eval/ppi-design.js";
 import { ci, f3, kci } from "./fmt.js";
 import { hasKappaCut } from "./summaries.js";
 import type { Track } from "./summary.js";
@@ -29,6 +30,6 @@ export function trackDetails(name: string, T: Track): string[] {
   const rec = T.classtier.record;
   out.push(`- **classtier ask / eval --write**: judge verdicts on the gold items${T.classtier.ask.lane ? ` (asked through the engine config's lane: ${T.classtier.ask.lane}, ${T.classtier.ask.model})` : ""} ${JSON.stringify(T.classtier.ask.verdicts)}; recorded level **${rec.level}**, second look **${rec.second_look ? "on" : "off"}**; fit-side class accuracy: model judge ${f3(rec.class_accuracy.model_judge)}, class head ${f3(rec.class_accuracy.class_head)} (${rec.class_accuracy.items} items): ${rec.reasons.join("; ")}.`);
   const pp = T.score.value.ppi;
-  if (pp) out.push(`- **eval score**: PPI++ (lambda ${f3(pp.lambda)}) as above; detectors' pairwise differences: ${T.score.value.differences.filter((d) => d.metric === "f1" && (d.a === "v4" || d.b === "v4")).map((d) => `${d.a} − ${d.b} F1 ${ci(d)}`).join("; ")}.`);
+  if (pp) out.push(`- **eval score**: PPI++ (${pp.method}, lambda ${lambdaText(pp.lambda)}) as above; detectors' pairwise differences: ${T.score.value.differences.filter((d) => d.metric === "f1" && (d.a === "v4" || d.b === "v4")).map((d) => `${d.a} − ${d.b} F1 ${ci(d)}`).join("; ")}.`);
   return out;
 }

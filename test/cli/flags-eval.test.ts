@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Papa from "papaparse";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mulberry32 } from "../../calibration/random.js";
@@ -149,6 +150,31 @@ describe("errata eval label export --split and import --replace", () => {
   });
 });
 
+describe("errata eval label export -> import without repeating --questions", () => {
+  it("a sheet with a rating, a category and bank questions re-imports as exported; a wrong answer is named by its spec", async () => {
+    writeData();
+    await sampleAll();
+    const questions = "detect.unhappy,class,satisfaction:1-5,breakdown:O|T|X";
+    const ex = await cli(["eval", "label", "export", "--labeler", "ana", "--gold", "gold/gold.jsonl", "--exchanges", "exchanges.jsonl", "--questions", questions, "--out", "ana.csv"]);
+    expect(ex.code, ex.err).toBe(0);
+    const [header, ...rows] = Papa.parse<string[]>(readFileSync(join(dir, "ana.csv"), "utf8"), { skipEmptyLines: true }).data;
+    // Bank questions keep their id; the others carry their spec.
+    expect(header!.slice(7)).toEqual(["detect.unhappy", "class", "satisfaction:1-5", "breakdown:O|T|X", "note"]);
+    const fill = (bad: boolean) => Papa.unparse({ fields: header!, data: rows.map((r, i) => [...r.slice(0, 7), i % 2 ? "yes" : "no", "none", bad && i === 0 ? "9" : String((i % 5) + 1), ["O", "T", "X"][i % 3]!, ""]) }, { newline: "\n" });
+    writeFileSync(join(dir, "ana.csv"), fill(true));
+    const wrong = await cli(["eval", "label", "import", "ana.csv", "--gold", "gold/gold.jsonl", "--labels", "mine.jsonl"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/row 2: satisfaction is "9"; expected a whole number from 1 to 5/);
+    writeFileSync(join(dir, "ana.csv"), fill(false));
+    const ok = await cli(["eval", "label", "import", "ana.csv", "--gold", "gold/gold.jsonl", "--labels", "mine.jsonl", "--json"]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ labels: rows.length * 4, questions: ["detect.unhappy", "class", "satisfaction", "breakdown"] });
+    const stored = readFileSync(join(dir, "mine.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { question: string; value: unknown });
+    expect(new Set(stored.filter((l) => l.question === "satisfaction").map((l) => typeof l.value))).toEqual(new Set(["number"]));
+    expect(new Set(stored.filter((l) => l.question === "breakdown").map((l) => l.value))).toEqual(new Set(["O", "T", "X"]));
+  });
+});
+
 describe("errata eval agreement --level", () => {
   it("a lower interval level gives a narrower interval around the same figure", async () => {
     const labels = fileURLToPath(new URL("../../datasets/ab-redial/labels.jsonl", import.meta.url));
@@ -214,5 +240,30 @@ describe("errata eval score: --split, --detect-question, --class-question, --lev
     expect(v3.ppi?.detector).toBe("v3");
     const ppiNarrow = await score(["--split", "all", "--ppi-level", "0.5"]);
     expect(width(ppiNarrow.ppi!)).toBeLessThan(width(plain.ppi!));
+  });
+
+  it("--ppi-method: auto is clustered where labelled items share sessions and says so; plain, stratified; a bad method exits 2", async () => {
+    writeData();
+    await sampleAll();
+    type P = { method: string; asked: string; why: string; estimate: number; lower: number; upper: number; labelled_sessions: number | null; unlabelled_without_session: number; lambda: unknown };
+    const ppiOf = async (extra: string[]) => (await score(["--split", "all", ...extra])).ppi as unknown as P;
+    const auto = await ppiOf([]);
+    expect(auto).toMatchObject({ method: "clustered", asked: "auto", labelled_sessions: 50 });
+    expect(auto.why).toMatch(/share sessions \(50 sessions for 200 items\)/);
+    // Every predicted item is a gold item here, so every session is known.
+    expect(auto.unlabelled_without_session).toBe(0);
+    const plain = await ppiOf(["--ppi-method", "plain"]);
+    expect(plain).toMatchObject({ method: "plain", asked: "plain", labelled_sessions: null });
+    // With lambda 0 both would be the Hajek share of gold failures; tuned, both stay near it.
+    expect(Math.abs(auto.estimate - plain.estimate)).toBeLessThan(0.01);
+    const strat = await ppiOf(["--ppi-method", "stratified"]);
+    expect(strat.method).toBe("stratified");
+    expect(Object.keys(strat.lambda as object).sort()).toEqual(["detected", "not detected"]);
+    const text = await cli(["eval", "score", "--predictions", "preds.jsonl", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--split", "all"]);
+    expect(text.out).toMatch(/corpus failure rate \(clustered PPI\+\+ with v4, 90% interval/);
+    expect(text.out).toMatch(/method: clustered \(auto: labelled items share sessions/);
+    const bad = await cli(["eval", "score", "--predictions", "preds.jsonl", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--ppi-method", "bayes"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/auto, plain, clustered or stratified/);
   });
 });

@@ -79,17 +79,17 @@ describe.skipIf(!hasAbRedial)("eval loop: sample -> export -> import -> agreemen
     }
     const rows = (csv: string) => Papa.parse<Record<string, string>>(csv, { header: true }).data;
     const r1 = rows(sheets["r1"] as string);
-    expect(Object.keys(r1[0] ?? {})).toEqual(["labeler", "item", "exchange_id", "previous_ask", "reply_end", "tool_calls", "prompt", "detect.unhappy", "satisfaction", "class", "note"]);
-    expect(r1.every((x) => x["detect.unhappy"] === "" && x["satisfaction"] === "" && x["class"] === "")).toBe(true);
+    expect(Object.keys(r1[0] ?? {})).toEqual(["labeler", "item", "exchange_id", "previous_ask", "reply_end", "tool_calls", "prompt", "detect.unhappy", "satisfaction:1-5", "class", "note"]);
+    expect(r1.every((x) => x["detect.unhappy"] === "" && x["satisfaction:1-5"] === "" && x["class"] === "")).toBe(true);
     expect(rows(sheets["r2"] as string).map((x) => x["exchange_id"])).not.toEqual(r1.map((x) => x["exchange_id"]));
     expect(sheets["r1"]).not.toMatch(/stratum|failure"|weight/);
   });
 
   it("rejects a bad sheet with row numbers and imports nothing", async () => {
     const data = Papa.parse<Record<string, string>>(sheets["r1"] as string, { header: true }).data;
-    const bad: Record<string, string>[] = data.map((x) => ({ ...x, "detect.unhappy": "no", satisfaction: "3", class: "none" }));
+    const bad: Record<string, string>[] = data.map((x) => ({ ...x, "detect.unhappy": "no", "satisfaction:1-5": "3", class: "none" }));
     (bad[0] as Record<string, string>)["detect.unhappy"] = "maybe";
-    (bad[1] as Record<string, string>)["satisfaction"] = "";
+    (bad[1] as Record<string, string>)["satisfaction:1-5"] = "";
     (bad[2] as Record<string, string>)["exchange_id"] = "ex-0000000000000000";
     bad.push({ ...(bad[3] as Record<string, string>) });
     const file = join(tmp.dir, "bad.csv");
@@ -109,7 +109,7 @@ describe.skipIf(!hasAbRedial)("eval loop: sample -> export -> import -> agreemen
         const id = x["exchange_id"] as string;
         const v = f.ratings.get(id)?.[k] ?? null;
         if (v === null) return { ...x, note: "no rating in the source data" };
-        return { ...x, "detect.unhappy": v <= 2 ? "yes" : "no", satisfaction: String(v), class: v <= 2 ? classOf(id) : "none" };
+        return { ...x, "detect.unhappy": v <= 2 ? "yes" : "no", "satisfaction:1-5": String(v), class: v <= 2 ? classOf(id) : "none" };
       });
       writeFileSync(join(tmp.dir, `${l}-done.csv`), Papa.unparse(data));
     });

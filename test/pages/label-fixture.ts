@@ -72,7 +72,9 @@ export async function csvRoute(bed: Bed, labeler: string, answers: ReturnType<ty
     for (const q of ["detect.unhappy", "satisfaction"] as const) {
       const v = a?.[q] ?? null;
       if (v === null) skipped.push(q);
-      row[q] = v ?? "";
+      // A column carries its spec when the importer would not know the question by its id.
+      const column = (parsed.meta.fields ?? []).find((f) => f === q || f.startsWith(`${q}:`)) ?? q;
+      row[column] = v ?? "";
     }
     row["note"] = skipped.length > 0 ? `skipped on the labelling page: ${skipped.sort().join(", ")}` : "";
   }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { checkBars, DEFAULT_BARS, type InSampleNote } from "../../../eval/index.js";
+import { checkBars, DEFAULT_BARS, type InSampleNote, type PpiMethodChoice } from "../../../eval/index.js";
+import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { scoreDetectors } from "../../../eval/index.js";
 import { EvalBarsSchema, type EvalBars } from "../../../schemas/eval-bars.js";
 import { GoldItemSchema } from "../../../schemas/gold.js";
@@ -44,6 +45,7 @@ export interface ScoreFlags {
   level?: string;
   ppiDetector?: string;
   ppiLevel?: string;
+  ppiMethod?: string;
   check?: boolean;
   bars?: string;
   weights?: string[];
@@ -70,10 +72,11 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--level <x>", "interval level (default 0.95)")
     .option("--ppi-detector <name>", "detector for the PPI++ corpus failure rate (default v4 when present)")
     .option("--ppi-level <x>", "PPI++ interval level (default 0.9, ppi_py's default)")
+    .option("--ppi-method <m>", "auto (clustered where labelled items share sessions, else plain), plain, clustered or stratified (on the PPI detector's verdict)", "auto")
     .option("--check", "judge the promotion bars; exit 1 when one fails")
     .option("--bars <file>", "bars config (eval-bars/1); default eval-bars.json here or in <ledger>/eval, else the built-in bars")
     .option("--weights <pairs...>", `DETECTOR=FILE: the engine-weights file whose trainedOn says what DETECTOR's judge was trained on (items seen are marked in-sample and fail its bars); DETECTOR=none for no record (default: ${ENGINE_DETECTORS.join(", ")} = the shipped embedded weights)`)
-    .option("--exchanges <files...>", "exchange/1 files giving each gold item's corpus, to mark items of a training set recorded without item hashes as possibly in-sample")
+    .option("--exchanges <files...>", "exchange/1 files giving each gold item's corpus (to mark items of a training set recorded without item hashes as possibly in-sample) and each predicted item's session (for clustered PPI)")
     .option("--json", "print one JSON value: figures, differences, labellers, PPI, training, check")
     .addHelpText(
       "after",
@@ -114,6 +117,13 @@ function loadBars(ctx: CommandContext, file: string | undefined): { source: stri
   return { source: "defaults", bars: DEFAULT_BARS };
 }
 
+/** Each exchange's session, from --exchanges, for the unlabelled items of clustered PPI. */
+function exchangeSessions(ctx: CommandContext, files: readonly string[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of files ?? []) for (const x of readJsonlStrict(resolveFrom(ctx.io, f), ExchangeSchema, "exchange/1")) out.set(x.id, x.session_id);
+  return out;
+}
+
 function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   if (!["holdout", "fit", "all"].includes(flags.split)) throw badInput("bad --split", "holdout, fit or all", describeFound(flags.split));
   if (!flags.predictions || flags.predictions.length === 0) throw badInput("no predictions", "--predictions FILE (prediction/1 rows)", "none");
@@ -130,6 +140,8 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   const labelers = listOption(flags.labelers);
   const names = new Set(predictions.map((x) => x.detector));
   const ppiDetector = flags.ppiDetector ?? (names.has("v4") ? "v4" : null);
+  const ppiMethod = flags.ppiMethod ?? "auto";
+  if (!["auto", "plain", "clustered", "stratified"].includes(ppiMethod)) throw badInput("bad --ppi-method", "auto, plain, clustered or stratified", describeFound(ppiMethod));
   const bars = flags.check ? loadBars(ctx, flags.bars) : null;
   const splitGold = gold.filter((g) => flags.split === "all" || g.split === flags.split).map((g) => ({ id: g.exchange_id }));
   const training = loadTrainingRecords(ctx.io, flags.weights, detectors ? new Set(detectors) : names, splitGold, flags.exchanges);
@@ -145,7 +157,7 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
         resamples,
         seed,
         level,
-        ppi: ppiDetector ? { detector: ppiDetector, alpha: 1 - ppiLevel } : null,
+        ppi: ppiDetector ? { detector: ppiDetector, alpha: 1 - ppiLevel, method: ppiMethod as PpiMethodChoice, sessionOf: exchangeSessions(ctx, flags.exchanges) } : null,
         training: training.overlaps,
         ...(detectors ? { detectors } : {}),
         ...(labelers ? { labelers } : {}),

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Command } from "commander";
-import { buildSheet, type SheetItem } from "../../../../eval/index.js";
+import { buildSheet, specText, type SheetItem } from "../../../../eval/index.js";
 import { ExchangeSchema } from "../../../../schemas/exchange.js";
 import type { CommandContext } from "../../../shared/command.js";
 import { badInput, describeFound } from "../../../../core/errors.js";
@@ -88,7 +88,10 @@ function runExport(ctx: CommandContext, flags: ExportFlags): void {
   if (!LABELER.test(flags.labeler)) throw badInput("bad --labeler", "an id of letters, digits and _ . : @ -", describeFound(flags.labeler));
   const p = evalPaths(ctx.io);
   const { items, questions } = sheetItems(ctx, flags);
-  const csv = buildSheet(flags.labeler, items, questions);
+  // A question the importer knows by its id keeps the plain id; any other column carries its
+  // spec (satisfaction:1-5), so `eval label import` needs no --questions to read the sheet back.
+  const known = new Map(answerSpecs(undefined).map((q) => [q.id, specText(q)]));
+  const csv = buildSheet(flags.labeler, items, questions, (q) => (known.get(q.id) === specText(q) ? q.id : specText(q)));
   const out = flags.out ? resolveFrom(ctx.io, flags.out) : join(p.sheets, `${flags.labeler}.csv`);
   if (!flags.dryRun) writeAtomic(out, csv);
   if (flags.json) printJson(ctx.io, { written: !flags.dryRun, out, labeler: flags.labeler, items: items.length, questions: questions.map((q) => q.id) });
