@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { AnswerSchema } from "./answer.js";
 import { EnrichmentSchema, ErratumSchema, PatchSchema, RecordRowSchema, SystemsConfigSchema } from "./erratum.js";
+import { IntakeBatchSchema, IntakeErratumSchema } from "./intake.js";
 
 const EXPORTS: Array<[file: string, title: string, description: string, schema: z.ZodType]> = [
   ["erratum.schema.json", "erratum/1", "One erratum: one JSON line in errata-YYYY-MM.jsonl.", ErratumSchema],
@@ -20,6 +21,8 @@ const EXPORTS: Array<[file: string, title: string, description: string, schema: 
   ["enrichment.schema.json", "enrichment/1", "What a model filled in on an erratum; model is required.", EnrichmentSchema],
   ["record-row.schema.json", "record/1", "One row of the record stream (record.jsonl): ids and enums, never text.", RecordRowSchema],
   ["errata-systems.schema.json", "errata-systems/1", "errata-systems.json in the ledger folder: extra system names.", SystemsConfigSchema],
+  ["intake-erratum.schema.json", "intake/1", "What an app posts to POST /v1/errata (docs/intake.md): one erratum; the server fills id, instance and status and pseudonymises the reporter.", IntakeErratumSchema],
+  ["intake-batch.schema.json", "intake/1 batch", "A batch posted to POST /v1/errata: 1 to 100 intake errata.", IntakeBatchSchema],
   ["answer.schema.json", "answer/1", "One judge answer: one JSON line in v4/answers.jsonl. Scored carries p_yes in [0, 1]; unscored carries a reason and no probability.", AnswerSchema],
 ];
 

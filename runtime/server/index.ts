@@ -139,7 +139,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   app.get("/v1/pages/pulse", async (req, reply) => {
     const p = principalOf(req);
-    const html = await pulsePage(store, p.tenant, now(), join(opts.dir, "v4", p.tenant));
+    const html = await pulsePage(store, opts.dir, p.tenant, now(), join(opts.dir, "v4", p.tenant));
     return reply.type("text/html; charset=utf-8").send(html);
   });
 

@@ -1,6 +1,7 @@
 /**
  * The Pulse page for a tenant, behind the same token: the report stage's state computed over
- * the tenant's errata (every page of the store), rendered by runtime/pages. Ids and counts
+ * the tenant's errata (every page of the store, and every developer's hook ledger under
+ * `<dir>/hooks/<tenant>/`), rendered by runtime/pages. Ids and counts
  * only, as the page promises. The server keeps no daily-run receipts, so the page's
  * missing-run line says what it says for a ledger no daily job runs on.
  */
@@ -9,6 +10,10 @@ import type { Erratum } from "../../schemas/erratum.js";
 import { computeReport, readHost } from "../jobs/index.js";
 import { gatherPulse, renderPulse } from "../pages/index.js";
 import type { ErrataStore } from "../stores/index.js";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { openLedger } from "../store/index.js";
+import { resolvePaths } from "../paths.js";
 
 export async function allErrata(store: ErrataStore, tenant: string): Promise<Erratum[]> {
   const out: Erratum[] = [];
@@ -21,8 +26,17 @@ export async function allErrata(store: ErrataStore, tenant: string): Promise<Err
   }
 }
 
-export async function pulsePage(store: ErrataStore, tenant: string, nowMs: number, v4Dir: string): Promise<string> {
-  const errata = await allErrata(store, tenant);
+/** The errata the http hooks captured for each developer of the tenant. */
+export function developersErrata(dir: string, tenant: string): Erratum[] {
+  const root = join(dir, "hooks", tenant);
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .sort()
+    .flatMap((label) => openLedger(resolvePaths({ ERRATA_DIR: join(root, label, "ledger") }, root), { warn: () => undefined }).readAll().errata.map((f) => f.erratum));
+}
+
+export async function pulsePage(store: ErrataStore, dir: string, tenant: string, nowMs: number, v4Dir: string): Promise<string> {
+  const errata = [...(await allErrata(store, tenant)), ...developersErrata(dir, tenant)];
   const cfg = DailyConfigSchema.parse({});
   const host = readHost(null);
   const { state } = computeReport({

@@ -44,6 +44,8 @@ const NEED_NOT: Record<string, string> = {
   "runtime/jobs/rules/filing.ts": "rule upgrades and filings: ids, hashes, counts and dates, no text",
   "runtime/pages/label-store.ts": "the labelling page's tokens (0600) and a labeller's answers (yes/no, ratings, classes)",
   "cli/commands/notebook.ts": "notebook pages of aggregate figures from research outputs",
+  "cli/commands/store/export.ts": "errata read from a ledger or store, each redacted when it was written there (the ledger's append, the stores' append)",
+  "cli/commands/sync.ts": "the sync cursor (a URL and a number); the errata pulled go through the ledger's or the store's redacting append",
   "cli/commands/report.ts": "the Pulse page: ids and counts only (runtime/pages/pulse-data.ts carries no entry text)",
   "runtime/hooks/pre-tool-use.ts": "the check runner's tool events: ids, the tool's name, the mode and the decision, never tool_input",
   "runtime/ladder/receipts.ts": "the loops' receipts: loop, night, counts and code's own notes",

@@ -162,6 +162,17 @@ describe("the intake server (JSONL store)", () => {
     expect(r.headers["content-type"]).toContain("text/html");
     expect(r.body).toContain("<html");
     expect(r.body).not.toContain("PULSE-TEXT-SENTINEL");
+    expect(r.body).toContain("assistant/complaint");
+    expect(r.body).not.toContain("assistant/correction");
+    // A developer's capture through the http hook counts on the tenant's page too.
+    await h.app.inject({ method: "POST", url: "/v1/hooks/user-prompt-submit", headers: bearer(h.token), payload: { session_id: "s1", prompt: "No, that is wrong. Use pnpm, not npm." } });
+    const after = await h.app.inject({ method: "GET", url: "/v1/pages/pulse", headers: bearer(h.token) });
+    expect(after.body).toContain("assistant/correction");
+    expect(after.body).not.toContain("Use pnpm");
+    // another tenant's page counts neither
+    const theirs = await h.app.inject({ method: "GET", url: "/v1/pages/pulse", headers: bearer(h.other) });
+    expect(theirs.body).not.toContain("assistant/complaint");
+    expect(theirs.body).not.toContain("assistant/correction");
   });
 
   it("joins the developers' rule ledgers into the team's most-broken rules, each incident tied to its developer's project", async () => {
