@@ -21,3 +21,6 @@ export { mulberry32, shuffled, type RandomSource } from "./random.js";
 export { CalibrationError, type CalibrationErrorCode } from "./errors.js";
 export { drawForCalibration, bandOf, type DrawableItem, type DrawnItem } from "./draw.js";
 export { renderCalibBrief, renderCalibSheet, csvField, type BriefQuestion, type BriefItem } from "./brief.js";
+export { rateChangeTest, quadraticSpend, lookSpend, type RateChange, type RateChangeOptions, type RateChangeVerdict, type SessionCell, type LookResult } from "./rate-change.js";
+export { holdoutInterval, clusterWilson, wilson, newcombeDifference, type HoldoutInterval, type ArmInterval, type ClusterCount } from "./holdout-interval.js";
+export { holdoutPower, type HoldoutPower } from "./holdout-power.js";

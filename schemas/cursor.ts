@@ -65,3 +65,13 @@ export const MineCursorSchema = z.object({
   files: z.record(z.string(), z.object({ size: z.number(), mtimeMs: z.number() })),
 });
 export type MineCursor = z.infer<typeof MineCursorSchema>;
+
+/**
+ * Where `errata sync` stopped pulling from one source: the last sequence number it wrote.
+ * Example: `{"schema":"sync-cursor/1","source":"http://127.0.0.1:8787","after":240}`.
+ */
+export const SyncCursorSchema = z.strictObject({
+  schema: z.literal("sync-cursor/1"),
+  source: z.string().min(1),
+  after: z.number().int().nonnegative(),
+});

@@ -36,6 +36,8 @@ export const CheckSchema = z
     source: z.string().optional(),
     /** The project folder the check belongs to; absent: every project. */
     project: z.string().min(1).optional(),
+    /** The randomised holdout (runtime/ladder-formats/holdout.ts): one session in one_in runs the check in shadow. */
+    holdout: z.object({ one_in: z.number().int().min(2).max(1000), seed: z.number().int() }).optional(),
   })
   .refine((c) => (c.action === "rewrite") === (c.rewrite !== undefined), { message: "action rewrite needs a rewrite, and only it has one" });
 export type StoredCheck = z.infer<typeof CheckSchema>;
@@ -53,6 +55,8 @@ export const ToolEventSchema = z.object({
   mode: z.enum(["active", "shadow"]),
   fired: z.boolean(),
   decision: z.string().nullable(),
+  /** The session is held out from this active check (the randomised holdout): it ran in shadow. */
+  held_out: z.boolean().optional(),
 });
 export type ToolEvent = z.infer<typeof ToolEventSchema>;
 

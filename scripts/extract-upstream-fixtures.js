@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Extracts the per-rule true and false samples that gitleaks and betterleaks (both MIT) keep in
-// their rule generators (cmd/generate/config/rules/*.go: `tps` and `fps`) into one JSON corpus
+// their rule generators (cmd/generate/config/rules/*.go: `tps` and `fps`), and secretlint's (MIT)
+// rule snapshots (packages/@secretlint/secretlint-rule-*/test/snapshots/{ng,ok}.*/: a text file
+// and the findings expected in it, by character range), into one JSON corpus
 // that test/privacy/upstream-fixtures.test.ts reads. Only samples written as Go string literals
 // (or literals joined by `+`) are taken: a sample the generator makes at run time from a
 // pattern (`secrets.NewSecret(...)`) needs Go to run, and those shapes are covered instead by
 // the property test that generates texts from every rule's own pattern (prefilter.test.ts).
 //
 //   node scripts/extract-upstream-fixtures.js --out <file.json> \
-//     --source betterleaks=<git dir>@<commit> [--source gitleaks=<git dir>@<commit>]
+//     --source betterleaks=<git dir>@<commit> [--source gitleaks=<git dir>@<commit>] \
+//     [--source secretlint=<git dir>@<commit>]
 //
 // The corpus is upstream data: it is kept beside the repository (the shared datasets folder),
 // never committed here; the test skips, saying so, when it is absent. Each source's commit and
@@ -123,8 +126,49 @@ function samplesOf(src) {
   return found;
 }
 
+/**
+ * secretlint: every snapshot folder of a rule package (the presets only repeat them) with one
+ * text input and its expected output. A folder with its own options (`.secretlintrc.json`,
+ * `options.ts`) is left out: its verdict depends on options Errata does not have. `ng.*`
+ * folders are true samples with the expected findings' ranges; `ok.*` folders are false samples.
+ */
+function secretlintSamples(s) {
+  const files = git(s.gitDir, "ls-tree", "-r", "--name-only", s.commit, "packages/@secretlint/")
+    .split("\n")
+    .filter((p) => /^packages\/@secretlint\/secretlint-rule-(?!preset)[^/]+\/test\/snapshots\/(ok|ng)\.[^/]+\/[^/]+$/.test(p));
+  const dirs = new Map();
+  for (const p of files) {
+    const dir = p.slice(0, p.lastIndexOf("/"));
+    if (!dirs.has(dir)) dirs.set(dir, []);
+    dirs.get(dir).push(p.slice(dir.length + 1));
+  }
+  const out = [];
+  for (const [dir, names] of dirs) {
+    if (names.includes(".secretlintrc.json") || names.includes("options.ts") || !names.includes("output.json")) continue;
+    const inputs = names.filter((n) => /^input(\.(txt|json|config|yml|yaml|env|md))?$/.test(n));
+    if (inputs.length !== 1) continue;
+    const text = git(s.gitDir, "show", `${s.commit}:${dir}/${inputs[0]}`);
+    const expected = JSON.parse(git(s.gitDir, "show", `${s.commit}:${dir}/output.json`));
+    const rule = /secretlint-rule-([^/]+)/.exec(dir)[1];
+    const name = dir.slice(dir.lastIndexOf("/") + 1);
+    const spans = expected.messages.map((m) => m.range);
+    const ok = name.startsWith("ok.");
+    if (ok && spans.length > 0) continue;
+    out.push({ source: s.name, rule: `${rule}/${name}`, expect: ok ? "clean" : "secret", text, ...(ok ? {} : { spans }) });
+  }
+  return out;
+}
+
 const corpus = { sources: [], samples: [] };
 for (const s of sources) {
+  if (s.name === "secretlint") {
+    const found = secretlintSamples(s);
+    corpus.samples.push(...found);
+    const lic = git(s.gitDir, "show", `${s.commit}:LICENSE`);
+    corpus.sources.push({ name: s.name, commit: s.commit, path: "packages/@secretlint/secretlint-rule-*/test/snapshots/", licence: "MIT", copyright: lic.split("\n").find((l) => l.startsWith("Copyright")) });
+    process.stdout.write(`${s.name}: ${found.length} snapshot samples\n`);
+    continue;
+  }
   const licence = git(s.gitDir, "show", `${s.commit}:LICENSE`).split("\n")[0].trim();
   const files = git(s.gitDir, "ls-tree", "-r", "--name-only", s.commit, "cmd/generate/config/rules/")
     .split("\n")

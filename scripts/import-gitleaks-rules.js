@@ -10,9 +10,9 @@
 // of that layout is enough (no TOML parser is installed, and adding one for a script run a
 // few times a year is not worth a dependency). Go RE2 syntax is rewritten to JavaScript:
 // a leading (?i) becomes the `i` flag, (?i:...) inside a case-sensitive pattern becomes
-// letters in both cases (so does the rest of a group after a mid-pattern (?i)), (?-i:...)
-// inside a case-insensitive one becomes a plain group (a little looser: JavaScript in Node 20
-// has no inline modifiers), (?s:.) becomes [\s\S], \z becomes $, [[:alnum:]] becomes
+// letters in both cases (so does the rest of a group after a mid-pattern (?i)), a
+// case-insensitive pattern with (?-i:...) parts becomes case-sensitive with the letters of
+// everything outside those parts doubled (JavaScript in Node 20 has no inline modifiers), (?s:.) becomes [\s\S], \z becomes $, [[:alnum:]] becomes
 // [A-Za-z0-9], and named groups (?P<name>...) become plain groups (their names are labels, and a
 // named group must not be taken for the secret). Rules restricted to file paths are left out (the redactor
 // sees text, not files); each left-out rule is listed with its reason.
@@ -81,7 +81,14 @@ function toJs(go) {
   }
   // Names of groups are labels only; a named group must not be taken for the secret.
   src = src.replace(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g, "(?:");
-  if (flags === "i") src = src.replaceAll("(?-i:", "(?:").replaceAll("(?i:", "(?:").replaceAll("(?i)", "");
+  // A caseless pattern with case-sensitive parts, `(?-i:...)`: Node 20's RegExp has no inline
+  // modifiers, so the whole pattern becomes case-sensitive with its caseless parts' letters
+  // doubled (a plain group there was looser than gitleaks: its generic rule's `(?-i:[Aa]pi|API)`
+  // then took "aPi" inside "ultraPictureBox1" for an API key name).
+  if (flags === "i" && src.includes("(?-i:")) {
+    flags = "";
+    src = caseSensitive(`(?i)${src}`);
+  } else if (flags === "i") src = src.replaceAll("(?i:", "(?:").replaceAll("(?i)", "");
   else src = caseSensitive(src);
   if (/\(\?[a-z-]+[:)]/.test(src)) throw new Error(`inline flags left in ${src.slice(0, 40)}`);
   new RegExp(src, `${flags}g`); // throws on anything JavaScript cannot compile

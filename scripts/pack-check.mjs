@@ -14,7 +14,7 @@
 // When the cache lacks a dependency, it says so in one line and installs with
 // --prefer-offline (only what is missing comes from the npm registry).
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,6 +52,14 @@ try {
   step("installed the tarball into a temporary prefix");
   // The real Claude Code client (test/e2e) is used, never redistributed nor depended on.
   if (readdirSync(join(prefix, "node_modules")).includes("@anthropic-ai")) fail("the install brought @anthropic-ai packages: the Claude Code client must stay out of the package (scripts/claude-code.mjs)");
+
+  // The mod (docs/mod.md): its bundled core is built, gitignored and packed; without it the
+  // plugin folder loads nothing.
+  const modDir = join(prefix, "node_modules", pkg.name, "mod");
+  for (const f of [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/register.js", "hooks/errata-core.js", "hooks/errata-data.json"]) {
+    if (!existsSync(join(modDir, f))) fail(`the tarball lacks mod/${f} (package.json "files" packs mod/; npm run build writes hooks/errata-core.js and hooks/errata-data.json)`);
+  }
+  step("the mod's files are in the tarball");
 
   const errata = join(prefix, "node_modules", ".bin", "errata");
   const work = join(tmp, "work");

@@ -3,9 +3,9 @@ import damerauLevenshtein from "damerau-levenshtein";
 import { CodedError, withDetail } from "../../core/errors.js";
 
 /**
- * The word on a command line that names no command, as an error to exit 2 on: `errata serve`,
+ * The word on a command line that names no command, as an error to exit 2 on: `errata frobnicate`,
  * `errata eval nosuch`. Commander answers `--help` before it looks at the command word, so
- * `errata serve --help` printed the program's help and exited 0, as if `serve` existed; this
+ * `errata serve --help` printed the program's help and exited 0 before `serve` existed; this
  * check runs before commander parses, so a mistyped command fails the same way with or
  * without `--help`, naming the word and the commands that do exist.
  *

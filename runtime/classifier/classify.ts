@@ -48,8 +48,8 @@ export function makeClassifier(options: { cutUses?: number } = {}): Classify {
   return (text, context = {}) => classifyWith(m, patterns, text, context);
 }
 
-/** The process's classifier. */
-export const classify: Classify = makeClassifier();
+/** The process's classifier. (Marked pure so that a bundle that never uses it, the mod's, does not build it at load: the mod makes its own once its data is read.) */
+export const classify: Classify = /* @__PURE__ */ makeClassifier();
 
 interface Patterns {
   rating: () => RatingPatterns;
@@ -187,7 +187,9 @@ function pushOnce(xs: string[], x: string): void {
   if (!xs.includes(x)) xs.push(x);
 }
 
-const LETTERS = new Map(Object.entries(loadIndex().letters));
+/** Each language's typical letters, read from the index on first use (nothing reads the index at load: the mod embeds its data after loading). */
+let lettersByLang: Map<string, string> | undefined;
+const LETTERS = (): Map<string, string> => (lettersByLang ??= new Map(Object.entries(loadIndex().letters)));
 
 /** The language with the most fired rules; ties go to the one whose typical letters occur most. */
 export function mostCommonLanguage(fired: readonly Pick<CompiledRule, "lang">[], lower: string): string | null {
@@ -221,7 +223,7 @@ const typicalByLang = new Map<string, Uint8Array>();
 function typicalLetters(lang: string): Uint8Array {
   let t = typicalByLang.get(lang);
   if (t === undefined) {
-    const letters = LETTERS.get(lang) ?? "";
+    const letters = LETTERS().get(lang) ?? "";
     let max = -1;
     for (let i = 0; i < letters.length; i++) max = Math.max(max, letters.charCodeAt(i));
     t = new Uint8Array(max + 1);

@@ -24,7 +24,6 @@
  * with no transcript, `"reply":"Done: the tests pass.", …, "reply_cleared":true`. A file of an
  * earlier version may hold a reply without the mark; the capture redacts it as any text.
  */
-import { FNV1A32_OFFSET, FNV1A32_PRIME } from "../../core/fnv1a.js";
 import { sha256Tagged } from "../../core/sha256.js";
 import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -32,10 +31,9 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../files/atomic.js";
 // The pre-filter alone, not the redactor, and only for a session without a transcript.
 import { mayHoldSecret } from "../privacy/prefilter.js";
+import { lastReplyFileName, LAST_REPLY_SCHEMA, MAX_KEPT_REPLY_CHARS } from "./last-reply-key.js";
 
-export const LAST_REPLY_SCHEMA = "hook-last-reply/1";
-/** A reply longer than this is kept by its end (the preview and the hash use what is kept). */
-export const MAX_KEPT_REPLY_CHARS = 256 * 1024;
+export { LAST_REPLY_SCHEMA, MAX_KEPT_REPLY_CHARS };
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 export interface LastReply {
@@ -57,24 +55,8 @@ export function hookStateDir(stateDir: string): string {
   return join(stateDir, "hook");
 }
 
-/**
- * 16 hex: two 32-bit lanes over the UTF-16 code units. Lane a is plain FNV-1a (core/fnv1a);
- * lane b starts from another offset and mixes lane a in at every step, so the pair is not
- * two copies of one hash. Stored file names depend on it: it must not change.
- */
-function sessionKey(sessionId: string): string {
-  let a = FNV1A32_OFFSET;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < sessionId.length; i++) {
-    const c = sessionId.charCodeAt(i);
-    a = Math.imul(a ^ c, FNV1A32_PRIME);
-    b = Math.imul(b ^ c, FNV1A32_PRIME) ^ (a >>> 13);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-}
-
 function fileFor(stateDir: string, sessionId: string): string {
-  return join(hookStateDir(stateDir), `last-reply-${sessionKey(sessionId)}.json`);
+  return join(hookStateDir(stateDir), lastReplyFileName(sessionId));
 }
 
 /**

@@ -15,6 +15,8 @@
  * The decision is written to stdout before anything is logged, so a logging fault can never
  * turn a deny into an allow. Then one line per eligible check goes to
  * `<ERRATA_DIR>/ladder/tool-events.jsonl` (the shadow gate's opportunities and the live fires).
+ * A check the owner opted into the randomised holdout runs in shadow in a held-out session
+ * (ladder-formats/holdout.ts), and its lines say `held_out: true`.
  *
  * Faults allow: a malformed check file is refused at load (its checks are not run, the others
  * are; one stderr line names the file); any internal fault prints nothing on stdout and one
@@ -33,6 +35,7 @@ import type { ToolEvent } from "../../schemas/ladder-checks.js";
 import { TOOL_EVENTS_FILE } from "../ladder-formats/files.js";
 import { ladderDir } from "../ladder-formats/ladder-dir.js";
 import { hookifyCheck } from "../ladder-formats/hookify.js";
+import { heldOut } from "../ladder-formats/holdout.js";
 import { findCheckSources, NO_CALL, nonEmpty, projectDirOf, type CheckSources } from "./tool-sources.js";
 
 export interface ToolHookIo {
@@ -106,21 +109,30 @@ export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => v
   const loaded = loadChecks(io.env, io.cwd, projectDir, sources);
   for (const r of loaded.refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
   // A check the ladder drafted belongs to its project: a call in another folder never meets it.
-  const checks = loaded.checks.filter((c) => checkApplies(c, projectDir));
+  const sessionId = str(f["session_id"]);
+  // The randomised holdout: in a held-out session an active check runs in shadow (it records, never acts).
+  const held = new Set<string>();
+  const checks = loaded.checks
+    .filter((c) => checkApplies(c, projectDir))
+    .map((c) => {
+      if (c.mode !== "active" || !heldOut(c, sessionId)) return c;
+      held.add(c.id);
+      return { ...c, mode: "shadow" as const };
+    });
   if (checks.length === 0) return null;
   const decision = evaluateCompiled(compileChecks(checks), { tool_name: toolName, tool_input: toolInput as Record<string, unknown> });
   // The answer first: whatever happens to the log below, the decision stands.
   const out = preToolUseOutput(decision);
   if (out !== "") io.stdout.write(`${out}\n`);
   try {
-    logOutcomes(io, decision, str(f["session_id"]), str(f["tool_use_id"]), toolName);
+    logOutcomes(io, decision, sessionId, str(f["tool_use_id"]), toolName, held);
   } catch (err) {
     say(`the decision stands, but its log line was not written (${err instanceof Error ? err.message : String(err)})`);
   }
   return decision;
 }
 
-function logOutcomes(io: ToolHookIo, d: Decision, sessionId: string | null, toolUseId: string | null, toolName: string): void {
+function logOutcomes(io: ToolHookIo, d: Decision, sessionId: string | null, toolUseId: string | null, toolName: string, held: ReadonlySet<string>): void {
   const eligible = d.outcomes.filter((o) => o.eligible);
   if (eligible.length === 0) return;
   const ts = new Date(io.now()).toISOString();
@@ -137,6 +149,7 @@ function logOutcomes(io: ToolHookIo, d: Decision, sessionId: string | null, tool
       mode: o.check.mode,
       fired: o.fired,
       decision: o.fired && o.check.mode === "active" ? (d.decision ?? "warn") : null,
+      ...(held.has(o.check.id) ? { held_out: true } : {}),
     } satisfies ToolEvent),
   );
   // One write of whole lines (O_APPEND): concurrent tool calls never interleave within a line.

@@ -12,7 +12,7 @@ export { landedImpacts, skillImpact, type Impact } from "./daily/impact.js";
 export { falsePassClaim, findMisses, modelRates, skillRates } from "./daily/joins.js";
 export { runLabel } from "./daily/label.js";
 export { makeReceipt, writeRunReceipt } from "./daily/receipts.js";
-export { runReport } from "./daily/report.js";
+export { computeReport, runReport } from "./daily/report.js";
 export { runLoop, type LoopResult, type LoopStage, type StageResult } from "./daily/run-loop.js";
 export { markReports, runTriage } from "./daily/triage.js";
 export { fileUpgrades, readUpgrades, type UpgradeDraft } from "./daily/upgrades.js";

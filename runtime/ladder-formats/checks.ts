@@ -22,6 +22,7 @@
  * {tool_name: "Bash", tool_input: {command: "npm i"}}) -> {decision: "deny", fired: ["no-npm"], ...}.
  */
 
+import { holdoutProblem, type Holdout } from "./holdout.js";
 import { CHECK_ACTIONS, CHECK_FIELDS, CHECK_OPERATORS, REWRITE_FIELDS, type CheckAction, type CheckField, type CheckOperator, type RewriteField } from "../../core/check-vocabulary.js";
 
 export { CHECK_ACTIONS, CHECK_FIELDS, CHECK_OPERATORS, REWRITE_FIELDS, type CheckAction, type CheckField, type CheckOperator, type RewriteField };
@@ -56,6 +57,8 @@ export interface Check {
   source?: string;
   /** The project folder the check belongs to (the ladder's checks): it runs only for calls in that folder; absent: every project. */
   project?: string;
+  /** The owner opted this check into the randomised holdout: a seeded 1-in-N of sessions runs it in shadow (ladder-formats/holdout.ts). */
+  holdout?: Holdout;
 }
 
 /** True when a check runs for a call whose project folder is `projectDir` (the folder itself or one inside it). */
@@ -125,6 +128,10 @@ export function validateCheck(v: unknown, file: string, where: string): Check {
   if (typeof v["message"] !== "string" || v["message"].trim() === "") bad("message, a non-empty string (it is what the model or the owner reads)", v["message"]);
   if (v["mode"] !== "active" && v["mode"] !== "shadow") bad('mode, "active" or "shadow"', v["mode"]);
   if (v["project"] !== undefined && (typeof v["project"] !== "string" || v["project"] === "")) bad("project, a non-empty folder path", v["project"]);
+ if (v["holdout"] !== undefined) {
+    const problem = holdoutProblem(v["holdout"]);
+    if (problem !== null) bad(problem, v["holdout"]);
+  }
   const rw = v["rewrite"];
   if (v["action"] === "rewrite" || rw !== undefined) {
     if (!isObj(rw)) return bad("rewrite, an object {field, pattern, replacement} (action rewrite needs one)", rw);
@@ -213,6 +220,13 @@ export interface Decision {
 export const MAX_OUTPUT_CHARS = 10_000;
 const cap = (s: string): string => (s.length <= MAX_OUTPUT_CHARS ? s : `${s.slice(0, MAX_OUTPUT_CHARS - 1)}…`);
 const label = (c: Check): string => `[errata check ${c.id}${c.rule_id ? `, rule ${c.rule_id}` : ""}] ${c.message.trim()}`;
+/**
+ * A warning as a fact about the call, the owner's words quoted, not an instruction: it reaches
+ * the model as context beside the tool's result, and the client's docs warn that text reading
+ * as a system instruction there can trip its prompt-injection defences. (A deny's reason is the
+ * call's error result, and keeps the label.)
+ */
+const warning = (c: Check): string => `The owner set a check on calls like this one (errata check ${c.id}${c.rule_id ? `, rule ${c.rule_id}` : ""}): "${c.message.trim()}"`;
 
 /**
  * Evaluates every check against one call. Precedence follows Claude Code's across hooks:
@@ -249,7 +263,7 @@ export function evaluateCompiled(compiled: readonly Compiled[], call: ToolCall):
     }
   }
   const fired = outcomes.filter((o) => o.fired && o.check.mode === "active").map((o) => o.check.id);
-  const context = warn.length > 0 ? cap(warn.map(label).join("\n\n")) : null;
+  const context = warn.length > 0 ? cap(warn.map(warning).join("\n\n")) : null;
   if (deny.length > 0) return { decision: "deny", reason: cap(deny.map(label).join("\n\n")), updatedInput: null, additionalContext: context, fired, outcomes };
   if (ask.length > 0) return { decision: "ask", reason: cap(ask.map(label).join("\n\n")), updatedInput: null, additionalContext: context, fired, outcomes };
   if (updated !== null) {

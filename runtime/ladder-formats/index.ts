@@ -26,6 +26,7 @@ export {
   type Decision,
   type ToolCall,
 } from "./checks.js";
+export { heldOut, holdoutProblem, type Holdout } from "./holdout.js";
 export { parseChecksFile } from "./checks-file.js";
 export {
   CAUSE_WEIGHTS_SCHEMA,

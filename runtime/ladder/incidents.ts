@@ -30,9 +30,9 @@ import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
 import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedgerLine, type Witness } from "../../schemas/rule-ledger.js";
 import { redactTextForWrite } from "../privacy/index.js";
 import { derivedWitness } from "./derive.js";
-import { contentTerms } from "./gaps.js";
 import { incidentId, type LedgerRule } from "./ledger.js";
 import { inScope, RuleNamer } from "./naming.js";
+import { keyTerms } from "./naming-model.js";
 import { repeatMarker, signalOf, type OwnerTurn, type SignalReading } from "./signals.js";
 
 /** The rules a turn names by the keywords the owner set on them (every keyword term of one keyword found), in the turn's project. */
@@ -90,7 +90,7 @@ export type Sorted = Cause | "undecided";
  * when the capture classifier calls the turn nothing. A restatement ("as I said",
  * "remember") is not one: only a witness or a repeat makes it count.
  */
-const OBJECTION = /\b(don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|älä|ei|не|нельзя)\b|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで/iu;
+const OBJECTION = /\b(don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|não|älä|ei|niet|nooit|geen|non|mai|inte|aldrig|не|нельзя)\b|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで|ないで/iu;
 const RESTATE = /\b(as i said|like i said|as mentioned|remember|reminder|wie gesagt|comme je l'ai dit|como dije|kuten sanoin|как я говорил)\b|如我所说/iu;
 
 export interface TurnOutcome {
@@ -145,8 +145,10 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
     // mention (kept); a repeat marker ("again", "you didn't") makes it a correction.
     // Only a rule the owner's own words restate: a turn that says nothing of it ("great, now run
     // the tests") is no restatement, whatever the reply before did.
-    const said = new Set(contentTerms(turn.text));
-    const restated = named.filter((n) => [...contentTerms(n.rule.text), ...n.rule.keywords.flatMap((k) => terms(k))].some((t) => said.has(t)));
+    // Subject words in any language the lexicon reads (a Chinese "你又写成英文了" restates
+    // "使用中文注释"; a German correction restates an English rule).
+    const said = keyTerms(turn.text);
+    const restated = named.filter((n) => [...keyTerms(n.rule.text), ...n.rule.keywords.flatMap((k) => terms(k))].some((t) => said.has(t)));
     named.splice(0, named.length, ...restated);
     const read = named.filter((n) => witnessOf(n.rule, turn) !== null);
     const broken = read.filter((n) => witnessOf(n.rule, turn) === true).map((n) => n.rule.rule_id);

@@ -3,7 +3,9 @@
  * proposals (each with its diagnosis and evidence count), checks in shadow and how far each
  * is from its gate, nights with no audit receipt (an alarm: a night that never ran looks like
  * a quiet one otherwise), and the reviewer lane's argument against each proposal (or that it
- * was skipped offline, or failed). Writes its own receipt.
+ * was skipped offline, or failed), and the randomised holdout when the owner opted a check in
+ * (which checks, the evidence so far, which sessions were held out: runtime/ladder/holdout.ts).
+ * Writes its own receipt.
  *
  * Example: morningReport(dir, "2026-12-02T07:00:00Z") -> "Errata rules, morning of 2026-12-02\n
  * 1 proposal waiting: pr-3f2a1c9e0b climb 2 -> 3 claude.tools.pnpm01 (2 incidents) ...".
@@ -11,6 +13,7 @@
 import { readProposals } from "./proposals.js";
 import { missingNights, readReceipts, writeReceipt } from "./receipts.js";
 import { OFFLINE_REVIEW } from "./drafts.js";
+import { holdoutFromDir, holdoutLines } from "./holdout.js";
 
 export function morningReport(dir: string, at: string, opts: { shadowLines?: readonly string[]; nights?: number } = {}): string {
   const today = at.slice(0, 10);
@@ -27,9 +30,12 @@ export function morningReport(dir: string, at: string, opts: { shadowLines?: rea
     if (p.review !== OFFLINE_REVIEW) out.push(`    review: ${p.review}`);
   }
   for (const s of opts.shadowLines ?? []) out.push(`  shadow ${s}`);
+  // The randomised holdout is disclosed every morning it is on: which checks, which sessions.
+  const holdout = holdoutFromDir(dir);
+  out.push(...holdoutLines(holdout));
   const offline = pending.filter((p) => p.proposal.review === OFFLINE_REVIEW).length;
   if (offline > 0) out.push(`  ${OFFLINE_REVIEW}${offline < pending.length ? ` (${offline} of ${pending.length} proposals)` : ""}`);
   out.push("Decide with: errata rules approve <id> | errata rules reject <id> --why <text>");
-  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length, unreviewed: offline }, note: null });
+  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length, unreviewed: offline, held_out_sessions: holdout.reduce((n, r) => n + r.held_out_sessions.length, 0) }, note: null });
   return out.join("\n");
 }

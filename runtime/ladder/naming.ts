@@ -16,7 +16,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { CaptureVerdict } from "../classifier/index.js";
 import { classify } from "../classifier/index.js";
-import { appliesTo, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, type RuleNoulWeights } from "../rules/index.js";
+import { appliesTo, COMPLAINT_WEIGHT, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, terms, type RuleNoulWeights } from "../rules/index.js";
+import { lexiconWords } from "./lexicon.js";
+import { keyTerms, namingFeatures, namingProbability, shippedNamingModel, type NamingWeights } from "./naming-model.js";
 import { RuleNoulWeightsSchema, type RuleUnit } from "../../schemas/rules.js";
 import type { LedgerRule } from "./ledger.js";
 import type { OwnerTurn, ToolUseLite } from "./signals.js";
@@ -28,17 +30,25 @@ export interface NamingCut {
 }
 
 /**
- * Chosen on the dev projects of datasets/ladder-naming (constructed corrections on real
- * instruction files): the lowest of 0.30 / 0.45 / 0.55 whose incident precision there reaches
- * 0.9; reported on the held-out projects (docs/ladder.md).
+ * The cut and its origin: the shipped naming model's (datasets/weights/ladder-naming.json,
+ * chosen with it on the dev projects of datasets/ladder-naming), else rule_covers' own 0.45
+ * (chosen earlier on the same dev projects). The held-out projects report (docs/ladder.md).
  */
-export const DEFAULT_NAMING_CUT: NamingCut = { value: 0.45, origin: "calibrated on datasets/ladder-naming dev projects (constructed corrections; lowest cut with incident precision >= 0.9 there; docs/ladder.md)" };
+const SHIPPED_MODEL = shippedNamingModel();
+export const DEFAULT_NAMING_CUT: NamingCut =
+  SHIPPED_MODEL !== null
+    ? { value: SHIPPED_MODEL.cut, origin: SHIPPED_MODEL.cut_origin }
+    : { value: 0.45, origin: "rules.rule_covers alone, calibrated on datasets/ladder-naming dev projects (constructed corrections; lowest cut with incident precision >= 0.9 there; docs/ladder.md)" };
 export const NAMING_CANDIDATES = 4;
 
 export interface NamedRule {
   rule: LedgerRule;
+  /** P(this rule is the one named): the naming model's, or rule_covers' when there is none. */
   p: number;
   rank: number;
+  /** rules.rule_covers' P(yes) and the retrieval score (what the naming model reads). */
+  covers: number;
+  score: number;
 }
 
 export interface Naming {
@@ -61,8 +71,16 @@ export function shippedRuleNouls(): RuleNoulWeights | null {
   return (cachedWeights = null);
 }
 
-/** A ledger rule as a unit of the rule index (what retrieval and the noul's features read). */
+/** The lexicon's English terms for a text that the text does not already have (another language's words). */
+export function crossTerms(text: string): string[] {
+  const own = new Set(terms(text));
+  return [...new Set(terms(lexiconWords(text).join(" ")))].filter((t) => !own.has(t));
+}
+
+/** A ledger rule as a unit of the rule index (what retrieval and the noul's features read); a rule in another language also carries the lexicon's English words. */
 function asUnit(r: LedgerRule): RuleUnit {
+  const cross = lexiconWords(r.text).filter((w) => !terms(r.text).includes(terms(w)[0] ?? w));
+  const context = [...r.keywords, ...cross];
   const section = r.location.kind === "text" && r.location.section !== null ? r.location.section.split(" > ") : [];
   return {
     id: r.rule_id,
@@ -70,7 +88,7 @@ function asUnit(r: LedgerRule): RuleUnit {
     kind: "bullet",
     heading_path: section,
     text: r.text,
-    context: r.keywords.length > 0 ? r.keywords.join(" ") : null,
+    context: context.length > 0 ? context.join(" ") : null,
     hash: "",
     line_start: 0,
     line_end: 0,
@@ -103,6 +121,8 @@ export class RuleNamer {
     private readonly rules: readonly LedgerRule[],
     private readonly weights: RuleNoulWeights | null = shippedRuleNouls(),
     readonly cut: NamingCut = DEFAULT_NAMING_CUT,
+    /** The naming model over the candidates (null: rule_covers' P(yes) alone decides). */
+    private readonly model: NamingWeights | null = SHIPPED_MODEL,
   ) {}
 
   private scope(cwd: string | null): { rules: LedgerRule[]; retriever: RuleRetriever } {
@@ -118,15 +138,24 @@ export class RuleNamer {
   name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {
     const { rules, retriever } = this.scope(turn.cwd ?? null);
     const tools = turn.tools_before.map(toolSummary);
-    const hits = retriever.search(failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools }), NAMING_CANDIDATES);
+    const query = failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools });
+    // A correction in another language than the rules: the lexicon's English words join the query.
+    for (const t of crossTerms(turn.text)) query.set(t, (query.get(t) ?? 0) + COMPLAINT_WEIGHT);
+    const hits = retriever.search(query, NAMING_CANDIDATES);
     if (this.weights === null) return { candidates: [], named: null, scored: false };
     const byId = new Map(rules.map((r) => [r.rule_id, r]));
+    const said = keyTerms(turn.text);
     const candidates = hits.flatMap((h, i): NamedRule[] => {
       const rule = byId.get(h.unit.id);
       if (rule === undefined) return [];
-      const x = ruleCoversFeatures({ complaint: turn.text, reply: turn.reply_before, tools, cls: null }, { unit: h.unit, score: h.score, rank: i + 1, top: hits[0]?.score ?? 0, next: hits[i + 1]?.score ?? 0 }, verdict);
-      return [{ rule, p: noulProbability(this.weights!.rule_covers, x), rank: i + 1 }];
+      const ctx = { score: h.score, rank: i + 1, top: hits[0]?.score ?? 0, next: hits[i + 1]?.score ?? 0 };
+      const x = ruleCoversFeatures({ complaint: turn.text, reply: turn.reply_before, tools, cls: null }, { unit: h.unit, ...ctx }, verdict);
+      const covers = noulProbability(this.weights!.rule_covers, x);
+      const p = this.model === null ? covers : namingProbability(this.model, namingFeatures({ text: turn.text, reply: turn.reply_before, tools }, { ruleText: [rule.text, ...rule.keywords].join(" "), covers, ...ctx }, said));
+      return [{ rule, p, rank: i + 1, covers, score: h.score }];
     });
+    // Best first by the naming model (retrieval's order kept in `rank`).
+    if (this.model !== null) candidates.sort((a, b) => b.p - a.p || a.rank - b.rank);
     let named: NamedRule | null = null;
     for (const c of candidates) if (c.p >= this.cut.value && (named === null || c.p > named.p)) named = c;
     return { candidates, named, scored: true };

@@ -17,12 +17,23 @@
  * Intervals: exact (Clopper-Pearson) 95% for incidents per chance, two-sided; chances are
  * independent by construction here, so no session clustering is needed (on real data it is).
  *
+ * Falsifier: each rule's before/after sessions go through calibration's group-sequential
+ * permutation test (one look a week after, alpha 0.05 spent quadratically; permutations from
+ * their own seeded generator, so the pilot's draws do not change), and so do the three check
+ * rules pooled and the three text rules pooled (docs/causal.md).
+ *
+ * Holdout (`holdoutOneIn`, off by default): after the switch each check rule's sessions are
+ * drawn by the hook's own assignment (ladder-formats/holdout.ts, seed `holdoutSeed`) and in a
+ * held-out session the check runs in shadow, so a slip goes through; the row then carries the
+ * acting vs held-out incidents per chance with the session-cluster interval.
+ *
  * Example: runPilot({seed: 22}).rows[0] -> {rule: "pnpm", carried: "check", before: {incidents: 11, chances: 252, ...}, after: {...}}.
  */
 import jStat from "jstat";
 import { mulberry32 } from "../../core/mulberry32.js";
 import { randomIndex } from "../../core/shuffle.js";
-import { evaluateChecks, type Check } from "../ladder-formats/index.js";
+import { evaluateChecks, heldOut, type Check } from "../ladder-formats/index.js";
+import { holdoutInterval, rateChangeTest, type ClusterCount, type HoldoutInterval, type RateChangeVerdict, type SessionCell } from "../../calibration/index.js";
 import { draftCheck } from "./drafts.js";
 import { foldLedger } from "./ledger.js";
 import type { RuleRow } from "../../schemas/rule-ledger.js";
@@ -53,6 +64,9 @@ export interface PilotOptions {
   sessionsPerDay?: number;
   slipText?: number;
   noticed?: number;
+  /** Hold out one check-rule session in this many after the switch (the randomised holdout); absent: none. */
+  holdoutOneIn?: number;
+  holdoutSeed?: number;
 }
 
 export interface Rate {
@@ -70,7 +84,15 @@ export interface PilotRow {
   after: Rate;
   /** For check rules: planted attempts the check blocked, of all planted; clean calls it fired on. */
   detection: { blocked: number; planted: number; falseFires: number; clean: number } | null;
+  /** The group-sequential permutation test over the weeks after (docs/causal.md). */
+  falsifier: RateChangeVerdict;
+  /** With a holdout: acting vs held-out sessions after the switch. */
+  holdout: HoldoutInterval | null;
 }
+
+/** Permutations per look in the pilot's falsifier, and the seed offset of their generator. */
+const PILOT_RESAMPLES = 999;
+const PERMUTATION_SEED = 0x5eed;
 
 function exact(x: number, n: number): Rate {
   const lo = x === 0 ? 0 : jStat.beta.inv(0.025, x, n - x + 1);
@@ -80,13 +102,24 @@ function exact(x: number, n: number): Rate {
 
 const asRule = (r: PilotRule): RuleRow => ({ kind: "rule", v: 1, rule_id: `pilot.${r.name}`, at: "2026-11-01", text: r.text, why: null, when: null, when_not: null, rung: 2, location: { kind: "text", file: "CLAUDE.md", section: null }, origin: "index", keywords: [], witness: null, exempt: false });
 
-export function runPilot(o: PilotOptions): { rows: PilotRow[]; assumptions: Record<string, number>; data: "synthetic" } {
+export interface PilotResult {
+  rows: PilotRow[];
+  /** The three check rules pooled and the three text rules pooled, each rule its own stratum. */
+  pooled: { check: RateChangeVerdict; text: RateChangeVerdict };
+  assumptions: Record<string, number>;
+  data: "synthetic";
+}
+
+export function runPilot(o: PilotOptions): PilotResult {
   const weeks = o.weeks ?? 4;
   const perDay = o.sessionsPerDay ?? 6;
   const slipText = o.slipText ?? 0.06;
   const noticed = o.noticed ?? 0.8;
   const rand = mulberry32(o.seed);
   const rows: PilotRow[] = [];
+  const permute = mulberry32(o.seed ^ PERMUTATION_SEED);
+  const test = (strata: SessionCell[][]): RateChangeVerdict => rateChangeTest(strata, { looks: weeks, look: weeks, resamples: PILOT_RESAMPLES, random: permute }).verdict;
+  const cellsOf: Record<"check" | "text", SessionCell[][]> = { check: [], text: [] };
   for (const r of PILOT_RULES) {
     const drafted = r.carried === "check" ? draftCheck(foldLedger([asRule(r)]).rules.get(`pilot.${r.name}`)!) : null;
     const check: Check | null = drafted && r.pattern ? { ...drafted, conditions: [{ field: "command", operator: "regex_match", pattern: r.pattern }] } : drafted;
@@ -94,11 +127,17 @@ export function runPilot(o: PilotOptions): { rows: PilotRow[]; assumptions: Reco
     const active = check ? [{ ...check, mode: "active" as const }] : [];
     const blocks = (command: string) => evaluateChecks(active, { tool_name: "Bash", tool_input: { command } }).decision === "deny";
     const det = { blocked: 0, planted: 0, falseFires: 0, clean: 0 };
+    const cells: SessionCell[] = [];
+    const arms: { acting: ClusterCount[]; held: ClusterCount[] } = { acting: [], held: [] };
+    const holdout = check && o.holdoutOneIn !== undefined ? { one_in: o.holdoutOneIn, seed: o.holdoutSeed ?? 1 } : undefined;
     const period = (after: boolean): Rate => {
       let incidents = 0;
       let chances = 0;
       for (let s = 0; s < weeks * 7 * perDay; s++) {
         const n = 1 + randomIndex(rand, 2);
+        // The hook's own draw: a held-out session's check runs in shadow (it blocks nothing).
+        const held = after && holdout !== undefined && heldOut({ id: `pilot.${r.name}`, holdout }, `pilot-${o.seed}-${r.name}-${s}`);
+        const cell = { incidents: 0, chances: n, look: after ? Math.floor(s / (7 * perDay)) + 1 : 0 };
         for (let k = 0; k < n; k++) {
           chances++;
           const slips = rand() < slipText;
@@ -113,17 +152,25 @@ export function runPilot(o: PilotOptions): { rows: PilotRow[]; assumptions: Reco
             det.planted++;
             if (blocks(attempt)) {
               det.blocked++;
-              continue;
+              if (!held) continue;
             }
           }
-          if (rand() < noticed) incidents++;
+          if (rand() < noticed) {
+            incidents++;
+            cell.incidents++;
+          }
         }
+        cells.push(cell);
+        if (after && holdout !== undefined) (held ? arms.held : arms.acting).push({ incidents: cell.incidents, chances: n });
       }
       return exact(incidents, chances);
     };
     const before = period(false);
     const after = period(true);
-    rows.push({ rule: r.name, carried: r.carried, before, after, detection: check ? det : null });
+    cellsOf[r.carried].push(cells);
+    const interval = arms.held.length > 0 && arms.acting.length > 0 ? holdoutInterval(arms.acting, arms.held) : null;
+    rows.push({ rule: r.name, carried: r.carried, before, after, detection: check ? det : null, falsifier: test([cells]), holdout: interval });
   }
-  return { rows, assumptions: { weeks, sessionsPerDay: perDay, slipText, noticed }, data: "synthetic" };
+  const assumptions: Record<string, number> = { weeks, sessionsPerDay: perDay, slipText, noticed, ...(o.holdoutOneIn !== undefined ? { holdoutOneIn: o.holdoutOneIn, holdoutSeed: o.holdoutSeed ?? 1 } : {}) };
+  return { rows, pooled: { check: test(cellsOf.check), text: test(cellsOf.text) }, assumptions, data: "synthetic" };
 }

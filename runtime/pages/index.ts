@@ -7,5 +7,5 @@ export { renderSvg, type VegaLiteSpec } from "./vega.js";
 export { esc, figure, fmt, fmtInterval, h2, jsonForScript, para, renderPage, table, type Block, type Page } from "./html.js";
 export { isLoopback, MAX_BODY_BYTES, startLabelServer, type LabelServer, type LabelServerOptions } from "./label-server.js";
 export { filledSheet, loadProgress, SKIP_NOTE, type Progress } from "./label-store.js";
-export { gatherPulse, type PulseData, type PulseInput } from "./pulse-data.js";
+export { gatherPulse, type PulseData, type PulseHoldout, type PulseInput } from "./pulse-data.js";
 export { renderPulse } from "./pulse.js";

@@ -9,7 +9,8 @@ import { judgmentsReport, openJudgments, v4Files } from "../judgments/index.js";
  * report stage's promise). Counts by month and system/kind over the whole ledger (detected
  * rows excluded), the report's state (window counts, stuck entries, days without a daily run),
  * per-skill complaint rates over delivered outputs, false passes, the v4 shadow figures under
- * the promoted cuts, and the most-broken rules by id.
+ * the promoted cuts, the most-broken rules by id, and the randomised holdout's checks with
+ * their held-out session ids (disclosed whenever one is on).
  */
 export interface PulseData {
   generated_at: string;
@@ -36,7 +37,19 @@ export interface PulseData {
     unscored: { code: string; count: number }[];
   } | null;
   rules: { rule_id: string; source: string; count: number; sessions: number; judged_in_view: number }[] | null;
+  /** The randomised holdout, disclosed: each opted-in check, its evidence and the held-out session ids (empty: none opted in). */
+  holdout: PulseHoldout[];
   host_present: boolean;
+}
+
+/** One opted-in check (ids and counts; the CLI reads it from the ladder: runtime/ladder/holdout.ts). */
+export interface PulseHoldout {
+  check: string;
+  one_in: number;
+  acting: { incidents: number; chances: number; sessions: number };
+  held_out: { incidents: number; chances: number; sessions: number };
+  difference: { value: number; low: number; high: number } | null;
+  held_out_sessions: string[];
 }
 
 export interface PulseInput {
@@ -46,6 +59,8 @@ export interface PulseInput {
   v4Dir: string;
   promotedFile: string;
   warn: (line: string) => void;
+  /** The ladder's holdout rows, gathered by the caller (the pages sit below the ladder). */
+  holdout?: PulseHoldout[];
 }
 
 export function gatherPulse(input: PulseInput): PulseData {
@@ -86,5 +101,5 @@ export function gatherPulse(input: PulseInput): PulseData {
     // Ids and counts only: a rule's text and its exemplars (the person's words) stay out (docs/pages.md says why).
     rules = section ? section.rows.map((r) => ({ rule_id: r.rule_id, source: r.source, count: r.count, sessions: r.sessions, judged_in_view: r.judged_in_view })) : null;
   }
-  return { generated_at: input.state.generated_at, state: input.state, months, skills, misses, v4, rules, host_present: input.host.present };
+  return { generated_at: input.state.generated_at, state: input.state, months, skills, misses, v4, rules, holdout: input.holdout ?? [], host_present: input.host.present };
 }

@@ -98,5 +98,24 @@ export async function renderPulse(d: PulseData): Promise<string> {
       table(["rule", "source", "failures", "sessions", "judged in view"], d.rules.map((r) => [r.rule_id, r.source, r.count, r.sessions, r.judged_in_view]), [2, 3, 4]),
     );
   }
+  blocks.push(h2("Randomised holdout"));
+  if (d.holdout.length === 0) blocks.push(para("No check is held out (errata rules holdout <check-id> --one-in N opts one in)."));
+  else {
+    blocks.push(
+      para("You opted these checks in: in a held-out session the check records what it would have done and does not act. Incidents per chance, acting vs held out; the difference with a 95% session-cluster interval."),
+      table(
+        ["check", "held out", "acting", "held-out sessions' slips", "difference [95%]", "held-out sessions"],
+        d.holdout.map((h) => [
+          h.check,
+          `1 in ${h.one_in}`,
+          `${h.acting.incidents}/${h.acting.chances} (${h.acting.sessions} sessions)`,
+          `${h.held_out.incidents}/${h.held_out.chances} (${h.held_out.sessions} sessions)`,
+          h.difference ? `${fmt(h.difference.value)} [${fmt(h.difference.low)}, ${fmt(h.difference.high)}]` : "not yet (an arm has no chance)",
+          h.held_out_sessions.length === 0 ? "none yet" : `${h.held_out_sessions.slice(0, 20).join(", ")}${h.held_out_sessions.length > 20 ? ` and ${h.held_out_sessions.length - 20} more` : ""}`,
+        ]),
+        [],
+      ),
+    );
+  }
   return renderPage({ title: "Errata Pulse", subtitle: `Generated ${d.generated_at} by errata report --html. Ids and counts only: no complaint text.`, blocks });
 }

@@ -149,6 +149,8 @@ function ownFindings(rule: OwnRule, marker: string, text: string): Array<[number
  * Every step's findings on the text as given (no rule sees another's marker), each widened to
  * the token it cuts, then joined and replaced once (spans.ts).
  */
+const MASKED_AFTER = /^[#*•]{4}/;
+
 function redactWith(text: string, plan: readonly Step[], filtered: boolean, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
   let lowered: string | null = null;
   const lower = (): string => (lowered ??= text.toLowerCase());
@@ -168,7 +170,8 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
       // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
       // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
       // their true samples include values such as "12345678-ABCD-…" that fit the format.
-      if (!upstream && notASecret(text.slice(start, end))) {
+      // A value masked from here on ("xoxp-5723…-####") is a masked value.
+      if (!upstream && (notASecret(text.slice(start, end)) || MASKED_AFTER.test(text.slice(end, end + 4)))) {
         if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
           rescannedFrom = s + 1;
           // The rescan finds every later match of the rule too: it replaces the rest of the queue.
@@ -198,5 +201,37 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
     // An e-mail address is personal data whatever its domain (example.com included).
     add(ownFindings(rule, step.marker, text), rank, step.kind, rule.kind === "email", (from) => shifted(from, ownFindings(rule, step.marker, text.slice(from))));
   });
-  return spans.length === 0 ? { text, kinds: [] } : applySpans(text, spans);
+  if (spans.length === 0) return { text, kinds: [] };
+  sameValueElsewhere(text, spans);
+  return applySpans(text, spans);
+}
+
+/**
+ * A value found as a secret once is a secret wherever else it stands in the text, also where no
+ * rule sees it, glued inside a word ("somSG.APhb…Kewhere", secretlint's sendgrid sample, was
+ * written in clear beside its redacted twin, and its first 62 characters once more, cut).
+ * Values of 16 characters or more: shorter ones
+ * ("user", a 4-digit PIN) would take ordinary words with them.
+ */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_.-]/;
+
+function sameValueElsewhere(text: string, spans: Span[]): void {
+  const n = spans.length;
+  const seen = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const sp = spans[i]!;
+    if (sp.end - sp.start < 16) continue;
+    const value = text.slice(sp.start, sp.end);
+    if (seen.has(value)) continue;
+    seen.add(value);
+    // Its first 24 characters elsewhere are its start written again, cut or changed after:
+    // that whole token run goes too.
+    const head = value.length >= 24 ? value.slice(0, 24) : value;
+    for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1)) {
+      if (at === sp.start) continue;
+      let end = at + head.length;
+      while (end < text.length && TOKEN_CHAR.test(text[end]!)) end++;
+      spans.push({ start: at, end, rank: sp.rank, kind: sp.kind });
+    }
+  }
 }

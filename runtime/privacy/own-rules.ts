@@ -84,9 +84,18 @@ const NOT_SECRET_NAMES =
 /** Strong names: whatever the value looks like (words included), it is a secret. */
 const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
 
-/** A value that reads as an identifier or words ("user_id", "created_at", "order-2041-retry"), not a key. */
+/**
+ * A value that reads as an identifier or words ("user_id", "created_at", "order-2041-retry",
+ * "DOC_Vector_5_32", "SalesResults-1.2", "jjwt-jackson-0.11.2", "ACCESS_TOKEN"), not a key:
+ * parts joined by "_", ".", "-" or ":", each a word (lower-case, Capitalised or camelCase
+ * runs of letters, or an upper-case word of at most 12 letters) or a number of at most four
+ * digits. A random token's parts are mixed letters and digits, which no part here may be.
+ */
 function looksLikeIdentifier(value: string): boolean {
-  return /^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/.test(value) && !looksRandom(value.replace(/[_.-]/g, ""));
+  if (/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/.test(value) && !looksRandom(value.replace(/[_.-]/g, ""))) return true;
+  const parts = value.split(/[_.:-]/);
+  if (parts.length < 2 || parts.some((p) => p === "")) return false;
+  return parts.every((p) => /^\d{1,4}$/.test(p) || /^[A-Z]{1,12}$/.test(p) || /^(?:[A-Z]?[a-z]{2,})+$/.test(p));
 }
 
 // The name lists are tried on the lower-cased name, not with the `i` flag: each caseless
@@ -174,7 +183,14 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
   // Provider prefixes that gitleaks knows only at one exact length: these take any length,
   // so a format that grows stays caught.
   { kind: "huggingface-token", need: (t) => t.includes("hf_"), re: new RegExp(`${B}hf_[A-Za-z0-9]{30,}${E}`, "g") },
-  { kind: "slack-token", need: (t) => t.includes("xox"), re: new RegExp(`${B}xox[abposr]-[A-Za-z0-9-]{10,}${E}`, "g") },
+  {
+    // Slack's tokens carry a workspace or user number of eight digits or more, or a long random
+    // part; "xoxb-12345-abcd234" and "xoxb-abcdef-abcdef" are examples in docs (gitleaks' false samples).
+    kind: "slack-token",
+    need: (t) => t.includes("xox"),
+    re: new RegExp(`${B}(xox[abposr]-)([A-Za-z0-9-]{10,})${E}`, "g"),
+    replace: (m, prefix, body) => (/\d{8}/.test(body ?? "") || (body ?? "").split("-").some((p) => p.length >= 20 && tokenBody(p)) ? m : `${prefix}${body}`),
+  },
   // AWS's documented example key id (…EXAMPLE) is kept, as gitleaks keeps it (placeholders.ts).
   { kind: "aws-access-key", re: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g },
   // Fly.io's tokens are macaroons joined by commas ("FlyV1 fm2_…,fm2_…"); gitleaks' rule takes
@@ -232,8 +248,12 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     need: (t) => t.includes("://") && t.includes("@"),
     // The host is looked at, not taken: a taken host ran to the next "@" and hid a second URL's
     // password behind it (spans.test's property found "…r.gitX=amqp://guest:pw@rabbit" in clear).
-    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@?#]{0,256}:)(?!\[REDACTED)([^\s@/?#]{1,256})(?=@[^\s@])/gi,
-    replace: (m, pre) => `${pre}${m}`,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@?#]{0,256}:)(?!\[REDACTED)([^\s/?#]{1,256}?)(?=@[^\s@/?#"'`]+(?:[/?#\s"'`]|$))/gi,
+    // The password runs to the authority's last "@" ("u:myP@ss@host": "myP@ss").
+    // A variable ("$DB_PASSWORD", "${PASS}") is no password. The word itself ("user:pass@") stays
+    // redacted: gitleaks calls it a false sample, secretlint a true one, and a weak password
+    // that works is still a credential.
+    replace: (m, pre, pw) => (/^(?:\$|%24)/.test(pw ?? "") ? `${pre}${pw}` : `${pre}${m}`),
   },
 ];
 
@@ -250,7 +270,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     // Made on first use: the rewrite is a loop over the pattern, which a hook process whose
     // texts hold no named value need not run.
     get re() {
-      return (assignmentRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2(\\s*[:=]\\s*)(["']?)((?![$<{[]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
+      return (assignmentRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
     },
     replace: (m, lead, q, name, sep, vq, value) =>
       keepAssignment(name ?? "", value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`,
@@ -288,6 +308,8 @@ export const LATE_RULES: readonly OwnRule[] = [
   {
     kind: "email",
     need: (t) => t.includes("@"),
-    re: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
+    // Not a URL's user name or password ("postgresql://app@host", "mongodb://u:$PASS@host"):
+    // the host is no mailbox.
+    re: /(?<![A-Za-z0-9._%+@-]|:\/\/|:\/\/[^\s/@:]*:\$?\{?)(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
   },
 ];

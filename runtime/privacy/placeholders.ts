@@ -7,14 +7,14 @@
  * Why these bounds: a random token of 24 characters or more of the 62 letters and digits has
  * 75% of its characters in word-like runs (a capital then four or more lower-case letters)
  * about once in 2,000 (letters only, 34 characters: once in 2,000; measured by sampling 300,000
- * random tokens); a run of six equal characters about once in 10^9 per position (and a run is read only when it
- * is 30% of the value or more); a named
+ * random tokens); a run of six equal characters about once in 10^9 per position (and runs are read only when
+ * together they are 30% of the value or more); a named
  * placeholder word ("example", "placeholder") about once in 10^7.
  *
  * Example: `notASecret("AKIAIOSFODNN7EXAMPLE")` -> true; `notASecret("Xk3mQ9vT2bLpR7sW")` -> false.
  */
 
-const REPEATED = /([A-Za-z0-9])\1{5,}/;
+const REPEATED = /([A-Za-z0-9])\1{5,}/g;
 const MASKED = /[#*•]{4,}/;
 const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/i;
 const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/i;
@@ -27,13 +27,32 @@ function wordShare(s: string): number {
   return n / s.length;
 }
 
+/**
+ * The longest run of letters or digits that each follow the one before in the alphabet
+ * ("klmnopqr", "23456789"): typed by hand into examples ("sk-ant-api03-abc123xyz-…-klmnopqrstuvwx").
+ * A run of eight in a random token of 62 symbols: about once in 10^12 per position.
+ */
+function ascendingRun(s: string): number {
+  let best = 1;
+  let run = 1;
+  for (let i = 1; i < s.length; i++) {
+    const a = s.charCodeAt(i - 1);
+    const b = s.charCodeAt(i);
+    const alnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    run = b === a + 1 && alnum(a) && alnum(b) ? run + 1 : 1;
+    if (run > best) best = run;
+  }
+  return best;
+}
+
 export function notASecret(s: string): boolean {
   if (s.startsWith("-----BEGIN")) return !/[A-Za-z0-9+/=]{16,}/.test(s.replace(/-----(?:BEGIN|END)[A-Z ]*-----/g, ""));
   // A run of one character is a placeholder when it is a good part of the value; base64 of
   // binary data holds runs of "A" (zero bytes) in real tokens (Fly.io's macaroons).
-  const run = REPEATED.exec(s);
-  if (run !== null && run[0].length >= 0.3 * s.length) return true;
-  if (MASKED.test(s) || WORDS.test(s) || SEQUENCES.test(s)) return true;
+  let runs = 0;
+  for (const m of s.matchAll(REPEATED)) runs += m[0].length;
+  if (runs >= 0.3 * s.length) return true;
+  if (MASKED.test(s) || WORDS.test(s) || SEQUENCES.test(s) || ascendingRun(s) >= 8) return true;
   // An identifier of words after a short prefix ("hf_", "rhf_"): the body alone is read.
   const body = s.replace(/^[A-Za-z0-9]{1,8}[_-]/, "");
   return body.length >= 24 && !/[0-9+/=]/.test(body.replace(/[A-Z]?[a-z]+/g, "").replace(/[0-9]/, "")) && wordShare(body) >= 0.75;

@@ -77,7 +77,6 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
   const readShared = loaded.some((s) => s.project === null);
   const addsToOthers = (previous?.projects ?? []).some((p) => !building.has(resolve(p)));
   const keptSource = (src: RuleSource): boolean => (src.project !== null ? !building.has(resolve(src.project)) : addsToOthers && !readShared);
-  const prevSources = new Map((previous?.sources ?? []).map((s) => [s.source, s]));
   const knownSources = new Set((previous?.sources ?? []).filter((s) => s.problems.length === 0 || s.units > 0).map((s) => s.source));
   for (const src of loaded) {
     const prev = prevBySource.get(src.source) ?? [];
@@ -183,19 +182,27 @@ export function buildIndex(loaded: readonly LoadedSource[], previous: RuleIndex 
     }
     sources.push({ source: src.source, path: src.path, kind: src.kind, load: src.load, scope: src.scope, imported_by: src.imported_by, project: src.project, lines: src.parsed.lines, bytes: src.bytes, units: raw.length, problems: src.problems });
   }
-  // Sources of projects this build did not read are kept as they were; others are gone: their units vanish.
-  for (const [source, list] of prevBySource) {
-    const src = prevSources.get(source);
-    if (src !== undefined && keptSource(src)) {
-      sources.push(src);
-      for (const u of list) units.push(u);
-      continue;
-    }
+  // Sources of projects this build did not read are kept as they were (a source without units
+  // too: a CLAUDE.md that only imports keeps its slug); others are gone: their units vanish.
+  const readNow = new Set(loaded.map((s) => s.source));
+  for (const src of previous?.sources ?? []) {
+    if (readNow.has(src.source) || !keptSource(src)) continue;
+    sources.push(src);
+    for (const u of prevBySource.get(src.source) ?? []) units.push(u);
+    prevBySource.delete(src.source);
+  }
+  for (const [, list] of prevBySource) {
     for (const p of list) {
       vanished.push({ id: p.id, source: p.source, text: p.text, at: opts.today });
       gone++;
     }
   }
+  // The index keeps its order: sources (and their units) it had stay where they were, new ones
+  // follow, so building one project of several again compares unchanged.
+  const rank = new Map((previous?.sources ?? []).map((src, i) => [src.source, i]));
+  const order = (source: string): number => rank.get(source) ?? Number.MAX_SAFE_INTEGER;
+  sources.sort((a, b) => order(a.source) - order(b.source));
+  units.sort((a, b) => order(a.source) - order(b.source));
   const projects = [...new Set([...(previous?.projects ?? []).filter((p) => sources.some((s) => s.project !== null && resolve(s.project) === resolve(p))), ...opts.projects])];
   const next: RuleIndex = { schema: RULE_INDEX_SCHEMA, updated: opts.today, projects, sources, units, carries, vanished };
   const changed = previous === null || comparable(previous) !== comparable(next);

@@ -6,8 +6,8 @@
 export { Bm25, BM25_B, BM25_K1, termCounts, type Bm25Hit } from "./bm25.js";
 export { buildIndex, type BuildOptions, type BuildResult } from "./build.js";
 export { gitLineDates } from "./git-dates.js";
-export { CARRY_OVERLAP, contentHash, headingSlug, ruleId, slug, wordOverlap } from "./ids.js";
-export { appliesTo, candidateRules, failureQuery, RuleRetriever, searchRules, unitTerms, type FailureQuery, type RuleHit } from "./search.js";
+export { CARRY_OVERLAP, contentHash, headingSlug, normalisedText, ruleId, slug, wordOverlap } from "./ids.js";
+export { appliesTo, candidateRules, COMPLAINT_WEIGHT, failureQuery, RuleRetriever, searchRules, unitTerms, type FailureQuery, type RuleHit } from "./search.js";
 export { clusterFailures, bucketOf } from "./cluster.js";
 export { componentOf } from "./component.js";
 export { coverFailures, type CoverCut, type CoverFailure } from "./cover.js";

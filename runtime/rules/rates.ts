@@ -3,13 +3,18 @@
  * upgrade was applied. The rate is the bucket's failures per judged exchange (per delivered
  * output when the caller joins outputs); its interval is a session-block percentile bootstrap
  * (95%, seeded: the same data give the same interval), since one session's exchanges are not
- * independent. The falsifier fires when the rate over the days after the fix is at or above
- * the rate over as many days before.
+ * independent. The falsifier is calibration's group-sequential permutation test on sessions
+ * (`rateChangeTest`: one look a week after the fix, alpha 0.05 spent quadratically, seeded), so
+ * with no true change it ends in `holds` or `fires` at most 5% of the time however often the
+ * report is read: `holds` the rate fell, `fires` it rose, `no_evidence` neither by the end of
+ * the window, `pending` weeks remain and neither has crossed yet (docs/causal.md).
  *
  * Example: 12 complaints in 200 judged exchanges before, 2 in 190 after -> `{before: {rate:
- * 0.06, low: 0.03, high: 0.09}, after: {rate: 0.0105, …}, falsifier: "holds"}`.
+ * 0.06, low: 0.03, high: 0.09}, after: {rate: 0.0105, …}, falsifier: "holds"}` once a look
+ * crosses.
  */
 import { sessionBlockBootstrap, type BlockStatistic } from "../../eval/index.js";
+import { mulberry32, rateChangeTest, type RateChange, type RateChangeVerdict, type SessionCell } from "../../calibration/index.js";
 import type { CoverageRecord } from "../../schemas/rules.js";
 import type { RateWindow } from "../../schemas/recommendations.js";
 import { bucketOf } from "./cluster.js";
@@ -30,6 +35,12 @@ export const RATE_SEED = 1;
 export function addDays(day: string, n: number): string {
   const t = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) + n * 86_400_000;
   return new Date(t).toISOString().slice(0, 10);
+}
+
+/** Whole days from `a` to `b` (YYYY-MM-DD, UTC). */
+function daysFrom(a: string, b: string): number {
+  const t = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
+  return Math.round((t(b) - t(a)) / 86_400_000);
 }
 
 /** The rate over [since, until) with its interval; a window with nothing judged has rate null. */
@@ -83,7 +94,32 @@ export function bucketOfCited(cited: readonly string[], coverage: readonly Cover
   return best;
 }
 
-export type FalsifierState = "holds" | "fires" | "pending";
+export type FalsifierState = RateChangeVerdict;
+
+/** Permutations a look, and the seed the falsifier draws them from (the same data give the same verdict). */
+export const FALSIFIER_RESAMPLES = 999;
+export const FALSIFIER_SEED = 1;
+
+/**
+ * The items as session cells: before the pivot (look 0) and after it, by week (look 1 for days
+ * 0-6 after the pivot, …). A session with exchanges on both sides counts once on each side.
+ */
+export function sessionCells(items: readonly RateItem[], pivot: string, days: number): SessionCell[] {
+  const cells = new Map<string, SessionCell>();
+  const start = addDays(pivot, -days);
+  const end = addDays(pivot, days);
+  for (const i of items) {
+    if (i.date < start || i.date >= end) continue;
+    let look = 0;
+    if (i.date >= pivot) look = Math.floor(daysFrom(pivot, i.date) / 7) + 1;
+    const key = `${look}\u0000${i.session_id}`;
+    const c = cells.get(key) ?? { incidents: 0, chances: 0, look };
+    c.chances++;
+    if (i.complaint) c.incidents++;
+    cells.set(key, c);
+  }
+  return [...cells.values()];
+}
 
 export interface BeforeAfter {
   pivot: string | null;
@@ -94,6 +130,8 @@ export interface BeforeAfter {
   falsifier: FalsifierState;
   /** Why the falsifier is pending, in words. */
   pending_why: string | null;
+  /** The sequential test behind the verdict (null while not applied or nothing judged). */
+  test: { looks: number; looks_taken: number; crossed_at: number | null; per_look: RateChange["perLook"] } | null;
 }
 
 /**
@@ -103,16 +141,21 @@ export interface BeforeAfter {
  */
 export function beforeAfter(items: readonly RateItem[], appliedAt: string | null, today: string, days: number): BeforeAfter {
   if (appliedAt === null) {
-    return { pivot: null, window_days: days, before: rateWindow(items, addDays(today, -days), addDays(today, 1)), after: null, change: null, falsifier: "pending", pending_why: "not applied yet" };
+    return { pivot: null, window_days: days, before: rateWindow(items, addDays(today, -days), addDays(today, 1)), after: null, change: null, falsifier: "pending", pending_why: "not applied yet", test: null };
   }
   const pivot = appliedAt.slice(0, 10);
   const before = rateWindow(items, addDays(pivot, -days), pivot);
   const end = addDays(pivot, days);
   const after = rateWindow(items, pivot, end < addDays(today, 1) ? end : addDays(today, 1));
   const change = before.rate !== null && after.rate !== null ? Math.round((after.rate - before.rate) * 1e4) / 1e4 : null;
-  let pending_why: string | null = null;
-  if (end > addDays(today, 1)) pending_why = `the ${days} days after ${pivot} are not over`;
-  else if (before.rate === null || after.rate === null) pending_why = "nothing judged in one of the windows";
-  const falsifier: FalsifierState = pending_why !== null ? "pending" : (after.rate ?? 0) >= (before.rate ?? 0) ? "fires" : "holds";
-  return { pivot, window_days: days, before, after, change, falsifier, pending_why };
+  if (before.rate === null || after.rate === null) {
+    return { pivot, window_days: days, before, after, change, falsifier: "pending", pending_why: "nothing judged in one of the windows", test: null };
+  }
+  // One look a week; the days after the pivot that are over (today included) say how many are taken.
+  const looks = Math.max(1, Math.ceil(days / 7));
+  const over = Math.min(days, Math.max(0, daysFrom(pivot, today) + 1));
+  const taken = over >= days ? looks : Math.min(looks, Math.floor(over / 7));
+  const r = rateChangeTest([sessionCells(items, pivot, days)], { looks, look: taken, resamples: FALSIFIER_RESAMPLES, random: mulberry32(FALSIFIER_SEED) });
+  const pending_why = r.verdict === "pending" ? `look ${taken} of ${looks} (one a week after ${pivot}): no change beyond this look's share of the 5% yet` : null;
+  return { pivot, window_days: days, before, after, change, falsifier: r.verdict, pending_why, test: { looks, looks_taken: taken, crossed_at: r.crossedAt, per_look: r.perLook } };
 }

@@ -40,15 +40,32 @@ describe("errata rules build", () => {
       ["agents", "/projects/uv"],
     ]);
     expect(index().sources[0]?.path.endsWith("policy.md")).toBe(true);
+    const units1 = index().units;
     r = await cli(["rules", "build", "--root", uv, "--no-home", "--json"]);
     expect(r.code, r.err).toBe(0);
     // A build adds and never replaces (issue 32): the user's and the policy's files stay indexed,
     // and the same files under another project (none named: the root's own) are a second project
     // whose slugs do not rename the first's.
-    const after = index().sources.map((s) => s.source);
-    expect(after).toEqual(expect.arrayContaining(["user-claude", "agents"]));
-    expect(after.some((x) => x.startsWith("managed-"))).toBe(true);
+    const firstIds = units1.map((u) => u.id);
+    const named = (): Array<[string, string | null]> => index().sources.map((s) => [s.source.startsWith("managed-") ? "managed" : s.source, s.project === null || s.project === "/projects/uv" ? s.project : "root"]);
+    expect(named()).toEqual([
+      ["managed", null],
+      ["user-claude", null],
+      ["claude", "/projects/uv"],
+      ["agents", "/projects/uv"],
+      ["astral-sh-uv-claude", "root"],
+      ["astral-sh-uv-agents", "root"],
+    ]);
     expect((JSON.parse(r.out) as { vanished: number }).vanished).toBe(0);
+    // Every id the first build gave is still there, on the same text.
+    const byId = new Map(index().units.map((u) => [u.id, u]));
+    for (const u of units1) expect(byId.get(u.id)?.source, u.id).toBe(u.source);
+    expect(firstIds.length).toBeGreaterThan(20);
+    // Building the first project again renames nothing, adds nothing and writes nothing.
+    r = await cli(["rules", "build", "--root", uv, "--project", "/projects/uv", "--no-home", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out) as { changed: boolean; added: number; vanished: number }).toMatchObject({ changed: false, added: 0, vanished: 0 });
+    expect(named().map((x) => x[0])).toEqual(["managed", "user-claude", "claude", "agents", "astral-sh-uv-claude", "astral-sh-uv-agents"]);
   });
 
   it("dates from git blame by default; --no-git dates by the index's history", async () => {

@@ -54,11 +54,11 @@ describe("an unknown command or subcommand", () => {
     expect(walked).toBeGreaterThan(100);
   });
 
-  it("the cases the issue names: `errata serve --help` and `errata eval nosuch --help`", async () => {
-    const serve = await cli(["serve", "--help"]);
+  it("the cases the issue names: `errata frobnicate --help` (the issue named `serve`, a command since) and `errata eval nosuch --help`", async () => {
+    const serve = await cli(["frobnicate", "--help"]);
     expect(serve.code).toBe(2);
     expect(serve.out).toBe("");
-    expect(serve.err).toMatch(/^errata: unknown command 'serve' for `errata` \(expected one of: add, backfill, .*weekly, help; found 'serve'\)\n$/);
+    expect(serve.err).toMatch(/^errata: unknown command 'frobnicate' for `errata` \(expected one of: add, backfill, .*serve.*weekly, help; found 'frobnicate'\)\n$/);
     const nosuch = await cli(["eval", "nosuch", "--help"]);
     expect(nosuch.code).toBe(2);
     expect(nosuch.err).toMatch(/unknown command 'nosuch' for `errata eval` \(expected one of: .*sample.*; found 'nosuch'\)/);

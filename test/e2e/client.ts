@@ -37,11 +37,11 @@ export const clientReady = (): boolean => existsSync(clientBinary()) && existsSy
 /** A recording hook: appends `{event, payload}` to $ERRATA_E2E_PAYLOADS, answers nothing. */
 export const RECORDER = join(repoRoot, "test", "e2e", "record-hook.cjs");
 
-/** What the packed tarball depends on: package.json and every file under bin/ and dist/ (path, size, mtime). */
+/** What the packed tarball depends on: package.json and every file under bin/, dist/ and mod/ (path, size, mtime). */
 function buildFingerprint(): string {
   const h = createHash("sha256");
   h.update(readFileSync(join(repoRoot, "package.json")));
-  for (const top of ["bin", "dist"]) {
+  for (const top of ["bin", "dist", "mod"]) {
     const entries = readdirSync(join(repoRoot, top), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     // What package.json "files" leaves out of the tarball (tsc --noEmit rewrites .tsbuildinfo).
     const packed = (p: string) => !/[\\/]dist[\\/](test|bench)[\\/]|\.tsbuildinfo$/.test(p);

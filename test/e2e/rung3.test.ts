@@ -3,7 +3,8 @@
 // the reason as that call's tool_result and the command never runs), a rewrite (`updatedInput`:
 // the command that ran is the rewritten one), a warning (`additionalContext` in the next
 // request, the command runs), a hookify file's block, and a check in shadow (the model sees the
-// plain result, as with no check at all). Then an ask, alone, in print mode.
+// plain result, as with no check at all). Then an ask, alone, in print mode: with nobody to
+// answer, and with the owner answering through the client's permission prompt tool (yes, then no).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,5 +130,44 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
     expect(existsSync(join(ws.project, "deployed.txt"))).toBe(false);
     expect(result.isError).toBe(true);
     expect(result.text).toContain("Deploys need the owner's yes.");
+  });
+
+  it("ask, the owner answering at the permission prompt: yes runs the call, no tells the model the owner's reason", async () => {
+    const answer = join(tmp.dir, "answer.txt");
+    const asked = join(tmp.dir, "asked.jsonl");
+    const mcp = join(tmp.dir, "owner-mcp.json");
+    writeFileSync(mcp, JSON.stringify({ mcpServers: { owner: { command: process.execPath, args: [join(repoRoot, "test", "e2e", "owner-answer.cjs")] } } }));
+    const args = ["--mcp-config", mcp, "--permission-prompt-tool", "mcp__owner__answer"];
+    const env = { ERRATA_E2E_ANSWER: answer, ERRATA_E2E_ASKED: asked };
+
+    // Yes: the call runs as the model asked.
+    writeFileSync(answer, "allow");
+    server.script([{ tool: "Bash", input: { command: "echo deploy > deployed-yes.txt", description: "deploy" } }, { text: "Deployed." }]);
+    let from = server.requests.length;
+    let r = await runClient(ws, server.url, "Deploy it.", { args, env });
+    expect(r.code, r.stderr).toBe(0);
+    let main = server.requests.slice(from).filter((q) => q.main);
+    expect(readFileSync(join(ws.project, "deployed-yes.txt"), "utf8")).toBe("deploy\n");
+    expect(resultAfter(main, 0).isError).not.toBe(true);
+    // The owner was asked about exactly that call.
+    const questions = readFileSync(asked, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { tool_name: string; input: { command: string }; tool_use_id?: string });
+    expect(questions.map((q) => [q.tool_name, q.input.command])).toEqual([["Bash", "echo deploy > deployed-yes.txt"]]);
+
+    // No: the call does not run, and the model receives the owner's reason.
+    writeFileSync(answer, "deny Not on a Friday.");
+    server.script([{ tool: "Bash", input: { command: "echo deploy > deployed-no.txt", description: "deploy" } }, { text: "Not deployed." }]);
+    from = server.requests.length;
+    r = await runClient(ws, server.url, "Deploy it again.", { args, env });
+    expect(r.code, r.stderr).toBe(0);
+    main = server.requests.slice(from).filter((q) => q.main);
+    expect(existsSync(join(ws.project, "deployed-no.txt"))).toBe(false);
+    const refused = resultAfter(main, 0);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("Not on a Friday.");
+
+    // The check's log: both calls fired the ask; the owner's answer is the client's, not the log's.
+    const events = readFileSync(join(ws.ledger, "ladder", "tool-events.jsonl"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const asks = events.filter((e) => e["check"] === "ask-deploy" && e["fired"] === true).slice(-2);
+    expect(asks.map((e) => [e["decision"], e["tool_use_id"]])).toEqual([["ask", toolUseIdOf(server.requests.filter((q) => q.main).at(-4)!)], ["ask", toolUseIdOf(main[0]!)]]);
   });
 });

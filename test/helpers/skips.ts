@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD_OUTPUTS } from "./built.js";
 import { clientBinary, CLAUDE_CODE_VERSION } from "../e2e/client.js";
+import { POSTGRES_INITDB } from "./postgres.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = process.env["ERRATA_SHARED_DATASETS"] ?? resolve(repoRoot, "../shared/datasets");
@@ -41,8 +42,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     tests: "the upstream scanners' samples (test/privacy/upstream-fixtures)",
     paths: [UPSTREAM_FIXTURES],
-    how: "run scripts/extract-upstream-fixtures.js on gitleaks' and betterleaks' checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
+    how: "run scripts/extract-upstream-fixtures.js on gitleaks', betterleaks' and secretlint's checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
   },
+  { tests: "the PostgreSQL store and the server over it (test/server/pg-store, the Postgres cases of test/server/intake and sync)", paths: [POSTGRES_INITDB], how: "install Debian's PostgreSQL (`apt-get install -y postgresql`; the tests start their own throwaway cluster)" },
   { tests: `the real-client suite (test/e2e/*, Claude Code ${CLAUDE_CODE_VERSION})`, paths: [clientBinary(), join(repoRoot, "dist", "cli", "main.js")], how: "run `node scripts/claude-code.mjs install` (the pinned client, into a cache folder outside the package; it needs the npm registry) and `npm run build`" },
 ];
 

@@ -35,6 +35,7 @@ const candidate = fc.record(
       }),
     ),
     mode: mostly(fc.constantFrom("active", "shadow"), fc.constant("off")),
+    holdout: maybe(mostly(fc.record({ one_in: fc.constantFrom(2, 5, 1000), seed: fc.constantFrom(0, 1, -7) }), fc.constantFrom({ one_in: 1, seed: 1 }, { one_in: 1001, seed: 1 }, { one_in: 2.5, seed: 1 }, { one_in: 5, seed: 0.5 }, { one_in: 5 }, [5, 1], "1-in-5"))),
   },
   { requiredKeys: ["id", "tools", "conditions", "action", "message", "mode"] },
 );

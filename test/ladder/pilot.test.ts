@@ -3,6 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { runPilot } from "../../runtime/ladder/pilot.js";
 
+// Reference values of the seeded run (synthetic).
+const VERDICTS_SEED_22 = { pnpm: "holds", "no-force-push": "holds", "no-sudo": "holds", finnish: "no_evidence", "small-commits": "no_evidence", "tests-first": "no_evidence" };
+const HOLDOUT_SEED_22: unknown[] = [[0, 200, 2, 52], [0, 197, 2, 48], [0, 193, 2, 52], null, null, null];
+
 describe("the simulated pilot", () => {
   it("check-carried rules fall by the checks' measured detection; text rules (the control) stay within noise", () => {
     const p = runPilot({ seed: 22 });
@@ -32,6 +36,32 @@ describe("the simulated pilot", () => {
     const fp = p.rows.find((r) => r.rule === "no-force-push")!;
     expect(fp.detection!.blocked).toBeLessThan(fp.detection!.planted);
     expect(fp.after.incidents).toBeGreaterThan(0);
+  });
+
+  it("the falsifier (group-sequential permutation test, weekly looks): the pooled check rules hold, the pooled text rules show no evidence", () => {
+    const p = runPilot({ seed: 22 });
+    const verdicts = Object.fromEntries(p.rows.map((r) => [r.rule, r.falsifier]));
+    process.stdout.write(`pilot falsifier (synthetic, seed 22): ${JSON.stringify(verdicts)}, pooled ${JSON.stringify(p.pooled)}\n`);
+    expect(p.pooled).toEqual({ check: "holds", text: "no_evidence" });
+    for (const r of p.rows) if (r.carried === "text") expect(r.falsifier).toBe("no_evidence");
+    expect(verdicts).toEqual(VERDICTS_SEED_22);
+  });
+
+  it("with the randomised holdout (1 in 5 sessions, the hook's draw): acting vs held out per check rule, with the cluster interval", () => {
+    const p = runPilot({ seed: 22, holdoutOneIn: 5 });
+    const f = (x: number) => (100 * x).toFixed(1);
+    for (const r of p.rows.filter((x) => x.carried === "check")) {
+      const h = r.holdout!;
+      process.stdout.write(`  holdout ${r.rule}: acting ${h.treated.incidents}/${h.treated.chances} (${h.treated.sessions} sessions) ${f(h.treated.rate)}% [${f(h.treated.low)}, ${f(h.treated.high)}], held out ${h.heldOut.incidents}/${h.heldOut.chances} (${h.heldOut.sessions} sessions) ${f(h.heldOut.rate)}% [${f(h.heldOut.low)}, ${f(h.heldOut.high)}], difference ${f(h.difference)} [${f(h.low)}, ${f(h.high)}] points\n`);
+      expect(h.low).toBeLessThanOrEqual(h.difference);
+      expect(h.difference).toBeLessThanOrEqual(h.high);
+      expect(h.heldOut.sessions + h.treated.sessions).toBe(4 * 7 * 6);
+    }
+    for (const r of p.rows.filter((x) => x.carried === "text")) expect(r.holdout).toBeNull();
+    expect(p.rows.map((r) => r.holdout && [r.holdout.treated.incidents, r.holdout.treated.chances, r.holdout.heldOut.incidents, r.holdout.heldOut.chances])).toEqual(HOLDOUT_SEED_22);
+    // The holdout draws nothing from the pilot's generator (the hook's hash decides), so the first
+    // rule's before period is the same; a held-out slip's "noticed" draw shifts the later rules' stream.
+    expect(p.rows[0]!.before).toEqual(runPilot({ seed: 22 }).rows[0]!.before);
   });
 
   it("is a pure function of its seed", () => {

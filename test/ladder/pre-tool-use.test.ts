@@ -100,7 +100,7 @@ describe("errata hook pre-tool-use: the output contract", () => {
   it("warn: additionalContext (it reaches the model) and no permission decision, so the normal permission flow goes on", async () => {
     const env = envWith([check({ action: "warn", message: "Prefer pnpm." })]);
     const r = await run("pre-tool-use", bash("npm ci"), env);
-    expect(r.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "[errata check no-npm, rule claude.tools.1a2b3c] Prefer pnpm." } });
+    expect(r.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: 'The owner set a check on calls like this one (errata check no-npm, rule claude.tools.1a2b3c): "Prefer pnpm."' } });
   });
 
   it("deny beats ask and rewrite; warnings ride along", async () => {
@@ -113,7 +113,7 @@ describe("errata hook pre-tool-use: the output contract", () => {
     const out = r.json?.["hookSpecificOutput"] as Record<string, unknown>;
     expect(out["permissionDecision"]).toBe("deny");
     expect(out["permissionDecisionReason"]).toBe("[errata check d] deny");
-    expect(out["additionalContext"]).toBe("[errata check w, rule claude.tools.1a2b3c] warn");
+    expect(out["additionalContext"]).toBe('The owner set a check on calls like this one (errata check w, rule claude.tools.1a2b3c): "warn"');
   });
 
   it("nothing fires: no output at all (the call goes on as if no hook ran)", async () => {
@@ -233,7 +233,7 @@ describe("hookify rule files", () => {
     const block = await run("pre-tool-use", bash("echo hookify-demo-marker"), env);
     expect(block.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "[errata check hookify:demo-block] Demo rule: this command is blocked on purpose." } });
     const warn = await run("pre-tool-use", bash("rm -rf /tmp/scratch"), env);
-    expect(warn.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "[errata check hookify:demo-warn] Please be careful with rm -rf." } });
+    expect(warn.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: 'The owner set a check on calls like this one (errata check hookify:demo-warn): "Please be careful with rm -rf."' } });
     expect((await run("pre-tool-use", bash("ls -la"), env)).out).toBe("");
   });
 

@@ -125,6 +125,17 @@ const LOOK_ALIKES: string[] = [
   "version 2.0.31-beta, model claude-sonnet-4-5",
   "the AWS region is us-east-1 and the bucket is my-bucket",
   "price is 5 USD @ 2x speed",
+  // Shapes of upstream false samples (issue 34), written here: a name with "aPi" inside a word
+  // (gitleaks' `(?-i:[Aa]pi|API)` was imported caseless), empty assignments on two lines, a
+  // shell default, identifiers of words and numbers, Slack's doc examples, a hand-typed key.
+  'this.ultraPictureBox2.Name = "ultraPictureBox2";',
+  "OPENAI_API_KEY=\nANTHROPIC_API_KEY=",
+  "DB_PASSWORD=${DB_PASSWORD:=$1}",
+  "viewKey = 'Report_Table_3_14'",
+  '"bucket_key": "QuarterlyTotals-2.1"',
+  "callback token: ORDER_CALLBACK_TOKEN",
+  "xoxb-4321-demotoken",
+  "sk-ant-api03-hijklmnopqrstu-Zq81-vwxyz456abcd",
 ];
 
 describe("redactSecrets: secret corpus", () => {
@@ -271,3 +282,27 @@ function corpusSlice(): fc.Arbitrary<string> {
     return t.slice(from, from + 1 + (b % (t.length + 1)));
   });
 }
+
+describe("redactSecrets: examples found on upstream samples (issue 34)", () => {
+  it("a URL password holding '@' is taken to the authority's last '@'; the host is kept", () => {
+    // Before: "myR3alP" was taken and "ssw0rd@…" was written in clear.
+    expect(redactSecrets("mongodb+srv://appuser:myR3alP@ssw0rd@cluster0.mongodb.net/db?x=1").text).toBe(
+      "mongodb+srv://appuser:[REDACTED:url-password]@cluster0.mongodb.net/db?x=1",
+    );
+  });
+  it("a URL's variables and user name are no secret and no mailbox", () => {
+    for (const t of ["mongodb://$DB_USER:$DB_PASSWORD@cluster.example.net/app", "postgresql://app@db-7.example.net/main"]) expect(redactSecrets(t).text).toBe(t);
+  });
+  it("a value found as a secret is redacted wherever else it stands, and its first 24 characters with it", () => {
+    // Before: only the named occurrence was redacted; the same value in prose stayed in clear.
+    const v = "Xk3mQ9vT2bLpR7sWq8Zn4Hy";
+    expect(redactSecrets(`DEPLOY_SECRET=${v}\nthe value ${v} was rotated`).text).toBe("DEPLOY_SECRET=[REDACTED:env-assignment]\nthe value [REDACTED:env-assignment] was rotated");
+    const long = "Xk3mQ9vT2bLpR7sWq8Zn4HyT6cVb";
+    const out = redactSecrets(`DEPLOY_SECRET=${long}\nold: ${long.slice(0, 25)}_cut here`).text;
+    expect(out).toBe("DEPLOY_SECRET=[REDACTED:env-assignment]\nold: [REDACTED:env-assignment] here");
+  });
+  it("a value masked from the match's end on is a masked value", () => {
+    const t = '"token": "xoxp-572370529330-573807301142-572331691188-####################"';
+    expect(redactSecrets(t).text).toBe(t);
+  });
+});

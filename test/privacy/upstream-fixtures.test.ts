@@ -1,14 +1,19 @@
 /**
  * The upstream projects' own per-rule samples (gitleaks' and betterleaks' `tps`/`fps`, written
- * as literals in their rule generators; MIT both), extracted by
- * scripts/extract-upstream-fixtures.js into `upstream-secret-fixtures/fixtures.json` of the
- * shared data sets (upstream data stays out of this repository). docs/privacy.md ("Upstream
- * samples") lists every exception and why.
+ * as literals in their rule generators, and secretlint's rule snapshots; MIT all three),
+ * extracted by scripts/extract-upstream-fixtures.js into `upstream-secret-fixtures/fixtures.json`
+ * of the shared data sets (what is fetched from a repository is not committed here).
+ * docs/privacy.md ("Upstream samples") lists every exception and why, and the figures per split.
+ *
+ * Splits: "dev" is what the redactor was tuned on (gitleaks' samples and betterleaks' samples of
+ * rules whose id hashes even, or whose text gitleaks has too); "held-out" is betterleaks' other
+ * rules' samples and all of secretlint's, read only to report.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { redactAll } from "../../runtime/privacy/engine.js";
-import { gitleaksFindings, gitleaksRule } from "../../runtime/privacy/gitleaks.js";
+import { gitleaksFindings, gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 import { UPSTREAM_FIXTURES } from "../helpers/skips.js";
 
 interface Sample {
@@ -16,6 +21,8 @@ interface Sample {
   rule: string;
   expect: "secret" | "clean";
   text: string;
+  /** secretlint: the expected findings' ranges. */
+  spans?: Array<[number, number]>;
 }
 
 const have = existsSync(UPSTREAM_FIXTURES);
@@ -35,7 +42,49 @@ const MISSED_ON_PURPOSE = new Set([
 /** Provider formats missed that are secrets: known gaps (docs/privacy.md), to close with betterleaks' rules. */
 const KNOWN_GAPS = new Set(["alibaba-sts-access-key-id", "circleci-personal-token", "clickhouse-cloud-key-id", "cockroachlabs-cloud-api-key", "devin-service-user-token", "gumroad-access-token", "flyio-access-token"]);
 
-describe.skipIf(!have)("upstream samples (gitleaks, betterleaks)", () => {
+type Split = "dev" | "held-out betterleaks" | "held-out secretlint";
+const gitleaksTexts = new Set(samples.filter((s) => s.source === "gitleaks").map((s) => s.text));
+function splitOf(s: Sample): Split {
+  if (s.source === "secretlint") return "held-out secretlint";
+  const odd = (createHash("sha256").update(s.rule.replace(/\.\d+$/, "")).digest()[0]! & 1) === 1;
+  return s.source === "betterleaks" && odd && !gitleaksTexts.has(s.text) ? "held-out betterleaks" : "dev";
+}
+
+/** A false sample of one rule that another gitleaks rule (its allowlists honoured) finds a secret in. */
+function anotherRuleFinds(s: Sample): boolean {
+  const own = s.rule.replace(/\.\d+$/, "");
+  const lower = s.text.toLowerCase();
+  return gitleaksRules().some((r) => r.id !== own && gitleaksFindings(r, s.text, { has: (k) => lower.includes(k) }).length > 0);
+}
+
+/**
+ * secretlint's expected findings the redactor leaves whole, each on purpose (docs/privacy.md):
+ * placeholders typed by hand (runs of one letter, the alphabet or digits in order, "Example"),
+ * Azure ids that are no secret, secretlint's own example rule ("SECRET"), and a bare 64-digit
+ * hex key no pattern can tell from a SHA-256 digest.
+ */
+const SECRETLINT_KEPT = new Set([
+  "azure/ng.ad_tenant_id#0", "azure/ng.azure_client_id#0", "databricks/ng.secret#0", "databricks/ng.secret#1", "databricks/ng.secret#2",
+  "docker/ng.docker-pat#0", "example/ng.secret#0", "figma/ng.secret#0", "filter-comments/ng.secretlint-disable-line#0",
+  "filter-comments/ng.secretlint-disable-next-line#0", "filter-comments/ng.secretlint-disable-secretlint-enable#0", "filter-comments/ng.secretlint-disable-target-id#0",
+  "grafana/ng.service_account_token#0", "groq/ng.secret#0", "groq/ng.secret#1", "huggingface/ng.secret#0", "notion/ng.secret#2",
+  "secp256k1-privatekey/ng.privkey#0", "slack/ng.IncomingWebhook#0", "stripe/ng.secret#0", "stripe/ng.secret#1", "stripe/ng.secret#2", "stripe/ng.secret#3",
+  "tailscale/ng.api-key#0", "tailscale/ng.auth-key#0", "tailscale/ng.boundary-non-letter#0", "tailscale/ng.boundary-non-letter#1", "tailscale/ng.client-key#0",
+  "tailscale/ng.scim-key#0", "tailscale/ng.unknown-type#0", "tailscale/ng.webhook-key#0", "vercel/ng.secret#0", "vercel/ng.secret#1", "vercel/ng.secret#3", "vercel/ng.secret#4",
+]);
+
+/**
+ * False samples changed, per split, as measured (docs/privacy.md): ceilings, so that a change
+ * that redacts more of them fails here. "all": every false sample; "clean": those no other
+ * gitleaks rule finds a secret in either. The goal is 5%; it is not met.
+ */
+const CEILINGS: Record<Split, { all: number; clean: number }> = {
+  dev: { all: 86 / 703, clean: 48 / 654 },
+  "held-out betterleaks": { all: 51 / 136, clean: 20 / 103 },
+  "held-out secretlint": { all: 7 / 39, clean: 6 / 38 },
+};
+
+describe.skipIf(!have)("upstream samples (gitleaks, betterleaks, secretlint)", () => {
   const out = new Map(samples.map((s) => [s, redactAll(s.text).text]));
 
   it("no marker inside a marker; no secret a gitleaks rule finds is left whole or in part", () => {
@@ -43,7 +92,7 @@ describe.skipIf(!have)("upstream samples (gitleaks, betterleaks)", () => {
     for (const s of samples) {
       const text = out.get(s)!;
       expect(text, s.rule).not.toMatch(/\[REDACTED:[^\]]*\[REDACTED:/);
-      if (s.expect !== "secret") continue;
+      if (s.expect !== "secret" || s.spans !== undefined) continue;
       const r = gitleaksRule(s.rule.replace(/\.\d+$/, ""));
       if (r === null) continue;
       const lower = s.text.toLowerCase();
@@ -56,13 +105,37 @@ describe.skipIf(!have)("upstream samples (gitleaks, betterleaks)", () => {
   });
 
   it("every true sample is redacted, but for the rules listed in docs/privacy.md", () => {
-    const missed = [...new Set(samples.filter((s) => s.expect === "secret" && out.get(s) === s.text).map((s) => s.rule))].sort();
+    const missed = [...new Set(samples.filter((s) => s.expect === "secret" && s.spans === undefined && out.get(s) === s.text).map((s) => s.rule))].sort();
     expect(missed.filter((r) => !MISSED_ON_PURPOSE.has(r) && !KNOWN_GAPS.has(r))).toEqual([]);
   });
 
-  it("false samples redacted: no more than measured (docs/privacy.md; the goal is 5%)", () => {
-    const clean = samples.filter((s) => s.expect === "clean");
-    const hurt = clean.filter((s) => out.get(s) !== s.text).length;
-    expect(hurt / clean.length).toBeLessThanOrEqual(0.22);
+  it("secretlint: every expected finding is redacted (its longest run of 8+ letters and digits gone), but those listed", () => {
+    const kept: string[] = [];
+    for (const s of samples) {
+      if (s.spans === undefined) continue;
+      const text = out.get(s)!;
+      s.spans.forEach(([a, b], i) => {
+        const runs = (s.text.slice(a, b).match(/[A-Za-z0-9]{8,}/g) ?? []).sort((x, y) => y.length - x.length);
+        const whole = s.text.slice(a, b);
+        if (text.includes(whole) || (runs[0] !== undefined && text.includes(runs[0]) && !/:\/\//.test(whole))) kept.push(`${s.rule}#${i}`);
+      });
+    }
+    expect(kept.filter((k) => !SECRETLINT_KEPT.has(k))).toEqual([]);
+  });
+
+  it("false samples changed, per split: no more than measured (docs/privacy.md; the goal is 5%)", () => {
+    const rows: string[] = [];
+    for (const split of Object.keys(CEILINGS) as Split[]) {
+      const clean = samples.filter((s) => s.expect === "clean" && splitOf(s) === split);
+      const other = new Set(clean.filter(anotherRuleFinds));
+      const hurt = clean.filter((s) => out.get(s) !== s.text);
+      const hurtClean = hurt.filter((s) => !other.has(s));
+      const all = hurt.length / clean.length;
+      const cleanRate = hurtClean.length / (clean.length - other.size);
+      rows.push(`${split}: ${hurt.length}/${clean.length} (${(100 * all).toFixed(1)}%); no other gitleaks rule: ${hurtClean.length}/${clean.length - other.size} (${(100 * cleanRate).toFixed(1)}%)`);
+      expect(all, split).toBeLessThanOrEqual(CEILINGS[split].all + 1e-9);
+      expect(cleanRate, split).toBeLessThanOrEqual(CEILINGS[split].clean + 1e-9);
+    }
+    process.stdout.write(`upstream false samples changed: ${rows.join("; ")}\n`);
   });
 });

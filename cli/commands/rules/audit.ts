@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { onLadder, runAudit, syncIndexRules } from "../../../runtime/ladder/index.js";
+import { onLadder, runAudit, syncIndexRules, syncMemoryRules } from "../../../runtime/ladder/index.js";
 import { resolvePaths } from "../../../runtime/paths.js";
 import { readRuleIndex, ruleIndexPath } from "../../../runtime/rules/index.js";
 import type { CommandContext } from "../../shared/command.js";
@@ -23,7 +23,9 @@ const jsonlUnder = (root: string): string[] => {
 /**
  * `errata rules audit`: the nightly auditor by hand (errata daily runs it as its ladder stage):
  * counts incidents from transcripts into the rule ledger, diagnoses rules broken again, drafts
- * proposals, judges checks in shadow, and writes its receipts, an empty run included.
+ * proposals, judges checks in shadow, and writes its receipts, an empty run included. With
+ * --root a project's transcripts folder, its auto-memory notes (`memory/`) join the ledger as
+ * rung-0 rules first (runtime/ladder/memory.ts).
  *
  * Example: `errata rules audit --root ~/.claude/projects/-home-me-app` -> "audit: 120 turns, 2 incidents, 1 mention; 1 proposal drafted (pr-...)".
  */
@@ -47,6 +49,8 @@ export function register(group: Command, ctx: CommandContext): void {
       const index = readRuleIndex(ruleIndexPath(resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir));
       const r = await onLadder(ctx.io.env, ctx.io.cwd, flags.dryRun === true, async (dir) => {
         syncIndexRules(dir, index, at, ctx.io.env["HOME"] ?? null);
+        // The assistant's own memory (rung 0): a project's transcripts folder holds its auto-memory folder.
+        if (flags.root) syncMemoryRules(dir, join(resolve(ctx.io.cwd, flags.root), "memory"));
         return runAudit({ ladderDir: dir, projectDir: flags.project === undefined ? null : resolve(ctx.io.cwd, flags.project), index, transcripts, at, reviewer, warn: (l) => warn(ctx.io, l) });
       });
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, ...r });

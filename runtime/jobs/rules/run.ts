@@ -62,7 +62,8 @@ export function runRulesBuild(opts: RulesBuildOptions): RulesBuildReport {
   const building = new Set(opts.roots.map((r) => resolve(r.project ?? r.root)));
   // Ids never move: each source keeps the slug the index gave it, whatever else is indexed now.
   const reuse = new Map((previous?.sources ?? []).map((s) => [`${s.project ?? ""}\u0000${s.path}`, s.source]));
-  const taken = new Set((previous?.sources ?? []).filter((s) => s.project !== null && !building.has(s.project)).map((s) => s.source));
+  // Every slug the index ever gave is taken for a new file: the one it was given to reuses it above.
+  const taken = new Set((previous?.sources ?? []).map((s) => s.source));
   const otherProjects = (previous?.projects ?? []).filter((p) => !building.has(resolve(p))).length;
   const sources = discoverProjects(opts.roots, { home: opts.home, managed: opts.managed, extra: opts.extra, otherProjects, slugs: { reuse, taken } });
   const result = buildIndex(sources, previous, {

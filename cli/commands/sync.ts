@@ -1,0 +1,129 @@
+/**
+ * `errata sync --from <url>`: pulls a tenant's errata from a server or app that implements
+ * the intake contract's read side (`GET /v1/errata?after=<cursor>`), with the token in
+ * ERRATA_SYNC_TOKEN (never a flag: a flag shows in the process list). Each erratum is checked
+ * against the ledger's schema and rules and appended to your ledger (ERRATA_DIR), or with
+ * `--dir`/`--database` to a server's store under `--tenant`. Resumable: the cursor is saved
+ * after each page (state folder, one file per source URL); idempotent: an erratum already
+ * there (by id, or by its sync key in a store) is not written again.
+ *
+ * Example: `ERRATA_SYNC_TOKEN=et_… errata sync --from http://127.0.0.1:8787` -> `pulled 240 errata (238 new, 2 already here), cursor 240`.
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Command } from "commander";
+import type { CommandContext } from "../shared/command.js";
+import { badInput, ErrataError } from "../../core/errors.js";
+import { printJson, println, warn } from "../shared/io.js";
+import { examples } from "../shared/help.js";
+import { ledgerFor, pathsFor } from "../shared/ledger.js";
+import { storeFor, type StoreFlags } from "../shared/server-store.js";
+import { loadCursorFile, saveCursorFile } from "../../runtime/files/index.js";
+import { checkErratumRules, issuesToProblems } from "../../runtime/store/index.js";
+import { TENANT_PATTERN } from "../../runtime/stores/index.js";
+import { ErratumSchema, type Erratum } from "../../schemas/erratum.js";
+import { SyncCursorSchema } from "../../schemas/cursor.js";
+
+interface SyncOpts extends StoreFlags {
+  from: string;
+  tenant?: string;
+  limit: string;
+  json?: boolean;
+}
+
+async function fetchPage(url: string, token: string): Promise<{ errata: Array<{ seq: number; erratum: unknown }>; next: number | null }> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/json" }, signal: AbortSignal.timeout(60_000) });
+  } catch (err) {
+    throw new ErrataError("IO", "cannot reach the source", { expected: "a server answering GET /v1/errata", found: (err as Error).message });
+  }
+  const text = await res.text();
+  if (res.status === 401) throw new ErrataError("BAD_CONFIG", "the source refused the token", { expected: "ERRATA_SYNC_TOKEN holding a live token of the source", found: "401" });
+  if (!res.ok) throw new ErrataError("IO", "the source answered an error", { expected: "200", found: `${res.status} ${text.slice(0, 120)}` });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ErrataError("BAD_INPUT", "the source's answer is not JSON", { expected: "the intake contract's page {errata, next}", found: JSON.stringify(text.slice(0, 60)) });
+  }
+  const b = body as { errata?: unknown; next?: unknown };
+  if (!Array.isArray(b.errata) || !(b.next === null || typeof b.next === "number")) throw new ErrataError("BAD_INPUT", "the source's page has the wrong shape", { expected: "{errata: [...], next: number | null}", found: JSON.stringify(text.slice(0, 60)) });
+  return { errata: b.errata as Array<{ seq: number; erratum: unknown }>, next: b.next as number | null };
+}
+
+export function register(program: Command, ctx: CommandContext): void {
+  program
+    .command("sync")
+    .description("Pull errata from an app or server that keeps its own (the intake contract's read side); resumable and idempotent")
+    .requiredOption("--from <url>", "the source's base URL (it serves GET /v1/errata)")
+    .option("--dir <folder>", "write to this server folder's store instead of your ledger (with --tenant)")
+    .option("--database <url>", "write to this Postgres store instead of your ledger (with --tenant)")
+    .option("--tenant <tenant>", "the tenant to write under, in a store")
+    .option("--limit <n>", "errata a page", "500")
+    .option("--json", "print one JSON value")
+    .addHelpText("after", examples(["errata sync --from http://127.0.0.1:9 # exit 2"], { before: "The token is read from ERRATA_SYNC_TOKEN.", after: "A run that stops part-way resumes from the last page it saved." }))
+    .action(async (opts: SyncOpts) => {
+      let base: URL;
+      try {
+        base = new URL(opts.from);
+        if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error(base.protocol);
+      } catch {
+        throw badInput("bad --from", "an http(s) URL", JSON.stringify(opts.from));
+      }
+      const token = ctx.io.env["ERRATA_SYNC_TOKEN"];
+      if (token === undefined || token === "") throw badInput("no token", "ERRATA_SYNC_TOKEN set to the source's tenant token", "it unset");
+      const limit = Number(opts.limit);
+      if (!/^\d+$/.test(opts.limit) || limit < 1 || limit > 500) throw badInput("bad --limit", "an integer 1-500", JSON.stringify(opts.limit));
+      const toStore = opts.dir !== undefined || opts.database !== undefined;
+      if (toStore && (opts.tenant === undefined || !TENANT_PATTERN.test(opts.tenant))) throw badInput("bad --tenant", "a tenant (lowercase letters, digits, '-') with --dir or --database", JSON.stringify(opts.tenant ?? null));
+      const source = `${base.origin}${base.pathname.replace(/\/$/, "")}`;
+      const paths = pathsFor(ctx);
+      const cursorFile = join(paths.stateDir, "sync", `${createHash("sha256").update(`${source}\u0000${toStore ? `${opts.database ?? opts.dir}\u0000${opts.tenant}` : "ledger"}`).digest("hex").slice(0, 16)}.json`);
+      let cursor = loadCursorFile(cursorFile, SyncCursorSchema, () => ({ schema: "sync-cursor/1" as const, source, after: 0 })).after;
+      const store = toStore ? await storeFor(ctx, opts) : null;
+      const ledger = toStore ? null : ledgerFor(ctx);
+      const taken = ledger ? new Set(ledger.readAll().errata.map((f) => f.erratum.id)) : null;
+      const systems = ledger ? ledger.systems : null;
+      let pulled = 0;
+      let written = 0;
+      let present = 0;
+      const refused: string[] = [];
+      try {
+        for (;;) {
+          const page = await fetchPage(`${source}/v1/errata?after=${cursor}&limit=${limit}`, token);
+          for (const item of page.errata) {
+            pulled++;
+            const parsed = ErratumSchema.safeParse(item.erratum);
+            const rules = parsed.success && systems ? checkErratumRules(parsed.data, systems) : [];
+            if (!parsed.success || rules.length > 0) {
+              const p = parsed.success ? rules[0]! : issuesToProblems(parsed.error.issues, item.erratum)[0]!;
+              refused.push(`seq ${item.seq}: ${p.code}: ${p.message}`);
+              continue;
+            }
+            const e: Erratum = parsed.data;
+            if (store) {
+              const r = await store.append(opts.tenant!, e, `sync:${source}:${e.id}`);
+              if (r.created) written++;
+              else present++;
+            } else if (taken!.has(e.id)) present++;
+            else {
+              ledger!.append(e, { takenIds: taken! });
+              taken!.add(e.id);
+              written++;
+            }
+          }
+          if (page.errata.length > 0) cursor = Math.max(cursor, ...page.errata.map((i) => i.seq));
+          saveCursorFile(cursorFile, { schema: "sync-cursor/1", source, after: cursor });
+          if (!opts.json) warn(ctx.io, `errata sync: ${pulled} pulled, cursor ${cursor}`);
+          if (page.next === null || page.errata.length === 0) break;
+        }
+      } finally {
+        await store?.close();
+      }
+      for (const r of refused.slice(0, 10)) warn(ctx.io, `errata sync: refused ${r}`);
+      if (refused.length > 0) ctx.exitCode = 1;
+      if (opts.json) printJson(ctx.io, { source, pulled, written, already_here: present, refused: refused.length, cursor });
+      else println(ctx.io, `pulled ${pulled} errata (${written} new, ${present} already here${refused.length ? `, ${refused.length} refused` : ""}), cursor ${cursor}`);
+    });
+}

@@ -1,0 +1,120 @@
+/**
+ * The naming model: which of the rules wing's four candidates a correction names, as one
+ * logistic model over a few features of each candidate. `rules.rule_covers` alone (the offline
+ * rules model, fitted on synthetic scenarios) leans on the rule's words in the reply and reads
+ * no other language; this model weighs it beside the retrieval score, the rank and its gap to
+ * the next, and the words the correction and the rule share once the multilingual lexicon
+ * (lexicon.ts) has put both in English.
+ *
+ * Fitted (naming-fit.ts) on the DEV projects of datasets/ladder-naming only, with its cut, and
+ * shipped as data (`datasets/weights/ladder-naming.json`); the held-out projects report
+ * (docs/ladder.md). `test/ladder/naming-weights.test.ts` refits and checks the file byte for byte.
+ *
+ * Example: namingFeatures({text: "Niemals geheime Werte ausgeben", ...}, candidate "Never echo,
+ * print, or log secret values", p_covers 0.15) -> [-1.73, 1, 2.1, 1, 0.6, 0.67, ...].
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
+import { terms } from "../rules/index.js";
+import { contentTerms } from "./gaps.js";
+import { lexiconWords } from "./lexicon.js";
+
+export const NAMING_FEATURES = [
+  "covers_logit",
+  "score_ratio",
+  "log_score",
+  "rank1",
+  "gap_ratio",
+  "said_share",
+  "rule_share",
+  "said_hits",
+  "reply_share",
+  "foreign",
+] as const;
+
+export const NamingWeightsSchema = z
+  .object({
+    schema: z.literal("ladder-naming/1"),
+    features: z.array(z.string()),
+    coef: z.array(z.number()),
+    intercept: z.number(),
+    l2: z.number(),
+    cut: z.number(),
+    cut_origin: z.string(),
+    trained_on: z.object({ set: z.string(), split: z.string(), projects: z.array(z.string()), items: z.number(), rows: z.number(), positives: z.number() }),
+  })
+  .strict();
+export type NamingWeights = z.infer<typeof NamingWeightsSchema>;
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+
+/** A text's subject words, in English where the lexicon knows them (CJK words of two characters kept). */
+export function keyTerms(text: string): Set<string> {
+  const out = new Set(contentTerms(text));
+  for (const t of terms(text)) if (CJK.test(t) && t.length >= 2) out.add(t);
+  for (const t of terms(lexiconWords(text).join(" "))) out.add(t);
+  return out;
+}
+
+export interface NamingCandidate {
+  /** The rule's text (and its keywords). */
+  ruleText: string;
+  score: number;
+  rank: number;
+  top: number;
+  next: number;
+  /** rules.rule_covers' P(yes) for this candidate. */
+  covers: number;
+}
+
+export interface NamingTurn {
+  text: string;
+  reply: string | null;
+  tools: readonly string[];
+}
+
+const share = (of: ReadonlySet<string>, within: ReadonlySet<string>): number => {
+  if (of.size === 0) return 0;
+  let n = 0;
+  for (const t of of) if (within.has(t)) n++;
+  return n / of.size;
+};
+
+export function namingFeatures(turn: NamingTurn, c: NamingCandidate, said: ReadonlySet<string> = keyTerms(turn.text)): number[] {
+  const rule = keyTerms(c.ruleText);
+  const replySide = keyTerms([turn.reply ?? "", ...turn.tools].join(" "));
+  const p = Math.min(1 - 1e-6, Math.max(1e-6, c.covers));
+  let hits = 0;
+  for (const t of said) if (rule.has(t)) hits++;
+  const ownTerms = new Set(terms(turn.text));
+  const foreign = [...terms(lexiconWords(turn.text).join(" "))].some((t) => !ownTerms.has(t)) ? 1 : 0;
+  return [
+    Math.log(p / (1 - p)),
+    c.top > 0 ? c.score / c.top : 0,
+    Math.log1p(c.score),
+    c.rank === 1 ? 1 : 0,
+    c.top > 0 ? (c.score - c.next) / c.top : 0,
+    share(said, rule),
+    share(rule, said),
+    Math.min(hits, 4) / 4,
+    share(rule, replySide),
+    foreign,
+  ];
+}
+
+export function namingProbability(w: Pick<NamingWeights, "coef" | "intercept">, x: readonly number[]): number {
+  let z = w.intercept;
+  for (let i = 0; i < x.length; i++) z += (w.coef[i] ?? 0) * (x[i] ?? 0);
+  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+}
+
+let cached: NamingWeights | null | undefined;
+/** The shipped naming model; null when a build has none (then rule_covers alone names, at 0.45). */
+export function shippedNamingModel(): NamingWeights | null {
+  if (cached !== undefined) return cached;
+  for (const up of ["../../", "../../../"]) {
+    const u = new URL(`${up}datasets/weights/ladder-naming.json`, import.meta.url);
+    if (existsSync(u)) return (cached = NamingWeightsSchema.parse(JSON.parse(readFileSync(u, "utf8"))));
+  }
+  return (cached = null);
+}

@@ -1,0 +1,70 @@
+/**
+ * Claude Code http hooks: `POST /v1/hooks/<event>` runs the very hook `errata hook <event>`
+ * runs, in process, for the developer the token names: each (tenant, label) has its own
+ * ledger, state and ladder folder under `<dir>/hooks/<tenant>/<label>/`. The client posts the
+ * hook's JSON and reads the answer as it reads a command hook's stdout: a JSON object is used
+ * as is, an empty answer is `{}`, and the prompt hook's one line for the host becomes
+ * `additionalContext` (what a command hook's plain stdout is on UserPromptSubmit).
+ *
+ * Paths in the payload name files on the developer's machine, not the server's: the
+ * transcript path is dropped (the server never reads a file a request names) and the project
+ * folder is the developer's folder on the server, so a check file is the one the ladder
+ * installed there.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { runHook } from "../hooks/hook-main.js";
+import { runToolHook } from "../hooks/tool-hook.js";
+
+export const HOOK_EVENTS = {
+  "user-prompt-submit": "UserPromptSubmit",
+  stop: "Stop",
+  "pre-tool-use": "PreToolUse",
+  "instructions-loaded": "InstructionsLoaded",
+} as const;
+export type HookRoute = keyof typeof HOOK_EVENTS;
+
+export function developerDir(dir: string, tenant: string, label: string): string {
+  return join(dir, "hooks", tenant, label);
+}
+
+export async function answerHook(event: HookRoute, body: Record<string, unknown>, where: { dir: string; tenant: string; label: string; nowMs: () => number }): Promise<{ answer: Record<string, unknown>; stderr: string }> {
+  const home = developerDir(where.dir, where.tenant, where.label);
+  const project = join(home, "project");
+  mkdirSync(project, { recursive: true });
+  const env: Record<string, string> = {
+    ERRATA_DIR: join(home, "ledger"),
+    HOME: join(home, "home"),
+    CLAUDE_PROJECT_DIR: project,
+    ERRATA_HOST_DIR: join(home, "host"),
+    USER: where.label,
+  };
+  const payload: Record<string, unknown> = { ...body };
+  delete payload["transcript_path"];
+  const input = JSON.stringify(payload);
+  let out = "";
+  let err = "";
+  const io = {
+    readStdin: async () => input,
+    stdout: { write: (s: string) => ((out += s), true) },
+    stderr: { write: (s: string) => ((err += s), true) },
+    env,
+    cwd: project,
+    now: where.nowMs,
+  };
+  if (event === "pre-tool-use" || event === "instructions-loaded") await runToolHook([event], io);
+  else await runHook([event], io);
+  return { answer: toAnswer(HOOK_EVENTS[event], out), stderr: err };
+}
+
+function toAnswer(hookEventName: string, stdout: string): Record<string, unknown> {
+  const text = stdout.trim();
+  if (text === "") return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    /* a plain line for the host */
+  }
+  return { hookSpecificOutput: { hookEventName, additionalContext: text } };
+}

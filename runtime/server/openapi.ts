@@ -1,0 +1,72 @@
+/**
+ * `/openapi.json`: the intake contract as an OpenAPI 3.1 document, its schemas generated from
+ * the zod schemas the server validates with (so the document cannot drift from the check).
+ * Public: it says what to send, and nothing about any tenant.
+ */
+import { z } from "zod";
+import { ErratumSchema } from "../../schemas/erratum.js";
+import { INTAKE_VERSION, IntakeBatchSchema, IntakeErratumSchema, MAX_BATCH } from "../../schemas/intake.js";
+import { HOOK_EVENTS } from "./hooks.js";
+
+const json = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any" });
+
+export function openApiDocument(version: string): Record<string, unknown> {
+  const error = { description: "refused, nothing written", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  const auth = [{ bearer: [] }];
+  const hookPaths = Object.fromEntries(
+    Object.entries(HOOK_EVENTS).map(([route, name]) => [
+      `/v1/hooks/${route}`,
+      {
+        post: {
+          summary: `Claude Code ${name} as an http hook (the same hook as errata hook ${route})`,
+          security: auth,
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: `the ${name} hook JSON Claude Code posts` } } } },
+          responses: { "200": { description: "the hook's answer, as a command hook's JSON stdout", content: { "application/json": { schema: { type: "object" } } } }, "401": error, "400": error },
+        },
+      },
+    ]),
+  );
+  return {
+    openapi: "3.1.0",
+    info: { title: "Errata intake", version: INTAKE_VERSION, description: `The intake contract (docs/intake.md). Server ${version}.` },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "a tenant token from `errata tenants add`" } },
+      schemas: {
+        IntakeErratum: json(IntakeErratumSchema),
+        IntakeBatch: json(IntakeBatchSchema),
+        Erratum: json(ErratumSchema),
+        Error: {
+          type: "object",
+          required: ["error", "expected", "found"],
+          properties: { error: { type: "string" }, expected: { type: "string" }, found: { type: "string" }, problems: { type: "array", items: { type: "object", properties: { item: { type: ["integer", "null"] }, code: { type: "string" }, message: { type: "string" } } } } },
+        },
+      },
+    },
+    paths: {
+      "/v1/errata": {
+        post: {
+          summary: `Report one erratum or a batch of 1-${MAX_BATCH}`,
+          security: auth,
+          parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,200}$" }, description: "a retried post with the same key writes once (a batch's item i is keyed key#i)" }],
+          requestBody: { required: true, content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/IntakeErratum" }, { $ref: "#/components/schemas/IntakeBatch" }] } } } },
+          responses: {
+            "201": { description: "written (or, for a retried key, already written)", content: { "application/json": { schema: { type: "object", properties: { version: { type: "string" }, errata: { type: "array", items: { type: "object", properties: { id: { type: "string" }, seq: { type: "integer" }, created: { type: "boolean" } } } } } } } } },
+            "400": error, "401": error, "413": error, "415": error, "429": error,
+          },
+        },
+        get: {
+          summary: "The tenant's errata in the order received (the read side errata sync pulls)",
+          security: auth,
+          parameters: [
+            { name: "after", in: "query", schema: { type: "integer", minimum: 0 }, description: "a cursor: the `next` of the previous page (0 or absent: from the start)" },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500 } },
+          ],
+          responses: { "200": { description: "a page", content: { "application/json": { schema: { type: "object", properties: { version: { type: "string" }, errata: { type: "array", items: { type: "object", properties: { seq: { type: "integer" }, updated: { type: "string" }, erratum: { $ref: "#/components/schemas/Erratum" } } } }, next: { type: ["integer", "null"] } } } } } }, "400": error, "401": error },
+        },
+      },
+      ...hookPaths,
+      "/v1/team/rules": { get: { summary: "The team's most-broken rules across its developers' ladders (ids and counts, each incident's developer and project)", security: auth, parameters: [{ name: "top", in: "query", schema: { type: "integer", minimum: 1 } }], responses: { "200": { description: "rules" }, "400": error, "401": error } } },
+      "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: auth, responses: { "200": { description: "HTML" }, "401": error } } },
+    },
+  };
+}

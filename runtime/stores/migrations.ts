@@ -1,0 +1,61 @@
+/**
+ * The Postgres store's migrations, applied in order inside one transaction each and recorded
+ * in `errata_migrations`; an applied one is never run again. Row-level security is forced
+ * (the table owner is held to it too), and every tenant query runs as the role
+ * `errata_tenant` (no BYPASSRLS) with `errata.tenant` set for that transaction only, so a
+ * query that forgets its tenant sees no rows rather than every tenant's.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: "errata, patches, tokens, tenant isolation",
+    sql: `
+CREATE TABLE tenant_tokens (
+  token_id text PRIMARY KEY,
+  tenant text NOT NULL,
+  label text NOT NULL,
+  hash text NOT NULL UNIQUE,
+  created timestamptz NOT NULL,
+  revoked timestamptz
+);
+CREATE TABLE errata (
+  seq bigserial PRIMARY KEY,
+  tenant text NOT NULL,
+  id text NOT NULL,
+  ts timestamptz NOT NULL,
+  line jsonb NOT NULL,
+  idem_key text,
+  received timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (tenant, id),
+  UNIQUE (tenant, idem_key)
+);
+CREATE TABLE erratum_patches (
+  seq bigserial PRIMARY KEY,
+  tenant text NOT NULL,
+  id text NOT NULL,
+  ts text NOT NULL,
+  patch jsonb NOT NULL,
+  FOREIGN KEY (tenant, id) REFERENCES errata (tenant, id)
+);
+CREATE INDEX erratum_patches_by_id ON erratum_patches (tenant, id, seq);
+ALTER TABLE errata ENABLE ROW LEVEL SECURITY;
+ALTER TABLE errata FORCE ROW LEVEL SECURITY;
+ALTER TABLE erratum_patches ENABLE ROW LEVEL SECURITY;
+ALTER TABLE erratum_patches FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_rows ON errata
+  USING (tenant = current_setting('errata.tenant', true))
+  WITH CHECK (tenant = current_setting('errata.tenant', true));
+CREATE POLICY tenant_rows ON erratum_patches
+  USING (tenant = current_setting('errata.tenant', true))
+  WITH CHECK (tenant = current_setting('errata.tenant', true));
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'errata_tenant') THEN
+    CREATE ROLE errata_tenant NOLOGIN NOBYPASSRLS;
+  END IF;
+END $$;
+GRANT SELECT, INSERT ON errata, erratum_patches TO errata_tenant;
+GRANT USAGE ON SEQUENCE errata_seq_seq, erratum_patches_seq_seq TO errata_tenant;
+GRANT errata_tenant TO CURRENT_USER;
+`,
+  },
+];
