@@ -15,6 +15,7 @@ import { printJson, println, progress } from "../../shared/io.js";
 import { cutsRequest } from "../../shared/cuts-file.js";
 import { evalPaths, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom, toJsonl, writeAtomic } from "../../shared/eval-files.js";
 import { examples } from "../../shared/help.js";
+import { runNext } from "../../shared/eval-next.js";
 
 /**
  * `errata eval sample`: draws the gold set from exchanges and their composed v4 verdicts and
@@ -37,6 +38,9 @@ export interface SampleFlags {
   holdoutShare?: string;
   splitSalt?: string;
   monteCarlo?: string;
+  next?: string;
+  labels?: string[];
+  detectQuestion?: string;
   out?: string;
   force?: boolean;
   dryRun?: boolean;
@@ -58,6 +62,9 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--seed <n>", "seed of the draw (default 1)")
     .option("--holdout-share <x>", "share of sessions in the holdout (default 0.5)")
     .option("--split-salt <text>", "salt of the session hash (default errata-split/1)")
+    .option("--next <k>", "active labelling: propose about k items to label next (inclusion probabilities from --failures' p_failure and the labels so far, appended to <out>/active.jsonl)")
+    .option("--labels <files...>", "with --next: label/1 files with the labels so far (default: <ledger>/eval/labels.jsonl)")
+    .option("--detect-question <id>", "with --next: the yes/no question whose majority is a label", "detect.unhappy")
     .option("--monte-carlo <runs>", "also re-run the seeded sampler this many times and report the largest |z| against the exact probabilities")
     .option("--out <dir>", "folder for gold.jsonl and gold.json (default: <ledger>/eval)")
     .option("--force", "replace an existing gold set")
@@ -69,6 +76,11 @@ export function register(group: Command, ctx: CommandContext): void {
         [
           "errata datasets copy ab-redial && errata v4 detect --exchanges datasets/ab-redial/exchanges.jsonl &&",
           "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 60 --failure-items 10 --seed 7",
+        ],
+        [
+          "errata datasets copy ab-redial &&",
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&",
+          "errata eval sample --next 20 --exchanges datasets/ab-redial/exchanges.jsonl --failures regex.jsonl --failure-detector regex --dry-run",
         ],
       ]),
     )
@@ -104,6 +116,15 @@ function candidates(ctx: CommandContext, flags: SampleFlags, exchangeFiles: stri
 function runSample(ctx: CommandContext, flags: SampleFlags): void {
   const p = evalPaths(ctx.io);
   const exchangeFiles = (flags.exchanges && flags.exchanges.length > 0 ? flags.exchanges : [`${p.v4Dir}/exchanges.jsonl`]).map((f) => resolveFrom(ctx.io, f));
+  if (flags.next !== undefined) {
+    runNext(ctx, {
+      next: flags.next, failureDetector: flags.failureDetector, exchanges: exchangeFiles, detectQuestion: flags.detectQuestion ?? "detect.unhappy",
+      seed: parseIntOption("--seed", flags.seed, 1, 0, 2 ** 32 - 1), outDir: flags.out ? resolveFrom(ctx.io, flags.out) : p.dir,
+      labels: flags.labels && flags.labels.length > 0 ? flags.labels : [p.labels],
+      ...(flags.failures ? { failures: flags.failures } : {}), ...(flags.dryRun ? { dryRun: true } : {}), ...(flags.json ? { json: true } : {}),
+    });
+    return;
+  }
   const n = parseIntOption("--items", flags.items, 300, 1);
   const perSession = parseIntOption("--per-session", flags.perSession, 3, 2);
   const failures = parseIntOption("--failure-items", flags.failureItems, 180, 0, n);

@@ -1,0 +1,96 @@
+import { existsSync } from "node:fs";
+import { activeInclusion, majorityVote, mulberry32, recalibrate } from "../../eval/index.js";
+import { ExchangeSchema } from "../../schemas/exchange.js";
+import { LabelSchema } from "../../schemas/label.js";
+import { PredictionSchema } from "../../schemas/prediction.js";
+import type { CommandContext } from "./command.js";
+import { badInput } from "../../core/errors.js";
+import { printJson, println } from "./io.js";
+import { readJsonlStrict, readText, resolveFrom } from "./eval-files.js";
+import { writeAtomic } from "./research-files.js";
+
+/**
+ * `errata eval sample --next K`: the next round of active labelling (`eval/active.ts`). Every
+ * exchange not yet labelled gets an inclusion probability proportional to the square root of
+ * its predicted squared residual (the judge's P(yes), `p_failure` of `--failure-detector` in
+ * `--failures`, recalibrated on the labels so far), summing to K; a seeded Poisson draw picks
+ * the items, proposed in order of probability. The round (every open item's probability, the
+ * prediction the estimator uses, and whether it was drawn) is appended to `active.jsonl`, so the
+ * estimate can be made unbiased later.
+ *
+ * Example: `errata eval sample --next 20 --failures v4.jsonl --exchanges ex.jsonl` → "round 1:
+ * proposed 19 items (expected 20) of 597 open ..., written to <ledger>/eval/active.jsonl".
+ */
+export interface NextFlags {
+  next: string;
+  failures?: string;
+  failureDetector: string;
+  exchanges: string[];
+  labels?: string[];
+  detectQuestion: string;
+  seed: number;
+  outDir: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+export interface ActiveRecord {
+  schema: "active-draw/1";
+  round: number;
+  seed: number;
+  exchange_id: string;
+  p_yes: number;
+  /** The prediction the round's difference estimator uses for this item (recalibrated P(yes)). */
+  f: number;
+  pi: number;
+  drawn: boolean;
+}
+
+export function runNext(ctx: CommandContext, flags: NextFlags): void {
+  const k = Number(flags.next);
+  if (!Number.isInteger(k) || k < 1) throw badInput("bad --next", "a whole number of items >= 1", JSON.stringify(flags.next));
+  if (!flags.failures) throw badInput("--next needs the judge's P(yes)", "--failures FILE with prediction/1 rows carrying p_failure", "no --failures");
+  const preds = readJsonlStrict(resolveFrom(ctx.io, flags.failures), PredictionSchema, "prediction/1").filter((p) => p.detector === flags.failureDetector && p.detected !== null);
+  const exchanges = new Set(flags.exchanges.flatMap((f) => readJsonlStrict(f, ExchangeSchema, "exchange/1")).map((e) => e.id));
+  const pOf = new Map<string, number>();
+  for (const p of preds) if (exchanges.has(p.exchange_id)) pOf.set(p.exchange_id, typeof p.p_failure === "number" ? p.p_failure : p.detected ? 1 : 0);
+  if (pOf.size === 0) throw badInput(`no scored predictions of ${flags.failureDetector} for the exchanges`, "prediction/1 rows with p_failure or detected", "none");
+  const labelFiles = (flags.labels ?? []).map((f) => resolveFrom(ctx.io, f)).filter((f) => existsSync(f));
+  const votes = new Map<string, (boolean | number | string)[]>();
+  for (const f of labelFiles) for (const l of readJsonlStrict(f, LabelSchema, "label/1")) if (l.question === flags.detectQuestion) votes.set(l.exchange_id, [...(votes.get(l.exchange_id) ?? []), l.value]);
+  const y = new Map<string, number>();
+  for (const [id, v] of votes) {
+    const m = majorityVote(v, 2);
+    if (m.status === "majority" && typeof m.value === "boolean") y.set(id, m.value ? 1 : 0);
+  }
+  const activeFile = `${flags.outDir}/active.jsonl`;
+  const earlier = existsSync(activeFile) ? readText(activeFile).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as ActiveRecord) : [];
+  const round = earlier.reduce((m, r) => Math.max(m, r.round), 0) + 1;
+  const weightOf = new Map<string, number>();
+  for (const r of earlier) if (r.drawn) weightOf.set(r.exchange_id, 1 / r.pi);
+  const ids = [...pOf.keys()].sort();
+  const open = ids.filter((id) => !y.has(id));
+  if (open.length === 0) throw badInput("nothing left to propose", "exchanges without a majority label", `all ${ids.length} labelled`);
+  if (k > open.length) throw badInput("bad --next", `at most the ${open.length} open items`, String(k));
+  const labelled = ids.filter((id) => y.has(id));
+  const cal = recalibrate(labelled.map((id) => pOf.get(id)!), labelled.map((id) => y.get(id)!), labelled.map((id) => weightOf.get(id) ?? 1));
+  const known = new Set(labelled.map((id) => ids.indexOf(id)));
+  const { pi, f } = activeInclusion(ids.map((id) => pOf.get(id)!), k, cal, 0.2, { p: labelled.map((id) => pOf.get(id)!), y: labelled.map((id) => y.get(id)!), w: labelled.map((id) => weightOf.get(id) ?? 1) }, known);
+  const seed = (flags.seed + round * 0x9e3779b1) >>> 0;
+  const rnd = mulberry32(seed);
+  const rows: ActiveRecord[] = ids.map((id, i) => {
+    const isKnown = known.has(i);
+    const drawn = isKnown || rnd() < pi[i]!;
+    return { schema: "active-draw/1", round, seed, exchange_id: id, p_yes: pOf.get(id)!, f: f[i]!, pi: pi[i]!, drawn };
+  });
+  const proposed = rows.filter((r) => r.drawn && !y.has(r.exchange_id)).sort((a, b) => b.pi - a.pi || a.exchange_id.localeCompare(b.exchange_id));
+  if (!flags.dryRun) writeAtomic(activeFile, [...earlier, ...rows].map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const summary = { round, seed, expected: k, proposed: proposed.map((r) => ({ exchange_id: r.exchange_id, pi: r.pi, p_yes: r.p_yes })), open: open.length, labelled: labelled.length, calibration: cal, file: activeFile, written: !flags.dryRun };
+  if (flags.json) {
+    printJson(ctx.io, summary);
+    return;
+  }
+  println(ctx.io, `round ${round}: proposed ${proposed.length} items (expected ${k}) of ${open.length} open; ${labelled.length} labelled so far, P(yes) recalibrated as ${cal.a.toFixed(3)} + ${cal.b.toFixed(3)} p`);
+  for (const r of proposed) println(ctx.io, `  ${r.exchange_id}  pi ${r.pi.toFixed(4)}  P(yes) ${r.p_yes.toFixed(3)}`);
+  println(ctx.io, `${flags.dryRun ? "would append" : "appended"} the round's inclusion probabilities (${rows.length} items) to ${activeFile}`);
+}
