@@ -318,9 +318,9 @@ describe("tests that skip say so", () => {
     try {
       const { missingLines, REQUIREMENTS } = await import("../helpers/skips.js");
       const lines = missingLines();
-      // Every shared-data group is missing there; the build and the real client are not shared data.
+      // Every shared-data group is missing there; the build, the real client and PostgreSQL are not shared data.
       const sharedGroups = REQUIREMENTS.filter((r) => r.paths.some((p) => p.includes("no-shared-datasets")));
-      expect(sharedGroups.length).toBe(REQUIREMENTS.length - 2);
+      expect(sharedGroups.length).toBe(REQUIREMENTS.length - 3);
       expect(lines.filter((l) => l.includes("no-shared-datasets"))).toHaveLength(sharedGroups.length);
       for (const l of lines.filter((x) => x.includes("no-shared-datasets"))) expect(l).toMatch(/^skipping .+: missing .+; to run them, .*(\.\.\/shared\/datasets|ERRATA_SHARED_DATASETS)/);
     } finally {
