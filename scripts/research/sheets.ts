@@ -94,8 +94,10 @@ export function fillSheet(csvText: string, k: number, { index, corpusOf, bankIds
     const src = index.get(id);
     // A class of an unknown mode stays undefined, an empty cell, as the sheet's reader expects.
     const out: Record<string, string | undefined> = { ...row };
+    // A column may carry its question's spec (`satisfaction:1-5`, as eval label export writes a
+    // question the importer would not know by its id): the answer goes in under that header.
     const set = (col: string, v: string | undefined): void => {
-      out[col] = v;
+      out[fields?.find((f) => f === col || f.split(":")[0] === col) ?? col] = v;
       answers++;
     };
     const corpus = corpusOf.get(id);
