@@ -226,7 +226,8 @@ function sameValueElsewhere(text: string, spans: Span[]): void {
     seen.add(value);
     // Its first 24 characters elsewhere are its start written again, cut or changed after:
     // that whole token run goes too.
-    const head = value.length >= 24 ? value.slice(0, 24) : value;
+    // Not for a URL or a path: their first 24 characters are a host or folders, no secret.
+    const head = value.length >= 24 && !value.includes("/") ? value.slice(0, 24) : value;
     for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1)) {
       if (at === sp.start) continue;
       let end = at + head.length;
