@@ -301,6 +301,11 @@ describe("redactSecrets: examples found on upstream samples (issue 34)", () => {
     const out = redactSecrets(`DEPLOY_SECRET=${long}\nold: ${long.slice(0, 25)}_cut here`).text;
     expect(out).toBe("DEPLOY_SECRET=[REDACTED:env-assignment]\nold: [REDACTED:env-assignment] here");
   });
+  it("a secret URL's first characters are no secret: a placeholder webhook beside a real one stays", () => {
+    const placeholder = "https://hooks.slack.com/services/TXXXXX/BXXXXX/XXXXXXXXXX";
+    const out = redactSecrets(`${placeholder} and https://hooks.slack.com/services/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`).text;
+    expect(out).toBe(`${placeholder} and [REDACTED:slack-webhook-url]`);
+  });
   it("a value masked from the match's end on is a masked value", () => {
     const t = '"token": "xoxp-572370529330-573807301142-572331691188-####################"';
     expect(redactSecrets(t).text).toBe(t);

@@ -112,6 +112,21 @@ describe("the full redactor on joined findings", () => {
     );
   });
 
+  it("a kept match does not hide the next assignment on its run (found by the property above, seed 100)", () => {
+    // "token =MY_APP_TOKEN" was taken and kept (an identifier); the regex had gone past
+    // "MY_APP_TOKEN = 4yNW…", which only a second pass found.
+    const once = redactAll("maps key AIzaa7rQuToazea7_MxDqByROvZ4hQyqbQNHJ73token =MY_APP_TOKEN = 4yNW0ncBPQcdLWUTm7wIQW34").text;
+    expect(once).not.toContain("4yNW0ncBPQcdLWUTm7wIQW34");
+    expect(redactAll(once).text).toBe(once);
+  });
+
+  it("a tool's second password flag on the same line is found (found by the property above, seed -424242)", () => {
+    const once = redactAll("mysql -u root --password=EV55uJbZ0B73 shopsshpass -p 'XpFKVAHTVv00' ssh deploy@10.0.0.9").text;
+    expect(once).not.toContain("XpFKVAHTVv00");
+    expect(once).not.toContain("EV55uJbZ0B73");
+    expect(redactAll(once).text).toBe(once);
+  });
+
   it("a match a rule drops as no secret does not hide a secret inside it (found by the property above, seed -746446306)", () => {
     // The glued run "shpat_...https://...client_secret=..." was one assignment value that looked like
     // a URL and was dropped; the regex had gone past the client_secret, which stayed in clear.
