@@ -220,3 +220,16 @@ export function ledgerRows(ws: Workspace): Array<Record<string, unknown>> {
     .flatMap((f) => readFileSync(join(ws.ledger, f), "utf8").split("\n").filter((l) => l !== ""))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** `errata ...` from the installed tarball, in the project, with the scratch HOME, as the owner would type it. */
+export function errataCli(ws: Workspace, args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(join(ws.bin, "errata"), args, { cwd: ws.project, env: { PATH: `${ws.bin}:${process.env["PATH"] ?? ""}`, HOME: ws.home }, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** `errata ... --json`, which must exit 0; its one JSON value. */
+export function errataJson<T = Record<string, unknown>>(ws: Workspace, args: string[]): T {
+  const r = errataCli(ws, [...args, "--json"]);
+  if (r.code !== 0) throw new Error(`errata ${args.join(" ")} exited ${String(r.code)}: ${r.err}`);
+  return JSON.parse(r.out) as T;
+}

@@ -7,12 +7,11 @@
 // -> the next session's request carries it to the model (the client sends instruction files in
 // the first user message as `Contents of <path>`). Then `errata rules undo` takes it back and the
 // session after that no longer carries it.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, readmeHooks, readPayloads, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, readPayloads, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -21,15 +20,6 @@ const RULE = "Use pnpm, never npm.";
 const RULES_MD = `---\npaths:\n  - "package.json"\n---\n\n# Packages\n\n- ${RULE}\n`;
 const jsonl = (file: string) => readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
 
-function errata(ws: Workspace, args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(join(ws.bin, "errata"), args, { cwd: ws.project, env: { PATH: `${ws.bin}:${process.env["PATH"] ?? ""}`, HOME: ws.home }, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-function errataJson<T = Record<string, unknown>>(ws: Workspace, args: string[]): T {
-  const r = errata(ws, [...args, "--json"]);
-  expect(r.code, `errata ${args.join(" ")}: ${r.err}`).toBe(0);
-  return JSON.parse(r.out) as T;
-}
 /** The text of the first main request of a session: the user message the client built (instruction files included). */
 const firstUserText = (q: RecordedRequest): string => (q.body.messages ?? []).filter((m) => m.role === "user").map((m) => contentText(m.content)).join("\n");
 

@@ -6,28 +6,17 @@
 // proposal -> approved, active -> in a later session the model's npm call is blocked and the
 // model receives why. Each step's artifact is asserted. The commands are the installed
 // tarball's `errata`, run in the project with the scratch HOME, as the owner would type them.
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
+import { clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer } from "./model-server.js";
 
 const ready = clientReady();
 const CLAUDE_MD = "# Project\n\n## Tools\n\n- Use pnpm, never npm.\n- Keep commits small and focused on one change.\n";
 const jsonl = (file: string) => readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
 
-/** `errata ...` from the installed tarball, in the project, with the scratch HOME. */
-function errata(ws: Workspace, args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(join(ws.bin, "errata"), args, { cwd: ws.project, env: { PATH: `${ws.bin}:${process.env["PATH"] ?? ""}`, HOME: ws.home }, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-function errataJson<T = Record<string, unknown>>(ws: Workspace, args: string[]): T {
-  const r = errata(ws, [...args, "--json"]);
-  expect(r.code, `errata ${args.join(" ")}: ${r.err}`).toBe(0);
-  return JSON.parse(r.out) as T;
-}
 
 type Stage = { name: string; ok: boolean; counts: Record<string, number> };
 const stage = (daily: { stages: Stage[] }, name: string) => daily.stages.find((s) => s.name === name)!;
@@ -141,10 +130,12 @@ describe.skipIf(!ready)(`the journey in the real client (Claude Code ${CLAUDE_CO
     // Night 2: the gate passes, and the check may leave shadow only with the owner's yes.
     const night2 = errataJson<{ ok: boolean; stages: Stage[] }>(ws, ["daily", "--root", join(ws.home, ".claude", "projects")]);
     expect(stage(night2, "ladder").counts).toMatchObject({ shadow_checks: 1 });
-    // Known shortfall (issue 32, open): the same two corrections are also named against the
-    // file's other rule ("Keep commits small ..."), whose check proposal waits beside this one.
-    // The journey follows the pnpm rule's: exactly one leave_shadow, for it.
-    const leave = errataJson<{ proposals: Array<Record<string, any>> }>(ws, ["rules", "approvals"]).proposals.filter((p) => p["type"] === "leave_shadow");
+    // Nothing else waits: the corrections named the pnpm rule only, never the file's other rule
+    // ("Keep commits small ...", which the keyword naming and the first naming model also took).
+    const waiting = errataJson<{ proposals: Array<Record<string, any>> }>(ws, ["rules", "approvals"]).proposals;
+    expect(waiting.map((p) => [p["type"], p["rule_id"]])).toEqual([["leave_shadow", ruleId]]);
+    expect(jsonl(join(ws.ledger, "ladder", "rules.jsonl")).filter((l) => l["kind"] === "incident").map((l) => l["rule_id"])).toEqual([ruleId, ruleId]);
+    const leave = waiting.filter((p) => p["type"] === "leave_shadow");
     expect(leave.map((p) => [p["type"], p["rule_id"]])).toEqual([["leave_shadow", ruleId]]);
     const verdict = (leave[0]!["evidence"] as string[]).find((e) => e.startsWith(`${checkId}:`))!;
     expect(verdict).toMatch(/: (9\d) sessions, 0 with a false alarm, .* gate passed$/);
