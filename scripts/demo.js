@@ -188,7 +188,7 @@ async function rulesDemo(capture, say) {
   // run diagnosed its failures under them already; cover those, then read the report.
   say("$ errata v4 diagnose   # under the cuts every report uses (no --cuts needed)");
   const diag = await capture(["v4", "diagnose", "--json"]);
-  say(`  ${diag.value.eligible} failures under ${diag.value.cutsOrigin}; asked ${diag.value.asked}`);
+  say(`  ${diag.value.eligible} failures under the cuts ${diag.value.cuts_origin}; asked ${diag.value.asked}`);
   say("$ errata rules cover");
   const covered = await capture(["rules", "cover", "--json"]);
   const c = covered.value;
