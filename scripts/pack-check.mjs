@@ -51,7 +51,11 @@ try {
   }
   step("installed the tarball into a temporary prefix");
   // The real Claude Code client (test/e2e) is used, never redistributed nor depended on.
-  if (readdirSync(join(prefix, "node_modules")).includes("@anthropic-ai")) fail("the install brought @anthropic-ai packages: the Claude Code client must stay out of the package (scripts/claude-code.mjs)");
+  // The Claude Code client and its platform packages (@anthropic-ai/claude-code*) stay out;
+  // @anthropic-ai/tokenizer is a dependency (rules budget's token counts).
+  const scope = join(prefix, "node_modules", "@anthropic-ai");
+  const client = existsSync(scope) ? readdirSync(scope).filter((n) => n.startsWith("claude-code")) : [];
+  if (client.length > 0) fail(`the install brought ${client.map((n) => `@anthropic-ai/${n}`).join(", ")}: the Claude Code client must stay out of the package (scripts/claude-code.mjs)`);
 
   // The mod (docs/mod.md): its bundled core is built, gitignored and packed; without it the
   // plugin folder loads nothing.
