@@ -146,4 +146,41 @@ describe("errata eval consistency", () => {
       expect(existsSync(join(dir, "c.json"))).toBe(false);
     }
   });
+
+  it("eval score --consistency says how far the flips bound agreement ((1 + sqrt(1 - 2f)) / 2, by hand) and --max-flip-rate is a gate bar on the flip rate's upper bound", async () => {
+    server = await flippingServer();
+    writeExchanges((i) => `s${i}`);
+    writeFileSync(join(dir, "engine.json"), JSON.stringify({ lane: "judge", lanes: { judge: { kind: "openai", baseURL: server.url, model: "fake-judge", apiKey: "k", mode: "logprobs", temperature: 0.7, seed: 42 } } }));
+    expect((await cli(["eval", "consistency", "--exchanges", "ex.jsonl", "--config", "engine.json", "--question", "detect.unhappy", "--out", "c.json"])).code).toBe(0);
+    const labels: string[] = [];
+    const preds: string[] = [];
+    for (let i = 0; i < N; i++) {
+      for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: i % 2 === 0, origin: "t" }));
+      preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "judge", detected: i % 2 === 0 || i % 9 === 0, class: null }));
+    }
+    writeFileSync(join(dir, "labels.jsonl"), labels.join("\n") + "\n");
+    writeFileSync(join(dir, "preds.jsonl"), preds.join("\n") + "\n");
+    writeFileSync(join(dir, "bars.json"), JSON.stringify({ schema: "eval-bars/1", bars: [{ id: "recall", kind: "at_least", metric: "recall", detector: "judge", value: 0.5, on: "point" }] }));
+    expect((await cli(["eval", "sample", "--exchanges", "ex.jsonl", "--failures", "preds.jsonl", "--failure-detector", "judge", "--items", "40", "--failure-items", "0", "--out", "gold"])).code).toBe(0);
+    const score = ["eval", "score", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--predictions", "preds.jsonl", "--split", "all", "--consistency", "c.json"];
+    const t = await cli(score);
+    expect(t.code, t.err).toBe(0);
+    expect(t.out).toMatch(/judge consistency \(lane judge, fake-judge, temperature 0\.7, seed 42\): detect\.unhappy flips 6 of 40 asked twice, 0\.150 \[0\.070, 0\.293\]/);
+    expect(t.out).toMatch(/bounded by the judge's own inconsistency: at most 0\.918 \(at most 0\.964 at the flip rate's lower bound\)/);
+    const j = await cli([...score, "--check", "--bars", "bars.json", "--max-flip-rate", "0.3", "--json"]);
+    expect(j.code, j.err).toBe(0);
+    const c = (JSON.parse(j.out) as { consistency: { ceiling: number; ceiling_loosest: number; bar: { pass: boolean } } }).consistency;
+    expect(c.ceiling).toBeCloseTo(0.918330, 5);
+    expect(c.ceiling_loosest).toBeCloseTo(0.963708, 5);
+    expect(c.bar.pass).toBe(true);
+    const fail = await cli([...score, "--check", "--bars", "bars.json", "--max-flip-rate", "0.2"]);
+    expect(fail.code).toBe(1);
+    expect(fail.out).toMatch(/FAIL consistency detect\.unhappy flip rate <= 0\.2: 0\.150 \[0\.070, 0\.293\] \(judged on the upper bound <= 0\.2\)/);
+    // Bad input: a bar without --check, a file of another kind, a question the file lacks.
+    expect((await cli([...score, "--max-flip-rate", "0.2"])).code).toBe(2);
+    expect((await cli([...score.slice(0, -1), "bars.json"])).code).toBe(2);
+    const other = await cli([...score, "--detect-question", "detect.repeat"]);
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/no flip rate of detect\.repeat/);
+  });
 });
