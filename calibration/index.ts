@@ -24,3 +24,4 @@ export { renderCalibBrief, renderCalibSheet, csvField, type BriefQuestion, type 
 export { rateChangeTest, quadraticSpend, lookSpend, type RateChange, type RateChangeOptions, type RateChangeVerdict, type SessionCell, type LookResult } from "./rate-change.js";
 export { holdoutInterval, clusterWilson, wilson, newcombeDifference, type HoldoutInterval, type ArmInterval, type ClusterCount } from "./holdout-interval.js";
 export { holdoutPower, type HoldoutPower } from "./holdout-power.js";
+export { judgeConsistency, type RepeatedAsk, type QuestionConsistency } from "./consistency.js";

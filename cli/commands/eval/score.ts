@@ -16,6 +16,7 @@ import { ENGINE_DETECTORS, loadTrainingRecords } from "../../shared/eval-trainin
 import { loadLabels } from "../../shared/eval-labels.js";
 import { CLASS_QUESTION } from "../../shared/eval-questions.js";
 import { examples } from "../../shared/help.js";
+import { printConsistency, readConsistency } from "../../shared/eval-consistency.js";
 
 /**
  * `errata eval score [--check]`: compares detectors (prediction/1 files) on the majority
@@ -50,6 +51,8 @@ export interface ScoreFlags {
   bars?: string;
   weights?: string[];
   exchanges?: string[];
+  consistency?: string;
+  maxFlipRate?: string;
   json?: boolean;
 }
 
@@ -77,6 +80,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--bars <file>", "bars config (eval-bars/1); default eval-bars.json here or in <ledger>/eval, else the built-in bars")
     .option("--weights <pairs...>", `DETECTOR=FILE: the engine-weights file whose trainedOn says what DETECTOR's judge was trained on (items seen are marked in-sample and fail its bars); DETECTOR=none for no record (default: ${ENGINE_DETECTORS.join(", ")} = the shipped embedded weights)`)
     .option("--exchanges <files...>", "exchange/1 files giving each gold item's corpus (to mark items of a training set recorded without item hashes as possibly in-sample) and each predicted item's session (for clustered PPI)")
+    .option("--consistency <file>", "a judge-consistency/1 report (eval consistency --out): say how far the judge's own flips bound its agreement with the gold")
+    .option("--max-flip-rate <x>", "with --check and --consistency: a bar that the detect question's flip rate (its interval's upper bound) is at most x")
     .option("--json", "print one JSON value: figures, differences, labellers, PPI, training, check")
     .addHelpText(
       "after",
@@ -100,6 +105,14 @@ export function register(group: Command, ctx: CommandContext): void {
           "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&",
           `echo '{"schema":"eval-bars/1","coverage":{"min":0.9},"bars":[{"id":"recall","kind":"at_least","metric":"recall","detector":"regex","value":0.05,"on":"point"}]}' > eval-bars.json &&`,
           "errata eval score --predictions regex.jsonl --labels datasets/ab-redial/labels.jsonl --check --bars eval-bars.json",
+        ],
+        [
+          "errata datasets copy ab-redial &&",
+          "errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 600 --failure-items 0 &&",
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&",
+          "errata eval consistency --exchanges datasets/ab-redial/exchanges.jsonl --question detect.unhappy --limit 100 --out consistency.json &&",
+          `echo '{"schema":"eval-bars/1","coverage":{"min":0.9},"bars":[{"id":"recall","kind":"at_least","metric":"recall","detector":"regex","value":0.05,"on":"point"}]}' > eval-bars.json &&`,
+          "errata eval score --predictions regex.jsonl --labels datasets/ab-redial/labels.jsonl --check --bars eval-bars.json --consistency consistency.json --max-flip-rate 0.05",
         ],
       ]),
     )
@@ -143,6 +156,9 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   const ppiMethod = flags.ppiMethod ?? "auto";
   if (!["auto", "plain", "clustered", "stratified"].includes(ppiMethod)) throw badInput("bad --ppi-method", "auto, plain, clustered or stratified", describeFound(ppiMethod));
   const bars = flags.check ? loadBars(ctx, flags.bars) : null;
+  if (flags.maxFlipRate !== undefined && !(flags.check && flags.consistency)) throw badInput("--max-flip-rate needs --check and --consistency", "--check --consistency FILE --max-flip-rate x", "not both given");
+  const maxFlip = flags.maxFlipRate === undefined ? null : parseNumberOption("--max-flip-rate", flags.maxFlipRate, 0, 0, 1);
+  const consistency = flags.consistency ? readConsistency(ctx.io, flags.consistency, flags.detectQuestion, maxFlip) : null;
   const splitGold = gold.filter((g) => flags.split === "all" || g.split === flags.split).map((g) => ({ id: g.exchange_id }));
   const training = loadTrainingRecords(ctx.io, flags.weights, detectors ? new Set(detectors) : names, splitGold, flags.exchanges);
   const report = pure(() =>
@@ -171,16 +187,18 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   }
   const results = bars ? pure(() => checkBars(bars.bars.bars, report.figures, scored, { coverage: bars.bars.coverage, inSample })) : null;
   if (results && results.some((r) => !r.pass)) ctx.exitCode = 1;
+  if (consistency?.bar && !consistency.bar.pass) ctx.exitCode = 1;
   for (const d of report.detectors) {
     if (d.inSample && d.inSample.items > 0) ctx.io.stderr.write(`errata: warning: ${d.name} is scored in-sample: its judge was trained on ${d.inSample.items} of the ${d.inSample.of} scored items (${d.inSample.source}); every line of it is marked\n`);
     else if (d.inSample && d.inSample.possibly > 0) ctx.io.stderr.write(`errata: warning: ${d.name} may be scored in-sample: ${d.inSample.possibly} of the ${d.inSample.of} scored items are from ${d.inSample.unknownSets.join(", ")}, whose training items are unknown\n`);
   }
   if (flags.json) {
     const { figures: _figures, ...rest } = report;
-    printJson(ctx.io, { gold: goldFile, ...rest, training: training.notes, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass), coverage: bars.bars.coverage, bars: results } : null });
+    printJson(ctx.io, { gold: goldFile, ...rest, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false, coverage: bars.bars.coverage, bars: results } : null });
     return;
   }
   printScoreReport(ctx.io, report, training.notes);
+  if (consistency) printConsistency(ctx.io, consistency);
   if (results && bars) printBars(ctx.io, bars.source, results);
 }
 
