@@ -163,8 +163,10 @@ export function approve(
     const rule = openRuleLedger(dir).read().ledger.rules.get(p.rule_id);
     const project = rule === undefined ? null : ([...rule.incidents].reverse().find((i) => typeof i.project === "string")?.project ?? rule.project ?? null);
     const check = ownerCheck(p, given, project);
-    if (faults.checkOnly) return s;
     const file = join(dir, CHECKS_FILE);
+    // --native-deny is refused (or planned) before the carrying proposal is written.
+    const native = nativeDeny === null ? null : planNativeDeny({ ...p, edit: { kind: "check", file, file_hash: null, check, activate: null } }, nativeDeny.project);
+    if (faults.checkOnly) return native === null ? s : { ...s, nativeDeny: native };
     const cond = `the owner's conditions: ${check.conditions.map((c) => `${c.field} ${c.operator} ${JSON.stringify(c.pattern)}`).join(" and ")}`;
     const carried: Proposal = { ...p, id: proposalId(p.rule_id, "climb", p.from_rung, 3, [...p.evidence, cond]), at, type: "climb", to_rung: 3, why: `${cond}; check ${check.id} watches in shadow until the gate and the owner let it act`, edit: { kind: "check", file, file_hash: fileHash(file), check, activate: null } };
     addProposal(dir, carried);

@@ -201,6 +201,28 @@ describe("approve --native-deny", () => {
     expect(existsSync(join(project(), "CLAUDE.md"))).toBe(false);
   });
 
+  it("a new_check with the owner's conditions: a refusal writes not even the carrying proposal; then the rules go to the corrections' project", async () => {
+    mkdirSync(ladder(), { recursive: true });
+    mkdirSync(join(project(), ".claude"), { recursive: true });
+    openRuleLedger(ladder()).append([{ ...pnpm, project: project() }]);
+    const nc: Proposal = { kind: "proposal", v: 1, id: "pr-nc00000001", at: AT, type: "new_check", rule_id: pnpm.rule_id, from_rung: 2, to_rung: 2, diagnosis: "climb", why: "Use pnpm: a check would carry this rule", evidence: ["e1"], edit: null, review: "offline" };
+    addProposal(ladder(), nc);
+    writeFileSync(settings(), "{ // comments are not JSON\n}\n");
+    const proposals = readFileSync(join(ladder(), "proposals.jsonl"), "utf8");
+    const bad = await cli(["rules", "approve", nc.id, "--command-regex", "^npm\\b", "--native-deny"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(settings());
+    expect(readFileSync(join(ladder(), "proposals.jsonl"), "utf8")).toBe(proposals);
+    expect(existsSync(checksFile())).toBe(false);
+    writeFileSync(settings(), "{}\n");
+    const dry = await cli(["rules", "approve", nc.id, "--command-regex", "^npm\\b", "--native-deny", "--dry-run"]);
+    expect(dry.out).toContain("would write native deny rules Bash(npm), Bash(npm *)");
+    expect(readFileSync(join(ladder(), "proposals.jsonl"), "utf8")).toBe(proposals);
+    const ok = await cli(["rules", "approve", nc.id, "--command-regex", "^npm\\b", "--native-deny"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(readFileSync(settings(), "utf8"))).toEqual({ permissions: { deny: ["Bash(npm)", "Bash(npm *)"] } });
+  });
+
   it("property: for any owner settings object and layout, apply adds exactly the new rules and undo restores the bytes, the owner's later edit included", () => {
     const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== "permissions" && k !== "__proto__");
     const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }));
