@@ -74,6 +74,8 @@ export type Proposal = z.infer<typeof ProposalSchema>;
 /** The native permission deny rules an approve with --native-deny wrote (only those the file lacked), for undo. */
 export const NativeDenyRecordSchema = z.object({
   file: z.string(),
+  /** The check the rules stand for. */
+  check: z.string().optional(),
   rules: z.array(z.string()),
   backup: z.string(),
   /** sha256 of the settings file after the write (null: nothing was written). */

@@ -120,7 +120,7 @@ export function writeNativeDeny(dir: string, id: string, plan: NativeDenyPlan, h
     mkdirSync(dirname(plan.file), { recursive: true });
     writeFileAtomic(plan.file, plan.after);
   }
-  return { file: plan.file, rules: plan.added, backup, after_hash: plan.added.length > 0 ? hash(plan.after) : null };
+  return { file: plan.file, check: plan.check_id, rules: plan.added, backup, after_hash: plan.added.length > 0 ? hash(plan.after) : null };
 }
 
 /** The settings text with exactly the recorded rules removed (a minimal edit), or null for "restore the backup". */

@@ -284,3 +284,17 @@ export function editSummary(edit: Edit | null): string {
   if (edit.deactivate) return `switch check ${edit.deactivate} back to shadow in ${edit.file}`;
   return `remove check ${edit.uninstall ?? "?"} from ${edit.file}`;
 }
+
+/**
+ * The native deny rules still standing for a check: those recorded by applied (not undone)
+ * proposals. A loosening of the check leaves them in place, so approve says so.
+ */
+export function standingNativeDeny(dir: string, checkId: string): Array<{ id: string; record: NativeDenyRecord }> {
+  const out: Array<{ id: string; record: NativeDenyRecord }> = [];
+  for (const [id, s] of readProposals(dir)) {
+    if (s.status !== "applied") continue;
+    const rec = [...s.decisions].reverse().find((d) => d.status === "applied")?.native_deny;
+    if (rec !== undefined && rec.check === checkId && rec.rules.length > 0) out.push({ id, record: rec });
+  }
+  return out;
+}

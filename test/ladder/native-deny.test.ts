@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
-import { addProposal, approve, openRuleLedger, undo } from "../../runtime/ladder/index.js";
+import { addProposal, approve, openRuleLedger, readProposals, undo } from "../../runtime/ladder/index.js";
 import type { Proposal } from "../../schemas/ladder-proposals.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { pnpm } from "./helpers.js";
@@ -221,6 +221,21 @@ describe("approve --native-deny", () => {
     const ok = await cli(["rules", "approve", nc.id, "--command-regex", "^npm\\b", "--native-deny"]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(readFileSync(settings(), "utf8"))).toEqual({ permissions: { deny: ["Bash(npm)", "Bash(npm *)"] } });
+  });
+
+  it("approving a loosening of the check says its native rules stay, and the undos that lift them work", async () => {
+    const id = seedLeaveShadow();
+    expect((await cli(["rules", "approve", id, "--native-deny"])).code).toBe(0);
+    expect((await cli(["rules", "loosen", pnpm.rule_id, "--why", "npm is fine in this repo now"])).code).toBe(0);
+    const loosen = [...readProposals(ladder()).values()].find((x) => x.proposal.type === "loosen")!;
+    const r = await cli(["rules", "approve", loosen.proposal.id]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`note: native deny rules Bash(npm), Bash(npm *) for check ladder-claude.tools.pnpm01 stay in ${settings()} (the loosening does not lift a hard block); remove them there, or undo ${loosen.proposal.id} and then ${id}`);
+    expect(JSON.parse(readFileSync(settings(), "utf8")).permissions.deny).toEqual(["Bash(npm)", "Bash(npm *)"]);
+    // The way the note names works: the loosening undone, then the approval that wrote the rules.
+    expect((await cli(["rules", "undo", loosen.proposal.id])).code).toBe(0);
+    expect((await cli(["rules", "undo", id])).code).toBe(0);
+    expect(existsSync(settings())).toBe(false);
   });
 
   it("property: for any owner settings object and layout, apply adds exactly the new rules and undo restores the bytes, the owner's later edit included", () => {

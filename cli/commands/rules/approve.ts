@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { isCodedError } from "../../../core/errors.js";
-import { approve, ladderDir } from "../../../runtime/ladder/index.js";
+import { approve, ladderDir, standingNativeDeny } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
@@ -36,6 +36,11 @@ export function register(group: Command, ctx: CommandContext): void {
         if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id: s.proposal.id, approved: id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null), ...(nativeJson !== undefined ? { native_deny: nativeJson } : {}) });
         const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
         println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${s.proposal.id}${s.proposal.id !== id ? ` (carrying ${id})` : ""}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
+        const loosened = s.proposal.edit?.kind === "check" ? (s.proposal.edit.deactivate ?? s.proposal.edit.uninstall ?? null) : null;
+        if (loosened !== null) {
+          // A loosening does not lift a hard block: the native rules stay (undoing their approval needs the checks file as it left it).
+          for (const n of standingNativeDeny(ladderDir(ctx.io.env, ctx.io.cwd), loosened)) println(ctx.io, `note: native deny rules ${n.record.rules.join(", ")} for check ${loosened} stay in ${n.record.file} (the loosening does not lift a hard block); remove them there, or undo ${s.proposal.id} and then ${n.id}`);
+        }
         if (native !== undefined) {
           const held = native.rules.filter((r) => !native.added.includes(r));
           const wrote = native.added.length === 0 ? "no native deny rule written" : `${flags.dryRun ? "would write" : "wrote"} native deny rule${native.added.length > 1 ? "s" : ""} ${native.added.join(", ")}`;
