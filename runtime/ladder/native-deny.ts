@@ -92,7 +92,7 @@ function formatting(text: string): FormattingOptions {
  * (BAD_INPUT, exit 2) when the check is not a pure command pattern with action deny, or the
  * settings file does not parse.
  */
-export function planNativeDeny(p: Proposal, project: string): NativeDenyPlan {
+export function planNativeDeny(p: Proposal, project: string, resumeFrom: { dir: string } | null = null): NativeDenyPlan {
   const check = proposalCheck(p);
   const rules = nativeDenyRules(check);
   if (rules === null) {
@@ -102,7 +102,14 @@ export function planNativeDeny(p: Proposal, project: string): NativeDenyPlan {
     });
   }
   const file = join(check.project ?? project, SETTINGS_PATH);
-  const before = existsSync(file) ? readFileSync(file, "utf8") : null;
+  let before = existsSync(file) ? readFileSync(file, "utf8") : null;
+  if (resumeFrom !== null) {
+    // A resumed approve whose run died after writing the settings: plan from the backup it made,
+    // so the rules it wrote are recorded (and undo removes them), not taken for the owner's.
+    const bak = join(resumeFrom.dir, "backups", `${p.id}.settings.bak`);
+    if (existsSync(bak)) before = readFileSync(bak, "utf8");
+    else if (existsSync(join(resumeFrom.dir, "backups", `${p.id}.settings.absent`))) before = null;
+  }
   const held = before === null ? [] : denyList(before, file);
   const added = rules.filter((r) => !held.includes(r));
   let after = before ?? "{}\n";

@@ -177,7 +177,7 @@ export function approve(
   // The native rules are planned before anything is written, so a refusal (not a pure command
   // pattern, a settings file that does not parse) writes nothing. Planned on the checks file as
   // drafted: a leave_shadow's check is read from it.
-  const native = nativeDeny === null ? null : planNativeDeny(p, nativeDeny.project);
+  const native = nativeDeny === null ? null : planNativeDeny(p, nativeDeny.project, resuming ? { dir } : null);
   const withNative = (st: ProposalState) => (native === null ? st : { ...st, nativeDeny: native });
   if (faults.checkOnly) {
     // --dry-run: the same refusals, nothing written (the edit's file may lie outside any scratch copy).

@@ -238,6 +238,20 @@ describe("approve --native-deny", () => {
     expect(existsSync(settings())).toBe(false);
   });
 
+  it("a run killed after the writes is finished by a second approve, which still records the rules it wrote", () => {
+    const id = seedLeaveShadow();
+    mkdirSync(join(project(), ".claude"), { recursive: true });
+    writeFileSync(settings(), OWNER);
+    expect(() => approve(ladder(), id, AT, { crashAfter: "write" }, {}, { project: project() })).toThrow(/injected crash/);
+    expect(readFileSync(settings(), "utf8")).toContain("Bash(npm *)");
+    const s = approve(ladder(), id, AT, {}, {}, { project: project() });
+    expect(s.status).toBe("applied");
+    expect(s.nativeDeny?.added).toEqual(["Bash(npm)", "Bash(npm *)"]);
+    expect(JSON.parse(readFileSync(settings(), "utf8")).permissions.deny).toEqual(["Bash(rm -rf *)", "Bash(npm)", "Bash(npm *)"]);
+    expect(undo(ladder(), id, AT).native_deny?.rules).toEqual(["Bash(npm)", "Bash(npm *)"]);
+    expect(readFileSync(settings(), "utf8")).toBe(OWNER);
+  });
+
   it("property: for any owner settings object and layout, apply adds exactly the new rules and undo restores the bytes, the owner's later edit included", () => {
     const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== "permissions" && k !== "__proto__");
     const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }));
