@@ -71,6 +71,18 @@ export const ProposalSchema = z.object({
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
+/** The native permission deny rules an approve with --native-deny wrote (only those the file lacked), for undo. */
+export const NativeDenyRecordSchema = z.object({
+  file: z.string(),
+  /** The check the rules stand for. */
+  check: z.string().optional(),
+  rules: z.array(z.string()),
+  backup: z.string(),
+  /** sha256 of the settings file after the write (null: nothing was written). */
+  after_hash: z.string().nullable(),
+});
+export type NativeDenyRecord = z.infer<typeof NativeDenyRecordSchema>;
+
 export const DecisionSchema = z.object({
   kind: z.literal("decision"),
   v: z.literal(1),
@@ -81,6 +93,7 @@ export const DecisionSchema = z.object({
   /** For applied: the backup of the file as it was, and its hash after the edit. */
   backup: z.string().nullable(),
   after_hash: z.string().nullable(),
+  native_deny: NativeDenyRecordSchema.optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

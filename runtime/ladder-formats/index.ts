@@ -28,6 +28,7 @@ export {
 } from "./checks.js";
 export { heldOut, holdoutProblem, type Holdout } from "./holdout.js";
 export { parseChecksFile } from "./checks-file.js";
+export { ifRules, nativeDenyRules } from "./permission-rules.js";
 export {
   CAUSE_WEIGHTS_SCHEMA,
   causeWeightsUrl,

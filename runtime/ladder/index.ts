@@ -16,7 +16,8 @@ export { preToolUsePayload, transcriptTurns, type RecordedToolCall, type Transcr
 export { LadderError, type LadderErrorCode } from "./errors.js";
 export { CONTRADICTION_NOUL, contradictions, DEFAULT_CONTRADICTION_CUT, diagnose, isVague, nearestOthers, placement, reachesContradiction, readContradiction, REPEAT, type ContradictionCut, type ContradictionReading, type Diagnosis, type DiagnosisResult, type NearRule, type Placement } from "./diagnose.js";
 export { draftCheck, draftLeaveShadow, draftProposal, OFFLINE_REVIEW, type DraftContext } from "./drafts.js";
-export { addProposal, approve, editSummary, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, undo, type ProposalState, type Status } from "./proposals.js";
+export { planNativeDeny, SETTINGS_PATH, type NativeDenyPlan } from "./native-deny.js";
+export { addProposal, approve, editSummary, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, standingNativeDeny, undo, type ProposalState, type Status } from "./proposals.js";
 export { GATE, liveShadow, replayShadow, shadowVerdict, TRUE_ALARM_TURNS, verdictLine } from "./shadow.js";
 export { budgetReport, DEFAULT_BUDGET, harm, type BudgetReport } from "./budget.js";
 export { missingNights, readReceipts, RECEIPTS_FILE, writeReceipt } from "./receipts.js";

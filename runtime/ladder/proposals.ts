@@ -17,11 +17,12 @@ import { join } from "node:path";
 import { appendJsonl, readJsonl, writeFileAtomic } from "../files/index.js";
 import { redactForWrite } from "../privacy/index.js";
 import { parseChecksFile, CHECKS_FILE, type Check } from "../ladder-formats/index.js";
-import { ProposalLineSchema, ProposalSchema, type Decision, type Edit, type Proposal } from "../../schemas/ladder-proposals.js";
+import { ProposalLineSchema, ProposalSchema, type Decision, type Edit, type NativeDenyRecord, type Proposal } from "../../schemas/ladder-proposals.js";
 import type { RuleLocation } from "../../schemas/rule-ledger.js";
 import { LadderError } from "./errors.js";
 import { openRuleLedger } from "./ledger.js";
 import { ownerCheck, type OwnerConditions } from "./owner-check.js";
+import { planNativeDeny, restoreNativeDeny, undoNativeDeny, writeNativeDeny, type NativeDenyPlan } from "./native-deny.js";
 
 export const PROPOSALS_FILE = "proposals.jsonl";
 export type Status = "pending" | "approved" | "rejected" | "applied" | "undone";
@@ -143,7 +144,15 @@ function locationAfter(p: Proposal): RuleLocation | undefined {
  * yes is recorded first, the rule's patch is written once (keyed by the proposal), and
  * "applied" comes last. `faults` injects a crash for the journey's model test.
  */
-export function approve(dir: string, id: string, at: string, faults: { crashAfter?: "write" | "patch"; checkOnly?: boolean } = {}, given: OwnerConditions = {}): ProposalState {
+export function approve(
+  dir: string,
+  id: string,
+  at: string,
+  faults: { crashAfter?: "write" | "patch"; checkOnly?: boolean } = {},
+  given: OwnerConditions = {},
+  /** `--native-deny`: also write the check's native permission deny rules into the project's settings (the check's project, else this folder). */
+  nativeDeny: { project: string } | null = null,
+): ProposalState & { nativeDeny?: NativeDenyPlan } {
   const s = need(dir, id);
   // "approved" with no "applied" after it: a run that died on the way; the yes stands, finish it.
   const resuming = s.status === "approved";
@@ -154,19 +163,26 @@ export function approve(dir: string, id: string, at: string, faults: { crashAfte
     const rule = openRuleLedger(dir).read().ledger.rules.get(p.rule_id);
     const project = rule === undefined ? null : ([...rule.incidents].reverse().find((i) => typeof i.project === "string")?.project ?? rule.project ?? null);
     const check = ownerCheck(p, given, project);
-    if (faults.checkOnly) return s;
     const file = join(dir, CHECKS_FILE);
+    // --native-deny is refused (or planned) before the carrying proposal is written.
+    const native = nativeDeny === null ? null : planNativeDeny({ ...p, edit: { kind: "check", file, file_hash: null, check, activate: null } }, nativeDeny.project);
+    if (faults.checkOnly) return native === null ? s : { ...s, nativeDeny: native };
     const cond = `the owner's conditions: ${check.conditions.map((c) => `${c.field} ${c.operator} ${JSON.stringify(c.pattern)}`).join(" and ")}`;
     const carried: Proposal = { ...p, id: proposalId(p.rule_id, "climb", p.from_rung, 3, [...p.evidence, cond]), at, type: "climb", to_rung: 3, why: `${cond}; check ${check.id} watches in shadow until the gate and the owner let it act`, edit: { kind: "check", file, file_hash: fileHash(file), check, activate: null } };
     addProposal(dir, carried);
     decide(dir, id, "applied", at, { why: `carried by ${carried.id} (a check with the owner's conditions)` });
-    return approve(dir, carried.id, at, faults);
+    return approve(dir, carried.id, at, faults, {}, nativeDeny);
   }
   const interrupted = resuming && p.edit !== null ? interruptedWrite(dir, id, p.edit) : null;
+  // The native rules are planned before anything is written, so a refusal (not a pure command
+  // pattern, a settings file that does not parse) writes nothing. Planned on the checks file as
+  // drafted: a leave_shadow's check is read from it.
+  const native = nativeDeny === null ? null : planNativeDeny(p, nativeDeny.project, resuming ? { dir } : null);
+  const withNative = (st: ProposalState) => (native === null ? st : { ...st, nativeDeny: native });
   if (faults.checkOnly) {
     // --dry-run: the same refusals, nothing written (the edit's file may lie outside any scratch copy).
     if (interrupted === null && p.edit !== null) edited(p.edit, id);
-    return s;
+    return withNative(s);
   }
   let record: { backup: string | null; after_hash: string | null } = interrupted ?? { backup: null, after_hash: null };
   if (interrupted === null) {
@@ -184,11 +200,12 @@ export function approve(dir: string, id: string, at: string, faults: { crashAfte
       record = { backup, after_hash: sha256(after) };
     }
   }
+  const nativeRecord = native === null ? undefined : writeNativeDeny(dir, id, native, sha256);
   if (faults.crashAfter === "write") throw new LadderError("BAD_INPUT", "injected crash after the write");
   patchOnce(dir, p, at);
   if (faults.crashAfter === "patch") throw new LadderError("BAD_INPUT", "injected crash after the patch");
-  decide(dir, id, "applied", at, record);
-  return need(dir, id);
+  decide(dir, id, "applied", at, nativeRecord === undefined ? record : { ...record, native_deny: nativeRecord });
+  return withNative(need(dir, id));
 }
 
 /** The rule's patch for an applied proposal, once: a resumed apply does not move the rule twice. */
@@ -221,7 +238,7 @@ function interruptedWrite(dir: string, id: string, edit: Edit): { backup: string
 }
 
 /** Undoes an applied proposal: the file as it was before, the rule back at its rung. */
-export function undo(dir: string, id: string, at: string, opts: { checkOnly?: boolean } = {}): void {
+export function undo(dir: string, id: string, at: string, opts: { checkOnly?: boolean } = {}): { native_deny?: NativeDenyRecord } {
   const s = need(dir, id);
   const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
   if (s.status !== "applied" || !applied || applied.backup === null || s.proposal.edit === null) {
@@ -231,15 +248,21 @@ export function undo(dir: string, id: string, at: string, opts: { checkOnly?: bo
   const now = fileHash(file);
   if (now !== applied.after_hash) throw new LadderError("FILE_CHANGED", `${file} changed after proposal ${id} was applied; not restored`, { expected: applied.after_hash ?? "?", found: now ?? "no file" });
   if (!existsSync(applied.backup)) throw new LadderError("NO_BACKUP", `the backup of ${file} is missing`, { expected: applied.backup, found: "nothing" });
-  if (opts.checkOnly) return;
+  // The native deny rules the apply wrote: their removal is worked out (and refused) before anything is written.
+  const native = applied.native_deny;
+  const nativeAnswer = native === undefined ? null : undoNativeDeny(native, sha256);
+  const said = native === undefined ? {} : { native_deny: native };
+  if (opts.checkOnly) return said;
   if (applied.backup.endsWith(".absent")) rmSync(file);
   else writeFileAtomic(file, readFileSync(applied.backup, "utf8"));
+  if (native !== undefined && nativeAnswer !== null) restoreNativeDeny(native, nativeAnswer);
   decide(dir, id, "undone", at);
   const p = s.proposal;
   const set: Record<string, unknown> = {};
   if (p.to_rung !== p.from_rung) set["rung"] = p.from_rung;
   if (p.location_before !== undefined) set["location"] = p.location_before;
   if (Object.keys(set).length > 0) openRuleLedger(dir).append([{ kind: "patch", v: 1, rule_id: p.rule_id, at, set, because: `undo ${id}` }]);
+  return said;
 }
 
 export { CHECKS_FILE };
@@ -260,4 +283,18 @@ export function editSummary(edit: Edit | null): string {
   if (edit.activate) return `activate check ${edit.activate} in ${edit.file}`;
   if (edit.deactivate) return `switch check ${edit.deactivate} back to shadow in ${edit.file}`;
   return `remove check ${edit.uninstall ?? "?"} from ${edit.file}`;
+}
+
+/**
+ * The native deny rules still standing for a check: those recorded by applied (not undone)
+ * proposals. A loosening of the check leaves them in place, so approve says so.
+ */
+export function standingNativeDeny(dir: string, checkId: string): Array<{ id: string; record: NativeDenyRecord }> {
+  const out: Array<{ id: string; record: NativeDenyRecord }> = [];
+  for (const [id, s] of readProposals(dir)) {
+    if (s.status !== "applied") continue;
+    const rec = [...s.decisions].reverse().find((d) => d.status === "applied")?.native_deny;
+    if (rec !== undefined && rec.check === checkId && rec.rules.length > 0) out.push({ id, record: rec });
+  }
+  return out;
 }

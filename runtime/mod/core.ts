@@ -329,8 +329,11 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
 
 /** `/errata WORDS` -> the `errata` argv it runs, or the usage line for words it does not take. */
 export function errataCommand(words: readonly string[]): string[] | string {
-  const usage = "usage: /errata report | approvals | approve ID | reject ID | undo ID";
-  const [verb, ...rest] = words;
+  const usage = "usage: /errata report | approvals | approve ID [--native-deny] | reject ID | undo ID";
+  const [verb, ...all] = words;
+  // The owner's hard block (docs/ladder.md): the one flag /errata passes on, after approve only.
+  const native = verb === "approve" && all.at(-1) === "--native-deny";
+  const rest = native ? all.slice(0, -1) : all;
   switch (verb) {
     case undefined:
     case "report":
@@ -340,7 +343,7 @@ export function errataCommand(words: readonly string[]): string[] | string {
     case "approve":
     case "reject":
     case "undo":
-      return rest.length === 1 && /^[A-Za-z0-9._:-]+$/.test(rest[0]!) ? ["rules", verb, rest[0]!] : `${usage} (expected one proposal id after ${verb}; found ${rest.length === 0 ? "none" : JSON.stringify(rest.join(" "))})`;
+      return rest.length === 1 && /^[A-Za-z0-9._:-]+$/.test(rest[0]!) ? ["rules", verb, rest[0]!, ...(native ? ["--native-deny"] : [])] : `${usage} (expected one proposal id after ${verb}; found ${rest.length === 0 ? "none" : JSON.stringify(rest.join(" "))})`;
     default:
       return `${usage} (found ${JSON.stringify(verb)})`;
   }

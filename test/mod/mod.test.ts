@@ -280,6 +280,9 @@ describe("prompt.context and /errata", () => {
     expect(core.errataCommand(["approvals"])).toEqual(["rules", "approvals"]);
     expect(core.errataCommand(["approve", "p-12"])).toEqual(["rules", "approve", "p-12"]);
     expect(core.errataCommand(["undo", "p-12"])).toEqual(["rules", "undo", "p-12"]);
+    expect(core.errataCommand(["approve", "p-12", "--native-deny"])).toEqual(["rules", "approve", "p-12", "--native-deny"]);
+    expect(core.errataCommand(["undo", "p-12", "--native-deny"])).toMatch(/found "p-12 --native-deny"/);
+    expect(core.errataCommand(["approve", "--native-deny"])).toMatch(/expected one proposal id after approve; found none/);
     expect(core.errataCommand(["approve"])).toMatch(/^usage: .*expected one proposal id after approve; found none/);
     expect(core.errataCommand(["reject", "a;", "b"])).toMatch(/found "a; b"/);
     expect(core.errataCommand(["delete"])).toMatch(/found "delete"/);

@@ -23,9 +23,11 @@ export function register(group: Command, ctx: CommandContext): void {
     .option(...WAIT_OPTION)
     .action(lockedAction(ctx, "errata rules undo", (id: string, flags: { dryRun?: boolean; json?: boolean }) => {
       try {
-        undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
-        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone" });
+        const done = undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
+        const native = done.native_deny !== undefined && done.native_deny.rules.length > 0 ? done.native_deny : undefined;
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone", ...(native !== undefined ? { native_deny_removed: { file: native.file, rules: native.rules } } : {}) });
         println(ctx.io, `${flags.dryRun ? "would undo" : "undone"} ${id}`);
+        if (native !== undefined) println(ctx.io, `${flags.dryRun ? "would remove" : "removed"} native deny rule${native.rules.length > 1 ? "s" : ""} ${native.rules.join(", ")} from ${native.file}`);
       } catch (err) {
         // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });
