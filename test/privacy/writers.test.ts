@@ -49,6 +49,8 @@ const NEED_NOT: Record<string, string> = {
   "cli/commands/report.ts": "the Pulse page: ids and counts only (runtime/pages/pulse-data.ts carries no entry text)",
   "runtime/hooks/pre-tool-use.ts": "the check runner's tool events: ids, the tool's name, the mode and the decision, never tool_input",
   "runtime/ladder/receipts.ts": "the loops' receipts: loop, night, counts and code's own notes",
+  "runtime/ladder/native-deny.ts": "the project's .claude/settings.json with permission rules made from an approved check's command pattern, and a backup of that file as the owner wrote it",
+  "cli/commands/eval/consistency.ts": "a consistency report: question ids, counts, flip rates, intervals and the lane's settings, no exchange text",
   "runtime/ladder/holdout.ts": "checks.json rewritten with one check's holdout opt-in (a share and a seed); the checks in it were drafted and written by the ladder's own writers",
   "runtime/hooks/hook-reflect-sort.ts": "the Stop hook's sorted lines and reflection receipts: exchange, erratum and session ids, a cause class, probabilities and code's own notes, never the prompt's words (test/ladder/reflection.test.ts checks)",
   "runtime/rules/store.ts": "the rule index (0600): its unit texts and contexts are redacted when the index is built (runtime/rules/build.ts), ids and hashes taken of the text as written",
