@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { run } from "../../cli/main.js";
 import { scriptOf } from "../../cli/commands/eval/bias.js";
 import { judgeBias } from "../../eval/index.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
+import { cliIn } from "../helpers/cli-in.js";
+import { tempDir } from "../helpers/io.js";
 
 /**
  * `errata eval bias` on data with a planted bias: 240 exchanges in 60 sessions, three labellers
@@ -16,11 +16,7 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
-async function cli(argv: string[]) {
-  const m = memoryIo({ env: { ERRATA_DIR: join(dir, "ledger"), HOME: dir }, cwd: dir });
-  const code = await run(argv, m.io);
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (argv: string[]) => cliIn(dir, argv);
 const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
 
 function writeData() {

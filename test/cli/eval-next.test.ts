@@ -1,19 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { run } from "../../cli/main.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
+import { cliIn } from "../helpers/cli-in.js";
+import { tempDir } from "../helpers/io.js";
 
 /** `eval sample --next K` on 100 exchanges whose judge P(yes) runs from 0.01 to 0.99, 20 labelled. */
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
-async function cli(argv: string[]) {
-  const m = memoryIo({ env: { ERRATA_DIR: join(dir, "ledger"), HOME: dir }, cwd: dir });
-  const code = await run(argv, m.io);
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (argv: string[]) => cliIn(dir, argv);
 const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
 interface Rec { round: number; exchange_id: string; pi: number; p_yes: number; drawn: boolean }
 

@@ -4,8 +4,8 @@ import Papa from "papaparse";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mulberry32 } from "../../calibration/random.js";
-import { run } from "../../cli/main.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
+import { cliIn } from "../helpers/cli-in.js";
+import { tempDir } from "../helpers/io.js";
 
 /**
  * The `eval` flags no other test names, on data with a known truth: 200 exchanges in 50
@@ -17,11 +17,7 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
-async function cli(argv: string[]) {
-  const m = memoryIo({ env: { ERRATA_DIR: join(dir, "ledger"), HOME: dir }, cwd: dir });
-  const code = await run(argv, m.io);
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (argv: string[]) => cliIn(dir, argv);
 
 const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
 

@@ -2,11 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { judgeConsistency } from "../../calibration/index.js";
-import { run } from "../../cli/main.js";
 import { mulberry32 } from "../../core/mulberry32.js";
 import { bank } from "../../questions/index.js";
 import { logprobsCompletion, startFakeOpenAI, type FakeServer } from "../engine/helpers/fake-openai.js";
-import { memoryIo, tempDir } from "../helpers/io.js";
+import { cliIn } from "../helpers/cli-in.js";
+import { tempDir } from "../helpers/io.js";
 
 /**
  * `errata eval consistency` against a loopback OpenAI-compatible server that answers a
@@ -24,11 +24,7 @@ afterEach(async () => {
   cleanup();
 });
 
-async function cli(argv: string[]) {
-  const m = memoryIo({ env: { ERRATA_DIR: join(dir, "ledger"), HOME: dir }, cwd: dir });
-  const code = await run(argv, m.io);
-  return { code, out: m.out(), err: m.err() };
-}
+const cli = (argv: string[]) => cliIn(dir, argv);
 
 const N = 40;
 const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
