@@ -24,7 +24,7 @@ describe("naming, incidents and fix type on the labelled set", () => {
     const model = causeModel();
     const lines: string[] = [];
     const figures: Record<string, { p: number; r: number; r1: number; r4: number; fix: number }> = {};
-    for (const split of ["dev", "heldout"] as const) {
+    for (const split of ["dev", "heldout", "fresh"] as const) {
       const byLang = new Map<string, { n: number; r1: number; r4: number }>();
       let tp = 0, fp = 0, fn = 0, fixRight = 0, n = 0;
       for (const [k, it] of items.entries()) {
