@@ -118,7 +118,8 @@ function loadBundle(file: string): ToolHookBundle {
 
 function toolHook(args: string[] = process.argv.slice(2)): void {
   let raw: string | null = null;
-  if (args.length === 1 && args[0] === "pre-tool-use") {
+  // `pre-tool-use --check ID` (an `if`-filtered handler) takes the same shortcut.
+  if (args[0] === "pre-tool-use" && (args.length === 1 || (args.length === 3 && args[1] === "--check"))) {
     raw = readStdin();
     if (raw !== null && quietCall(raw, process.env, process.cwd())) return;
   }

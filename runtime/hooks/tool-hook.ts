@@ -53,12 +53,14 @@ export function processToolHookIo(): ToolHookRunIo {
   };
 }
 
-const HELP = `usage: errata hook pre-tool-use|instructions-loaded
+const HELP = `usage: errata hook pre-tool-use [--check ID]|instructions-loaded
 
   pre-tool-use         runs the checks (errata's installed checks and your hookify rules,
                        .claude/hookify.*.local.md) on the tool call in the PreToolUse JSON and
                        answers deny, ask, a rewrite (updatedInput) or a warning
                        (additionalContext); prints nothing when no check fires.
+                       --check ID runs that one check only: the handler
+                       \`errata rules hooks --write\` writes per check, behind an \`if\` filter.
   instructions-loaded  records which instruction file loaded (file_path, memory_type,
                        load_reason) for the ladder's "not loaded" diagnosis.
 
@@ -77,6 +79,11 @@ export async function runToolHook(args: string[], io: ToolHookRunIo = processToo
   const event = args[0];
   if (args.includes("--help") || args.includes("-h")) {
     io.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const only = checkArg(args);
+  if (only === null) {
+    say(`expected \`pre-tool-use\`, \`pre-tool-use --check ID\` or \`instructions-loaded\`, found ${JSON.stringify(args.join(" "))}; allowed, no check run`);
     return 0;
   }
   try {
@@ -106,13 +113,23 @@ export async function runToolHook(args: string[], io: ToolHookRunIo = processToo
       const sources = findCheckSources(io.env, io.cwd, projectDirOf(f, io.env, io.cwd));
       // No check file: no check can fire or be eligible, so nothing is answered or logged.
       if (!hasCheckSources(sources)) return 0;
-      onPreToolUse(f, io, say, sources);
+      onPreToolUse(f, io, say, sources, only);
     } else if (event === "instructions-loaded") onInstructionsLoaded(f, io, say);
     else say(`unknown tool hook ${JSON.stringify(event)} (expected pre-tool-use or instructions-loaded)`);
   } catch (err) {
     say(`internal fault (${err instanceof Error ? err.message : String(err)}); allowed, no decision made`);
   }
   return 0;
+}
+
+/**
+ * The one check `--check ID` names (undefined: every check), or null for arguments that are
+ * not the hook's (a fault that allows, like every other).
+ */
+export function checkArg(args: readonly string[]): string | undefined | null {
+  if (args.length === 1) return undefined;
+  if (args.length === 3 && args[0] === "pre-tool-use" && args[1] === "--check" && args[2] !== "") return args[2];
+  return null;
 }
 
 // Everything is written synchronously unless a descriptor forced a stream (fd-write.ts).

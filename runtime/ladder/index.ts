@@ -39,3 +39,4 @@ export { correctedFromIncidents, draftFromEvidence, MAX_FIRE_SHARE, replayCheck,
 export { commandPatterns, commandRegex, derivedWitness, type CommandPattern } from "./derive.js";
 export { DEFAULT_NAMING_CUT, inScope, NAMING_CANDIDATES, RuleNamer, shippedRuleNouls, type Naming, type NamingCut, type NamedRule } from "./naming.js";
 export { repeatMarker } from "./signals.js";
+export { checksInForce, handlerFiles, handlersFor, planHandlers, recordHandlerFile, refreshHandlers, TOOL_HANDLERS_FILE, TOOL_HOOK_COMMAND, writeHandlers, type HandlersPlan, type ToolHandler, type ToolHandlerEntry } from "./tool-handlers.js";

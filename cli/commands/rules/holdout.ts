@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { holdoutFromDir, holdoutLines, ladderDir, setHoldout } from "../../../runtime/ladder/index.js";
+import { holdoutFromDir, holdoutLines, ladderDir, refreshHandlers, setHoldout } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
@@ -47,6 +47,8 @@ export function register(group: Command, ctx: CommandContext): void {
       }
       const dryRun = flags.dryRun === true;
       const check = setHoldout(dir, id, holdout, { dryRun });
+      // A check in the holdout keeps an unfiltered handler (its held-out sessions run it in shadow): the per-check handlers follow.
+      if (!dryRun) for (const f of refreshHandlers(dir, ctx.io.cwd, ctx.io.env["HOME"]).rewritten) if (!flags.json) println(ctx.io, `rewrote the per-check tool handlers in ${f}`);
       if (flags.json) return printJson(ctx.io, { ok: true, dry_run: dryRun, check });
       if (dryRun) println(ctx.io, "(dry run: nothing written)");
       if (holdout === null) println(ctx.io, `check ${id}: no longer held out; it acts in every session`);
