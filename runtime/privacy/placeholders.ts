@@ -18,12 +18,14 @@ const REPEATED = /([A-Za-z0-9])\1{5,}/g;
 const MASKED = /[#*•]{4,}/;
 const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/i;
 const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/i;
-const WORD_RUN = /[A-Z]?[a-z]{3,}/g;
+// A word (a capital or none, then lower-case letters), or an acronym of two to four capitals
+// just before a capitalised word ("RHFSearch", "EXPSubs": camelCase names hold them).
+const WORD_RUN = /[A-Z]{2,4}(?=[A-Z][a-z]{3,})|[A-Z]?[a-z]{3,}/g;
 
 /** The share of `s` in word-like runs (a capital or none, then four or more lower-case letters). */
 function wordShare(s: string): number {
   let n = 0;
-  for (const m of s.matchAll(WORD_RUN)) if (m[0].length >= 5) n += m[0].length;
+  for (const m of s.matchAll(WORD_RUN)) if (m[0].length >= 5 || /^[A-Z]+$/.test(m[0])) n += m[0].length;
   return n / s.length;
 }
 
