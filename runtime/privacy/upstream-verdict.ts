@@ -68,8 +68,13 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
       // Not alone: a value of 11 characters or fewer cannot pass the generic rule's 3.5 bits,
       // and short passwords and tokens under a secret's name are secrets.
       return false;
-    case "stopword":
-      return !randomWithout(value, stopwordsIn(generic.rule, value));
+    case "stopword": {
+      const words = stopwordsIn(generic.rule, value);
+      // Under a strong name only a listed value itself (a documented example key) is let
+      // through: a password of words holds stopwords ("correcthorsebatterystaple").
+      if (strong) return words.some((w) => w === value.toLowerCase());
+      return !randomWithout(value, words);
+    }
   }
 }
 
