@@ -1,8 +1,9 @@
 /**
  * Values a rule matched that are not secrets (issue 34: over-redaction down): placeholders
  * (`xxxx…`, `<token>`, `your_api_key`, `…EXAMPLE`, runs of one character, `abcdefgh…`,
- * `12345678…`), masked values (`####`), identifiers made of words (`hf_requiredCharacteristic…`),
- * and key blocks with no key in them. The full redactor drops such a finding (engine.ts).
+ * `12345678…`), masked values (`####`), identifiers made of words (`hf_requiredCharacteristic…`,
+ * camelCase with acronyms: `rhf_SponsoredProductsRemoteRHFSearch…`), key blocks with no key in
+ * them, and values that are only references to variables (`${APIKEY:-${DEFAULT_APIKEY}}`). The full redactor drops such a finding (engine.ts).
  *
  * Why these bounds: a random token of 24 characters or more of the 62 letters and digits has
  * 75% of its characters in word-like runs (a capital then four or more lower-case letters)
@@ -18,12 +19,14 @@ const REPEATED = /([A-Za-z0-9])\1{5,}/g;
 const MASKED = /[#*•]{4,}/;
 const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/i;
 const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/i;
-const WORD_RUN = /[A-Z]?[a-z]{3,}/g;
+// A word (a capital or none, then lower-case letters), or an acronym of two to four capitals
+// just before a capitalised word ("RHFSearch", "EXPSubs": camelCase names hold them).
+const WORD_RUN = /[A-Z]{2,4}(?=[A-Z][a-z]{3,})|[A-Z]?[a-z]{3,}/g;
 
 /** The share of `s` in word-like runs (a capital or none, then four or more lower-case letters). */
 function wordShare(s: string): number {
   let n = 0;
-  for (const m of s.matchAll(WORD_RUN)) if (m[0].length >= 5) n += m[0].length;
+  for (const m of s.matchAll(WORD_RUN)) if (m[0].length >= 5 || /^[A-Z]+$/.test(m[0])) n += m[0].length;
   return n / s.length;
 }
 
@@ -45,99 +48,20 @@ function ascendingRun(s: string): number {
   return best;
 }
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-/** The letter's place in the alphabet (0 to 25, either case), or the digit's value. */
-const ordinal = (c: number): number => (isDigit(c) ? c - 48 : (c | 32) - 97);
-
-/**
- * The share of the letters and digits of `s` that stand in a run of three or more, each the one
- * before it plus one, letters caselessly ("abc123", "AbCeFG123": every character; "essu_abc123":
- * 6 of 9). A random token of 62 symbols starts such a run at a position about once in 1,300
- * (digits: once in 100): half its characters in runs is beyond reach for 8 characters or more.
- */
-export function ascendingShare(s: string): number {
-  let inRuns = 0;
-  let total = 0;
-  let run = 0;
-  let prev = -1;
-  const close = (): void => {
-    if (run >= 3) inRuns += run;
-  };
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!isDigit(c) && !isLetter(c)) {
-      close();
-      run = 0;
-      prev = -1;
-      continue;
-    }
-    total++;
-    const p = prev;
-    prev = c;
-    if (p >= 0 && isDigit(p) === isDigit(c) && ordinal(c) === ordinal(p) + 1) run++;
-    else {
-      close();
-      run = 1;
-    }
-  }
-  close();
-  return total === 0 ? 0 : inRuns / total;
-}
-
-/**
- * Letters and digits typed in order but interleaved ("a1B2c3D4e5F6", "Aa1Bb2Cc3",
- * "ABC123DEF456GHI789"): of the steps between one letter and the next letter (caselessly), and
- * one digit and the next digit, the share that stay or go up by one (z to a and 9 to 0 count as
- * up). A random token's letters do so about once in 13 steps and its digits once in 5.
- */
-export function orderedStepShare(s: string): { share: number; steps: number } {
-  let steps = 0;
-  let up = 0;
-  let lastLetter = -1;
-  let lastDigit = -1;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (isLetter(c)) {
-      const o = ordinal(c);
-      if (lastLetter >= 0) {
-        steps++;
-        if (o === lastLetter || o === (lastLetter + 1) % 26) up++;
-      }
-      lastLetter = o;
-    } else if (isDigit(c)) {
-      const o = c - 48;
-      if (lastDigit >= 0) {
-        steps++;
-        if (o === lastDigit || o === (lastDigit + 1) % 10) up++;
-      }
-      lastDigit = o;
-    }
-  }
-  return { share: steps === 0 ? 0 : up / steps, steps };
-}
-
-/** Typed in order by hand: see ascendingShare and orderedStepShare (bounds there). */
-export function typedInOrder(s: string): boolean {
-  const alnum = s.replace(/[^A-Za-z0-9]/g, "").length;
-  if (alnum >= 6 && ascendingShare(s) >= 0.5) return true;
-  const { share, steps } = orderedStepShare(s);
-  return steps >= 10 && share >= 0.8;
-}
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+]([^${}]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/g;
 
 /**
  * Only references to variables, with shell defaults that are references too:
  * "${USER:-${DEFAULT_USER}}:${APIKEY:-${DEFAULT_APIKEY}}", "$TOKEN", "%API_KEY%". What runs
- * there is filled in at run time: no value is written.
+ * there is filled in at run time: no value is written. Checked for every rule's finding,
+ * gitleaks' provider rules included (its curl rule took the nested default above).
  */
-const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+]([^${}]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/g;
-
 export function onlyReferences(s: string): boolean {
   let rest = s;
   for (let i = 0; i < 4; i++) {
-    // A default written out ("${API_KEY:-sk-…}") is a value: only an empty one, a word or a
-    // placeholder is taken away with its reference.
-    const next = rest.replace(REFERENCE, (ref: string, dflt: string | undefined) => (dflt === undefined || dflt === "" || /^[A-Za-z_]{1,20}$/.test(dflt) || notASecret(dflt) ? "" : ref));
+    // A default written out ("${API_KEY:-sk-…}", "${DB_PASSWORD:-hunter}") is a value: only an
+    // empty one or a placeholder is taken away with its reference.
+    const next = rest.replace(REFERENCE, (ref: string, dflt: string | undefined) => (dflt === undefined || dflt === "" || notASecret(dflt) ? "" : ref));
     if (next === rest) break;
     rest = next;
   }

@@ -34,7 +34,7 @@ const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-pr
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
 
 /** The key's name and the operator before a value, as gitleaks' generic match holds them: `API_KEY = "`. */
-function nameBefore(text: string, start: number): { name: string; withOperator: string } {
+export function nameBefore(text: string, start: number): { name: string; withOperator: string } {
   let i = start;
   for (let k = 0; k < 8 && i > 0 && /[ \t'"`=:>,]/.test(text[i - 1]!); k++) i--;
   const opAt = i;
@@ -68,8 +68,13 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
       // Not alone: a value of 11 characters or fewer cannot pass the generic rule's 3.5 bits,
       // and short passwords and tokens under a secret's name are secrets.
       return false;
-    case "stopword":
-      return !randomWithout(value, stopwordsIn(generic.rule, value));
+    case "stopword": {
+      const words = stopwordsIn(generic.rule, value);
+      // Under a strong name only a listed value itself (a documented example key) is let
+      // through: a password of words holds stopwords ("correcthorsebatterystaple").
+      if (strong) return words.some((w) => w === value.toLowerCase());
+      return !randomWithout(value, words);
+    }
   }
 }
 
@@ -111,6 +116,20 @@ function prefixedDisowned(text: string, start: number, end: number): boolean {
   const gate = { has: (k: string) => lower.includes(k) };
   // Disowned only when every provider rule of that prefix finds nothing on the token.
   return rules.every((r) => gitleaksFindings(r, line, gate).every(([a, b]) => lineStart + b <= start || lineStart + a >= end));
+}
+
+/**
+ * A value that spells its own key's name (`SN_id_Gost28147_89_None_KeyMeshing = "id-Gost28147-89-None-KeyMeshing"`,
+ * `ACCESS_TOKEN: "access-token"`): a constant naming itself, no secret, unless the name is a
+ * strong one (`"password": "password"`: a weak password is still a password). Compared with case and
+ * `_`, `-`, `.` left out, 8 characters or more.
+ */
+export function spellsItsName(text: string, start: number, end: number): boolean {
+  const norm = (s: string): string => s.toLowerCase().replace(/[_.-]/g, "");
+  const value = norm(text.slice(start, end));
+  const { name } = nameBefore(text, start);
+  // Not under a strong name: "password": "password" is a weak password, still a password.
+  return value.length >= 8 && !STRONG_NAMES.test(name.toLowerCase()) && norm(name).includes(value);
 }
 
 /** Whether upstream's rule for the shape an own rule of `kind` found at [start, end) would let it through (see above). */
