@@ -170,7 +170,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   const verdictCorrection = reading.signal === "correction" && classify(turn.text, { previousReply: turn.reply_before }).kind === "correction";
   for (const { rule, by } of named) {
     const witnessed = witnessOf(rule, turn);
-    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "undo" || repeat !== null || verdictCorrection || objected;
+    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "rejected" || reading.signal === "undo" || repeat !== null || verdictCorrection || objected;
     if (!broken) {
       const why =
         witnessed === false

@@ -26,7 +26,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, type FormattingOptions } from "jsonc-parser";
-import { compileChecks, hookifyCheck, ifRules, type Check } from "../ladder-formats/index.js";
+import { compileChecks, hookifyCheck, ifRules, readsOutput, type Check } from "../ladder-formats/index.js";
 import { writeFileAtomic } from "../files/index.js";
 import { LadderError } from "./errors.js";
 import { readInstalledChecks } from "./proposals.js";
@@ -55,7 +55,8 @@ function shellWord(id: string): string {
 /** The handlers for the checks in force, in their order. */
 export function handlersFor(checks: readonly Check[], command = TOOL_HOOK_COMMAND): ToolHandlerEntry[] {
   const out: ToolHandlerEntry[] = [];
-  for (const c of checks) {
+  // A check on a tool's output runs at PostToolUse (errata-tool-hook post-tool-use), never before the tool.
+  for (const c of checks.filter((x) => !readsOutput(x))) {
     const matcher = c.tools === "*" ? "*" : c.tools.join("|");
     const run = `${command} pre-tool-use --check ${shellWord(c.id)}`;
     // One rule per handler (the field takes one); ifRules gives one for every form it knows.

@@ -19,7 +19,8 @@
  *   writes the tool-event lines the shadow gate reads (its answer is not used).
  * - `prompt.context` sees which instruction files the request carries (the InstructionsLoaded
  *   equivalent) and hands each, once a session, to `errata-tool-hook instructions-loaded`.
- * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands.
+ * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands, and
+ *   `/errata pane` opens the owner's pane (runtime/mod/pane.ts), drawn at `ui.render`.
  *
  * A fault is logged (`$.ui.log` to the debug log) and the event passes on unchanged. Where the
  * settings hooks are installed too, the mod stands down for what they do (no line written twice).
@@ -31,6 +32,7 @@ import { join } from "node:path";
 import { modClassifier } from "./classifier.js";
 import { checksReader } from "./checks-read.js";
 import { resolvePaths } from "../paths.js";
+import { createPane, PANE_ID } from "./pane.js";
 import type {
   CommandRunInput,
   ModApi,
@@ -100,6 +102,8 @@ export interface ErrataMod {
   promptContext: ($: ModApi, e: PromptContextInput, next: Next<PromptContextInput, PromptContextResult>) => Promise<PromptContextResult>;
   sessionStart: ($: ModApi, e: unknown, next: Next<unknown, unknown>) => Promise<unknown>;
   commandRun: ($: ModApi, e: CommandRunInput, next: Next<CommandRunInput, unknown>) => Promise<unknown>;
+  /** `ui.render` for `{ component: "Pane", requestId: "errata" }`: the owner's pane. */
+  uiRender: ($: ModApi, e: { requestId?: string; [k: string]: unknown }, next: Next<unknown, unknown>) => Promise<unknown>;
 }
 
 export interface ModOptions {
@@ -108,7 +112,8 @@ export interface ModOptions {
 }
 
 const KIND_TO_MEMORY_TYPE: Record<string, string> = { managed: "Managed", user: "User", project: "Project", local: "Local" };
-export const ERRATA_COMMANDS = ["report", "approvals", "approve", "reject", "undo"] as const;
+export const ERRATA_COMMANDS = ["pane", "report", "approvals", "approve", "reject", "undo"] as const;
+export { errataCommand } from "./pane.js";
 
 export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const now = opts.now ?? (() => Date.now());
@@ -119,6 +124,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const recorded = new Set<string>();
   /** The decision on a call, by its id: tool.check and tool.call see it once, on the input the model sent. */
   const decided = new Map<string, Decision | null>();
+  const pane = createPane();
 
   const sessionOf = ($: ModApi): Promise<Session> =>
     (session ??= (async () => {
@@ -267,7 +273,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     sessionStart: guard("session.start", async ($, e, next) => {
       // The look-up and the classifier go on after this dispatch; the command is listed beside the rest of the chain.
       warm($);
-      const listed = $.registerCommand({ name: "errata", description: "Errata: the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "report | approvals | approve ID | reject ID | undo ID" });
+      const listed = $.registerCommand({ name: "errata", description: "Errata: the owner's pane, the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "pane | report | approvals | approve ID | reject ID [why] | undo ID" });
       listed.catch(() => undefined); // awaited below; a failure is the guard's to log
       const r = await next(e);
       await listed;
@@ -276,37 +282,14 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
 
     commandRun: guard("command.run", async ($, e, next) => {
       if (e.command !== "errata") return next(e);
-      const s = await sessionOf($);
-      const words = (e.args ?? "").trim().split(/\s+/).filter((w) => w !== "");
-      const argv = errataCommand(words);
-      if (typeof argv === "string") return { text: argv };
-      const r = await $.run([...s.errata, ...argv], { cwd: s.cwd, timeoutMs: 120_000 });
-      const out = `${r.stdout}${r.stderr === "" ? "" : `\n${r.stderr}`}`.trim();
-      return { text: out === "" ? `errata ${argv.join(" ")}: done (exit ${r.exitCode ?? "?"})` : out };
+      return pane.command($, await sessionOf($), e.args ?? "");
+    }),
+
+    uiRender: guard("ui.render", async ($, e, next) => {
+      if (e.requestId !== PANE_ID) return next(e);
+      return pane.render($, await sessionOf($), e);
     }),
   };
-}
-
-/** `/errata WORDS` -> the `errata` argv it runs, or the usage line for words it does not take. */
-export function errataCommand(words: readonly string[]): string[] | string {
-  const usage = "usage: /errata report | approvals | approve ID [--native-deny] | reject ID | undo ID";
-  const [verb, ...all] = words;
-  // The owner's hard block (docs/ladder.md): the one flag /errata passes on, after approve only.
-  const native = verb === "approve" && all.at(-1) === "--native-deny";
-  const rest = native ? all.slice(0, -1) : all;
-  switch (verb) {
-    case undefined:
-    case "report":
-      return rest.length === 0 ? ["rules", "morning"] : usage;
-    case "approvals":
-      return rest.length === 0 ? ["rules", "approvals"] : usage;
-    case "approve":
-    case "reject":
-    case "undo":
-      return rest.length === 1 && /^[A-Za-z0-9._:-]+$/.test(rest[0]!) ? ["rules", verb, rest[0]!, ...(native ? ["--native-deny"] : [])] : `${usage} (expected one proposal id after ${verb}; found ${rest.length === 0 ? "none" : JSON.stringify(rest.join(" "))})`;
-    default:
-      return `${usage} (found ${JSON.stringify(verb)})`;
-  }
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
