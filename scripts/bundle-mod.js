@@ -92,6 +92,7 @@ const HOOKS = [
   ["tool.call", null, "toolCall"],
   ["prompt.context", null, "promptContext"],
   ["command.run", '{ command: "errata" }', "commandRun"],
+  ["prompt.attachment", '{ type: "nested_memory" }', "promptAttachment"],
 ];
 const registerText =
   "// The Errata mod's hooks module (docs/mod.md), written by scripts/bundle-mod.js: edit the\n" +
