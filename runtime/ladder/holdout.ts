@@ -317,3 +317,16 @@ export function installedCheckIds(dir: string): string[] {
   const file = join(dir, CHECKS_FILE);
   return existsSync(file) ? parseChecksFile(readFileSync(file, "utf8"), file).map((c) => c.id) : [];
 }
+
+/** A line holdout's row in the Pulse page's shape (ids and counts; a session is a chance): its name says it is a rule line. */
+export function pulseLineHoldout(r: LineHoldoutRow): ReturnType<typeof pulseHoldout> {
+  const i = r.interval;
+  return {
+    check: `rule ${r.rule_id} (line)`,
+    one_in: r.one_in,
+    acting: { ...r.counts.in_force, sessions: r.treated_sessions },
+    held_out: { ...r.counts.held, sessions: r.held_out_sessions.length },
+    difference: i ? { value: i.difference, low: i.low, high: i.high } : null,
+    held_out_sessions: r.held_out_sessions,
+  };
+}

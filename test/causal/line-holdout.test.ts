@@ -143,6 +143,13 @@ describe("the morning report and errata rules holdout <rule-id>", () => {
     expect(report).toContain(`rule ${RULE.rule_id}: 2/20 vs 3/5 chances slipped`);
     expect(report).toContain(`held out 1 in 5 sessions; held-out sessions: ${[...held].sort().join(", ")}`);
     expect(report).toContain("1 session drawn to be held out still carried the line");
+    // The Pulse page (errata report --html) discloses it beside the checks, ids and counts only.
+    const env = { ERRATA_DIR: ledger, ERRATA_STATE_DIR: join(tmp.dir, "state"), ERRATA_HOST_DIR: join(tmp.dir, "host") };
+    const page = memoryIo({ env, cwd: tmp.dir, now: Date.parse("2026-12-06T12:00:00Z") });
+    expect([0, 1], page.err()).toContain(await run(["report", "--html", "--out", "pulse.html"], page.io));
+    const html = readFileSync(join(tmp.dir, "pulse.html"), "utf8");
+    expect(html).toContain(`<td>rule ${RULE.rule_id} (line)</td><td>1 in 5</td><td>2/20 (20 sessions)</td><td>3/5 (5 sessions)</td>`);
+    expect(html).toContain([...held].sort().join(", "));
 
     const off = await cli("rules", "holdout", RULE.rule_id, "--off");
     expect(off.out).toContain("no longer held out");
