@@ -71,5 +71,11 @@ export const InstructionsLoadedSchema = z.object({
   globs: z.array(z.string()).nullable(),
   trigger_file_path: z.string().nullable(),
   parent_file_path: z.string().nullable(),
+  /**
+   * The rule ids the Errata mod left out of this file's text for this session (a line holdout,
+   * docs/causal.md); absent on a plain load. Written by the mod only: the client's own event
+   * has no such field.
+   */
+  withheld: z.array(z.string()).optional(),
 });
 export type InstructionsLoadedRow = z.infer<typeof InstructionsLoadedSchema>;

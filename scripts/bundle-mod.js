@@ -108,6 +108,7 @@ const HOOKS = [
   ["command.run", '{ command: "errata" }', "commandRun"],
   // The owner's pane (runtime/mod/pane.ts), opened by `/errata pane`.
   ["ui.render", '{ component: "Pane", requestId: "errata" }', "uiRender"],
+  ["prompt.attachment", '{ type: "nested_memory" }', "promptAttachment"],
 ];
 const registerText =
   "// The Errata mod's hooks module (docs/mod.md), written by scripts/bundle-mod.js: edit the\n" +

@@ -254,4 +254,35 @@ export function register(on) {
       h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
+  on("prompt.attachment", { type: "nested_memory" }, ($, e, next) =>
+    mod.promptAttachment({
+      log: (text) => $.ui.log(text, { to: "debug" }),
+      sessionInfo: () => $.session.info(),
+      sessionId: () => $.session.id(),
+      sessionCwd: () => $.session.cwd(),
+      hookEnv: () => $.process.hookEnv(),
+      read: (path) => $.fs.read(path),
+      write: (path, text) => $.fs.write(path, text),
+      exists: (path) => $.fs.exists(path),
+      list: (path) => $.fs.list(path),
+      run: (argv, init) => $.process.run(argv, init),
+      settings: () => $.settings.read(),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
+      registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
+    }, e, next),
+  ).catch(($, e, next) => next(e));
 }

@@ -25,7 +25,7 @@ export { runAudit, type AuditInput, type AuditReport } from "./auditor.js";
 export { morningReport } from "./morning.js";
 export { memoryDir, memoryRuleRow, memoryUnits, noteReads, projectSlug, syncMemoryRules, type MemoryUnit } from "./memory.js";
 export { ruleCosts, ruleTokens, tokenBudget, TOKENIZER, type RuleCost, type TokenBudget } from "./cost.js";
-export { holdoutFromDir, holdoutLines, holdoutRows, pulseHoldout, setHoldout, worthTesting, type HoldoutRow, type WorthTesting } from "./holdout.js";
+export { holdoutFromDir, holdoutLines, holdoutRows, installedCheckIds, lineHoldoutFromDir, lineHoldoutLines, lineHoldoutRows, pulseHoldout, pulseLineHoldout, readLineHoldouts, setHoldout, setLineHoldout, worthTesting, type HoldoutRow, type LineHoldoutRow, type WorthTesting } from "./holdout.js";
 export { ruleRowsForIndex, syncIndexRules } from "./sync.js";
 export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent, type JourneyState, type Transition } from "./journey.js";
 export { InjectedCrash } from "./auditor.js";

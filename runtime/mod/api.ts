@@ -113,6 +113,20 @@ export interface PromptContextResult {
   instructionFiles?: readonly InstructionFile[];
 }
 
+/** `prompt.attachment`: one message the engine injects (`nested_memory`: a rules file loaded on a read). */
+export interface PromptAttachmentInput {
+  type: string;
+  text: string;
+  origin?: unknown;
+  agentId?: string;
+  [k: string]: unknown;
+}
+/** The text the model reads for it; null leaves it out. */
+export interface PromptAttachmentResult {
+  text: string | null;
+  [k: string]: unknown;
+}
+
 export interface CommandRunInput {
   command: string;
   args?: string;

@@ -19,6 +19,8 @@
  *   writes the tool-event lines the shadow gate reads (its answer is not used).
  * - `prompt.context` sees which instruction files the request carries (the InstructionsLoaded
  *   equivalent) and hands each, once a session, to `errata-tool-hook instructions-loaded`.
+ * - A line holdout (docs/causal.md): `prompt.context` and `prompt.attachment` leave the rule lines
+ *   the session's draw holds out out of what the model is sent, and record it (line-holdout.ts).
  * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands, and
  *   `/errata pane` opens the owner's pane (runtime/mod/pane.ts), drawn at `ui.render`.
  *
@@ -28,6 +30,8 @@
 import { rowKind } from "../hooks/row-kind.js";
 import { lastReplyFileName, withheldReplyRecord } from "../hooks/last-reply-key.js";
 import { evaluateCompiled, type Decision } from "../ladder-formats/checks.js";
+import { LADDER_DIR, LINE_HOLDOUTS_FILE } from "../ladder-formats/files.js";
+import { sessionLines, withheldPayload, withholdFromAttachment, withholdFromContext, type RecordWithheld } from "./line-holdout.js";
 import { join } from "node:path";
 import { modClassifier } from "./classifier.js";
 import { checksReader } from "./checks-read.js";
@@ -37,6 +41,8 @@ import type {
   CommandRunInput,
   ModApi,
   Next,
+  PromptAttachmentInput,
+  PromptAttachmentResult,
   PromptContextInput,
   PromptContextResult,
   PromptSubmitInput,
@@ -100,6 +106,7 @@ export interface ErrataMod {
   toolCheck: ($: ModApi, e: ToolCheckInput, next: Next<ToolCheckInput, ToolCheckResult>) => Promise<ToolCheckResult>;
   toolCall: ($: ModApi, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>) => Promise<ToolCallResult>;
   promptContext: ($: ModApi, e: PromptContextInput, next: Next<PromptContextInput, PromptContextResult>) => Promise<PromptContextResult>;
+  promptAttachment: ($: ModApi, e: PromptAttachmentInput, next: Next<PromptAttachmentInput, PromptAttachmentResult>) => Promise<PromptAttachmentResult>;
   sessionStart: ($: ModApi, e: unknown, next: Next<unknown, unknown>) => Promise<unknown>;
   commandRun: ($: ModApi, e: CommandRunInput, next: Next<CommandRunInput, unknown>) => Promise<unknown>;
   /** `ui.render` for `{ component: "Pane", requestId: "errata" }`: the owner's pane. */
@@ -166,6 +173,11 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       (err: unknown) => $.log(`errata mod: ${what} did not run (${message(err)})`),
     );
   };
+
+  /** The rule lines this session's draw holds out, read once a session; each withholding recorded (line-holdout.ts). */
+  let heldLines: ReturnType<typeof sessionLines> | null = null;
+  const linesHeldOut = ($: ModApi, s: Session) => (heldLines ??= sessionLines((f) => readIfThere($, f), $.log, `${resolvePaths(s.env, s.cwd).ledgerDir}/${LADDER_DIR}/${LINE_HOLDOUTS_FILE}`, s.id));
+  const recordWithheld = ($: ModApi, s: Session): RecordWithheld => (file, reason, ids) => background($, "line holdout", [...s.toolHook, "instructions-loaded"], withheldPayload(s.id, s.cwd, file, reason, ids), s.cwd);
 
   async function decide($: ModApi, s: Session, tool: string, input: Record<string, unknown>, toolUseId: string | undefined): Promise<Decision | null> {
     if (toolUseId !== undefined && decided.has(toolUseId)) return decided.get(toolUseId)!;
@@ -257,7 +269,8 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       const files = e.instructionFiles ?? [];
       if (files.length === 0) return next(e);
       const s = await sessionOf($);
-      if (s.standDown.instructions) return next(e);
+      const out = withholdFromContext(e, await linesHeldOut($, s), recordWithheld($, s));
+      if (s.standDown.instructions) return next(out);
       for (const f of files) {
         const memoryType = KIND_TO_MEMORY_TYPE[f.kind];
         const key = `${s.id}\u0000${f.path}`;
@@ -267,7 +280,14 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
         if (f.parent) payload["parent_file_path"] = f.parent;
         background($, "instructions-loaded", [...s.toolHook, "instructions-loaded"], JSON.stringify(payload), s.cwd);
       }
-      return next(e);
+      return next(out);
+    }),
+
+    promptAttachment: guard("prompt.attachment", async ($, e, next) => {
+      if (e.type !== "nested_memory" || typeof e.text !== "string") return next(e);
+      const s = await sessionOf($);
+      const text = withholdFromAttachment(await linesHeldOut($, s), e.text, recordWithheld($, s));
+      return next(text === null ? e : { ...e, text });
     }),
 
     sessionStart: guard("session.start", async ($, e, next) => {
@@ -290,6 +310,14 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       return pane.render($, await sessionOf($), e);
     }),
   };
+}
+
+async function readIfThere($: ModApi, file: string): Promise<string | null> {
+  try {
+    return await $.read(file);
+  } catch {
+    return null;
+  }
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
