@@ -35,6 +35,7 @@ export interface DevItem {
 /** The items the model is fitted on: every split but the fresh one (see the header). */
 export const FIT_SPLITS: ReadonlySet<string> = new Set(["dev", "heldout"]);
 
+/** The fit items (splits in FIT_SPLITS) with their candidates' features, as the fit and its cross-validation read them. */
 export function devItems(): { items: DevItem[]; projects: string[] } {
   const all = namingItems();
   const dev = all.filter((i) => FIT_SPLITS.has(i.split));
