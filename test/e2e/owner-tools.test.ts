@@ -6,7 +6,9 @@
 // 2. the owner refusing a call in the permission dialog (the owner-answer stand-in, as
 //    rung3.test.ts) becomes a correction signal the nightly run counts: an incident of the rule
 //    the owner's words name, signal `rejected`;
-// 3. `/errata pane` in `claude -p` with the mod: answered by the mod without a model turn (the
+// 3. a warning about a tool's output from `errata-tool-hook post-tool-use` (PostToolUse): it
+//    reaches the model beside the tool's result, phrased as a fact, and only when the output matches;
+// 4. `/errata pane` in `claude -p` with the mod: answered by the mod without a model turn (the
 //    scripted model is asked nothing), the pane's text (the morning report, the approval table)
 //    reaching the owner on stdout.
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -109,6 +111,29 @@ describe.skipIf(!ready)(`the owner's side of the tool path in the real client (C
     expect(rule, JSON.stringify(ledger.filter((l) => l["kind"] === "rule"))).toBeDefined();
     const incidents = ledger.filter((l) => l["kind"] === "incident");
     expect(incidents.map((i) => [i["rule_id"], i["signal"]]), JSON.stringify(incidents)).toEqual([[rule!["rule_id"], "rejected"]]);
+  });
+
+  it("a warning about a tool's output reaches the model beside the result, phrased as a fact, only when the output matches", async () => {
+    const ws = workspace(join(tmp.dir, "post"), bin, { hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "errata-tool-hook post-tool-use" }] }] } });
+    mkdirSync(join(ws.ledger, "ladder"), { recursive: true });
+    const check = { id: "tests-skipped", rule_id: null, tools: ["Bash"], conditions: [{ field: "output", operator: "regex_match", pattern: "\\b[1-9]\\d* skipped\\b" }], action: "warn", message: "Skipped tests count as failures here.", mode: "active" };
+    writeFileSync(join(ws.ledger, "ladder", "checks.json"), JSON.stringify({ version: 1, checks: [check] }));
+    server.script([
+      { tool: "Bash", input: { command: "echo 'Tests: 40 passed, 0 skipped'", description: "tests" } },
+      { tool: "Bash", input: { command: "echo 'Tests: 40 passed, 3 skipped'", description: "tests again" } },
+      { text: "Done." },
+    ]);
+    const from = server.requests.length;
+    const r = await runClient(ws, server.url, "Run the tests.");
+    expect(r.code, r.stderr).toBe(0);
+    const main = server.requests.slice(from).filter((q) => q.main);
+    const WARNING = 'The owner set a check on calls like this one (errata check tests-skipped): "Skipped tests count as failures here."';
+    const text = (q: RecordedRequest) => (q.body.messages ?? []).map((m) => contentText(m.content)).join("\n");
+    // After the first call (0 skipped) the model reads no warning; after the second (3 skipped) it does, once.
+    expect(text(main[1]!)).not.toContain(WARNING);
+    expect(text(main[2]!).split(WARNING).length - 1).toBe(1);
+    expect(resultAfter(main, 1).text).toContain("3 skipped");
+    expect(jsonl(join(ws.ledger, "ladder", "tool-events.jsonl")).map((e) => [e["check"], e["fired"], e["decision"]])).toEqual([["tests-skipped", false, null], ["tests-skipped", true, "warn"]]);
   });
 
   it("/errata pane in claude -p with the mod: answered without a model turn, the pane's text on stdout", async () => {
