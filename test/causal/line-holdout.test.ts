@@ -16,6 +16,10 @@ import type { ModApi } from "../../runtime/mod/api.js";
 import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
 import type { IncidentRow } from "../../schemas/rule-ledger.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
+import { mulberry32 } from "../../core/mulberry32.js";
+
+/** Covered and runs (halving, then no effect), seeds 31 and 32, 2,000 histories each. */
+const LINE_COVERAGE: number[] = [1909, 2000, 1947, 2000];
 
 const RULE: LineHoldout = { rule_id: "claude.project.6c265d", text: "- Use pnpm, never npm.", file: "/p/CLAUDE.md", one_in: 5, seed: 1 };
 
@@ -219,5 +223,40 @@ describe("the mod leaves a held-out line out of what the model is sent", () => {
     expect(await mod2.promptAttachment($2, attachment, async (x) => ({ text: x.text }))).toEqual({ text: attachment.text });
     await new Promise((r) => setTimeout(r, 10));
     expect(runs2).toEqual([]);
+  });
+});
+
+describe("the line holdout's interval covers the true difference (simulated, synthetic)", () => {
+  // One rule, four weeks of six sessions a day (168), one in five held out by the mod's draw on
+  // fresh session ids; a session slips (has an incident) with probability pIn in force and pOut
+  // held out. Assumptions, not measurements. Wilson's interval of the coverage beside it.
+  const cover = (seed: number, pIn: number, pOut: number, histories: number) => {
+    const rand = mulberry32(seed);
+    let covered = 0;
+    let width = 0;
+    let runs = 0;
+    for (let h = 0; h < histories; h++) {
+      const loads: InstructionsLoadedRow[] = [];
+      const incidents: IncidentRow[] = [];
+      for (let s = 0; s < 168; s++) {
+        const id = `h${seed}-${h}-${s}`;
+        const held = heldOut({ id: RULE.rule_id, holdout: RULE }, id);
+        loads.push(held ? load(id, [RULE.rule_id]) : load(id));
+        if (rand() < (held ? pOut : pIn)) incidents.push(inc(id));
+      }
+      const i = lineHoldoutRows([RULE], loads, incidents)[0]!.interval;
+      if (i === null) continue;
+      runs++;
+      width += i.high - i.low;
+      if (i.low <= pIn - pOut && pIn - pOut <= i.high) covered++;
+    }
+    return { covered, runs, width: width / runs };
+  };
+  it("a halving of a 7% session rate (true difference -0.07) and no effect: at or above 95%", () => {
+    const halving = cover(31, 0.07, 0.14, 2000);
+    const none = cover(32, 0.07, 0.07, 2000);
+    process.stdout.write(`  line holdout coverage: halving ${halving.covered}/${halving.runs} mean width ${halving.width.toFixed(3)}; no effect ${none.covered}/${none.runs} mean width ${none.width.toFixed(3)}\n`);
+    expect([halving.covered, halving.runs, none.covered, none.runs]).toEqual(LINE_COVERAGE);
+    for (const c of [halving, none]) expect(c.covered / c.runs).toBeGreaterThanOrEqual(0.94);
   });
 });
