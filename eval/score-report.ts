@@ -133,7 +133,16 @@ export interface ScoreReport {
   /** Items whose labellers tied or gave too few labels, or that an adjudicator called ambiguous (left out). */
   noMajority: number;
   /** What adjudication did to the detect question's gold on these items (null without decisions). */
-  adjudication: { adjudicated: number; overturned: number; tiesResolved: number; ambiguous: number; goldBefore: number; goldAfter: number } | null;
+  adjudication: {
+    adjudicated: number;
+    overturned: number;
+    tiesResolved: number;
+    ambiguous: number;
+    goldBefore: number;
+    goldAfter: number;
+    /** Each detector's unweighted kappa with the gold before adjudication (the raw majority; point only) and after (this report's). */
+    kappa: { detector: string; before: number | null; after: number | null }[];
+  } | null;
   goldFailures: number;
   weightSum: number;
   bootstrap: Omit<BootstrapResult, "figures">;
@@ -310,6 +319,8 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
 
   const { figures, ...bootMeta } = boot;
   const rawDetect = decisions.length === 0 ? detect : golds(labels, opts.detectQuestion, ids, opts.labelers, minVotes, []);
+  // The same detectors on the raw majority, for their kappa before adjudication (point figures: one resample).
+  const rawKappa = decisions.length === 0 ? null : new Map(scoreDetectors(gold, labels, predictions, { ...opts, adjudications: [], resamples: 1, ppi: null, training: new Map() }).detectors.map((d) => [d.name, d.figures.kappa.point]));
   return {
     split: opts.split,
     items: items.length,
@@ -325,6 +336,7 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
             ambiguous: [...detect.values()].filter((g) => g.status === "ambiguous").length,
             goldBefore: [...rawDetect.values()].filter(hasGold).length,
             goldAfter: [...detect.values()].filter(hasGold).length,
+            kappa: detectors.map((d) => ({ detector: d.name, before: rawKappa?.get(d.name) ?? null, after: d.figures.kappa.point })),
           },
     goldFailures: scoredItems.filter((g) => g.goldFailure === true).length,
     weightSum: items.reduce((s, g) => s + g.weight, 0),

@@ -85,12 +85,15 @@ describe("errata eval adjudicate", () => {
     // raw gold: e1 y, e2 n, e3 n, e4 y (e5 a tie); adjudicated: e1 y, e2 y, e4 y, e5 n (e3 ambiguous).
     expect([raw.scored, raw.gold_failures, raw.adjudication]).toEqual([4, 2, null]);
     expect([adj.scored, adj.gold_failures]).toEqual([4, 3]);
-    expect(adj.adjudication).toEqual({ adjudicated: 2, overturned: 1, ties_resolved: 1, ambiguous: 1, gold_before: 4, gold_after: 4 });
+    // d: yes on e1 e2 e3 e5, no on e4. Kappa before (raw gold y n n y): po 1/4, pe (3/4)(1/2)+(1/4)(1/2) = 1/2 -> -0.5;
+    // after (gold y y - y n, e3 ambiguous; d on e1 e2 e4 e5 = y y n y): po 2/4, pe (3/4)(3/4)+(1/4)(1/4) = 5/8 -> -1/3.
+    expect(adj.adjudication).toEqual({ adjudicated: 2, overturned: 1, ties_resolved: 1, ambiguous: 1, gold_before: 4, gold_after: 4, kappa: [{ detector: "d", before: expect.closeTo(-0.5, 10), after: expect.closeTo(-1 / 3, 10) }] });
     // d says yes on all but e4. Raw: TP e1, FP e2 e3, FN e4 -> recall 0.5; adjudicated: TP e1 e2, FP e5, FN e4 -> recall 2/3.
     const recall = (r: { detectors: { figures: { recall: { point: number } } }[] }) => r.detectors[0]!.figures.recall.point;
     expect(recall(raw)).toBeCloseTo(0.5, 10);
     expect(recall(adj)).toBeCloseTo(2 / 3, 10);
     const text = await cliIn(dir, ["eval", "score", "--predictions", "preds.jsonl", "--split", "all"]);
+    expect(text.out).toMatch(/  d kappa with the gold \(unweighted\): before adjudication -0\.500, after -0\.333/);
     expect(text.out).toMatch(/adjudicated gold: 2 items decided \(1 overturned the raw majority, 1 ties resolved\), 1 ambiguous; items with a gold verdict before 4, after 4/);
   });
 });

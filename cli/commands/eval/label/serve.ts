@@ -75,8 +75,8 @@ export function register(group: Command, ctx: CommandContext): void {
           "errata eval label serve --labelers ana,ben --exchanges datasets/ab-redial/exchanges.jsonl --questions detect.unhappy,satisfaction:1-5 --port 0 --dry-run",
         ],
         [
-          "errata datasets copy ab-redial && errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 30 --failure-items 0 &&",
-          "errata eval label serve --adjudicators lee --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --questions detect.unhappy --items gold --port 0 --dry-run",
+          "errata datasets copy ab-redial &&",
+          "errata eval label serve --adjudicators lee --labels datasets/ab-redial/labels.jsonl --exchanges datasets/ab-redial/exchanges.jsonl --questions detect.unhappy --port 0 --dry-run",
         ],
       ]),
     )
