@@ -44,6 +44,7 @@ interface DailyCliOptions {
   database?: string;
   tenant?: string;
   developer?: string;
+  teamOnly?: boolean;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -59,6 +60,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
     .option("--database <url>", "read and patch a tenant's errata in this PostgreSQL store instead of your ledger (default: ERRATA_DATABASE_URL when a tenant is named); with --tenant")
     .option("--tenant <tenant>", "the tenant whose errata the run reads, with --database (default: ERRATA_TENANT)")
+    .option("--team-only", "with --database: only push your rule ledger for the team's most-broken rules (the errata stages run once for the tenant elsewhere)")
     .option("--developer <label>", "the name your rule ledger is pushed under for the team's most-broken rules, with --database (default: ERRATA_DEVELOPER, else USER)")
     .addHelpText(
       "after",
@@ -75,6 +77,7 @@ export function register(program: Command, ctx: CommandContext): void {
       if (mineLimit !== undefined && mineLimit < 1) throw badInput("bad --mine-limit", "a whole number >= 1", String(mineLimit));
       const waitMs = waitMsFromFlag(opts.wait);
       const target = teamTarget(ctx, opts);
+      if (opts.teamOnly === true && target === null) throw badInput("--team-only needs a store", "--database URL (or ERRATA_DATABASE_URL) and --tenant", "--team-only alone");
       const body = async (): Promise<void> => {
         const store = target ? await openStore({ dir: ctx.io.cwd, database: target.url }) : null;
         try {
@@ -88,13 +91,15 @@ export function register(program: Command, ctx: CommandContext): void {
         const { ctx: stage, deps: wired } = wireFor(ctx, opts.dryRun === true, store && target ? { store, tenant: target.tenant } : undefined);
         const deps = store && target ? { ...wired, team: { store, tenant: target.tenant, developer: target.developer } } : wired;
         const live = liveStagePrinter(ctx, opts.json === true);
-        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4", "ladder", ...(store ? ["team"] : [])], live);
+        const names = opts.teamOnly === true ? ["team"] : ["mine", "enrich", "label", "triage", "report", "v4", "ladder", ...(store ? ["team"] : [])];
+        const bar = stageProgress(ctx, "daily", names, live);
         const onStage = bar.onStage;
         const result = await runDaily(stage, deps, {
           ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
           ...(limit !== undefined ? { limit } : {}),
           ...(mineLimit !== undefined ? { mineLimit } : {}),
           skipMine: opts.skipMine === true,
+          teamOnly: opts.teamOnly === true,
           onStage,
           ladder: { ruleIndexFile: ruleIndexPath(dailyPaths(ctx).v4Dir), projectDir: null, home: ctx.io.env["HOME"] ?? null },
         });

@@ -138,7 +138,7 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
     }
   }, 600_000);
 
-  it("refuses a bad --tenant or --developer with exit 2, and --tenant without a database", async () => {
+  it("refuses a bad --tenant or --developer with exit 2, and --tenant or --team-only without a database", async () => {
     const { dir, cleanup } = tempDir("errata-pgdaily-");
     try {
       const env = { ERRATA_DIR: join(dir, "ledger") };
@@ -151,6 +151,9 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
       const alone = await errata(dir, env, "daily", "--skip-mine", "--tenant", "acme");
       expect(alone.code).toBe(2);
       expect(alone.err).toContain("--database");
+      const teamAlone = await errata(dir, env, "daily", "--team-only");
+      expect(teamAlone.code).toBe(2);
+      expect(teamAlone.err).toMatch(/--team-only needs a store.*found --team-only alone/s);
     } finally {
       cleanup();
     }
@@ -178,9 +181,13 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
         const ladder = join(dir, who, "ledger", "ladder");
         mkdirSync(ladder, { recursive: true });
         writeFileSync(join(ladder, "rules.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-        const r = await errata(join(dir, who), { ERRATA_DIR: join(dir, who, "ledger") }, "daily", "--skip-mine", "--json", "--database", url, "--tenant", "team-a", "--developer", who);
+        // ana runs the whole job on the tenant; bob only pushes his rule ledger.
+        const only = who === "bob" ? ["--team-only"] : ["--skip-mine"];
+        const r = await errata(join(dir, who), { ERRATA_DIR: join(dir, who, "ledger") }, "daily", ...only, "--json", "--database", url, "--tenant", "team-a", "--developer", who);
         expect(r.code).toBe(0);
-        const team = (JSON.parse(r.out) as { stages: Stage[] }).stages.find((s) => s.name === "team");
+        const stages = (JSON.parse(r.out) as { stages: Stage[] }).stages;
+        expect(stages.map((s) => s.name)).toEqual(who === "bob" ? ["team"] : ["mine", "enrich", "label", "triage", "report", "v4", "ladder", "team"]);
+        const team = stages.find((s) => s.name === "team");
         expect(team?.counts).toEqual({ lines: lines.length, written: lines.length - (who === "ana" ? 1 : 0), already_here: who === "ana" ? 1 : 0, problems: 0 });
       }
       // A second push writes nothing new.
