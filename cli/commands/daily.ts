@@ -15,23 +15,8 @@ import { runDaily } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 import { ruleIndexPath } from "../../runtime/rules/index.js";
-import { LABEL_PATTERN, openStore, TENANT_PATTERN, type ErrataStore } from "../../runtime/stores/index.js";
-import { databaseUrl } from "../shared/server-store.js";
-
-/** The store, tenant and developer of a run on a server's store, or null for the ledger; bad flags exit 2 before anything runs. */
-function teamTarget(ctx: CommandContext, opts: DailyCliOptions): { url: string; tenant: string; developer: string } | null {
-  const tenant = opts.tenant ?? ctx.io.env["ERRATA_TENANT"];
-  // ERRATA_DATABASE_URL alone (set for errata serve or tenants) does not move a person's daily run off their ledger: a tenant must be named too.
-  const url = opts.database !== undefined || tenant !== undefined ? databaseUrl(ctx, opts.database !== undefined ? { database: opts.database } : {}) : undefined;
-  if (url === undefined) {
-    if (opts.tenant !== undefined || opts.developer !== undefined) throw badInput("--tenant and --developer go with --database", "--database URL (or ERRATA_DATABASE_URL) beside them", opts.tenant !== undefined ? `--tenant ${opts.tenant}` : `--developer ${opts.developer}`);
-    return null;
-  }
-  if (tenant === undefined || !TENANT_PATTERN.test(tenant)) throw badInput("bad --tenant", "with --database, a tenant: lowercase letters, digits and -, up to 40 (or ERRATA_TENANT)", JSON.stringify(tenant ?? null));
-  const developer = opts.developer ?? ctx.io.env["ERRATA_DEVELOPER"] ?? ctx.io.env["USER"];
-  if (developer === undefined || !LABEL_PATTERN.test(developer)) throw badInput("bad --developer", "a name of lowercase letters, digits and . _ -, up to 64 (or ERRATA_DEVELOPER, else USER)", JSON.stringify(developer ?? null));
-  return { url, tenant, developer };
-}
+import { openStore, type ErrataStore } from "../../runtime/stores/index.js";
+import { tenantStore } from "../shared/server-store.js";
 
 interface DailyCliOptions {
   root?: string;
@@ -76,7 +61,7 @@ export function register(program: Command, ctx: CommandContext): void {
       if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
       if (mineLimit !== undefined && mineLimit < 1) throw badInput("bad --mine-limit", "a whole number >= 1", String(mineLimit));
       const waitMs = waitMsFromFlag(opts.wait);
-      const target = teamTarget(ctx, opts);
+      const target = tenantStore(ctx, opts, true);
       if (opts.teamOnly === true && target === null) throw badInput("--team-only needs a store", "--database URL (or ERRATA_DATABASE_URL) and --tenant", "--team-only alone");
       const body = async (): Promise<void> => {
         const store = target ? await openStore({ dir: ctx.io.cwd, database: target.url }) : null;

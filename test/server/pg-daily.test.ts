@@ -1,4 +1,4 @@
-// `errata daily` over the PostgreSQL store against a real database: one ledger exported and
+// `errata daily` (and `errata weekly`'s report) over the PostgreSQL store against a real database: one ledger exported and
 // imported into a person's JSONL ledger and into a tenant of the database, the same daily run
 // (mining the spotter transcripts, enrich, label, triage, report, v4, ladder) on each at the
 // same clock, and the two compared: the same stage counts, the same errata afterwards
@@ -128,6 +128,14 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
       const reportA = report(a, canon(jsonlErrata));
       expect(report(b, canon(pgErrata))).toBe(reportA);
       expect(reportA).toContain("[REDACTED:aws-access-key]");
+
+      // The weekly job's report reads either store alike.
+      const weekA = await errata(a, { ERRATA_DIR: join(a, "ledger") }, "weekly", "--json");
+      const weekB = await errata(b, { ERRATA_DIR: join(b, "ledger") }, "weekly", "--json", "--database", url, "--tenant", "acme");
+      const reportStage = (out: string) => (JSON.parse(out) as { stages: Stage[] }).stages.find((s) => s.name === "report")!;
+      expect(reportStage(weekB.out).ok).toBe(true);
+      expect(reportStage(weekB.out).counts).toEqual(reportStage(weekA.out).counts);
+      expect(reportStage(weekA.out).counts["total"]).toBeGreaterThan(0); // the seven days hold errata: the equality above is not of two empty reports
 
       // A second run on the database finds its work done, as the ledger's does.
       const again = await errata(b, { ERRATA_DIR: join(b, "ledger") }, "daily", "--skip-mine", "--json", "--database", url, "--tenant", "acme", "--developer", "ana");
