@@ -158,6 +158,9 @@ export async function openPostgresStore(url: string, opts: { max?: number } = {}
       const checked = PatchSchema.parse({ schema: "erratum-patch/1", id, ts, set });
       const clean: PatchSet = checked.set.enrichment ? { ...checked.set, enrichment: redactForWrite(checked.set.enrichment).value } : checked.set;
       await asTenant(pool, tenant, async (c) => {
+        // One patcher of an erratum at a time (two daily runs of a tenant): the second reads the
+        // state the first committed, so a patch the first made illegal is refused, as on the ledger.
+        await c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 727274))", [`${tenant}/${id}`]);
         const row = (await c.query<{ seq: string; line: Erratum }>("SELECT seq, line FROM errata WHERE id = $1", [id])).rows[0];
         if (!row) throw new ErrataError("NOT_FOUND", `no erratum with id ${id} for this tenant`, { expected: "an id this tenant posted", found: id });
         const [current] = await foldedOf(c, [row]);

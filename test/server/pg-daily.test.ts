@@ -1,4 +1,4 @@
-// `errata daily` over the PostgreSQL store against a real database: one ledger exported and
+// `errata daily` (and `errata weekly`'s report) over the PostgreSQL store against a real database: one ledger exported and
 // imported into a person's JSONL ledger and into a tenant of the database, the same daily run
 // (mining the spotter transcripts, enrich, label, triage, report, v4, ladder) on each at the
 // same clock, and the two compared: the same stage counts, the same errata afterwards
@@ -129,6 +129,14 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
       expect(report(b, canon(pgErrata))).toBe(reportA);
       expect(reportA).toContain("[REDACTED:aws-access-key]");
 
+      // The weekly job's report reads either store alike.
+      const weekA = await errata(a, { ERRATA_DIR: join(a, "ledger") }, "weekly", "--json");
+      const weekB = await errata(b, { ERRATA_DIR: join(b, "ledger") }, "weekly", "--json", "--database", url, "--tenant", "acme");
+      const reportStage = (out: string) => (JSON.parse(out) as { stages: Stage[] }).stages.find((s) => s.name === "report")!;
+      expect(reportStage(weekB.out).ok).toBe(true);
+      expect(reportStage(weekB.out).counts).toEqual(reportStage(weekA.out).counts);
+      expect(reportStage(weekA.out).counts["total"]).toBeGreaterThan(0); // the seven days hold errata: the equality above is not of two empty reports
+
       // A second run on the database finds its work done, as the ledger's does.
       const again = await errata(b, { ERRATA_DIR: join(b, "ledger") }, "daily", "--skip-mine", "--json", "--database", url, "--tenant", "acme", "--developer", "ana");
       const second = (JSON.parse(again.out) as { stages: Stage[] }).stages;
@@ -138,7 +146,7 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
     }
   }, 600_000);
 
-  it("refuses a bad --tenant or --developer with exit 2, and --tenant without a database", async () => {
+  it("refuses a bad --tenant or --developer with exit 2, and --tenant or --team-only without a database", async () => {
     const { dir, cleanup } = tempDir("errata-pgdaily-");
     try {
       const env = { ERRATA_DIR: join(dir, "ledger") };
@@ -151,6 +159,9 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
       const alone = await errata(dir, env, "daily", "--skip-mine", "--tenant", "acme");
       expect(alone.code).toBe(2);
       expect(alone.err).toContain("--database");
+      const teamAlone = await errata(dir, env, "daily", "--team-only");
+      expect(teamAlone.code).toBe(2);
+      expect(teamAlone.err).toMatch(/--team-only needs a store.*found --team-only alone/s);
     } finally {
       cleanup();
     }
@@ -178,9 +189,13 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
         const ladder = join(dir, who, "ledger", "ladder");
         mkdirSync(ladder, { recursive: true });
         writeFileSync(join(ladder, "rules.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-        const r = await errata(join(dir, who), { ERRATA_DIR: join(dir, who, "ledger") }, "daily", "--skip-mine", "--json", "--database", url, "--tenant", "team-a", "--developer", who);
+        // ana runs the whole job on the tenant; bob only pushes his rule ledger.
+        const only = who === "bob" ? ["--team-only"] : ["--skip-mine"];
+        const r = await errata(join(dir, who), { ERRATA_DIR: join(dir, who, "ledger") }, "daily", ...only, "--json", "--database", url, "--tenant", "team-a", "--developer", who);
         expect(r.code).toBe(0);
-        const team = (JSON.parse(r.out) as { stages: Stage[] }).stages.find((s) => s.name === "team");
+        const stages = (JSON.parse(r.out) as { stages: Stage[] }).stages;
+        expect(stages.map((s) => s.name)).toEqual(who === "bob" ? ["team"] : ["mine", "enrich", "label", "triage", "report", "v4", "ladder", "team"]);
+        const team = stages.find((s) => s.name === "team");
         expect(team?.counts).toEqual({ lines: lines.length, written: lines.length - (who === "ana" ? 1 : 0), already_here: who === "ana" ? 1 : 0, problems: 0 });
       }
       // A second push writes nothing new.

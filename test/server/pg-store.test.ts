@@ -53,6 +53,22 @@ describe.skipIf(POSTGRES_BIN === null)("the Postgres store", () => {
     await expect(store.patch("acme", first.id, { status: "new" }, "2026-12-02T08:00:00.000Z")).rejects.toThrow(/illegal status transition/);
   });
 
+  it("patches an erratum one writer at a time: of two concurrent final statuses, one is written and the other refused", async () => {
+    const ids: string[] = [];
+    for (let k = 0; k < 4; k++) {
+      const { id } = await store.append("racing", erratum(`raced ${k}`, "racing"), null);
+      await store.patch("racing", id, { status: "enriched", enrichment }, "2026-12-01T08:00:00.000Z");
+      await store.patch("racing", id, { status: "triaged" }, "2026-12-01T08:00:01.000Z");
+      ids.push(id);
+    }
+    // fixed and wontfix are both final: whichever lands first makes the other illegal.
+    const tries = await Promise.allSettled(ids.flatMap((id) => (["fixed", "wontfix"] as const).map((status) => store.patch("racing", id, { status }, "2026-12-01T09:00:00.000Z"))));
+    expect(tries.filter((t) => t.status === "fulfilled")).toHaveLength(4);
+    for (const t of tries.filter((x): x is PromiseRejectedResult => x.status === "rejected")) expect(String(t.reason)).toMatch(/illegal status transition/);
+    const rows = (await store.pool.query("SELECT count(*)::int AS n FROM erratum_patches WHERE tenant = 'racing'")).rows[0] as { n: number };
+    expect(rows.n).toBe(4 * 3);
+  });
+
   it("pages by cursor in the order received", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await store.append("paged", erratum(`complaint ${i}`, "paged"), null)).id);

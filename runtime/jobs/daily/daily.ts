@@ -63,6 +63,8 @@ export interface DailyOptions {
   onStage?: (r: StageResult) => void;
   /** The ladder stage's rule index and project (default: no index, this process's folder). */
   ladder?: LadderStageOptions;
+  /** Only the team stage (a developer's push of their rule ledger to the tenant; the errata stages run once for the tenant elsewhere). */
+  teamOnly?: boolean;
 }
 
 function unavailable(what: string): never {
@@ -70,6 +72,10 @@ function unavailable(what: string): never {
 }
 
 export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptions): LoopStage[] {
+  if (opts.teamOnly === true) {
+    if (!deps.team) throw new ErrataError("BAD_CONFIG", "the team stage alone needs a store", { expected: "a store, tenant and developer (errata daily --database URL --tenant T)", found: "none" });
+    return [teamStage(ctx, deps.team)];
+  }
   const root = opts.root ?? ctx.cfg.transcriptsRoot;
   return [
     {
@@ -114,7 +120,8 @@ export async function runDaily(ctx: StageContext, deps: DailyDeps, opts: DailyOp
     runsFile: ctx.files.runs,
     dryRun: ctx.dryRun,
     ...(opts.onStage ? { onStage: opts.onStage } : {}),
-    degraded: async () => (await ctx.ledger.readAll()).damaged ?? [],
+    // The team stage alone reads no errata: the tenant's are not read for it.
+    ...(opts.teamOnly === true ? {} : { degraded: async () => (await ctx.ledger.readAll()).damaged ?? [] }),
   });
 }
 
