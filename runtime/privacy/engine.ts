@@ -193,7 +193,9 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
     let rescannedFrom = -1;
     while (queue.length > 0) {
       const [s, e] = queue.shift()!;
-      const [start, end] = widenToToken(text, s, e);
+      // A URL token's segment starts after a "/": widened to the left across it, it took the
+      // URL's folders and host with it ("https://docs.google.[REDACTED:url-token]").
+      const [start, end] = widenToToken(text, s, e, kind !== "url-token");
       // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
       // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
       // their true samples include values such as "12345678-ABCD-…" that fit the format.
