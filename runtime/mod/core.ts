@@ -141,7 +141,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       throw err;
     }));
 
-  /** The classifier, its files read through `$` (classifier.ts): the warm-up starts at session.start. */
+  /** The classifier, its files read through `$` (classifier.ts): the index at session.start, the rule files after the first turn. */
   const classifier = modClassifier();
   const warm = ($: ModApi): void => {
     void sessionOf($)
@@ -208,6 +208,8 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       if (e.agentId !== undefined || e.reason !== "answer" || typeof e.answer !== "string" || e.answer === "") return next(e);
       const s = await sessionOf($);
       if (s.standDown.capture) return next(e);
+      // The first turn done, the rule files no prompt has needed yet are read, out of any turn's way.
+      classifier.readRest($, s.root).catch((err: unknown) => $.log(`errata mod: turn.complete: ${message(err)}; read again when needed`));
       if (capturedTurn.has(s.id) || s.transcriptPath === null) {
         // The reflection sorts a captured prompt; a session without a transcript keeps a cleared text: the hook's code for both.
         capturedTurn.delete(s.id);
@@ -250,17 +252,20 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     promptContext: guard("prompt.context", async ($, e, next) => {
       const files = e.instructionFiles ?? [];
       if (files.length === 0) return next(e);
-      const s = await sessionOf($);
-      if (s.standDown.instructions) return next(e);
-      for (const f of files) {
-        const memoryType = KIND_TO_MEMORY_TYPE[f.kind];
-        const key = `${s.id}\u0000${f.path}`;
-        if (memoryType === undefined || recorded.has(key)) continue;
-        recorded.add(key);
-        const payload: Record<string, unknown> = { session_id: s.id, cwd: s.cwd, hook_event_name: "InstructionsLoaded", file_path: f.path, memory_type: memoryType, load_reason: f.parent ? "include" : "session_start" };
-        if (f.parent) payload["parent_file_path"] = f.parent;
-        background($, "instructions-loaded", [...s.toolHook, "instructions-loaded"], JSON.stringify(payload), s.cwd);
-      }
+      // The request does not wait for the session's look-up: the files are recorded once it is done.
+      void (async () => {
+        const s = await sessionOf($);
+        if (s.standDown.instructions) return;
+        for (const f of files) {
+          const memoryType = KIND_TO_MEMORY_TYPE[f.kind];
+          const key = `${s.id}\u0000${f.path}`;
+          if (memoryType === undefined || recorded.has(key)) continue;
+          recorded.add(key);
+          const payload: Record<string, unknown> = { session_id: s.id, cwd: s.cwd, hook_event_name: "InstructionsLoaded", file_path: f.path, memory_type: memoryType, load_reason: f.parent ? "include" : "session_start" };
+          if (f.parent) payload["parent_file_path"] = f.parent;
+          background($, "instructions-loaded", [...s.toolHook, "instructions-loaded"], JSON.stringify(payload), s.cwd);
+        }
+      })().catch((err: unknown) => $.log(`errata mod: prompt.context fault (${message(err)}); the event passes on unchanged`));
       return next(e);
     }),
 
