@@ -221,16 +221,20 @@ async function inClient(): Promise<void> {
       join(empty, "hooks", "register.js"),
       `export function register(on) {\n${["session.start", "prompt.submit", "turn.complete", "tool.check", "tool.call", "prompt.context"].map((ev) => `  on(${JSON.stringify(ev)}, async ($, e, next) => next(e));\n`).join("")}}\n`,
     );
-    const arms = [
+    // MOD_BENCH_BEFORE: another build's mod folder (with its package's bin/ beside it), timed as a fifth arm.
+    const before = process.env["MOD_BENCH_BEFORE"];
+    if (before !== undefined && !existsSync(join(before, "hooks", "register.js"))) fail(`MOD_BENCH_BEFORE should name a mod folder (hooks/register.js inside); found ${before}`);
+    const arms: Array<readonly [string, Workspace, readonly string[]]> = [
       ["none", workspace(join(root, "none"), bin, { hooks: {}, claudeMd }), []],
       ["empty mod", workspace(join(root, "empty"), bin, { hooks: {}, claudeMd }), ["--plugin-dir", empty]],
       ["hooks", workspace(join(root, "hooks"), bin, { hooks: readmeHooks(), claudeMd }), []],
       ["mod", workspace(join(root, "mod"), bin, { hooks: {}, claudeMd }), ["--plugin-dir", modDir]],
-    ] as const;
+      ...(before === undefined ? [] : [["mod before", workspace(join(root, "before"), bin, { hooks: {}, claudeMd }), ["--plugin-dir", before]] as const]),
+    ];
     const first: Record<string, number[]> = {};
     const later: Record<string, number[]> = {};
     const loads: number[] = [];
-    process.stdout.write(`in Claude Code ${CLAUDE_CODE_VERSION}: ${runs} runs after a warm-up, the four arms alternating, each a session of ${turns} scripted turns (ordinary prompt, one Bash call, reply)\n`);
+    process.stdout.write(`in Claude Code ${CLAUDE_CODE_VERSION}: ${runs} runs after a warm-up, the ${arms.length} arms alternating, each a session of ${turns} scripted turns (ordinary prompt, one Bash call, reply)\n`);
     for (let i = 0; i <= runs; i++) {
       for (const [name, ws, args] of arms) {
         server.script(Array.from({ length: turns }, () => TURN).flat());
@@ -249,6 +253,10 @@ async function inClient(): Promise<void> {
       const n = t["none"]!.length;
       process.stdout.write(`  ${label} (medians of ${n}): no Errata ${a.toFixed(0)} ms; settings hooks ${h.toFixed(0)} ms (+${(h - a).toFixed(0)} ms); Errata's mod ${m.toFixed(0)} ms (+${(m - a).toFixed(0)} ms); an empty mod on the same events ${z.toFixed(0)} ms (+${(z - a).toFixed(0)} ms)\n`);
       process.stdout.write(`    what the mod adds over what the hooks add: ${((m - a) / (h - a)).toFixed(3)} (goal: at most 0.1); the mod over the empty mod, over what the hooks add: ${((m - z) / (h - a)).toFixed(3)}\n`);
+      if (t["mod before"] !== undefined) {
+        const b = median(t["mod before"]);
+        process.stdout.write(`    MOD_BENCH_BEFORE's mod ${b.toFixed(0)} ms (+${(b - a).toFixed(0)} ms): over what the hooks add ${((b - a) / (h - a)).toFixed(3)}\n`);
+      }
     };
     report("first turn, from the client's start (a one-turn claude -p)", first);
     report(`later turns, from the prompt (turns 2-${turns} of each session)`, later);

@@ -8,10 +8,10 @@
  * answer (prune.ts). From source (Node, tests) the classifier reads its own files and is never
  * refused.
  *
- * `warm` reads the index and builds the matchers (what every prompt needs), then reads the
- * rule files one at a time (what a prompt needs when one of a language's key words occurs):
- * started at session.start and not awaited there, so the first prompt waits only for what is
- * not done by then.
+ * `warm` reads the index and builds the matchers (what every prompt needs): started at
+ * session.start and not awaited there, so the first prompt waits only for what is not done by
+ * then. A rule file is read when a prompt first tries one of its language's rules; `readRest`,
+ * called once the first turn is done, reads the others one at a time, out of any turn's way.
  *
  * Example: `await modClassifier().run($, "/pkg/mod", (c) => c("No, that's wrong."))` reads
  * mod/lang/index.json, then en.rules.tsv, and answers `{kind: "correction", ...}`.
@@ -24,8 +24,10 @@ import type { ModApi } from "./api.js";
 export interface ModClassifier {
   /** `run` given the classifier, its files read as it asks for them. */
   run<T>($: ModApi, root: string | null, run: (classify: Classify) => T): Promise<T>;
-  /** The index read and the matchers built, then every rule file read. */
+  /** The index read and the matchers built. */
   warm($: ModApi, root: string | null): Promise<void>;
+  /** Every rule file not read yet, read one at a time (once a module: a second call returns the first's promise). */
+  readRest($: ModApi, root: string | null): Promise<void>;
 }
 
 /** The classifier's own files in mod/lang/: its index and one rule file per language. */
@@ -33,6 +35,7 @@ const LANG_FILE = /^(index\.json|[a-z]{2,3}\.rules\.tsv)$/;
 
 export function modClassifier(): ModClassifier {
   let classifier: Classify | null = null;
+  let rest: Promise<void> | null = null;
   /** The files read or being read, by name: each once a module; a failed read is tried again when next needed. */
   const reading = new Map<string, Promise<void>>();
   const read = ($: ModApi, root: string | null, name: string): Promise<void> => {
@@ -60,10 +63,16 @@ export function modClassifier(): ModClassifier {
   return {
     run,
     async warm($, root) {
-      if (root === null) return;
-      await run($, root, () => undefined);
-      const names = (await $.list(join(root, "lang"))).map((x) => x.name).filter((n) => n.endsWith(".rules.tsv") && LANG_FILE.test(n)).sort();
-      for (const n of names) await read($, root, n);
+      if (root !== null) await run($, root, () => undefined);
+    },
+    readRest($, root) {
+      rest ??= (async () => {
+        if (root === null) return;
+        const names = (await $.list(join(root, "lang"))).map((x) => x.name).filter((n) => n.endsWith(".rules.tsv") && LANG_FILE.test(n)).sort();
+        for (const n of names) await read($, root, n);
+      })();
+      rest.catch(() => (rest = null));
+      return rest;
     },
   };
 }

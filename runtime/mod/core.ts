@@ -154,7 +154,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       throw err;
     }));
 
-  /** The classifier, its files read through `$` (classifier.ts): the warm-up starts at session.start. */
+  /** The classifier, its files read through `$` (classifier.ts): the index at session.start, the rule files after the first turn. */
   const classifier = modClassifier();
   const warm = ($: ModApi): void => {
     void sessionOf($)
@@ -226,6 +226,8 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       if (e.agentId !== undefined || e.reason !== "answer" || typeof e.answer !== "string" || e.answer === "") return next(e);
       const s = await sessionOf($);
       if (s.standDown.capture) return next(e);
+      // The first turn done, the rule files no prompt has needed yet are read, out of any turn's way.
+      classifier.readRest($, s.root).catch((err: unknown) => $.log(`errata mod: turn.complete: ${message(err)}; read again when needed`));
       if (capturedTurn.has(s.id) || s.transcriptPath === null) {
         // The reflection sorts a captured prompt; a session without a transcript keeps a cleared text: the hook's code for both.
         capturedTurn.delete(s.id);

@@ -134,7 +134,7 @@ describe("prompt.submit", () => {
 });
 
 describe("the classifier's files, read through $", () => {
-  it("session.start returns before the index is read; the warm-up reads the index, then every rule file, each once; a prompt then reads nothing", async () => {
+  it("session.start returns before the index is read; the warm-up reads the index; the first turn's end, every rule file not read yet, each once; a prompt then reads nothing", async () => {
     // A fresh copy of the bundle: its shim holds no file yet.
     const fresh = (await import(`${bundle}?fresh=${Date.now()}`)) as typeof Core;
     const reads: string[] = [];
@@ -158,6 +158,10 @@ describe("the classifier's files, read through $", () => {
     const ordinary = mod.promptSubmit(api, { text: "Check that the build still works.", wait: false }, passThrough);
     release();
     expect(await ordinary).toEqual({ text: "Check that the build still works.", wait: false });
+    await settle();
+    // Before the first turn's end: the index and at most the rule file the prompt needed.
+    expect(reads.filter((n) => n.endsWith(".rules.tsv")).length).toBeLessThanOrEqual(1);
+    await mod.turnComplete(api, { answer: "Built.", reason: "answer", turnId: "t1" }, async () => ({ text: "Built." }));
     for (let i = 0; i < 50 && reads.length < 10; i++) await new Promise((res) => setTimeout(res, 10));
     const langs = readdirSync(join(repoRoot, "runtime", "classifier", "lang")).filter((n) => n.endsWith(".rules.tsv"));
     expect(langs.length).toBe(9);
@@ -330,6 +334,7 @@ describe("faults and standing down", () => {
       const f = fake({ fault: port, files });
       const out = [];
       for (const ev of events(core.createErrataMod(), f.api)) out.push(await ev());
+      await settle(); // prompt.context records after passing the event on
       expect(out, port).toEqual(unchanged);
       expect(f.logs.filter((l) => l.includes(`injected fault in ${port}`)).length, port).toBe(5);
     }
