@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestSpecification } from "vitest/node";
 import { describe, expect, it } from "vitest";
+import { ISOLATED } from "./helpers/isolated.js";
 import LongestFirst from "./helpers/sequencer.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -50,5 +51,22 @@ describe("the test files' order (test/helpers/sequencer.ts)", () => {
       expect(s).toBeGreaterThan(0);
     }
     expect(entries.map(([, s]) => s)).toEqual([...entries.map(([, s]) => s)].sort((a, b) => b - a));
+  });
+});
+
+describe("the files that share a process (vitest.config.ts, project shared)", () => {
+  // What a file in a shared process must not leave changed: the environment, the working folder, the clock, the module registry, mocks.
+  const CHANGES_PROCESS = /process\.chdir\(|vi\.(stubEnv|stubGlobal|mock|doMock|useFakeTimers|resetModules|spyOn)\(|process\.env\[[^\]]+\]\s*=[^=]|process\.env\.\w+\s*=[^=]|delete process\.env/;
+
+  it("every test file that stubs, mocks, fakes the clock or changes the folder or environment runs isolated", () => {
+    const files = readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" })
+      .map((f) => `test/${f.split(sep).join("/")}`)
+      .filter((f) => f.endsWith(".test.ts"));
+    expect(files.length).toBeGreaterThan(100);
+    const isolated = files.filter((f) => ISOLATED.some((g) => (g.endsWith("/**/*.test.ts") ? f.startsWith(g.slice(0, -"**/*.test.ts".length)) : f === g)));
+    expect(isolated).toContain("test/cli/first-hour.test.ts");
+    const changes = files.filter((f) => CHANGES_PROCESS.test(readFileSync(join(root, f), "utf8")));
+    expect(changes).toContain("test/cli/first-hour.test.ts");
+    expect(changes.filter((f) => !isolated.includes(f))).toEqual([]);
   });
 });
