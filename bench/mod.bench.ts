@@ -252,10 +252,16 @@ async function inClient(): Promise<void> {
       const [a, h, m, z] = [median(t["none"]!), median(t["hooks"]!), median(t["mod"]!), median(t["empty mod"]!)];
       const n = t["none"]!.length;
       process.stdout.write(`  ${label} (medians of ${n}): no Errata ${a.toFixed(0)} ms; settings hooks ${h.toFixed(0)} ms (+${(h - a).toFixed(0)} ms); Errata's mod ${m.toFixed(0)} ms (+${(m - a).toFixed(0)} ms); an empty mod on the same events ${z.toFixed(0)} ms (+${(z - a).toFixed(0)} ms)\n`);
-      process.stdout.write(`    what the mod adds over what the hooks add: ${((m - a) / (h - a)).toFixed(3)} (goal: at most 0.1); the mod over the empty mod, over what the hooks add: ${((m - z) / (h - a)).toFixed(3)}\n`);
+      // The same figures paired: each arm's time minus no Errata's in the same run and turn (load drifts between runs).
+      const added = (arm: string): number[] => t[arm]!.map((x, k) => x - t["none"]![k]!);
+      const q = (xs: number[], p: number): number => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+      const say = (arm: string): string => `${median(added(arm)).toFixed(0)} ms (quartiles ${q(added(arm), 0.25).toFixed(0)} to ${q(added(arm), 0.75).toFixed(0)})`;
+      const [ph, pm, pz] = [median(added("hooks")), median(added("mod")), median(added("empty mod"))];
+      process.stdout.write(`    paired, added over no Errata in the same run: settings hooks ${say("hooks")}; Errata's mod ${say("mod")}; the empty mod ${say("empty mod")}\n`);
+      process.stdout.write(`    what the mod adds over what the hooks add: ${(pm / ph).toFixed(3)} paired, ${((m - a) / (h - a)).toFixed(3)} from the medians (goal: at most 0.1); the mod over the empty mod, over what the hooks add: ${((pm - pz) / ph).toFixed(3)} paired\n`);
       if (t["mod before"] !== undefined) {
         const b = median(t["mod before"]);
-        process.stdout.write(`    MOD_BENCH_BEFORE's mod ${b.toFixed(0)} ms (+${(b - a).toFixed(0)} ms): over what the hooks add ${((b - a) / (h - a)).toFixed(3)}\n`);
+        process.stdout.write(`    MOD_BENCH_BEFORE's mod ${b.toFixed(0)} ms (+${(b - a).toFixed(0)} ms); paired ${say("mod before")}: over what the hooks add ${(median(added("mod before")) / ph).toFixed(3)} paired\n`);
       }
     };
     report("first turn, from the client's start (a one-turn claude -p)", first);
