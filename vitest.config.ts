@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/helpers/sequencer.js";
 
 export default defineConfig({
   test: {
@@ -12,6 +13,8 @@ export default defineConfig({
     testTimeout: 0,
     hookTimeout: 0,
     pool: "forks",
+    // The longest files start first (test/helpers/sequencer.ts), so two workers end together.
+    sequence: { sequencer: LongestFirst },
     // One visible line per group of tests that will skip here, with what is missing and how to get it.
     globalSetup: ["test/helpers/skips.ts"],
     // Temporary folders a test file made and did not remove are removed when it ends.
