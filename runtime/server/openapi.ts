@@ -72,6 +72,9 @@ export function openApiDocument(version: string): Record<string, unknown> {
       "/v1/team/rules": { get: { summary: "The team's most-broken rules across its developers' ladders (ids and counts, each incident's developer and project)", security: auth, parameters: [{ name: "top", in: "query", schema: { type: "integer", minimum: 1 } }], responses: { "200": { description: "rules" }, "400": error, "401": error } } },
       "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error } } },
       "/v1/pages/label": { get: { summary: "The labelling page of the labeller the token's label names (HTML; its calls go to /api/sheet, /api/change, /api/export.csv under the same auth)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error, "403": error, "404": error } } },
+      "/api/sheet": { get: { summary: "The labelling page's call: the labeller's items, questions and saved answers (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "401": error, "403": error, "404": error } } },
+      "/api/change": { post: { summary: "The labelling page's call: one answer, skip or clear, saved before the reply (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "400": error, "401": error, "403": error, "404": error, "413": error } } },
+      "/api/export.csv": { get: { summary: "The labelling page's call: the labeller's filled sheet as CSV (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "CSV" }, "401": error, "403": error, "404": error } } },
       "/v1/login": {
         get: { summary: "The login form (public)", responses: { "200": { description: "HTML" } } },
         post: {

@@ -76,6 +76,10 @@ describe("the pages behind the server's auth", () => {
     expect(html.statusCode).toBe(401);
     expect(html.body).toContain('href="/v1/login?next=%2Fv1%2Fpages%2Fpulse"');
     expect(html.body).not.toContain(h.token);
+    // Every page route is in the public contract, with the cookie as its second way in.
+    const doc = (await h.app.inject({ method: "GET", url: "/openapi.json" })).json() as { paths: Record<string, Record<string, { security?: unknown[] }>>; components: { securitySchemes: Record<string, { in?: string; name?: string }> } };
+    for (const [method, url] of PAGE_ROUTES) expect(doc.paths[url]?.[method.toLowerCase()]?.security, `${method} ${url}`).toEqual([{ bearer: [] }, { session: [] }]);
+    expect(doc.components.securitySchemes["session"]).toMatchObject({ in: "cookie", name: "errata_session" });
     // Nothing was written upstream by the refused change.
     expect(existsSync(join(stateDir, "ana.json"))).toBe(false);
   });
