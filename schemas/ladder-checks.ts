@@ -39,7 +39,8 @@ export const CheckSchema = z
     /** The randomised holdout (runtime/ladder-formats/holdout.ts): one session in one_in runs the check in shadow. */
     holdout: z.object({ one_in: z.number().int().min(2).max(1000), seed: z.number().int() }).optional(),
   })
-  .refine((c) => (c.action === "rewrite") === (c.rewrite !== undefined), { message: "action rewrite needs a rewrite, and only it has one" });
+  .refine((c) => (c.action === "rewrite") === (c.rewrite !== undefined), { message: "action rewrite needs a rewrite, and only it has one" })
+  .refine((c) => c.action === "warn" || !c.conditions.some((x) => x.field === "output"), { message: "a check that reads output is a warn (it runs after the tool, at PostToolUse)" });
 export type StoredCheck = z.infer<typeof CheckSchema>;
 
 export const ChecksFileSchema = z.object({ version: z.literal(1), checks: z.array(CheckSchema) });

@@ -13,7 +13,7 @@ export const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.l
 export type Rung = z.infer<typeof RungSchema>;
 
 /** Strongest first (the seed's order); praise and job outcomes are signals, not incidents. */
-export const SIGNALS = ["explicit", "correction", "undo", "praise", "job"] as const;
+export const SIGNALS = ["explicit", "rejected", "correction", "undo", "praise", "job"] as const;
 export const SignalSchema = z.enum(SIGNALS);
 export type Signal = z.infer<typeof SignalSchema>;
 

@@ -15,6 +15,23 @@ import { runDaily } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 import { ruleIndexPath } from "../../runtime/rules/index.js";
+import { LABEL_PATTERN, openStore, TENANT_PATTERN, type ErrataStore } from "../../runtime/stores/index.js";
+import { databaseUrl } from "../shared/server-store.js";
+
+/** The store, tenant and developer of a run on a server's store, or null for the ledger; bad flags exit 2 before anything runs. */
+function teamTarget(ctx: CommandContext, opts: DailyCliOptions): { url: string; tenant: string; developer: string } | null {
+  const tenant = opts.tenant ?? ctx.io.env["ERRATA_TENANT"];
+  // ERRATA_DATABASE_URL alone (set for errata serve or tenants) does not move a person's daily run off their ledger: a tenant must be named too.
+  const url = opts.database !== undefined || tenant !== undefined ? databaseUrl(ctx, opts.database !== undefined ? { database: opts.database } : {}) : undefined;
+  if (url === undefined) {
+    if (opts.tenant !== undefined || opts.developer !== undefined) throw badInput("--tenant and --developer go with --database", "--database URL (or ERRATA_DATABASE_URL) beside them", opts.tenant !== undefined ? `--tenant ${opts.tenant}` : `--developer ${opts.developer}`);
+    return null;
+  }
+  if (tenant === undefined || !TENANT_PATTERN.test(tenant)) throw badInput("bad --tenant", "with --database, a tenant: lowercase letters, digits and -, up to 40 (or ERRATA_TENANT)", JSON.stringify(tenant ?? null));
+  const developer = opts.developer ?? ctx.io.env["ERRATA_DEVELOPER"] ?? ctx.io.env["USER"];
+  if (developer === undefined || !LABEL_PATTERN.test(developer)) throw badInput("bad --developer", "a name of lowercase letters, digits and . _ -, up to 64 (or ERRATA_DEVELOPER, else USER)", JSON.stringify(developer ?? null));
+  return { url, tenant, developer };
+}
 
 interface DailyCliOptions {
   root?: string;
@@ -24,6 +41,9 @@ interface DailyCliOptions {
   json?: boolean;
   dryRun?: boolean;
   wait?: string;
+  database?: string;
+  tenant?: string;
+  developer?: string;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -37,6 +57,9 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
     .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
+    .option("--database <url>", "read and patch a tenant's errata in this PostgreSQL store instead of your ledger (default: ERRATA_DATABASE_URL when a tenant is named); with --tenant")
+    .option("--tenant <tenant>", "the tenant whose errata the run reads, with --database (default: ERRATA_TENANT)")
+    .option("--developer <label>", "the name your rule ledger is pushed under for the team's most-broken rules, with --database (default: ERRATA_DEVELOPER, else USER)")
     .addHelpText(
       "after",
       examples([
@@ -51,11 +74,21 @@ export function register(program: Command, ctx: CommandContext): void {
       if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
       if (mineLimit !== undefined && mineLimit < 1) throw badInput("bad --mine-limit", "a whole number >= 1", String(mineLimit));
       const waitMs = waitMsFromFlag(opts.wait);
+      const target = teamTarget(ctx, opts);
       const body = async (): Promise<void> => {
+        const store = target ? await openStore({ dir: ctx.io.cwd, database: target.url }) : null;
+        try {
+          await runOnce(store);
+        } finally {
+          await store?.close();
+        }
+      };
+      const runOnce = async (store: ErrataStore | null): Promise<void> => {
         // Wired under the lock: the state a run starts from is read after the previous run ended.
-        const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
+        const { ctx: stage, deps: wired } = wireFor(ctx, opts.dryRun === true, store && target ? { store, tenant: target.tenant } : undefined);
+        const deps = store && target ? { ...wired, team: { store, tenant: target.tenant, developer: target.developer } } : wired;
         const live = liveStagePrinter(ctx, opts.json === true);
-        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4", "ladder"], live);
+        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4", "ladder", ...(store ? ["team"] : [])], live);
         const onStage = bar.onStage;
         const result = await runDaily(stage, deps, {
           ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),

@@ -18,6 +18,7 @@ export {
   evaluateCompiled,
   fieldValue,
   MAX_OUTPUT_CHARS,
+  readsOutput,
   validateCheck,
   type Check,
   type CheckCondition,

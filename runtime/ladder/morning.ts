@@ -15,6 +15,7 @@ import { missingNights, readReceipts, writeReceipt } from "./receipts.js";
 import { OFFLINE_REVIEW } from "./drafts.js";
 import { holdoutFromDir, holdoutLines, lineHoldoutFromDir, lineHoldoutLines, worthTestingFromDir } from "./holdout.js";
 import { lineWorthFromDir } from "./line-worth.js";
+import { readShadowLines } from "./shadow.js";
 
 export function morningReport(dir: string, at: string, opts: { shadowLines?: readonly string[]; nights?: number } = {}): string {
   const today = at.slice(0, 10);
@@ -30,7 +31,8 @@ export function morningReport(dir: string, at: string, opts: { shadowLines?: rea
     // The reviewer's argument against (or its failure) beside the proposal; the offline skip once, below.
     if (p.review !== OFFLINE_REVIEW) out.push(`    review: ${p.review}`);
   }
-  for (const s of opts.shadowLines ?? []) out.push(`  shadow ${s}`);
+  // Each check in shadow and how far it is from its gate, as the last audit read it.
+  for (const s of opts.shadowLines ?? readShadowLines(dir).lines) out.push(`  shadow ${s}`);
   // The randomised holdout is disclosed every morning it is on: which checks, which sessions.
   const holdout = holdoutFromDir(dir);
   out.push(...holdoutLines(holdout));

@@ -34,7 +34,7 @@ describe("errata eval label serve", () => {
   it("prints the URLs as lines without --json", async () => {
     const r = await serve("--labelers", "ana", "--gold", join(bed.env["ERRATA_DIR"]!, "eval", "gold.jsonl"), "--dry-run");
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^ana: http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]{48}\n20 items, 2 questions; answers saved in .*\(dry run: stopped, nothing written\)\n$/);
+    expect(r.out).toMatch(/^ana: http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]{48}\n20 items \(in your own shuffled order\), 2 questions; answers saved in .*\(dry run: stopped, nothing written\)\n$/);
   });
 
   it("refuses a non-loopback --host (exit 2) unless --allow-non-loopback", async () => {

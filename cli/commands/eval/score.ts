@@ -17,6 +17,7 @@ import { loadLabels } from "../../shared/eval-labels.js";
 import { CLASS_QUESTION } from "../../shared/eval-questions.js";
 import { examples } from "../../shared/help.js";
 import { printConsistency, readConsistency } from "../../shared/eval-consistency.js";
+import { loadAdjudications } from "../../shared/eval-adjudication.js";
 
 /**
  * `errata eval score [--check]`: compares detectors (prediction/1 files) on the majority
@@ -53,6 +54,8 @@ export interface ScoreFlags {
   exchanges?: string[];
   consistency?: string;
   maxFlipRate?: string;
+  adjudications?: string;
+  rawGold?: boolean;
   json?: boolean;
 }
 
@@ -82,6 +85,8 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--exchanges <files...>", "exchange/1 files giving each gold item's corpus (to mark items of a training set recorded without item hashes as possibly in-sample) and each predicted item's session (for clustered PPI)")
     .option("--consistency <file>", "a judge-consistency/1 report (eval consistency --out): say how far the judge's own flips bound its agreement with the gold")
     .option("--max-flip-rate <x>", "with --check and --consistency: a bar that the detect question's flip rate (its interval's upper bound) is at most x")
+    .option("--adjudications <file>", "adjudication/1 JSONL (default: <ledger>/eval/adjudications.jsonl when present): the gold is the adjudicated label where a decision is in force")
+    .option("--raw-gold", "ignore the adjudications: the gold is the raw 2-of-3 majority")
     .option("--json", "print one JSON value: figures, differences, labellers, PPI, training, check")
     .addHelpText(
       "after",
@@ -144,6 +149,8 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   const goldFile = flags.gold ? resolveFrom(ctx.io, flags.gold) : p.gold;
   const gold = readJsonlStrict(goldFile, GoldItemSchema, "gold-item/1");
   const { labels } = loadLabels(ctx, flags.labels);
+  if (flags.rawGold && flags.adjudications) throw badInput("--raw-gold and --adjudications", "one of them", "both");
+  const adjudications = flags.rawGold ? { file: null, rows: [] } : loadAdjudications(ctx, flags.adjudications);
   const predictions = flags.predictions.flatMap((f) => readJsonlStrict(resolveFrom(ctx.io, f), PredictionSchema, "prediction/1"));
   const resamples = parseIntOption("--resamples", flags.resamples, 2000, 2000);
   const seed = parseIntOption("--seed", flags.seed, 1, 0, 2 ** 32 - 1);
@@ -175,6 +182,7 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
         level,
         ppi: ppiDetector ? { detector: ppiDetector, alpha: 1 - ppiLevel, method: ppiMethod as PpiMethodChoice, sessionOf: exchangeSessions(ctx, flags.exchanges) } : null,
         training: training.overlaps,
+        adjudications: adjudications.rows,
         ...(detectors ? { detectors } : {}),
         ...(labelers ? { labelers } : {}),
       },
@@ -194,7 +202,7 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   }
   if (flags.json) {
     const { figures: _figures, ...rest } = report;
-    printJson(ctx.io, { gold: goldFile, ...rest, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false, coverage: bars.bars.coverage, bars: results } : null });
+    printJson(ctx.io, { gold: goldFile, adjudications: adjudications.file, ...rest, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false, coverage: bars.bars.coverage, bars: results } : null });
     return;
   }
   printScoreReport(ctx.io, report, training.notes);

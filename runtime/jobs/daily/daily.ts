@@ -8,6 +8,8 @@ import { runEnrich } from "./enrich.js";
 import { runLabel } from "./label.js";
 import { runReport } from "./report.js";
 import { ladderStage, type LadderStageOptions } from "./ladder-stage.js";
+import { teamStage } from "./team-stage.js";
+import type { ErrataStore } from "../../stores/index.js";
 import type { Reviewer } from "../../ladder/index.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "./run-loop.js";
 import { runTriage } from "./triage.js";
@@ -49,6 +51,8 @@ export interface DailyDeps {
   promoted: string | null;
   /** The ladder stage's reviewer lane (runtime/ladder review.ts); absent or null: offline, and the proposals say so. */
   reviewer?: () => Reviewer | null;
+  /** On a server's store: the tenant and developer the team stage pushes the rule ledger under (team-stage.ts); absent: no team stage. */
+  team?: { store: ErrataStore; tenant: string; developer: string };
 }
 
 export interface DailyOptions {
@@ -99,6 +103,7 @@ export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptio
       },
     },
     ladderStage(ctx, root, { ...(opts.ladder ?? { ruleIndexFile: null, projectDir: null }), ...(deps.reviewer ? { reviewer: deps.reviewer } : {}) }),
+    ...(deps.team ? [teamStage(ctx, deps.team)] : []),
   ];
 }
 
