@@ -68,7 +68,7 @@ await build({
 
 // The hooks module. The client's validator wants `$` spelled `$.noun.event(...)` at each call
 // site and never passed on, so each hook hands the core its ports (runtime/mod/api.ts), every
-// one a call on `$` written out; written from this one template so the eight stay the same.
+// one a call on `$` written out; written from this one template so the nine stay the same.
 const PORTS = `{
       log: (text) => $.ui.log(text, { to: "debug" }),
       sessionInfo: () => $.session.info(),
@@ -108,6 +108,7 @@ const HOOKS = [
   ["command.run", '{ command: "errata" }', "commandRun"],
   // The owner's pane (runtime/mod/pane.ts), opened by `/errata pane`.
   ["ui.render", '{ component: "Pane", requestId: "errata" }', "uiRender"],
+  // A line holdout's withholding in a paths:-scoped rules file (runtime/mod/line-holdout.ts).
   ["prompt.attachment", '{ type: "nested_memory" }', "promptAttachment"],
 ];
 const registerText =

@@ -30,13 +30,13 @@
 import { rowKind } from "../hooks/row-kind.js";
 import { lastReplyFileName, withheldReplyRecord } from "../hooks/last-reply-key.js";
 import { evaluateCompiled, type Decision } from "../ladder-formats/checks.js";
-import { LADDER_DIR, LINE_HOLDOUTS_FILE } from "../ladder-formats/files.js";
-import { sessionLines, withheldPayload, withholdFromAttachment, withholdFromContext, type RecordWithheld } from "./line-holdout.js";
 import { join } from "node:path";
 import { modClassifier } from "./classifier.js";
 import { checksReader } from "./checks-read.js";
 import { resolvePaths } from "../paths.js";
 import { createPane, PANE_ID } from "./pane.js";
+import { LADDER_DIR, LINE_HOLDOUTS_FILE } from "../ladder-formats/files.js";
+import { sessionLines, withheldPayload, withholdFromAttachment, withholdFromContext, type RecordWithheld } from "./line-holdout.js";
 import type {
   CommandRunInput,
   ModApi,
@@ -176,7 +176,8 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
 
   /** The rule lines this session's draw holds out, read once a session; each withholding recorded (line-holdout.ts). */
   let heldLines: ReturnType<typeof sessionLines> | null = null;
-  const linesHeldOut = ($: ModApi, s: Session) => (heldLines ??= sessionLines((f) => readIfThere($, f), $.log, `${resolvePaths(s.env, s.cwd).ledgerDir}/${LADDER_DIR}/${LINE_HOLDOUTS_FILE}`, s.id));
+  const linesHeldOut = ($: ModApi, s: Session) =>
+    (heldLines ??= sessionLines((f) => $.exists(f).then((there) => (there ? $.read(f) : null)), $.log, `${resolvePaths(s.env, s.cwd).ledgerDir}/${LADDER_DIR}/${LINE_HOLDOUTS_FILE}`, s.id));
   const recordWithheld = ($: ModApi, s: Session): RecordWithheld => (file, reason, ids) => background($, "line holdout", [...s.toolHook, "instructions-loaded"], withheldPayload(s.id, s.cwd, file, reason, ids), s.cwd);
 
   async function decide($: ModApi, s: Session, tool: string, input: Record<string, unknown>, toolUseId: string | undefined): Promise<Decision | null> {
@@ -312,14 +313,6 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       return pane.render($, await sessionOf($), e);
     }),
   };
-}
-
-async function readIfThere($: ModApi, file: string): Promise<string | null> {
-  try {
-    return await $.read(file);
-  } catch {
-    return null;
-  }
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

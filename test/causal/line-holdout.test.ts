@@ -179,7 +179,7 @@ describe("the mod leaves a held-out line out of what the model is sent", () => {
         throw new Error(`ENOENT ${p}`);
       },
       write: async () => undefined,
-      exists: async () => false,
+      exists: async (p) => p === "/h/.local/share/errata/ladder/line-holdouts.json",
       list: async () => [],
       run: async (argv, init) => {
         runs.push(`${argv.join(" ")} ${init?.stdin ?? ""}`);

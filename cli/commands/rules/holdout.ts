@@ -10,9 +10,10 @@ import { printJson, println } from "../../shared/io.js";
  * opt-in per check or rule line and off by default (docs/causal.md). With a check id and
  * --one-in, a seeded 1 in N of sessions runs that check in shadow (it records what it would
  * have done and does not act); with the id of a rung-1/2 rule line, the Errata mod leaves the
- * line out of what the model is sent in a seeded 1 in N of sessions; --off ends it. With no id: each opted-in check's evidence so far (acting vs held
- * out, incidents per chance, the difference with its interval) and its held-out sessions, as
- * the morning report discloses them.
+ * line out of what the model is sent in a seeded 1 in N of sessions; --off ends it. With no
+ * id: each opted-in check's and line's evidence so far (acting or in force vs held out,
+ * incidents per chance, the difference with its interval) and its held-out sessions, as the
+ * morning report discloses them.
  *
  * Example: `errata rules holdout ladder-pnpm --one-in 5` -> "check ladder-pnpm: held out in 1 of 5 sessions (seed 1) from now on; ...".
  */
@@ -23,7 +24,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .argument("[id]", "an installed check, or a rung-1/2 rule of the ledger, to hold out (none: show the evidence)")
     .option("--one-in <n>", "hold out one session in n (2..1000)")
     .option("--seed <n>", "the assignment's seed (default 1)")
-    .option("--off", "end the holdout for this check")
+    .option("--off", "end the holdout for this check or rule")
     .option("--dry-run", "say what would change, write nothing")
     .option("--json", "print one JSON value")
     .addHelpText("after", examples(["errata rules holdout"]))
