@@ -7,6 +7,7 @@ import { causeModel } from "../../runtime/ladder/causes.js";
 import { diagnose } from "../../runtime/ladder/diagnose.js";
 import { inView, turnLines } from "../../runtime/ladder/incidents.js";
 import { foldLedger, type LedgerRule } from "../../runtime/ladder/ledger.js";
+import { lineWorthTesting } from "../../runtime/ladder/line-worth.js";
 import type { OwnerTurn } from "../../runtime/ladder/signals.js";
 import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
 import type { IncidentRow, RuleRow } from "../../schemas/rule-ledger.js";
@@ -85,5 +86,17 @@ describe("a held-out slip never counts toward a climb", () => {
     const d = diagnose(ruleWith(pnpm, [inc(pnpm, 1), inc(pnpm, 2), inc(pnpm, 3, heldSlip)]), [], place);
     expect(d).toMatchObject({ diagnosis: "climb", from: 2, to: 3 });
     expect(d.evidence.filter((e) => e.startsWith("i"))).toEqual(["i1 2026-11-11 explicit in_view=true", "i2 2026-11-12 explicit in_view=true"]);
+  });
+});
+
+describe("the line candidates count a held-out session neither in view nor corrected", () => {
+  it("ten sessions load the file, three withhold the line: 7 in view, the two slips in held-out sessions not counted", () => {
+    const rule = placed().find((r) => r.rule_id === finnish.rule_id)!;
+    const sessions = Array.from({ length: 10 }, (_, i) => `s${i}`);
+    const loads: InstructionsLoadedRow[] = sessions.map((s, i) => ({ ...load, session_id: s, ts: `2026-11-${String(i + 1).padStart(2, "0")}T09:00:00.000Z` }));
+    const withholds = ["s1", "s4", "s7"].map((s) => withheld([finnish.rule_id], s));
+    const slips = ["s0", "s2", "s4", "s7"].map((s, k): IncidentRow => ({ kind: "incident", v: 1, incident_id: `i${k}`, rule_id: finnish.rule_id, exchange_id: `e${k}`, session_id: s, date: "2026-11-05", severity: 2, signal: "explicit", in_view: true, rung: 2, cause: "rule_gap" }));
+    expect(lineWorthTesting([rule], loads, slips)[0]).toMatchObject({ in_view_sessions: 10, corrected_sessions: 4 });
+    expect(lineWorthTesting([rule], [...loads, ...withholds], slips)[0]).toMatchObject({ in_view_sessions: 7, corrected_sessions: 2 });
   });
 });
