@@ -19,6 +19,10 @@
  * InstructionsLoaded rows of the session, by the exact path of the rule's file (loaded: yes;
  * the session recorded loads but not this file: no; no rows for the session, or the rule's
  * file unknown: unknown); rung 0 (a note) yes only when the session's tool calls read it.
+ * A rung 1-2 rule whose line the Errata mod withheld in the session (a row with `withheld`
+ * naming it: the line holdout) is not in view, whatever loaded: the model was sent the file
+ * without the line. Its incident is kept, marked `held_out`, a slip of the holdout's held-out
+ * arm; it never counts toward a climb (diagnose.ts).
  *
  * Example: turnLines(turn "as I said, Finnish please" after "Sure, here it is." , [finnishRule])
  * -> [{kind: "incident", rule_id: "lang.fi", signal: "correction", ...}]; after "Tässä se on." -> [{kind: "mention", ...}].
@@ -45,12 +49,20 @@ export { witnessOf, witnessSays } from "./derive.js";
 
 const expand = (p: string): string => (isAbsolute(p) ? resolve(p) : p);
 
+/** Whether the rule's line was withheld in the turn's session: a rung 1-2 text rule the mod recorded withholding there. */
+export function withheldIn(rule: LedgerRule, turn: OwnerTurn, loads: readonly InstructionsLoadedRow[]): boolean {
+  if (rule.rung !== 1 && rule.rung !== 2) return false;
+  return loads.some((l) => l.session_id === turn.session_id && l.withheld?.includes(rule.rule_id) === true);
+}
+
 export function inView(rule: LedgerRule, turn: OwnerTurn, loads: readonly InstructionsLoadedRow[]): boolean | null {
   if (rule.rung === 3) return true;
   const loc = rule.location;
   if (loc.kind !== "text") return false;
   const file = rule.file_abs ?? (isAbsolute(loc.file) ? loc.file : null);
   if (rule.rung === 0) return turn.tools_before.some((t) => (file !== null && t.input["file_path"] === file) || t.input["file_path"] === loc.file);
+  // Held out: the file loaded, but the model was sent it without the line.
+  if (withheldIn(rule, turn, loads)) return false;
   const session = loads.filter((l) => l.session_id === turn.session_id);
   if (session.length === 0 || file === null) return null;
   // The exact file Claude Code loaded for that session: another project's CLAUDE.md is not this rule's.
@@ -193,6 +205,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
       severity: reading.severity,
       signal: reading.signal,
       in_view: inView(rule, turn, loads),
+      ...(withheldIn(rule, turn, loads) ? { held_out: true as const } : {}),
       rung: rule.rung,
       cause: cause === "undecided" ? null : (cause ?? "rule_gap"),
       ...(by ? { named_by: by } : {}),

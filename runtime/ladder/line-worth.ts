@@ -1,6 +1,7 @@
 /**
  * Which rule lines are worth holding out (docs/causal.md): the rules no check carries, each
- * with how often it was in view (sessions its file loaded, the instruction-load log), how often
+ * with how often it was in view (sessions its file loaded, the instruction-load log, less those
+ * its line was withheld in: the line holdout's held-out sessions), how often
  * the assistant acted where it applies (for a `paths:`-scoped file, the loads a matching file
  * triggered: the client loads it when the assistant reads or edits such a file; for an
  * always-loaded line no log says so, and the figure is "not measured"), and how often the owner
@@ -46,7 +47,9 @@ export function lineWorthTesting(rules: readonly LedgerRule[], loads: readonly I
     if (r.location.kind !== "text" || (r.rung !== 1 && r.rung !== 2) || o.carried?.has(r.rule_id)) continue;
     const file = r.file_abs ?? (isAbsolute(r.location.file) ? r.location.file : null);
     if (file === null) continue;
-    const mine = loads.filter((l) => l.session_id !== null && same(l.file_path, file));
+    // A session the line was withheld in (the line holdout) is not in view, whatever loaded: its slips are the holdout's.
+    const withheld = new Set(loads.filter((l) => l.session_id !== null && l.withheld?.includes(r.rule_id) === true).map((l) => l.session_id as string));
+    const mine = loads.filter((l) => l.session_id !== null && same(l.file_path, file) && !withheld.has(l.session_id));
     const inView = new Set(mine.map((l) => l.session_id as string));
     if (inView.size === 0) continue;
     const scoped = mine.some((l) => l.load_reason === "path_glob_match");
