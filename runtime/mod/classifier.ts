@@ -8,15 +8,18 @@
  * answer (prune.ts). From source (Node, tests) the classifier reads its own files and is never
  * refused.
  *
- * `warm` reads the index and builds the matchers (what every prompt needs): started at
- * session.start and not awaited there, so the first prompt waits only for what is not done by
- * then. A rule file is read when a prompt first tries one of its language's rules; `readRest`,
- * called once the first turn is done, reads the others one at a time, out of any turn's way.
+ * `warm`, at session.start, reads the index (what every prompt needs) and the nine rule files
+ * (what a prompt needs when one of a language's key words occurs) all at once, one round of
+ * hops, and builds the matchers once the index is in. (Not awaiting it there was tried: in
+ * `claude -p` the first prompt follows session.start within tens of milliseconds, so it only
+ * moved the wait, and the reads asked for one by one made it longer; docs/mod.md, "Cost".) A
+ * file whose read failed there is read again when the classifier asks for it.
  *
  * Example: `await modClassifier().run($, "/pkg/mod", (c) => c("No, that's wrong."))` reads
  * mod/lang/index.json, then en.rules.tsv, and answers `{kind: "correction", ...}`.
  */
 import { makeClassifier, type Classify } from "../classifier/classify.js";
+import { LANGUAGE_CODES } from "../classifier/lang-data.js";
 import { join } from "node:path";
 import { NOT_READ, provide } from "./shims/fs.js";
 import type { ModApi } from "./api.js";
@@ -24,10 +27,8 @@ import type { ModApi } from "./api.js";
 export interface ModClassifier {
   /** `run` given the classifier, its files read as it asks for them. */
   run<T>($: ModApi, root: string | null, run: (classify: Classify) => T): Promise<T>;
-  /** The index read and the matchers built. */
-  warm($: ModApi, root: string | null): Promise<void>;
-  /** Every rule file not read yet, read one at a time (once a module: a second call returns the first's promise). */
-  readRest($: ModApi, root: string | null): Promise<void>;
+  /** Every file read at once; the matchers built once the index is in, if `build` resolves true. */
+  warm($: ModApi, root: string | null, build: Promise<boolean>): Promise<void>;
 }
 
 /** The classifier's own files in mod/lang/: its index and one rule file per language. */
@@ -35,7 +36,6 @@ const LANG_FILE = /^(index\.json|[a-z]{2,3}\.rules\.tsv)$/;
 
 export function modClassifier(): ModClassifier {
   let classifier: Classify | null = null;
-  let rest: Promise<void> | null = null;
   /** The files read or being read, by name: each once a module; a failed read is tried again when next needed. */
   const reading = new Map<string, Promise<void>>();
   const read = ($: ModApi, root: string | null, name: string): Promise<void> => {
@@ -62,17 +62,12 @@ export function modClassifier(): ModClassifier {
   }
   return {
     run,
-    async warm($, root) {
-      if (root !== null) await run($, root, () => undefined);
-    },
-    readRest($, root) {
-      rest ??= (async () => {
-        if (root === null) return;
-        const names = (await $.list(join(root, "lang"))).map((x) => x.name).filter((n) => n.endsWith(".rules.tsv") && LANG_FILE.test(n)).sort();
-        for (const n of names) await read($, root, n);
-      })();
-      rest.catch(() => (rest = null));
-      return rest;
+    async warm($, root, build) {
+      if (root === null) return;
+      const [index, ...rules] = ["index.json", ...LANGUAGE_CODES.map((c) => `${c}.rules.tsv`)].map((n) => read($, root, n));
+      for (const p of rules) p.catch(() => undefined); // read again when asked for
+      await index;
+      if (await build) await run($, root, () => undefined);
     },
   };
 }

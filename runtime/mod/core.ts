@@ -154,11 +154,14 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       throw err;
     }));
 
-  /** The classifier, its files read through `$` (classifier.ts): the index at session.start, the rule files after the first turn. */
+  /** The classifier, its files read through `$` (classifier.ts) from session.start on. */
   const classifier = modClassifier();
-  const warm = ($: ModApi): void => {
-    void sessionOf($)
-      .then((s) => (s.standDown.capture ? undefined : classifier.warm($, s.root)))
+  const warm = ($: ModApi): Promise<void> => {
+    // The files are asked for as soon as the mod's folder is known, beside the session's look-up.
+    const s = sessionOf($);
+    s.catch(() => undefined); // the build below and every event wait for it and log its fault
+    return $.hookEnv()
+      .then((env) => classifier.warm($, env["CLAUDE_PLUGIN_ROOT"] ?? null, s.then((x) => !x.standDown.capture)))
       .catch((err: unknown) => $.log(`errata mod: session.start: ${message(err)}; read again when needed`));
   };
   /** The rung-3 checks in force, read again only when their files changed (checks-read.ts). */
@@ -227,8 +230,6 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       if (e.agentId !== undefined || e.reason !== "answer" || typeof e.answer !== "string" || e.answer === "") return next(e);
       const s = await sessionOf($);
       if (s.standDown.capture) return next(e);
-      // The first turn done, the rule files no prompt has needed yet are read, out of any turn's way.
-      classifier.readRest($, s.root).catch((err: unknown) => $.log(`errata mod: turn.complete: ${message(err)}; read again when needed`));
       if (capturedTurn.has(s.id) || s.transcriptPath === null) {
         // The reflection sorts a captured prompt; a session without a transcript keeps a cleared text: the hook's code for both.
         capturedTurn.delete(s.id);
@@ -294,10 +295,11 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     }),
 
     sessionStart: guard("session.start", async ($, e, next) => {
-      // The look-up and the classifier go on after this dispatch; the command is listed beside the rest of the chain.
-      warm($);
+      // The session's look-up and the classifier (its files read at once) before any prompt; the command listed beside.
+      const warmed = warm($);
       const listed = $.registerCommand({ name: "errata", description: "Errata: the owner's pane, the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "pane | report | approvals | approve ID | reject ID [why] | undo ID" });
       listed.catch(() => undefined); // awaited below; a failure is the guard's to log
+      await warmed;
       const r = await next(e);
       await listed;
       return r;
