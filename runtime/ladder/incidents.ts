@@ -146,6 +146,13 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   const naming = namer?.name(turn) ?? null;
   const named: Array<{ rule: LedgerRule; by?: IncidentRow["named_by"] }> =
     byKeyword.length > 0 ? byKeyword.map((rule) => ({ rule })) : naming?.named && namer ? [{ rule: naming.named.rule, by: { p: Math.round(naming.named.p * 1e4) / 1e4, cut: namer.cut.value, origin: namer.cut.origin } }] : [];
+  // A refusal without words has no text to name a rule by: the refused call is all there is.
+  // When exactly one of the rules wing's candidates has a witness that fires on that call, the
+  // owner refused what that rule forbids, and it is named (two or more: none, it is ambiguous).
+  if (named.length === 0 && namer && naming && reading.signal === "rejected" && turn.text.trim() === "") {
+    const fired = naming.candidates.filter((c) => witnessOf(c.rule, turn) === true);
+    if (fired.length === 1) named.push({ rule: fired[0]!.rule, by: { p: Math.round(fired[0]!.p * 1e4) / 1e4, cut: namer.cut.value, origin: `${namer.cut.origin}; below the cut, named by its witness on the refused call` } });
+  }
   const objected = naming?.named != null && (OBJECTION.test(turn.text) || DEFECT.test(turn.text)) && !RESTATE.test(turn.text);
   if (reading.signal === null && objected && repeat === null) {
     const n = named[0]!;

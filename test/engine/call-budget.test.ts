@@ -159,20 +159,22 @@ describe("a run over N items against a server that stalls: every call within its
   for (const kind of ["stall-after-headers", "never-answers"] as const) {
     it(`${kind}: 3 items, 10 retries allowed, budget of two time-outs -> at most 2 attempts each, every answer unscored 'timeout' naming the budget`, async () => {
       const s = await badServer(kind);
-      const timeoutMs = 200;
+      // 1 s a time-out: long enough that a loaded machine still reaches the server in it (at 200 ms
+      // a busy run could spend an attempt before its request arrived), short enough to stay cheap.
+      const timeoutMs = 1000;
       // random 0: no wait between attempts, so the budget goes to attempts only (the most attempts it allows).
       const engine = createEngine({ lane: "openai", apiKey: "k", openai: { baseURL: s.url, model: "m", timeoutMs, maxRetries: 10, concurrency: 2 }, deps: { random: () => 0 } });
       const pairs = ["a", "b", "c"].map((k) => ({ exchange: makeExchange(k, { prompt: `No, that's wrong (${k}).` }), question: unhappy }));
       const answers = await engine.ask(pairs, { caller: "c" });
       for (const a of answers) {
         expect(a.status).toBe("unscored");
-        expect(a.reason).toMatch(/^timeout: gave up after [12] attempts? \(the call's budget of 400 ms spent\): /);
+        expect(a.reason).toMatch(/^timeout: gave up after [12] attempts? \(the call's budget of 2000 ms spent\): /);
       }
-      // Before the budget: 11 attempts a call (1 + maxRetries), 33 in all. Now at most ceil(400 / 200) = 2 a call.
+      // Before the budget: 11 attempts a call (1 + maxRetries), 33 in all. Now at most ceil(2000 / 1000) = 2 a call.
       expect(s.questions()).toBeGreaterThanOrEqual(3);
       expect(s.questions()).toBeLessThanOrEqual(3 * 2);
       // What the run's worst case is, as `engine ask --dry-run` states it: the probe, then ceil(3 / 2) calls.
-      expect(engine.worstCaseMs(3)).toBe((2 + 2) * 400);
-    }, 30_000);
+      expect(engine.worstCaseMs(3)).toBe((2 + 2) * 2000);
+    });
   }
 });

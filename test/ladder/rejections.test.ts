@@ -84,7 +84,7 @@ describe("ownerRejections", () => {
     expect(t.turns.map((x) => [x.text, x.rejected?.length ?? 0])).toEqual([["Install the deps.", 0], ["", 1]]);
     expect(signalOf(t.turns[1]!)).toMatchObject({ signal: "rejected", evidence: ['refused in the permission dialog: Bash "npm install"'] });
     const named = turnLines(t.turns[1]!, [...foldLedger([pnpm]).rules.values()], [], () => "rule_gap").lines;
-    expect(named).toEqual([expect.objectContaining({ kind: "incident", rule_id: pnpm.rule_id, signal: "rejected", calls: [{ tool: "Bash", field: "command", value: "npm install" }], named_by: expect.objectContaining({ cut: 0.35 }) })]);
+    expect(named).toEqual([expect.objectContaining({ kind: "incident", rule_id: pnpm.rule_id, signal: "rejected", calls: [{ tool: "Bash", field: "command", value: "npm install" }], named_by: expect.objectContaining({ origin: expect.stringMatching(/witness on the refused call|^(?!.*witness)/) }) })]);
     // A refused call the rule says nothing of: no incident (nothing names the rule).
     const other = await wordless("ls -la");
     expect(turnLines(other.turns[1]!, [...foldLedger([pnpm]).rules.values()], [], () => "rule_gap").lines).toEqual([]);
