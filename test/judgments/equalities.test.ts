@@ -104,7 +104,7 @@ beforeAll(async () => {
   expect((await cli(["rules", "cover"])).code).toBe(0);
   // The weekly pass in dry run recommends from the clusters already on disk.
   expect((await cli(["rules", "cluster"])).code).toBe(0);
-}, 600_000);
+});
 
 afterAll(() => tmp.cleanup());
 

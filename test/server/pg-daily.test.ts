@@ -144,7 +144,7 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
     } finally {
       cleanup();
     }
-  }, 600_000);
+  });
 
   it("refuses a bad --tenant or --developer with exit 2, and --tenant or --team-only without a database", async () => {
     const { dir, cleanup } = tempDir("errata-pgdaily-");
@@ -231,7 +231,7 @@ describe.skipIf(POSTGRES_BIN === null)("errata daily on the Postgres store", () 
     } finally {
       cleanup();
     }
-  }, 600_000);
+  });
 });
 
 function readdirOne(dir: string): string {
