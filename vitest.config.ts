@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { ISOLATED } from "./test/helpers/isolated.js";
+import LongestFirst from "./test/helpers/sequencer.js";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // No time limit per test or hook: on a loaded machine a test is slow, not wrong, and a limit
     // it can reach there fails a change that broke nothing. A hang is bounded where it can
     // happen: each child process a test starts (test/helpers/child.ts kills it as hung after 15
@@ -12,10 +13,21 @@ export default defineConfig({
     testTimeout: 0,
     hookTimeout: 0,
     pool: "forks",
+    // The longest files start first (test/helpers/sequencer.ts), so two workers end together.
+    sequence: { sequencer: LongestFirst },
     // One visible line per group of tests that will skip here, with what is missing and how to get it.
     globalSetup: ["test/helpers/skips.ts"],
     // Temporary folders a test file made and did not remove are removed when it ends.
     // Every property test draws from one seed (ERRATA_FC_SEED explores another).
     setupFiles: ["test/helpers/cleanup.ts", "test/helpers/fast-check-seed.ts"],
+    projects: [
+      // Most files share one process per worker (isolate: false): each still runs the setup
+      // files and its own module, but the modules they import (zod, commander, the runtime)
+      // load once per worker instead of once per file, about 1 s of CPU per file. The files
+      // that change what a process shares, or spend their time in child processes, run each
+      // in a fresh one (test/helpers/isolated.ts; docs/testing.md, "Shared processes").
+      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: "isolated", include: ISOLATED } },
+    ],
   },
 });

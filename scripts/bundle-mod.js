@@ -68,7 +68,7 @@ await build({
 
 // The hooks module. The client's validator wants `$` spelled `$.noun.event(...)` at each call
 // site and never passed on, so each hook hands the core its ports (runtime/mod/api.ts), every
-// one a call on `$` written out; written from this one template so the seven stay the same.
+// one a call on `$` written out; written from this one template so the nine stay the same.
 const PORTS = `{
       log: (text) => $.ui.log(text, { to: "debug" }),
       sessionInfo: () => $.session.info(),
@@ -93,6 +93,10 @@ const PORTS = `{
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }`;
 const HOOKS = [
   ["session.start", null, "sessionStart"],
@@ -102,6 +106,10 @@ const HOOKS = [
   ["tool.call", null, "toolCall"],
   ["prompt.context", null, "promptContext"],
   ["command.run", '{ command: "errata" }', "commandRun"],
+  // The owner's pane (runtime/mod/pane.ts), opened by `/errata pane`.
+  ["ui.render", '{ component: "Pane", requestId: "errata" }', "uiRender"],
+  // A line holdout's withholding in a paths:-scoped rules file (runtime/mod/line-holdout.ts).
+  ["prompt.attachment", '{ type: "nested_memory" }', "promptAttachment"],
 ];
 const registerText =
   "// The Errata mod's hooks module (docs/mod.md), written by scripts/bundle-mod.js: edit the\n" +

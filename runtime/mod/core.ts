@@ -19,7 +19,10 @@
  *   writes the tool-event lines the shadow gate reads (its answer is not used).
  * - `prompt.context` sees which instruction files the request carries (the InstructionsLoaded
  *   equivalent) and hands each, once a session, to `errata-tool-hook instructions-loaded`.
- * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands.
+ * - A line holdout (docs/causal.md): `prompt.context` and `prompt.attachment` leave the rule lines
+ *   the session's draw holds out out of what the model is sent, and record it (line-holdout.ts).
+ * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands, and
+ *   `/errata pane` opens the owner's pane (runtime/mod/pane.ts), drawn at `ui.render`.
  *
  * A fault is logged (`$.ui.log` to the debug log) and the event passes on unchanged. Where the
  * settings hooks are installed too, the mod stands down for what they do (no line written twice).
@@ -31,10 +34,15 @@ import { join } from "node:path";
 import { modClassifier } from "./classifier.js";
 import { checksReader } from "./checks-read.js";
 import { resolvePaths } from "../paths.js";
+import { createPane, PANE_ID } from "./pane.js";
+import { LADDER_DIR, LINE_HOLDOUTS_FILE } from "../ladder-formats/files.js";
+import { sessionLines, withheldPayload, withholdFromAttachment, withholdFromContext, type RecordWithheld } from "./line-holdout.js";
 import type {
   CommandRunInput,
   ModApi,
   Next,
+  PromptAttachmentInput,
+  PromptAttachmentResult,
   PromptContextInput,
   PromptContextResult,
   PromptSubmitInput,
@@ -98,8 +106,11 @@ export interface ErrataMod {
   toolCheck: ($: ModApi, e: ToolCheckInput, next: Next<ToolCheckInput, ToolCheckResult>) => Promise<ToolCheckResult>;
   toolCall: ($: ModApi, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>) => Promise<ToolCallResult>;
   promptContext: ($: ModApi, e: PromptContextInput, next: Next<PromptContextInput, PromptContextResult>) => Promise<PromptContextResult>;
+  promptAttachment: ($: ModApi, e: PromptAttachmentInput, next: Next<PromptAttachmentInput, PromptAttachmentResult>) => Promise<PromptAttachmentResult>;
   sessionStart: ($: ModApi, e: unknown, next: Next<unknown, unknown>) => Promise<unknown>;
   commandRun: ($: ModApi, e: CommandRunInput, next: Next<CommandRunInput, unknown>) => Promise<unknown>;
+  /** `ui.render` for `{ component: "Pane", requestId: "errata" }`: the owner's pane. */
+  uiRender: ($: ModApi, e: { requestId?: string; [k: string]: unknown }, next: Next<unknown, unknown>) => Promise<unknown>;
 }
 
 export interface ModOptions {
@@ -108,7 +119,8 @@ export interface ModOptions {
 }
 
 const KIND_TO_MEMORY_TYPE: Record<string, string> = { managed: "Managed", user: "User", project: "Project", local: "Local" };
-export const ERRATA_COMMANDS = ["report", "approvals", "approve", "reject", "undo"] as const;
+export const ERRATA_COMMANDS = ["pane", "report", "approvals", "approve", "reject", "undo"] as const;
+export { errataCommand } from "./pane.js";
 
 export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const now = opts.now ?? (() => Date.now());
@@ -119,6 +131,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const recorded = new Set<string>();
   /** The decision on a call, by its id: tool.check and tool.call see it once, on the input the model sent. */
   const decided = new Map<string, Decision | null>();
+  const pane = createPane();
 
   const sessionOf = ($: ModApi): Promise<Session> =>
     (session ??= (async () => {
@@ -163,6 +176,12 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       (err: unknown) => $.log(`errata mod: ${what} did not run (${message(err)})`),
     );
   };
+
+  /** The rule lines this session's draw holds out, read once a session; each withholding recorded (line-holdout.ts). */
+  let heldLines: ReturnType<typeof sessionLines> | null = null;
+  const linesHeldOut = ($: ModApi, s: Session) =>
+    (heldLines ??= sessionLines((f) => $.exists(f).then((there) => (there ? $.read(f) : null)), $.log, `${resolvePaths(s.env, s.cwd).ledgerDir}/${LADDER_DIR}/${LINE_HOLDOUTS_FILE}`, s.id));
+  const recordWithheld = ($: ModApi, s: Session): RecordWithheld => (file, reason, ids) => background($, "line holdout", [...s.toolHook, "instructions-loaded"], withheldPayload(s.id, s.cwd, file, reason, ids), s.cwd);
 
   async function decide($: ModApi, s: Session, tool: string, input: Record<string, unknown>, toolUseId: string | undefined): Promise<Decision | null> {
     if (toolUseId !== undefined && decided.has(toolUseId)) return decided.get(toolUseId)!;
@@ -253,27 +272,32 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     promptContext: guard("prompt.context", async ($, e, next) => {
       const files = e.instructionFiles ?? [];
       if (files.length === 0) return next(e);
-      // The request does not wait for the session's look-up: the files are recorded once it is done.
-      void (async () => {
-        const s = await sessionOf($);
-        if (s.standDown.instructions) return;
-        for (const f of files) {
-          const memoryType = KIND_TO_MEMORY_TYPE[f.kind];
-          const key = `${s.id}\u0000${f.path}`;
-          if (memoryType === undefined || recorded.has(key)) continue;
-          recorded.add(key);
-          const payload: Record<string, unknown> = { session_id: s.id, cwd: s.cwd, hook_event_name: "InstructionsLoaded", file_path: f.path, memory_type: memoryType, load_reason: f.parent ? "include" : "session_start" };
-          if (f.parent) payload["parent_file_path"] = f.parent;
-          background($, "instructions-loaded", [...s.toolHook, "instructions-loaded"], JSON.stringify(payload), s.cwd);
-        }
-      })().catch((err: unknown) => $.log(`errata mod: prompt.context fault (${message(err)}); the event passes on unchanged`));
-      return next(e);
+      const s = await sessionOf($);
+      const out = withholdFromContext(e, await linesHeldOut($, s), recordWithheld($, s));
+      if (s.standDown.instructions) return next(out);
+      for (const f of files) {
+        const memoryType = KIND_TO_MEMORY_TYPE[f.kind];
+        const key = `${s.id}\u0000${f.path}`;
+        if (memoryType === undefined || recorded.has(key)) continue;
+        recorded.add(key);
+        const payload: Record<string, unknown> = { session_id: s.id, cwd: s.cwd, hook_event_name: "InstructionsLoaded", file_path: f.path, memory_type: memoryType, load_reason: f.parent ? "include" : "session_start" };
+        if (f.parent) payload["parent_file_path"] = f.parent;
+        background($, "instructions-loaded", [...s.toolHook, "instructions-loaded"], JSON.stringify(payload), s.cwd);
+      }
+      return next(out);
+    }),
+
+    promptAttachment: guard("prompt.attachment", async ($, e, next) => {
+      if (e.type !== "nested_memory" || typeof e.text !== "string") return next(e);
+      const s = await sessionOf($);
+      const text = withholdFromAttachment(await linesHeldOut($, s), e.text, recordWithheld($, s));
+      return next(text === null ? e : { ...e, text });
     }),
 
     sessionStart: guard("session.start", async ($, e, next) => {
       // The session's look-up and the classifier (its files read at once) before any prompt; the command listed beside.
       const warmed = warm($);
-      const listed = $.registerCommand({ name: "errata", description: "Errata: the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "report | approvals | approve ID | reject ID | undo ID" });
+      const listed = $.registerCommand({ name: "errata", description: "Errata: the owner's pane, the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "pane | report | approvals | approve ID | reject ID [why] | undo ID" });
       listed.catch(() => undefined); // awaited below; a failure is the guard's to log
       await warmed;
       const r = await next(e);
@@ -283,37 +307,14 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
 
     commandRun: guard("command.run", async ($, e, next) => {
       if (e.command !== "errata") return next(e);
-      const s = await sessionOf($);
-      const words = (e.args ?? "").trim().split(/\s+/).filter((w) => w !== "");
-      const argv = errataCommand(words);
-      if (typeof argv === "string") return { text: argv };
-      const r = await $.run([...s.errata, ...argv], { cwd: s.cwd, timeoutMs: 120_000 });
-      const out = `${r.stdout}${r.stderr === "" ? "" : `\n${r.stderr}`}`.trim();
-      return { text: out === "" ? `errata ${argv.join(" ")}: done (exit ${r.exitCode ?? "?"})` : out };
+      return pane.command($, await sessionOf($), e.args ?? "");
+    }),
+
+    uiRender: guard("ui.render", async ($, e, next) => {
+      if (e.requestId !== PANE_ID) return next(e);
+      return pane.render($, await sessionOf($), e);
     }),
   };
-}
-
-/** `/errata WORDS` -> the `errata` argv it runs, or the usage line for words it does not take. */
-export function errataCommand(words: readonly string[]): string[] | string {
-  const usage = "usage: /errata report | approvals | approve ID [--native-deny] | reject ID | undo ID";
-  const [verb, ...all] = words;
-  // The owner's hard block (docs/ladder.md): the one flag /errata passes on, after approve only.
-  const native = verb === "approve" && all.at(-1) === "--native-deny";
-  const rest = native ? all.slice(0, -1) : all;
-  switch (verb) {
-    case undefined:
-    case "report":
-      return rest.length === 0 ? ["rules", "morning"] : usage;
-    case "approvals":
-      return rest.length === 0 ? ["rules", "approvals"] : usage;
-    case "approve":
-    case "reject":
-    case "undo":
-      return rest.length === 1 && /^[A-Za-z0-9._:-]+$/.test(rest[0]!) ? ["rules", verb, rest[0]!, ...(native ? ["--native-deny"] : [])] : `${usage} (expected one proposal id after ${verb}; found ${rest.length === 0 ? "none" : JSON.stringify(rest.join(" "))})`;
-    default:
-      return `${usage} (found ${JSON.stringify(verb)})`;
-  }
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

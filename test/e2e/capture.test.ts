@@ -5,7 +5,7 @@
 // the host line reaches the model; InstructionsLoaded records the files that loaded.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
 import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
@@ -80,7 +80,10 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
 
   for (const lang of LANGS) {
     it(`${lang.code}: a correction, a rating, praise and a directive are captured; an ordinary prompt writes nothing`, async () => {
-      const ws: Workspace = workspace(join(tmp.dir, lang.code), bin, { hooks: readmeHooks({ record: true }), claudeMd: "# Project\n\n- Keep the config loader small.\n" });
+      // The README's hooks alone (no recorder beside each: six sessions a language, and a recorder
+      // is one more node process per event); the session id is the client's own, from the name of
+      // the transcript it writes (the last test holds that name to the hook payload's session_id).
+      const ws: Workspace = workspace(join(tmp.dir, lang.code), bin, { hooks: readmeHooks(), claudeMd: "# Project\n\n- Keep the config loader small.\n" });
       // Every prompt answers the same reply, so each row's reply is known.
       server.script(Array.from({ length: 6 }, () => ({ text: lang.reply })));
       const first = await runClient(ws, server.url, "Update the config loader so it reads the user's settings.");
@@ -94,7 +97,8 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
       expect(ordinary.code, ordinary.stderr).toBe(0);
       expect(ledgerRows(ws)).toEqual([]);
 
-      const sessionId = readPayloads(ws).find((p) => p.event === "UserPromptSubmit")!.payload["session_id"];
+      const sessionId = basename(transcript!, ".jsonl");
+      expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       for (const typed of ["correction", "rating", "praise", "directive"] as const) {
         const before = ledgerRows(ws).length;
         const asked = server.requests.length;
@@ -142,6 +146,8 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
     const rows = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
     const sent = readPayloads(ws).filter((p) => p.event === "InstructionsLoaded").map((p) => p.payload);
     expect(sent.length).toBeGreaterThan(0);
+    // The transcript is named by the session id the hooks receive (the language tests above read it from there).
+    expect(transcripts(ws).map((f) => basename(f, ".jsonl"))).toEqual([String(sent[0]!["session_id"])]);
     expect(rows.map((x) => [x["session_id"], x["file_path"], x["memory_type"], x["load_reason"]])).toEqual(sent.map((p) => [p["session_id"], p["file_path"], p["memory_type"], p["load_reason"]]));
     expect(rows.map((x) => x["file_path"])).toContain(join(ws.project, "CLAUDE.md"));
     // And the model saw that file's text.

@@ -391,7 +391,11 @@ describe("prompt.context and /errata", () => {
     expect(core.errataCommand(["undo", "p-12", "--native-deny"])).toMatch(/found "p-12 --native-deny"/);
     expect(core.errataCommand(["approve", "--native-deny"])).toMatch(/expected one proposal id after approve; found none/);
     expect(core.errataCommand(["approve"])).toMatch(/^usage: .*expected one proposal id after approve; found none/);
-    expect(core.errataCommand(["reject", "a;", "b"])).toMatch(/found "a; b"/);
+    expect(core.errataCommand(["reject", "a;", "b"])).toMatch(/expected a proposal id after reject; found "a;"/);
+    // reject: the words after the id are the owner's reason (the CLI requires one).
+    expect(core.errataCommand(["reject", "p-12", "not", "now"])).toEqual(["rules", "reject", "p-12", "--why", "not now"]);
+    expect(core.errataCommand(["reject", "p-12"])).toEqual(["rules", "reject", "p-12", "--why", "said no through /errata"]);
+    expect(core.errataCommand(["pane"])).toBe("pane");
     expect(core.errataCommand(["delete"])).toMatch(/found "delete"/);
     const f = fake({ stdout: "Approval table: 0 proposals.\n" });
     const mod = core.createErrataMod();
