@@ -93,7 +93,7 @@ function loadBundle(file) {
 }
 function toolHook(args = process.argv.slice(2)) {
   let raw = null;
-  if (args.length === 1 && args[0] === "pre-tool-use") {
+  if (args[0] === "pre-tool-use" && (args.length === 1 || args.length === 3 && args[1] === "--check") || args[0] === "post-tool-use" && args.length === 1) {
     raw = readStdin();
     if (raw !== null && quietCall(raw, process.env, process.cwd())) return;
   }

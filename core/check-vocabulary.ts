@@ -6,7 +6,8 @@
  *
  * Example: CHECK_OPERATORS.includes("starts_with") -> true.
  */
-export const CHECK_FIELDS = ["tool_name", "command", "file_path", "content", "new_string", "old_string", "new_text", "old_text"] as const;
+/** `output`: the tool's response as text, read only after the tool ran (PostToolUse), by a warn. */
+export const CHECK_FIELDS = ["tool_name", "command", "file_path", "content", "new_string", "old_string", "new_text", "old_text", "output"] as const;
 export type CheckField = (typeof CHECK_FIELDS)[number];
 export const CHECK_OPERATORS = ["regex_match", "contains", "equals", "starts_with", "ends_with", "not_contains"] as const;
 export type CheckOperator = (typeof CHECK_OPERATORS)[number];

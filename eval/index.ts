@@ -44,3 +44,5 @@ export * from "./ppi-design.js";
 export * from "./ppi-coverage.js";
 export * from "./active.js";
 export * from "./judge-bias.js";
+export * from "./adjudication.js";
+export * from "./adjudication-report.js";

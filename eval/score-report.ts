@@ -1,7 +1,7 @@
 import { questionAgreement, type AgreementLabel, type QuestionAgreement } from "./agreement-report.js";
 import { EvalInputError } from "./errors.js";
 import { detectorMetricsStatistic, METRICS, type DetectorPrediction, type Metric, type ScoredGoldItem } from "./detection-metrics.js";
-import { majorityVote } from "./majority.js";
+import { latestDecisions, decisionKey, resolveGold, votesByItem, type Decision, type GoldStatus } from "./adjudication.js";
 import { ppiMeanCi } from "./ppi-mean.js";
 import { clusteredPpiMeanCi, itemsShareSessions, stratifiedPpiMeanCi, type StratumInput } from "./ppi-design.js";
 import { sessionBlockBootstrap, type BootstrapResult, type FigureInterval } from "./session-block-bootstrap.js";
@@ -63,6 +63,12 @@ export interface ScoreOptions {
   ppi?: { detector: string; alpha?: number; method?: PpiMethodChoice; sessionOf?: ReadonlyMap<string, string> } | null;
   /** Per detector, its training record against the gold items (`trainingOverlap`). */
   training?: ReadonlyMap<string, TrainingOverlap>;
+  /**
+   * Adjudicators' decisions (`eval/adjudication.ts`): where one is in force the gold is the
+   * label it picked, or none when it said ambiguous; elsewhere the raw majority. The labellers'
+   * own agreement is still computed on the raw labels.
+   */
+  adjudications?: readonly Decision[];
 }
 
 /** A detector's training record against the scored items of this split. */
@@ -124,8 +130,19 @@ export interface ScoreReport {
   items: number;
   /** Items with a gold verdict. */
   scored: number;
-  /** Items whose labellers tied or gave too few labels (left out). */
+  /** Items whose labellers tied or gave too few labels, or that an adjudicator called ambiguous (left out). */
   noMajority: number;
+  /** What adjudication did to the detect question's gold on these items (null without decisions). */
+  adjudication: {
+    adjudicated: number;
+    overturned: number;
+    tiesResolved: number;
+    ambiguous: number;
+    goldBefore: number;
+    goldAfter: number;
+    /** Each detector's unweighted kappa with the gold before adjudication (the raw majority; point only) and after (this report's). */
+    kappa: { detector: string; before: number | null; after: number | null }[];
+  } | null;
   goldFailures: number;
   weightSum: number;
   bootstrap: Omit<BootstrapResult, "figures">;
@@ -137,16 +154,18 @@ export interface ScoreReport {
   figures: FigureInterval[];
 }
 
-function majorities(labels: readonly AgreementLabel[], question: string, ids: ReadonlySet<string>, labelers: ReadonlySet<string> | null, minVotes: number) {
-  const by = new Map<string, AgreementLabel["value"][]>();
-  for (const l of labels) {
-    if (l.question !== question || !ids.has(l.exchange_id) || (labelers && !labelers.has(l.labeler))) continue;
-    const list = by.get(l.exchange_id);
-    if (list) list.push(l.value);
-    else by.set(l.exchange_id, [l.value]);
+type Gold = { status: GoldStatus; value: AgreementLabel["value"] | null; overturned: boolean };
+
+/** Each item's gold on a question: the decision in force, else the raw majority. */
+function golds(labels: readonly AgreementLabel[], question: string, ids: ReadonlySet<string>, labelers: readonly string[] | undefined, minVotes: number, decisions: readonly Decision[]): Map<string, Gold> {
+  const latest = latestDecisions(decisions);
+  const out = new Map<string, Gold>();
+  for (const [id, votes] of votesByItem(labels, question, labelers)) {
+    if (ids.has(id)) out.set(id, resolveGold(votes, latest.get(decisionKey(id, question)), minVotes));
   }
-  return new Map([...by].map(([id, vs]) => [id, majorityVote(vs, minVotes)]));
+  return out;
 }
+const hasGold = (g: Gold | undefined): g is Gold & { value: AgreementLabel["value"] } => g !== undefined && (g.status === "majority" || g.status === "adjudicated");
 
 export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly AgreementLabel[], predictions: readonly ScorePrediction[], opts: ScoreOptions): ScoreReport {
   const items = gold.filter((g) => opts.split === "all" || g.split === opts.split);
@@ -154,9 +173,10 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
   const ids = new Set(items.map((g) => g.id));
   const labelerSet = opts.labelers ? new Set(opts.labelers) : null;
   const minVotes = opts.minVotes ?? 2;
-  const detect = majorities(labels, opts.detectQuestion, ids, labelerSet, minVotes);
+  const decisions = opts.adjudications ?? [];
+  const detect = golds(labels, opts.detectQuestion, ids, opts.labelers, minVotes, decisions);
   if (detect.size === 0) throw new EvalInputError("EMPTY", `no labels for ${opts.detectQuestion} on the ${opts.split} items`, "labels from the labellers", "none");
-  const cls = majorities(labels, opts.classQuestion, ids, labelerSet, minVotes);
+  const cls = golds(labels, opts.classQuestion, ids, opts.labelers, minVotes, decisions);
 
   const detectorNames = opts.detectors ? [...opts.detectors] : [...new Set(predictions.map((p) => p.detector))].sort();
   if (detectorNames.length === 0) throw new EvalInputError("EMPTY", "no detector predictions", "at least one detector", "none");
@@ -171,10 +191,10 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
 
   const scoredItems: ScoredGoldItem[] = items.map((g) => {
     const m = detect.get(g.id);
-    if (!m || m.status !== "majority") return { goldFailure: null, goldClass: null, weight: g.weight };
+    if (!hasGold(m)) return { goldFailure: null, goldClass: null, weight: g.weight };
     if (typeof m.value !== "boolean") throw new EvalInputError("BAD_VALUE", `labels of ${opts.detectQuestion}`, "yes/no answers", JSON.stringify(m.value));
     const c = cls.get(g.id);
-    const goldClass = m.value && c?.status === "majority" && typeof c.value === "string" && c.value !== "none" ? c.value : null;
+    const goldClass = m.value && hasGold(c) && typeof c.value === "string" && c.value !== "none" ? c.value : null;
     return { goldFailure: m.value, goldClass, weight: g.weight };
   });
   const preds: (DetectorPrediction | undefined)[][] = detectorNames.map((d) => items.map((g) => byDetector.get(d)?.get(g.id)));
@@ -298,11 +318,26 @@ export function scoreDetectors(gold: readonly ScoreGold[], labels: readonly Agre
   }
 
   const { figures, ...bootMeta } = boot;
+  const rawDetect = decisions.length === 0 ? detect : golds(labels, opts.detectQuestion, ids, opts.labelers, minVotes, []);
+  // The same detectors on the raw majority, for their kappa before adjudication (point figures: one resample).
+  const rawKappa = decisions.length === 0 ? null : new Map(scoreDetectors(gold, labels, predictions, { ...opts, adjudications: [], resamples: 1, ppi: null, training: new Map() }).detectors.map((d) => [d.name, d.figures.kappa.point]));
   return {
     split: opts.split,
     items: items.length,
     scored: scoredItems.filter((g) => g.goldFailure !== null).length,
     noMajority: scoredItems.filter((g) => g.goldFailure === null).length,
+    adjudication:
+      decisions.length === 0
+        ? null
+        : {
+            adjudicated: [...detect.values()].filter((g) => g.status === "adjudicated").length,
+            overturned: [...detect.values()].filter((g) => g.overturned).length,
+            tiesResolved: [...detect.entries()].filter(([id, g]) => g.status === "adjudicated" && !hasGold(rawDetect.get(id))).length,
+            ambiguous: [...detect.values()].filter((g) => g.status === "ambiguous").length,
+            goldBefore: [...rawDetect.values()].filter(hasGold).length,
+            goldAfter: [...detect.values()].filter(hasGold).length,
+            kappa: detectors.map((d) => ({ detector: d.name, before: rawKappa?.get(d.name) ?? null, after: d.figures.kappa.point })),
+          },
     goldFailures: scoredItems.filter((g) => g.goldFailure === true).length,
     weightSum: items.reduce((s, g) => s + g.weight, 0),
     bootstrap: bootMeta,

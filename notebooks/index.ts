@@ -10,6 +10,7 @@
 import { renderPage } from "../runtime/pages/index.js";
 import { badInput, describeFound } from "../core/errors.js";
 import { agreement } from "./agreement.js";
+import { bias } from "./bias.js";
 import { calibration } from "./calibration.js";
 import { corpusRate } from "./corpus-rate.js";
 import { detectors } from "./detectors.js";
@@ -21,7 +22,7 @@ import type { Notebook } from "./notebook.js";
 export type { Notebook } from "./notebook.js";
 export type { InputSpec } from "./inputs.js";
 
-export const NOTEBOOKS: readonly Notebook[] = [agreement, calibration, detectors, corpusRate, hook, rules];
+export const NOTEBOOKS: readonly Notebook[] = [agreement, calibration, detectors, corpusRate, bias, hook, rules];
 
 export function notebookNamed(name: string): Notebook {
   const nb = NOTEBOOKS.find((n) => n.name === name);

@@ -15,7 +15,7 @@ import { z } from "zod";
 export const LoopSchema = z.enum(["daily", "weekly", "manual"]);
 export type Loop = z.infer<typeof LoopSchema>;
 
-export const StageNameSchema = z.enum(["mine", "enrich", "label", "triage", "report", "v4", "rules", "ladder", "misses", "run"]);
+export const StageNameSchema = z.enum(["mine", "enrich", "label", "triage", "report", "v4", "rules", "ladder", "team", "misses", "run"]);
 export type StageName = z.infer<typeof StageNameSchema>;
 
 /** Counts only: finite, non-negative integers keyed by a stable name. */

@@ -79,9 +79,24 @@ export const CoverageBarSchema = z.object({
   on: BarOnSchema.default("lower"),
 });
 
+/**
+ * The judge-consistency bar (optional): the detect question's flip rate, from a
+ * `judge-consistency/1` report (`eval consistency --out`), must be at most `max_flip_rate`,
+ * judged on the interval's upper bound by default. `report` names the report, relative to the
+ * bars file (default: `consistency.json` in the eval folder); `eval score --consistency FILE`
+ * names another. A bar whose report is missing fails.
+ */
+export const ConsistencyBarSchema = z.object({
+  max_flip_rate: z.number().min(0).max(1),
+  on: z.enum(["point", "upper"]).default("upper"),
+  report: z.string().min(1).optional(),
+});
+export type ConsistencyBar = z.output<typeof ConsistencyBarSchema>;
+
 export const EvalBarsSchema = z.object({
   schema: z.literal("eval-bars/1"),
   coverage: CoverageBarSchema.default({ min: DEFAULT_COVERAGE_BAR, on: "lower" }),
+  consistency: ConsistencyBarSchema.optional(),
   bars: z.array(BarSchema).min(1),
 });
 export type EvalBars = z.output<typeof EvalBarsSchema>;

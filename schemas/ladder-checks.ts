@@ -39,7 +39,8 @@ export const CheckSchema = z
     /** The randomised holdout (runtime/ladder-formats/holdout.ts): one session in one_in runs the check in shadow. */
     holdout: z.object({ one_in: z.number().int().min(2).max(1000), seed: z.number().int() }).optional(),
   })
-  .refine((c) => (c.action === "rewrite") === (c.rewrite !== undefined), { message: "action rewrite needs a rewrite, and only it has one" });
+  .refine((c) => (c.action === "rewrite") === (c.rewrite !== undefined), { message: "action rewrite needs a rewrite, and only it has one" })
+  .refine((c) => c.action === "warn" || !c.conditions.some((x) => x.field === "output"), { message: "a check that reads output is a warn (it runs after the tool, at PostToolUse)" });
 export type StoredCheck = z.infer<typeof CheckSchema>;
 
 export const ChecksFileSchema = z.object({ version: z.literal(1), checks: z.array(CheckSchema) });
@@ -70,5 +71,11 @@ export const InstructionsLoadedSchema = z.object({
   globs: z.array(z.string()).nullable(),
   trigger_file_path: z.string().nullable(),
   parent_file_path: z.string().nullable(),
+  /**
+   * The rule ids the Errata mod left out of this file's text for this session (a line holdout,
+   * docs/causal.md); absent on a plain load. Written by the mod only: the client's own event
+   * has no such field.
+   */
+  withheld: z.array(z.string()).optional(),
 });
 export type InstructionsLoadedRow = z.infer<typeof InstructionsLoadedSchema>;

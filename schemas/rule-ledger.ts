@@ -13,7 +13,7 @@ export const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.l
 export type Rung = z.infer<typeof RungSchema>;
 
 /** Strongest first (the seed's order); praise and job outcomes are signals, not incidents. */
-export const SIGNALS = ["explicit", "correction", "undo", "praise", "job"] as const;
+export const SIGNALS = ["explicit", "rejected", "correction", "undo", "praise", "job"] as const;
 export const SignalSchema = z.enum(SIGNALS);
 export type Signal = z.infer<typeof SignalSchema>;
 
@@ -76,8 +76,14 @@ export const IncidentRowSchema = z.object({
   date: z.string(),
   severity: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   signal: SignalSchema,
-  /** Whether the rule was in view then: its file loaded in that session (null: unknown). */
+  /** Whether the rule was in view then: its file loaded in that session, and its line not withheld there (null: unknown). */
   in_view: z.boolean().nullable(),
+  /**
+   * The rule's line was withheld in that session (the line holdout: the Errata mod recorded a
+   * withholding of it). A held-out slip: kept as evidence for the holdout, never in view, never
+   * counted toward a climb. Absent otherwise.
+   */
+  held_out: z.literal(true).optional(),
   rung: RungSchema,
   cause: CauseSchema.nullable(),
   /** How the correction named the rule: rule_covers' P(yes) and the cut with its origin (absent on older rows and on witness-only rules). */

@@ -3,30 +3,40 @@
 // module that imports nothing: Claude Code refuses a hooks module that imports anything but its
 // own files and "claude-code" (files, processes and the network go through `$`). So the parts of
 // Node the shared code reaches for are replaced at bundle time:
-// - node:fs: only the classifier reads files (its language data, index and rule files). Those
-//   are not in the module: the client reads and scans a hooks module before it loads it, and
-//   with them inside (650 KB of base64) loading took seconds. They go to
-//   mod/hooks/errata-data.json (name -> base64 of the bytes: the rule files are read by byte
-//   offsets), which the core reads through `$.fs.read` once a session and hands to the shim;
+// - node:fs: only the classifier reads files: its index (lang/index.json) and its rule files
+//   (lang/<code>.rules.tsv; the language files themselves are not read at run time). Those are
+//   not in the module: the client reads and scans a hooks module before it loads it, and with
+//   them inside (650 KB of base64) loading took seconds. They are copied as they are (ASCII
+//   text) to mod/lang/, and the core reads each through `$.fs.read` when the classifier first
+//   asks for it (the index at session.start, a rule file when one of its rules is first tried)
+//   and hands it to the shim;
 // - node:path, node:os: paths.ts's join/resolve and homedir (HOME always comes from `$.env`).
 // The output is gitignored and built by `npm run build`; package.json "files" packs mod/.
 import { build } from "esbuild";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const langDir = `${root}/runtime/classifier/lang`;
-const embedded = Object.fromEntries(readdirSync(langDir).sort().map((n) => [n, readFileSync(`${langDir}/${n}`).toString("base64")]));
-// Rewritten only when its bytes change (a build leaves the file and its time alone).
-const dataFile = `${root}/mod/hooks/errata-data.json`;
-const dataText = `${JSON.stringify(embedded)}\n`;
-let dataNow = "";
-try {
-  dataNow = readFileSync(dataFile, "utf8");
-} catch {
-  /* first build */
+const modLang = `${root}/mod/lang`;
+mkdirSync(modLang, { recursive: true });
+const wanted = readdirSync(langDir).filter((n) => n === "index.json" || n.endsWith(".rules.tsv")).sort();
+for (const n of wanted) {
+  const bytes = readFileSync(`${langDir}/${n}`);
+  // The shim counts a byte offset as a character offset only for ASCII: index-write.ts writes ASCII.
+  if (bytes.some((b) => b > 0x7f)) throw new Error(`runtime/classifier/lang/${n} is not ASCII (index-write.ts writes \\u escapes): regenerate it`);
+  // Rewritten only when its bytes change (a build leaves the file and its time alone).
+  let now = null;
+  try {
+    now = readFileSync(`${modLang}/${n}`);
+  } catch {
+    /* first build */
+  }
+  if (now === null || !now.equals(bytes)) writeFileSync(`${modLang}/${n}`, bytes);
 }
-if (dataNow !== dataText) writeFileSync(dataFile, dataText);
+for (const n of readdirSync(modLang)) if (!wanted.includes(n)) rmSync(`${modLang}/${n}`);
+// The single data file of earlier builds.
+rmSync(`${root}/mod/hooks/errata-data.json`, { force: true });
 
 const shims = {
   name: "mod-shims",
@@ -58,7 +68,7 @@ await build({
 
 // The hooks module. The client's validator wants `$` spelled `$.noun.event(...)` at each call
 // site and never passed on, so each hook hands the core its ports (runtime/mod/api.ts), every
-// one a call on `$` written out; written from this one template so the seven stay the same.
+// one a call on `$` written out; written from this one template so the nine stay the same.
 const PORTS = `{
       log: (text) => $.ui.log(text, { to: "debug" }),
       sessionInfo: () => $.session.info(),
@@ -83,6 +93,10 @@ const PORTS = `{
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }`;
 const HOOKS = [
   ["session.start", null, "sessionStart"],
@@ -92,6 +106,10 @@ const HOOKS = [
   ["tool.call", null, "toolCall"],
   ["prompt.context", null, "promptContext"],
   ["command.run", '{ command: "errata" }', "commandRun"],
+  // The owner's pane (runtime/mod/pane.ts), opened by `/errata pane`.
+  ["ui.render", '{ component: "Pane", requestId: "errata" }', "uiRender"],
+  // A line holdout's withholding in a paths:-scoped rules file (runtime/mod/line-holdout.ts).
+  ["prompt.attachment", '{ type: "nested_memory" }', "promptAttachment"],
 ];
 const registerText =
   "// The Errata mod's hooks module (docs/mod.md), written by scripts/bundle-mod.js: edit the\n" +

@@ -19,6 +19,7 @@ const CAPTURE = "the capture (`hook-main.ts`)";
 const STOP = "the Stop hook (`hook-main.ts`, `hook-state.ts`, `hook-reflect.ts`)";
 const TOOL = "the check runner (`pre-tool-use.ts`, `ladder-formats/checks.ts`)";
 const LOADED = "the sensor (`instructions-loaded.ts`)";
+const POST = "the output checks (`post-tool-use.ts`)";
 export const READS = {
   UserPromptSubmit: {
     session_id: `${CAPTURE}: the row's session, the Stop hook's record`,
@@ -38,6 +39,17 @@ export const READS = {
     tool_input: `${TOOL}: the fields conditions read`,
     "tool_input.command": `${TOOL}: Bash conditions and rewrites`,
     tool_use_id: `${TOOL}: the log line, joined to the transcript by the shadow gate`,
+  },
+  PostToolUse: {
+    session_id: `${POST}: the log line`,
+    cwd: `${POST}: the project whose .claude/ holds hookify files`,
+    tool_name: `${POST}: which checks are eligible`,
+    tool_input: `${POST}: the fields conditions read`,
+    "tool_input.command": `${POST}: Bash conditions`,
+    tool_response: `${POST}: the \`output\` conditions read (stdout and stderr joined; a file's content; MCP text)`,
+    "tool_response.stdout": `${POST}: part of \`output\``,
+    "tool_response.stderr": `${POST}: part of \`output\``,
+    tool_use_id: `${POST}: the log line`,
   },
   InstructionsLoaded: {
     session_id: `${LOADED}: the row's session (was the rule in view)`,
@@ -98,8 +110,23 @@ export function render(fixture) {
     "`node scripts/hook-fields.mjs` from `test/e2e/fixtures/hook-payloads.json`, which",
     "`test/e2e/hook-fields.test.ts` records in the client (paths and ids replaced by placeholders)",
     "and compares on every run: a client upgrade that adds, drops or retypes a field fails it.",
-    "Errata installs UserPromptSubmit, Stop, PreToolUse and InstructionsLoaded (README); the other",
-    "events are recorded to show what the client offers.",
+    "Errata installs UserPromptSubmit, Stop, PreToolUse and InstructionsLoaded (README), and",
+    "PostToolUse where a check reads a tool's output (`errata-tool-hook post-tool-use`, docs/mod.md);",
+    "the other events are recorded to show what the client offers.",
+    "",
+    "## The owner's no, and the permission events",
+    "",
+    "Measured in the pinned client in print mode, the owner answering through the permission-prompt",
+    "tool (test/e2e/owner-answer.cjs), with recording hooks on every event below: when the owner",
+    "refuses a call, PermissionRequest fires (before the owner is asked) and PermissionDenied does",
+    "not, nor PostToolUse or PostToolUseFailure; when a PreToolUse hook denies, none of them fires.",
+    "What marks the owner's no is the call's tool_result line in the transcript:",
+    "`permissionDecision: {decision: \"reject\", source: \"user_reject\"}` and `holdsPersonsWords: true`",
+    "(its content the owner's words), where a hook's deny says `source: \"hook\"`. The ladder reads",
+    "that line (`runtime/ladder/transcript-turns.ts`, and the client's fixed text \"The user doesn't",
+    "want to proceed with this tool use\" of older transcripts) as the owner's `rejected` signal",
+    "(docs/ladder.md); no hook is installed for it. Recorded by hand once (the probe is not in the",
+    "suite); test/e2e/owner-tools.test.ts checks the result, a `rejected` incident after the night's run.",
     "",
   ];
   for (const [event, fields] of [...table].sort(([a], [b]) => a.localeCompare(b))) {

@@ -60,8 +60,8 @@ try {
   // The mod (docs/mod.md): its bundled core is built, gitignored and packed; without it the
   // plugin folder loads nothing.
   const modDir = join(prefix, "node_modules", pkg.name, "mod");
-  for (const f of [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/register.js", "hooks/errata-core.js", "hooks/errata-data.json"]) {
-    if (!existsSync(join(modDir, f))) fail(`the tarball lacks mod/${f} (package.json "files" packs mod/; npm run build writes hooks/errata-core.js and hooks/errata-data.json)`);
+  for (const f of [".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/register.js", "hooks/errata-core.js", "lang/index.json", "lang/en.rules.tsv"]) {
+    if (!existsSync(join(modDir, f))) fail(`the tarball lacks mod/${f} (package.json "files" packs mod/; npm run build writes hooks/errata-core.js and the classifier's files in lang/)`);
   }
   step("the mod's files are in the tarball");
 

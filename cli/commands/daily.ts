@@ -15,6 +15,8 @@ import { runDaily } from "../../runtime/jobs/index.js";
 import { examples } from "../shared/help.js";
 import { waitMsFromFlag, withRunLock } from "../../runtime/files/index.js";
 import { ruleIndexPath } from "../../runtime/rules/index.js";
+import { openStore, type ErrataStore } from "../../runtime/stores/index.js";
+import { tenantStore } from "../shared/server-store.js";
 
 interface DailyCliOptions {
   root?: string;
@@ -24,6 +26,10 @@ interface DailyCliOptions {
   json?: boolean;
   dryRun?: boolean;
   wait?: string;
+  database?: string;
+  tenant?: string;
+  developer?: string;
+  teamOnly?: boolean;
 }
 
 export function register(program: Command, ctx: CommandContext): void {
@@ -37,6 +43,10 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
     .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
+    .option("--database <url>", "read and patch a tenant's errata in this PostgreSQL store instead of your ledger (default: ERRATA_DATABASE_URL when a tenant is named); with --tenant")
+    .option("--tenant <tenant>", "the tenant whose errata the run reads, with --database (default: ERRATA_TENANT)")
+    .option("--team-only", "with --database: only push your rule ledger for the team's most-broken rules (the errata stages run once for the tenant elsewhere)")
+    .option("--developer <label>", "the name your rule ledger is pushed under for the team's most-broken rules, with --database (default: ERRATA_DEVELOPER, else USER)")
     .addHelpText(
       "after",
       examples([
@@ -51,17 +61,30 @@ export function register(program: Command, ctx: CommandContext): void {
       if (limit !== undefined && limit < 1) throw badInput("bad --limit", "a whole number >= 1", String(limit));
       if (mineLimit !== undefined && mineLimit < 1) throw badInput("bad --mine-limit", "a whole number >= 1", String(mineLimit));
       const waitMs = waitMsFromFlag(opts.wait);
+      const target = tenantStore(ctx, opts, true);
+      if (opts.teamOnly === true && target === null) throw badInput("--team-only needs a store", "--database URL (or ERRATA_DATABASE_URL) and --tenant", "--team-only alone");
       const body = async (): Promise<void> => {
+        const store = target ? await openStore({ dir: ctx.io.cwd, database: target.url }) : null;
+        try {
+          await runOnce(store);
+        } finally {
+          await store?.close();
+        }
+      };
+      const runOnce = async (store: ErrataStore | null): Promise<void> => {
         // Wired under the lock: the state a run starts from is read after the previous run ended.
-        const { ctx: stage, deps } = wireFor(ctx, opts.dryRun === true);
+        const { ctx: stage, deps: wired } = wireFor(ctx, opts.dryRun === true, store && target ? { store, tenant: target.tenant } : undefined);
+        const deps = store && target ? { ...wired, team: { store, tenant: target.tenant, developer: target.developer } } : wired;
         const live = liveStagePrinter(ctx, opts.json === true);
-        const bar = stageProgress(ctx, "daily", ["mine", "enrich", "label", "triage", "report", "v4", "ladder"], live);
+        const names = opts.teamOnly === true ? ["team"] : ["mine", "enrich", "label", "triage", "report", "v4", "ladder", ...(store ? ["team"] : [])];
+        const bar = stageProgress(ctx, "daily", names, live);
         const onStage = bar.onStage;
         const result = await runDaily(stage, deps, {
           ...(opts.root !== undefined ? { root: resolve(ctx.io.cwd, opts.root) } : {}),
           ...(limit !== undefined ? { limit } : {}),
           ...(mineLimit !== undefined ? { mineLimit } : {}),
           skipMine: opts.skipMine === true,
+          teamOnly: opts.teamOnly === true,
           onStage,
           ladder: { ruleIndexFile: ruleIndexPath(dailyPaths(ctx).v4Dir), projectDir: null, home: ctx.io.env["HOME"] ?? null },
         });

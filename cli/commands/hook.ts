@@ -18,9 +18,9 @@ export function register(program: Command, ctx: CommandContext): void {
     .command("hook")
     .description(
       "Claude Code hooks: user-prompt-submit captures explicit ratings, corrections, directives and praise; stop keeps the last reply; " +
-        "pre-tool-use runs the ladder's checks and your hookify rules before a tool call; instructions-loaded records which instruction files loaded",
+        "pre-tool-use runs the ladder's checks and your hookify rules before a tool call; post-tool-use warns about a tool's output; instructions-loaded records which instruction files loaded",
     )
-    .argument("<event>", "user-prompt-submit, stop, pre-tool-use or instructions-loaded")
+    .argument("<event>", "user-prompt-submit, stop, pre-tool-use, post-tool-use or instructions-loaded")
     .addHelpText(
       "after",
       examples(

@@ -18,7 +18,7 @@ import { examples } from "../shared/help.js";
 import { join, resolve } from "node:path";
 import { readHost } from "../../runtime/jobs/index.js";
 import { gatherPulse, renderPulse } from "../../runtime/pages/index.js";
-import { holdoutFromDir, ladderDir, pulseHoldout } from "../../runtime/ladder/index.js";
+import { holdoutFromDir, ladderDir, lineHoldoutFromDir, pulseHoldout, pulseLineHoldout } from "../../runtime/ladder/index.js";
 import { writeFileAtomic } from "../../runtime/files/index.js";
 import { resolvePaths } from "../../runtime/paths.js";
 
@@ -51,8 +51,9 @@ export function register(program: Command, ctx: CommandContext): void {
       if (opts.html) {
         // The Pulse page (runtime/pages): the state just computed, with the joins beside it.
         const view = await stage.ledger.readAll();
-        // The randomised holdout, disclosed on the page whenever a check is opted in (ids and counts).
-        const holdout = holdoutFromDir(ladderDir(ctx.io.env, ctx.io.cwd)).map(pulseHoldout);
+        // The randomised holdout, disclosed on the page whenever a check or a rule line is opted in (ids and counts).
+        const ladder = ladderDir(ctx.io.env, ctx.io.cwd);
+        const holdout = [...holdoutFromDir(ladder).map(pulseHoldout), ...lineHoldoutFromDir(ladder).map(pulseLineHoldout)];
         const data = gatherPulse({ errata: view.errata, state, host: readHost(stage.cfg.hostDir), v4Dir: resolvePaths(ctx.io.env, ctx.io.cwd).v4Dir, promotedFile: stage.files.promoted, warn: stage.log, holdout });
         pulse = opts.out ? resolve(ctx.io.cwd, opts.out) : join(stage.files.reportsDir, "pulse.html");
         if (!stage.dryRun) writeFileAtomic(pulse, await renderPulse(data));

@@ -15,6 +15,7 @@ import { println } from "../shared/io.js";
 import { examples } from "../shared/help.js";
 import { serverDir, storeFor, type StoreFlags } from "../shared/server-store.js";
 import { buildServer } from "../../runtime/server/index.js";
+import { isLoopback } from "../../runtime/pages/index.js";
 
 interface ServeOpts extends StoreFlags {
   port: string;
@@ -23,6 +24,22 @@ interface ServeOpts extends StoreFlags {
   log?: string;
   rate: string;
   bodyLimit: string;
+  labelling?: string;
+  labellingState?: string;
+}
+
+/** The labelling server to front: a loopback http URL and its state folder, both or neither. */
+function labellingOf(ctx: CommandContext, opts: ServeOpts): { url: string; stateDir: string } | undefined {
+  if (opts.labelling === undefined && opts.labellingState === undefined) return undefined;
+  if (opts.labelling === undefined || opts.labellingState === undefined) throw badInput("--labelling and --labelling-state go together", "both: the labelling server's URL and its --state folder", opts.labelling === undefined ? "--labelling-state alone" : "--labelling alone");
+  let url: URL;
+  try {
+    url = new URL(opts.labelling);
+  } catch {
+    throw badInput("bad --labelling", "the URL of errata eval label serve, e.g. http://127.0.0.1:7311", JSON.stringify(opts.labelling.slice(0, 60)));
+  }
+  if (url.protocol !== "http:" || !isLoopback(url.hostname)) throw badInput("bad --labelling", "an http URL on loopback (the labelling server binds 127.0.0.1)", JSON.stringify(opts.labelling.slice(0, 60)));
+  return { url: url.origin, stateDir: resolve(ctx.io.cwd, opts.labellingState) };
 }
 
 function intFlag(name: string, v: string, min: number, max: number): number {
@@ -33,7 +50,7 @@ function intFlag(name: string, v: string, min: number, max: number): number {
 export function register(program: Command, ctx: CommandContext): void {
   program
     .command("serve")
-    .description("The intake server: apps' errata, Claude Code http hooks and the Pulse page behind tenant tokens (docs/intake.md)")
+    .description("The intake server: apps' errata, Claude Code http hooks, the team's rules and the pages (Pulse, labelling) behind tenant tokens (docs/intake.md)")
     .option("--dir <folder>", "the server's folder: the JSONL store, the reporter key, the developers' hook ledgers", "errata-server")
     .option("--database <url>", "keep errata in PostgreSQL instead (default: ERRATA_DATABASE_URL)")
     .option("--port <n>", "the port (0: any free one)", "8787")
@@ -42,15 +59,18 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--log <file>", "JSON request log lines to this file ('-': stderr); never a token")
     .option("--rate <n>", "requests a tenant may make a minute", "6000")
     .option("--body-limit <bytes>", "the largest request body", "1048576")
+    .option("--labelling <url>", "front a labelling server (errata eval label serve) at /v1/pages/label behind the same tokens, e.g. http://127.0.0.1:7311")
+    .option("--labelling-state <dir>", "that labelling server's --state folder (its labellers' tokens), with --labelling")
     .addHelpText("after", examples(["errata serve --port 0 --once", "errata serve --dir srv --port 0 --once --rate 600 --body-limit 65536"], { after: "Then: errata tenants add acme, and post with Authorization: Bearer <token> (docs/intake.md)." }))
     .action(async (opts: ServeOpts) => {
       const port = intFlag("port", opts.port, 0, 65535);
       const rate = intFlag("rate", opts.rate, 1, 10_000_000);
       const bodyLimit = intFlag("body-limit", opts.bodyLimit, 1024, 1024 * 1024 * 1024);
       const dir = serverDir(ctx, opts);
+      const labelling = labellingOf(ctx, opts);
       const store = await storeFor(ctx, opts);
       const logger = opts.log === undefined ? false : { level: "info", stream: opts.log === "-" ? process.stderr : createWriteStream(resolve(ctx.io.cwd, opts.log), { flags: "a" }) };
-      const app = await buildServer({ store, dir, ratePerMinute: rate, bodyLimit, logger, now: ctx.io.now });
+      const app = await buildServer({ store, dir, ratePerMinute: rate, bodyLimit, logger, now: ctx.io.now, ...(labelling ? { labelling } : {}) });
       let address: string;
       try {
         address = await app.listen({ port, host: opts.host });

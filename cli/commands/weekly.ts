@@ -3,6 +3,8 @@
  * (the rule index from daily.json's `rules` roots, coverage, clusters, recommendations without
  * filing, the rules report in `<v4 dir>/rules-report-<date>.md`), fault-isolated: a failure of
  * the rules stage is logged on it and never changes the exit code. Each stage has a run receipt.
+ * With `--database URL --tenant T` the report reads the tenant's errata in PostgreSQL instead
+ * of the ledger (docs/intake.md); the rules pass reads the v4 folder either way.
  *
  * Example: `errata weekly --json` -> `{"ok": true, "failed": [], "stages": [{"name": "report",
  * ...}, {"name": "rules", "counts": {"rule_units": 57, "covered": 23, "clusters": 9, ...}}]}`.
@@ -21,6 +23,8 @@ import { examples } from "../shared/help.js";
 import { warn } from "../shared/io.js";
 import { engineFor } from "../shared/v4-pass.js";
 import { upgradesFileOf, writerFor } from "../shared/rules-writer.js";
+import { tenantStore } from "../shared/server-store.js";
+import { openStore } from "../../runtime/stores/index.js";
 
 /** The M7b pass as the weekly job's rules stage, wired to this install's files and engine. */
 function rulesStage(ctx: CommandContext) {
@@ -57,14 +61,22 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--json", "print one {ok, failed, stages} JSON value")
     .option("--dry-run", "compute everything, write nothing")
     .option("--wait <seconds>", "when another run holds the lock, wait up to this long for it (default: exit 2 at once, naming it)")
+    .option("--database <url>", "report over a tenant's errata in this PostgreSQL store instead of your ledger (default: ERRATA_DATABASE_URL when a tenant is named); with --tenant")
+    .option("--tenant <tenant>", "the tenant whose errata the report reads, with --database (default: ERRATA_TENANT)")
     .addHelpText("after", examples(["errata weekly --json", "errata weekly --wait 60"]))
-    .action(async (opts: { json?: boolean; dryRun?: boolean; wait?: string }) => {
+    .action(async (opts: { json?: boolean; dryRun?: boolean; wait?: string; database?: string; tenant?: string }) => {
       const waitMs = waitMsFromFlag(opts.wait);
+      const target = tenantStore(ctx, opts, false);
       const body = async (): Promise<void> => {
-        const { ctx: stage } = wireFor(ctx, opts.dryRun === true);
-        const onStage = liveStagePrinter(ctx, opts.json === true);
-        const result = await runWeekly(stage, { ...(onStage ? { onStage } : {}), rules: rulesStage(ctx) });
-        finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+        const store = target ? await openStore({ dir: ctx.io.cwd, database: target.url }) : null;
+        try {
+          const { ctx: stage } = wireFor(ctx, opts.dryRun === true, store && target ? { store, tenant: target.tenant } : undefined);
+          const onStage = liveStagePrinter(ctx, opts.json === true);
+          const result = await runWeekly(stage, { ...(onStage ? { onStage } : {}), rules: rulesStage(ctx) });
+          finishLoop(ctx, result, opts.json === true, onStage !== undefined);
+        } finally {
+          await store?.close();
+        }
       };
       if (opts.dryRun === true) await body();
       else await withRunLock(dailyPaths(ctx).stateDir, { job: "errata weekly", waitMs }, body);

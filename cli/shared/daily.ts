@@ -11,12 +11,14 @@ import { resolvePaths, type ErrataPaths } from "../../runtime/paths.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "../../runtime/jobs/index.js";
 import { wireDaily } from "../../runtime/jobs/index.js";
 import { withRunLock } from "../../runtime/files/index.js";
+import type { ErrataStore } from "../../runtime/stores/index.js";
 
 export function dailyPaths(ctx: CommandContext): ErrataPaths {
   return resolvePaths(ctx.io.env, ctx.io.cwd);
 }
 
-export function wireFor(ctx: CommandContext, dryRun: boolean) {
+/** `store`: a server's store and tenant the run reads and patches instead of the ledger (errata daily --database). */
+export function wireFor(ctx: CommandContext, dryRun: boolean, store?: { store: ErrataStore; tenant: string }) {
   return wireDaily({
     paths: dailyPaths(ctx),
     env: ctx.io.env,
@@ -24,6 +26,7 @@ export function wireFor(ctx: CommandContext, dryRun: boolean) {
     now: ctx.io.now,
     dryRun,
     log: (line) => warn(ctx.io, line),
+    ...(store ? { store } : {}),
   });
 }
 

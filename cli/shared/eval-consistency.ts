@@ -44,10 +44,10 @@ export interface ConsistencyNote {
   /** At the point flip rate, and at its interval's lower bound (the loosest ceiling the data allow). */
   ceiling: number;
   ceilingLoosest: number;
-  bar: { max: number; judgedOn: "upper"; pass: boolean } | null;
+  bar: { max: number; judgedOn: "upper" | "point"; pass: boolean; source: string } | null;
 }
 
-export function readConsistency(io: Io, file: string, question: string, maxFlipRate: number | null): ConsistencyNote {
+export function readConsistency(io: Io, file: string, question: string, maxFlipRate: number | null, judgedOn: "upper" | "point" = "upper", source = "--max-flip-rate"): ConsistencyNote {
   const path = resolveFrom(io, file);
   const c = readJsonStrict(path, ConsistencyFileSchema, "a judge-consistency/1 report (eval consistency --out)");
   const q = c.questions.find((x) => x.question === question);
@@ -66,7 +66,7 @@ export function readConsistency(io: Io, file: string, question: string, maxFlipR
     level: c.level,
     ceiling: agreementCeiling(q.rate),
     ceilingLoosest: agreementCeiling(q.low),
-    bar: maxFlipRate === null ? null : { max: maxFlipRate, judgedOn: "upper", pass: q.high <= maxFlipRate },
+    bar: maxFlipRate === null ? null : { max: maxFlipRate, judgedOn, pass: (judgedOn === "upper" ? q.high : q.rate) <= maxFlipRate, source },
   };
 }
 
@@ -74,5 +74,5 @@ export function printConsistency(io: Io, n: ConsistencyNote): void {
   const temp = n.sampling.temperature === null ? "deterministic" : `temperature ${n.sampling.temperature}, seed ${n.sampling.seed ?? "none"}`;
   println(io, `judge consistency (lane ${n.lane}, ${n.model}, ${temp}): ${n.question} flips ${n.flips} of ${n.items} asked twice, ${n.rate.toFixed(3)} [${n.low.toFixed(3)}, ${n.high.toFixed(3)}]`);
   if (n.flips > 0) println(io, `  agreement with any gold is bounded by the judge's own inconsistency: at most ${n.ceiling.toFixed(3)} (at most ${n.ceilingLoosest.toFixed(3)} at the flip rate's lower bound)`);
-  if (n.bar) println(io, `  ${n.bar.pass ? "PASS" : "FAIL"} consistency ${n.question} flip rate <= ${n.bar.max}: ${n.rate.toFixed(3)} [${n.low.toFixed(3)}, ${n.high.toFixed(3)}] (judged on the upper bound <= ${n.bar.max})`);
+  if (n.bar) println(io, `  ${n.bar.pass ? "PASS" : "FAIL"} consistency ${n.question} flip rate <= ${n.bar.max}: ${n.rate.toFixed(3)} [${n.low.toFixed(3)}, ${n.high.toFixed(3)}] (judged on the ${n.bar.judgedOn === "upper" ? "upper bound" : "point rate"} <= ${n.bar.max}; bar from ${n.bar.source})`);
 }

@@ -23,6 +23,8 @@ export function evalPaths(io: Io) {
     labels: join(dir, "labels.jsonl"),
     sheets: join(dir, "sheets"),
     bars: join(dir, "eval-bars.json"),
+    adjudications: join(dir, "adjudications.jsonl"),
+    active: join(dir, "active.jsonl"),
   };
 }
 

@@ -44,6 +44,26 @@ export interface ActiveRecord {
   f: number;
   pi: number;
   drawn: boolean;
+  /** Labelled before the round (so drawn with probability 1, and not proposed). Absent in rows of older files. */
+  labelled?: boolean;
+}
+
+/**
+ * A round's proposed items, in the order to label them: drawn and not labelled before the
+ * round, highest inclusion probability first (ties by id). Rows of older files carry no
+ * `labelled`; there an item drawn with probability 1 is taken as labelled.
+ */
+export function proposedOf(rows: readonly ActiveRecord[]): ActiveRecord[] {
+  return rows.filter((r) => r.drawn && !(r.labelled ?? r.pi >= 1)).sort((a, b) => b.pi - a.pi || a.exchange_id.localeCompare(b.exchange_id));
+}
+
+/** The last round of an `active.jsonl` (null when the file is absent or empty). */
+export function lastActiveRound(file: string): { round: number; rows: ActiveRecord[]; all: ActiveRecord[] } | null {
+  if (!existsSync(file)) return null;
+  const all = readText(file).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as ActiveRecord);
+  if (all.length === 0) return null;
+  const round = all.reduce((m, r) => Math.max(m, r.round), 0);
+  return { round, rows: all.filter((r) => r.round === round), all };
 }
 
 export function runNext(ctx: CommandContext, flags: NextFlags): void {
@@ -81,9 +101,9 @@ export function runNext(ctx: CommandContext, flags: NextFlags): void {
   const rows: ActiveRecord[] = ids.map((id, i) => {
     const isKnown = known.has(i);
     const drawn = isKnown || rnd() < pi[i]!;
-    return { schema: "active-draw/1", round, seed, exchange_id: id, p_yes: pOf.get(id)!, f: f[i]!, pi: pi[i]!, drawn };
+    return { schema: "active-draw/1", round, seed, exchange_id: id, p_yes: pOf.get(id)!, f: f[i]!, pi: pi[i]!, drawn, labelled: isKnown };
   });
-  const proposed = rows.filter((r) => r.drawn && !y.has(r.exchange_id)).sort((a, b) => b.pi - a.pi || a.exchange_id.localeCompare(b.exchange_id));
+  const proposed = proposedOf(rows);
   if (!flags.dryRun) writeAtomic(activeFile, [...earlier, ...rows].map((r) => JSON.stringify(r)).join("\n") + "\n");
   const summary = { round, seed, expected: k, proposed: proposed.map((r) => ({ exchange_id: r.exchange_id, pi: r.pi, p_yes: r.p_yes })), open: open.length, labelled: labelled.length, calibration: cal, file: activeFile, written: !flags.dryRun };
   if (flags.json) {

@@ -23,7 +23,13 @@ export function inSampleMark(d: DetectorScore | undefined): string {
 
 export function printScoreReport(io: Io, r: ScoreReport, trainingNotes: readonly string[]): void {
   const b = r.bootstrap;
-  println(io, `${r.split} split: ${r.items} gold items, ${r.scored} with a majority verdict (${r.noMajority} ties or too few labels left out), ${r.goldFailures} gold failures; corpus weights sum ${r.weightSum.toFixed(1)}`);
+  if (r.adjudication === null) println(io, `${r.split} split: ${r.items} gold items, ${r.scored} with a majority verdict (${r.noMajority} ties or too few labels left out), ${r.goldFailures} gold failures; corpus weights sum ${r.weightSum.toFixed(1)}`);
+  else {
+    const a = r.adjudication;
+    println(io, `${r.split} split: ${r.items} gold items, ${r.scored} with a gold verdict after adjudication (${r.noMajority} ties, too few labels or ambiguous left out), ${r.goldFailures} gold failures; corpus weights sum ${r.weightSum.toFixed(1)}`);
+    println(io, `  adjudicated gold: ${a.adjudicated} items decided (${a.overturned} overturned the raw majority, ${a.tiesResolved} ties resolved), ${a.ambiguous} ambiguous; items with a gold verdict before ${a.goldBefore}, after ${a.goldAfter} (the labellers' agreement below is on the raw labels)`);
+    for (const k of a.kappa) println(io, `  ${k.detector} kappa with the gold (unweighted): before adjudication ${k.before === null ? "—" : k.before.toFixed(3)}, after ${k.after === null ? "—" : k.after.toFixed(3)}`);
+  }
   println(io, `intervals: ${b.method}, paired across detectors, ${b.resamples} resamples, seed ${b.seed}, level ${b.level}, ${b.sessions} sessions; precision, recall, F1, class accuracy and weighted kappa are corpus-weighted`);
   const head = ["detector", "scored", ...HEADLINE_METRICS.map((m) => LABEL[m] ?? m)];
   const w = [10, 8, 24, 24, 24, 24, 24, 24];

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import type { CommandContext } from "./command.js";
 import { badInput } from "../../core/errors.js";
-import { openStore, type ErrataStore } from "../../runtime/stores/index.js";
+import { LABEL_PATTERN, openStore, TENANT_PATTERN, type ErrataStore } from "../../runtime/stores/index.js";
 
 export const DEFAULT_SERVER_DIR = "errata-server";
 
@@ -29,4 +29,26 @@ export function databaseUrl(ctx: CommandContext, flags: StoreFlags): string | un
 
 export async function storeFor(ctx: CommandContext, flags: StoreFlags): Promise<ErrataStore> {
   return openStore({ dir: serverDir(ctx, flags), database: databaseUrl(ctx, flags) });
+}
+
+/**
+ * The store and tenant a batch job (errata daily, errata weekly) runs on instead of the
+ * ledger, or null for the ledger; with `developer`, also the name the daily job's team stage
+ * pushes under. ERRATA_DATABASE_URL alone (set for errata serve or tenants) does not move a
+ * person's run off their ledger: a tenant must be named too. Bad flags exit 2 before anything runs.
+ *
+ * Example: `tenantStore(ctx, { database: "postgres://…", tenant: "acme" }, false)` -> `{ url, tenant: "acme", developer: null }`.
+ */
+export function tenantStore(ctx: CommandContext, opts: { database?: string; tenant?: string; developer?: string }, developer: boolean): { url: string; tenant: string; developer: string } | null {
+  const tenant = opts.tenant ?? ctx.io.env["ERRATA_TENANT"];
+  const url = opts.database !== undefined || tenant !== undefined ? databaseUrl(ctx, opts.database !== undefined ? { database: opts.database } : {}) : undefined;
+  if (url === undefined) {
+    if (opts.tenant !== undefined || opts.developer !== undefined) throw badInput(`--tenant${developer ? " and --developer go" : " goes"} with --database`, "--database URL (or ERRATA_DATABASE_URL) beside them", opts.tenant !== undefined ? `--tenant ${opts.tenant}` : `--developer ${opts.developer}`);
+    return null;
+  }
+  if (tenant === undefined || !TENANT_PATTERN.test(tenant)) throw badInput("bad --tenant", "with --database, a tenant: lowercase letters, digits and -, up to 40 (or ERRATA_TENANT)", JSON.stringify(tenant ?? null));
+  if (!developer) return { url, tenant, developer: "" };
+  const who = opts.developer ?? ctx.io.env["ERRATA_DEVELOPER"] ?? ctx.io.env["USER"];
+  if (who === undefined || !LABEL_PATTERN.test(who)) throw badInput("bad --developer", "a name of lowercase letters, digits and . _ -, up to 64 (or ERRATA_DEVELOPER, else USER)", JSON.stringify(who ?? null));
+  return { url, tenant, developer: who };
 }

@@ -31,6 +31,10 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("prompt.submit", ($, e, next) =>
@@ -58,6 +62,10 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("turn.complete", ($, e, next) =>
@@ -85,6 +93,10 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("tool.check", ($, e, next) =>
@@ -112,6 +124,10 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("tool.call", ($, e, next) =>
@@ -139,6 +155,10 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("prompt.context", ($, e, next) =>
@@ -166,6 +186,10 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
   on("command.run", { command: "errata" }, ($, e, next) =>
@@ -193,6 +217,72 @@ export function register(on) {
       },
       registerCommand: (spec) => $.command.register(spec),
       readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
+    }, e, next),
+  ).catch(($, e, next) => next(e));
+  on("ui.render", { component: "Pane", requestId: "errata" }, ($, e, next) =>
+    mod.uiRender({
+      log: (text) => $.ui.log(text, { to: "debug" }),
+      sessionInfo: () => $.session.info(),
+      sessionId: () => $.session.id(),
+      sessionCwd: () => $.session.cwd(),
+      hookEnv: () => $.process.hookEnv(),
+      read: (path) => $.fs.read(path),
+      write: (path, text) => $.fs.write(path, text),
+      exists: (path) => $.fs.exists(path),
+      list: (path) => $.fs.list(path),
+      run: (argv, init) => $.process.run(argv, init),
+      settings: () => $.settings.read(),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
+      registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
+    }, e, next),
+  ).catch(($, e, next) => next(e));
+  on("prompt.attachment", { type: "nested_memory" }, ($, e, next) =>
+    mod.promptAttachment({
+      log: (text) => $.ui.log(text, { to: "debug" }),
+      sessionInfo: () => $.session.info(),
+      sessionId: () => $.session.id(),
+      sessionCwd: () => $.session.cwd(),
+      hookEnv: () => $.process.hookEnv(),
+      read: (path) => $.fs.read(path),
+      write: (path, text) => $.fs.write(path, text),
+      exists: (path) => $.fs.exists(path),
+      list: (path) => $.fs.list(path),
+      run: (argv, init) => $.process.run(argv, init),
+      settings: () => $.settings.read(),
+      env: async () => {
+        const [ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME] = await Promise.all([
+          $.env.get("ERRATA_DIR"),
+          $.env.get("ERRATA_STATE_DIR"),
+          $.env.get("HOME"),
+          $.env.get("XDG_DATA_HOME"),
+          $.env.get("XDG_STATE_HOME"),
+        ]);
+        return { ERRATA_DIR, ERRATA_STATE_DIR, HOME, XDG_DATA_HOME, XDG_STATE_HOME };
+      },
+      registerCommand: (spec) => $.command.register(spec),
+      readData: (path) => $.fs.read(path),
+      open: (pane) => $.ui.open(pane),
+      invalidate: () => $.ui.invalidate("ui.render"),
+      resolve: (event) => $.ui.resolve(event),
+      h: (tag, props, ...children) => h(tag, props, ...children),
     }, e, next),
   ).catch(($, e, next) => next(e));
 }

@@ -5,7 +5,8 @@
  * `<ERRATA_DIR>/ladder/instructions-loaded.jsonl`: `session_id`, `file_path`, `memory_type`
  * (User, Project, Local, Managed), `load_reason` (session_start, nested_traversal,
  * path_glob_match, include, compact), and when sent `globs`, `trigger_file_path`,
- * `parent_file_path`. It prints nothing on stdout (nothing enters the model's context).
+ * `parent_file_path`; from the Errata mod, `withheld` (the rule ids a line holdout left out of
+ * the file for that session). It prints nothing on stdout (nothing enters the model's context).
  *
  * Example: stdin {"session_id":"s1","hook_event_name":"InstructionsLoaded","file_path":"/p/CLAUDE.md",
  * "memory_type":"Project","load_reason":"session_start"} -> one line in instructions-loaded.jsonl.
@@ -37,6 +38,9 @@ export function onInstructionsLoaded(f: Fields, io: ToolHookIo, say: (line: stri
     trigger_file_path: strOrNull(f["trigger_file_path"]),
     parent_file_path: strOrNull(f["parent_file_path"]),
   };
+  // The mod's record of a line holdout: which rules it left out of this file (docs/causal.md).
+  const withheld = Array.isArray(f["withheld"]) ? (f["withheld"] as unknown[]).filter((g): g is string => typeof g === "string") : [];
+  if (withheld.length > 0) row.withheld = withheld;
   appendLadderLine(ladderDir(io.env, io.cwd), INSTRUCTIONS_LOADED_FILE, `${JSON.stringify(row)}\n`);
   return true;
 }

@@ -96,9 +96,10 @@ const str = nonEmpty;
 
 /**
  * Runs the checks for one PreToolUse payload. Returns the decision (for tests and replay).
- * `sources`: the check files tool-hook.ts found already (else they are found here).
+ * `sources`: the check files tool-hook.ts found already (else they are found here); `only`:
+ * the one check an `if`-filtered handler runs (`--check ID`), else every check in force.
  */
-export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => void, sources?: CheckSources): Decision | null {
+export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => void, sources?: CheckSources, only?: string): Decision | null {
   const toolName = str(f["tool_name"]);
   const toolInput = f["tool_input"];
   if (toolName === null || typeof toolInput !== "object" || toolInput === null || Array.isArray(toolInput)) {
@@ -112,8 +113,10 @@ export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => v
   const sessionId = str(f["session_id"]);
   // The randomised holdout: in a held-out session an active check runs in shadow (it records, never acts).
   const held = new Set<string>();
+  // `--check ID`: the handler of one check (its `if` filter chose the call), so that two
+  // handlers firing on one call never decide or log another's check twice.
   const checks = loaded.checks
-    .filter((c) => checkApplies(c, projectDir))
+    .filter((c) => (only === undefined || c.id === only) && checkApplies(c, projectDir))
     .map((c) => {
       if (c.mode !== "active" || !heldOut(c, sessionId)) return c;
       held.add(c.id);

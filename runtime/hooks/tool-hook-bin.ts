@@ -52,7 +52,7 @@ function hasHookify(dir: string): boolean {
 }
 
 /**
- * True when `raw` is a PreToolUse call for which no check file exists, so the full hook would
+ * True when `raw` is a PreToolUse (or PostToolUse) call for which no check file exists, so the full hook would
  * print nothing and write nothing. With HOME unset (paths.ts then asks node:os) it answers false.
  */
 function quietCall(raw: string, env: Record<string, string | undefined>, cwd: string): boolean {
@@ -118,7 +118,8 @@ function loadBundle(file: string): ToolHookBundle {
 
 function toolHook(args: string[] = process.argv.slice(2)): void {
   let raw: string | null = null;
-  if (args.length === 1 && args[0] === "pre-tool-use") {
+  // `pre-tool-use --check ID` (an `if`-filtered handler) takes the same shortcut.
+  if ((args[0] === "pre-tool-use" && (args.length === 1 || (args.length === 3 && args[1] === "--check"))) || (args[0] === "post-tool-use" && args.length === 1)) {
     raw = readStdin();
     if (raw !== null && quietCall(raw, process.env, process.cwd())) return;
   }

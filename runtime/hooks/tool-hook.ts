@@ -13,6 +13,7 @@
 import { fstatSync, readFileSync } from "node:fs";
 import { outputFlushed, writeFd } from "./fd-write.js";
 import { onInstructionsLoaded } from "./instructions-loaded.js";
+import { onPostToolUse } from "./post-tool-use.js";
 import { onPreToolUse, type ToolHookIo } from "./pre-tool-use.js";
 import { findCheckSources, hasCheckSources, NO_CALL, nonEmpty, projectDirOf } from "./tool-sources.js";
 
@@ -20,7 +21,7 @@ export interface ToolHookRunIo extends ToolHookIo {
   readStdin: () => Promise<string> | string;
 }
 
-export const TOOL_EVENTS = ["pre-tool-use", "instructions-loaded"] as const;
+export const TOOL_EVENTS = ["pre-tool-use", "post-tool-use", "instructions-loaded"] as const;
 
 /**
  * stdin read whole and synchronously, and stdout/stderr written with writeSync: making
@@ -53,12 +54,17 @@ export function processToolHookIo(): ToolHookRunIo {
   };
 }
 
-const HELP = `usage: errata hook pre-tool-use|instructions-loaded
+const HELP = `usage: errata hook pre-tool-use [--check ID]|post-tool-use|instructions-loaded
 
   pre-tool-use         runs the checks (errata's installed checks and your hookify rules,
                        .claude/hookify.*.local.md) on the tool call in the PreToolUse JSON and
                        answers deny, ask, a rewrite (updatedInput) or a warning
                        (additionalContext); prints nothing when no check fires.
+                       --check ID runs that one check only: the handler
+                       \`errata rules hooks --write\` writes per check, behind an \`if\` filter.
+  post-tool-use        runs the checks that read a tool's output (always warns) on the
+                       PostToolUse JSON and answers additionalContext, a fact the model
+                       reads beside the result; prints nothing when none fires.
   instructions-loaded  records which instruction file loaded (file_path, memory_type,
                        load_reason) for the ladder's "not loaded" diagnosis.
 
@@ -68,6 +74,8 @@ the cheaper start on every tool call; errata hook pre-tool-use works the same):
     "PreToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "errata-tool-hook pre-tool-use" }] }],
     "InstructionsLoaded": [{ "hooks": [{ "type": "command", "command": "errata-tool-hook instructions-loaded" }] }]
   }
+and, for checks on a tool's output:
+    "PostToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "errata-tool-hook post-tool-use" }] }]
 
 A failed or timed-out hook does not block in Claude Code: a check is advice unless it answers.
 More: docs/ladder.md.`;
@@ -77,6 +85,11 @@ export async function runToolHook(args: string[], io: ToolHookRunIo = processToo
   const event = args[0];
   if (args.includes("--help") || args.includes("-h")) {
     io.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const only = checkArg(args);
+  if (only === null) {
+    say(`expected \`pre-tool-use\`, \`pre-tool-use --check ID\`, \`post-tool-use\` or \`instructions-loaded\`, found ${JSON.stringify(args.join(" "))}; allowed, no check run`);
     return 0;
   }
   try {
@@ -106,13 +119,26 @@ export async function runToolHook(args: string[], io: ToolHookRunIo = processToo
       const sources = findCheckSources(io.env, io.cwd, projectDirOf(f, io.env, io.cwd));
       // No check file: no check can fire or be eligible, so nothing is answered or logged.
       if (!hasCheckSources(sources)) return 0;
-      onPreToolUse(f, io, say, sources);
+      onPreToolUse(f, io, say, sources, only);
+    } else if (event === "post-tool-use") {
+      const sources = findCheckSources(io.env, io.cwd, projectDirOf(f, io.env, io.cwd));
+      if (hasCheckSources(sources)) onPostToolUse(f, io, say, sources);
     } else if (event === "instructions-loaded") onInstructionsLoaded(f, io, say);
-    else say(`unknown tool hook ${JSON.stringify(event)} (expected pre-tool-use or instructions-loaded)`);
+    else say(`unknown tool hook ${JSON.stringify(event)} (expected pre-tool-use, post-tool-use or instructions-loaded)`);
   } catch (err) {
     say(`internal fault (${err instanceof Error ? err.message : String(err)}); allowed, no decision made`);
   }
   return 0;
+}
+
+/**
+ * The one check `--check ID` names (undefined: every check), or null for arguments that are
+ * not the hook's (a fault that allows, like every other).
+ */
+export function checkArg(args: readonly string[]): string | undefined | null {
+  if (args.length === 1) return undefined;
+  if (args.length === 3 && args[0] === "pre-tool-use" && args[1] === "--check" && args[2] !== "") return args[2];
+  return null;
 }
 
 // Everything is written synchronously unless a descriptor forced a stream (fd-write.ts).

@@ -7,7 +7,8 @@
  * A check names the tools it watches (`tools`: names, or "*"), conditions that must all hold
  * (each on `tool_name` or one field of `tool_input`: command, file_path, content, new_string,
  * old_string, and hookify's aliases new_text/old_text), an operator (regex_match, contains,
- * equals, starts_with, ends_with, not_contains; `not: true` negates any of them) and an
+ * equals, starts_with, ends_with, not_contains; `not: true` negates any of them; `output`, the
+ * tool's response as text, is read only after the tool ran, by a warn: PostToolUse) and an
  * action: deny (the reason reaches the model), ask (the owner is asked), rewrite (the input
  * is replaced: `updatedInput`) or warn (`additionalContext`, which reaches the model). A
  * check in `shadow` mode is evaluated and logged but never acts.
@@ -125,6 +126,8 @@ export function validateCheck(v: unknown, file: string, where: string): Check {
     if (c["not"] !== undefined && typeof c["not"] !== "boolean") bad(`conditions[${i}].not, a boolean`, c["not"]);
   });
   if (!oneOf(CHECK_ACTIONS, v["action"])) bad(`action, one of ${CHECK_ACTIONS.join(", ")}`, v["action"]);
+  // A condition on the tool's output is read after the tool ran: nothing is left to deny, ask or rewrite.
+  if ((conds as Array<Record<string, unknown>>).some((c) => c["field"] === "output") && v["action"] !== "warn") bad("action warn for a check that reads output (it runs after the tool, at PostToolUse)", v["action"]);
   if (typeof v["message"] !== "string" || v["message"].trim() === "") bad("message, a non-empty string (it is what the model or the owner reads)", v["message"]);
   if (v["mode"] !== "active" && v["mode"] !== "shadow") bad('mode, "active" or "shadow"', v["mode"]);
   if (v["project"] !== undefined && (typeof v["project"] !== "string" || v["project"] === "")) bad("project, a non-empty folder path", v["project"]);
@@ -169,7 +172,12 @@ export function compileChecks(checks: readonly Check[]): Compiled[] {
 export interface ToolCall {
   tool_name: string;
   tool_input: Record<string, unknown>;
+  /** The tool's response as text: present only after the tool ran (PostToolUse). */
+  tool_output?: string;
 }
+
+/** Whether a check reads the tool's output (so it runs at PostToolUse, and never before the tool). */
+export const readsOutput = (c: Check): boolean => c.conditions.some((x) => x.field === "output");
 
 /**
  * The value a condition reads, or null when the tool does not send it. new_text/old_text
@@ -195,6 +203,8 @@ export function fieldValue(field: CheckField, call: ToolCall): string | null {
     case "old_string":
     case "old_text":
       return s("old_string") ?? joined("old_string");
+    case "output":
+      return call.tool_output ?? null;
   }
 }
 

@@ -17,6 +17,8 @@ export const CHECKS_FILE = "checks.json";
 export const TOOL_EVENTS_FILE = "tool-events.jsonl";
 /** One line per instruction file Claude Code loaded (schemas/ladder-checks.ts `InstructionsLoadedSchema`). */
 export const INSTRUCTIONS_LOADED_FILE = "instructions-loaded.jsonl";
+/** The rung-1/2 rule lines the owner opted into the holdout, `{"version": 1, "rules": [...]}` (holdout.ts `parseLineHoldouts`). */
+export const LINE_HOLDOUTS_FILE = "line-holdouts.json";
 /** One line per correction sorted by cause (the Stop hook's reflection, the auditor, the journey). */
 export const SORTED_FILE = "sorted.jsonl";
 /** One line per loop run (reflection, audit, shadow, morning). */

@@ -7,7 +7,7 @@
  * (schemas/ladder-checks.ts), which the ladder reads them with. Every file is zod-free: the hook path imports them one by one
  * (so its bundles hold only what a call needs); the ladder imports this surface.
  */
-export { CHECKS_FILE, INSTRUCTIONS_LOADED_FILE, LADDER_DIR, RECEIPTS_FILE, SORTED_FILE, TOOL_EVENTS_FILE } from "./files.js";
+export { CHECKS_FILE, INSTRUCTIONS_LOADED_FILE, LADDER_DIR, LINE_HOLDOUTS_FILE, RECEIPTS_FILE, SORTED_FILE, TOOL_EVENTS_FILE } from "./files.js";
 export { ladderDir } from "./ladder-dir.js";
 export {
   CheckFileError,
@@ -18,6 +18,7 @@ export {
   evaluateCompiled,
   fieldValue,
   MAX_OUTPUT_CHARS,
+  readsOutput,
   validateCheck,
   type Check,
   type CheckCondition,
@@ -26,7 +27,7 @@ export {
   type Decision,
   type ToolCall,
 } from "./checks.js";
-export { heldOut, holdoutProblem, type Holdout } from "./holdout.js";
+export { attachmentFile, heldOut, heldOutLines, holdoutProblem, parseLineHoldouts, withholdLines, type Holdout, type LineHoldout } from "./holdout.js";
 export { parseChecksFile } from "./checks-file.js";
 export { ifRules, nativeDenyRules } from "./permission-rules.js";
 export {

@@ -38,7 +38,7 @@ import { sortedCauses } from "./journey.js";
 import { addProposal, readProposals } from "./proposals.js";
 import { writeReceipt } from "./receipts.js";
 import { reviewed, type Reviewer } from "./review.js";
-import { liveShadow, replayShadow, shadowVerdict, verdictLine } from "./shadow.js";
+import { liveShadow, replayShadow, shadowVerdict, verdictLine, writeShadowVerdicts } from "./shadow.js";
 import { transcriptTurns, type TranscriptTurns } from "./transcript-turns.js";
 
 export interface AuditInput {
@@ -225,6 +225,7 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
   const incidentLines = lines.filter((l) => l.kind === "incident").length;
   const mentionLines = lines.filter((l) => l.kind === "mention").length;
   writeReceipt(dir, { loop: "audit", at, night, ok: true, counts: { turns, incidents: incidentLines, mentions: mentionLines, gaps, diagnoses: diagnoses.length, proposals: proposals.length }, note: null });
+  writeShadowVerdicts(dir, at, verdicts);
   writeReceipt(dir, { loop: "shadow", at, night, ok: true, counts: { checks: verdicts.length, passed: verdicts.filter((v) => v.earned).length }, note: null });
   return { turns, skipped, incidents: incidentLines, mentions: mentionLines, sorted, diagnoses, proposals, shadow: verdicts, gaps };
 }

@@ -13,6 +13,11 @@
  * pattern: "(^|[;&|(]\\s*|\\s)git\\s(?:[^;&|\\n]*\\s)?push\\s(?:[^;&|\\n]*\\s)?--force\\b", qualifiers: ["main"]}].
  */
 import type { Witness } from "../../schemas/rule-ledger.js";
+import type { LedgerRule } from "./ledger.js";
+import type { OwnerTurn } from "./signals.js";
+
+/** What a witness reads: the reply before the owner's turn and its tool calls. */
+export type WitnessTurn = Pick<OwnerTurn, "reply_before" | "tools_before">;
 
 /** A forbidding clause: the words that say "not this". */
 const NEGATION = /\b(never|don'?t|do not|avoid|no|stop|not|without|must not|mustn'?t|instead of|rather than|nie|niemals|jamais|ne pas|nunca|nunca|älä|ei|не|нельзя)\b|不要|不能|禁止|勿|别|しない|禁止/iu;
@@ -108,4 +113,31 @@ export function derivedWitness(ruleText: string): Witness | null {
   const cmds = commandPatterns(ruleText).filter((c) => c.qualifiers.length === 0);
   if (cmds.length > 0) return { field: "command", pattern: cmds.map((c) => `(?:${c.pattern})`).join("|"), broken_when_absent: false };
   return null;
+}
+
+/** true: the reply or tool calls before show the rule broken; false: kept; null: the witness has nothing to read. */
+export function witnessSays(w: Witness, turn: WitnessTurn): boolean | null {
+  const re = new RegExp(w.pattern, "iu");
+  const values =
+    w.field === "reply"
+      ? turn.reply_before !== null
+        ? [turn.reply_before]
+        : []
+      : turn.tools_before.map((t) => t.input[w.field]).filter((v): v is string => typeof v === "string");
+  if (values.length === 0) return null;
+  const matched = values.some((v) => re.test(v));
+  return w.broken_when_absent ? !matched : matched;
+}
+
+/**
+ * A rule's witness reading: its own witness; else one read off its text, where a command
+ * pattern that does not match says nothing (the breach may be in an earlier reply), while a
+ * reply-language witness says kept as well as broken.
+ */
+export function witnessOf(rule: LedgerRule, turn: WitnessTurn): boolean | null {
+  if (rule.witness) return witnessSays(rule.witness, turn);
+  const w = derivedWitness(rule.text);
+  if (w === null) return null;
+  const says = witnessSays(w, turn);
+  return says === false && w.field !== "reply" ? null : says;
 }

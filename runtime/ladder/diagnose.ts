@@ -274,9 +274,14 @@ export function reachesContradiction(d: DiagnosisResult): boolean {
  */
 export function diagnose(rule: LedgerRule, others: readonly LedgerRule[], place: Placement, budget = 200, contradiction?: ContradictionReading): DiagnosisResult {
   const since = rule.patches.filter((p) => p.set.rung !== undefined).map((p) => p.at).sort().at(-1) ?? "";
-  const incidents = rule.incidents.filter((i) => i.date > since);
+  // A held-out slip (the line withheld in its session: the line holdout) is the holdout's
+  // evidence, not the rule's: the model never saw the line, so it never counts toward a climb.
+  const atRung = rule.incidents.filter((i) => i.date > since);
+  const incidents = atRung.filter((i) => i.held_out !== true);
   const base = { rule_id: rule.rule_id, from: rule.rung, to: null };
   const ev = incidents.map((i) => `${i.incident_id} ${i.date} ${i.signal} in_view=${i.in_view}`);
+  const heldOut = atRung.length - incidents.length;
+  if (heldOut > 0) ev.push(`${heldOut} held-out slip${heldOut === 1 ? "" : "s"} (the line withheld in the session) not counted`);
   if (incidents.length < REPEAT) return { ...base, diagnosis: "too_few", repair: `nothing yet: ${incidents.length} incident(s) at this rung, a diagnosis needs ${REPEAT}`, evidence: ev };
   const last = incidents[incidents.length - 1]!;
   if (rule.rung < 3) {

@@ -19,6 +19,10 @@
  * InstructionsLoaded rows of the session, by the exact path of the rule's file (loaded: yes;
  * the session recorded loads but not this file: no; no rows for the session, or the rule's
  * file unknown: unknown); rung 0 (a note) yes only when the session's tool calls read it.
+ * A rung 1-2 rule whose line the Errata mod withheld in the session (a row with `withheld`
+ * naming it: the line holdout) is not in view, whatever loaded: the model was sent the file
+ * without the line. Its incident is kept, marked `held_out`, a slip of the holdout's held-out
+ * arm; it never counts toward a climb (diagnose.ts).
  *
  * Example: turnLines(turn "as I said, Finnish please" after "Sure, here it is." , [finnishRule])
  * -> [{kind: "incident", rule_id: "lang.fi", signal: "correction", ...}]; after "Tässä se on." -> [{kind: "mention", ...}].
@@ -27,9 +31,9 @@ import { isAbsolute, resolve } from "node:path";
 import { classify } from "../classifier/index.js";
 import { terms } from "../rules/index.js";
 import type { InstructionsLoadedRow } from "../../schemas/ladder-checks.js";
-import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedgerLine, type Witness } from "../../schemas/rule-ledger.js";
+import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { redactTextForWrite } from "../privacy/index.js";
-import { derivedWitness } from "./derive.js";
+import { witnessOf } from "./derive.js";
 import { incidentId, type LedgerRule } from "./ledger.js";
 import { inScope, RuleNamer } from "./naming.js";
 import { keyTerms } from "./naming-model.js";
@@ -41,34 +45,15 @@ export function rulesNamed(turn: OwnerTurn, rules: readonly LedgerRule[]): Ledge
   return rules.filter((r) => r.keywords.length > 0 && inScope(r, turn.cwd ?? null) && r.keywords.some((k) => terms(k).length > 0 && terms(k).every((t) => have.has(t))));
 }
 
-/** true: the reply or tool calls before show the rule broken; false: kept; null: the witness has nothing to read. */
-export function witnessSays(w: Witness, turn: OwnerTurn): boolean | null {
-  const re = new RegExp(w.pattern, "iu");
-  const values =
-    w.field === "reply"
-      ? turn.reply_before !== null
-        ? [turn.reply_before]
-        : []
-      : turn.tools_before.map((t) => t.input[w.field]).filter((v): v is string => typeof v === "string");
-  if (values.length === 0) return null;
-  const matched = values.some((v) => re.test(v));
-  return w.broken_when_absent ? !matched : matched;
-}
-
-/**
- * A rule's witness reading: its own witness; else one read off its text, where a command
- * pattern that does not match says nothing (the breach may be in an earlier reply), while a
- * reply-language witness says kept as well as broken.
- */
-export function witnessOf(rule: LedgerRule, turn: OwnerTurn): boolean | null {
-  if (rule.witness) return witnessSays(rule.witness, turn);
-  const w = derivedWitness(rule.text);
-  if (w === null) return null;
-  const says = witnessSays(w, turn);
-  return says === false && w.field !== "reply" ? null : says;
-}
+export { witnessOf, witnessSays } from "./derive.js";
 
 const expand = (p: string): string => (isAbsolute(p) ? resolve(p) : p);
+
+/** Whether the rule's line was withheld in the turn's session: a rung 1-2 text rule the mod recorded withholding there. */
+export function withheldIn(rule: LedgerRule, turn: OwnerTurn, loads: readonly InstructionsLoadedRow[]): boolean {
+  if (rule.rung !== 1 && rule.rung !== 2) return false;
+  return loads.some((l) => l.session_id === turn.session_id && l.withheld?.includes(rule.rule_id) === true);
+}
 
 export function inView(rule: LedgerRule, turn: OwnerTurn, loads: readonly InstructionsLoadedRow[]): boolean | null {
   if (rule.rung === 3) return true;
@@ -76,6 +61,8 @@ export function inView(rule: LedgerRule, turn: OwnerTurn, loads: readonly Instru
   if (loc.kind !== "text") return false;
   const file = rule.file_abs ?? (isAbsolute(loc.file) ? loc.file : null);
   if (rule.rung === 0) return turn.tools_before.some((t) => (file !== null && t.input["file_path"] === file) || t.input["file_path"] === loc.file);
+  // Held out: the file loaded, but the model was sent it without the line.
+  if (withheldIn(rule, turn, loads)) return false;
   const session = loads.filter((l) => l.session_id === turn.session_id);
   if (session.length === 0 || file === null) return null;
   // The exact file Claude Code loaded for that session: another project's CLAUDE.md is not this rule's.
@@ -90,7 +77,32 @@ export type Sorted = Cause | "undecided";
  * when the capture classifier calls the turn nothing. A restatement ("as I said",
  * "remember") is not one: only a witness or a repeat makes it count.
  */
-const OBJECTION = /\b(don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|não|älä|ei|niet|nooit|geen|non|mai|inte|aldrig|не|нельзя)\b|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで|ないで/iu;
+/** Whole words in any script: `\b` is ASCII-only in JavaScript, so "älä" or "não" never met it. */
+const wholeWords = (alternatives: string): string => String.raw`(?<![\p{L}\p{N}_])(?:${alternatives})(?![\p{L}\p{N}_])`;
+const OBJECTION = new RegExp(
+  `${wholeWords("don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|não|älä|ei|niet|nooit|geen|non|mai|inte|aldrig|не|нельзя")}|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで|ないで`,
+  "iu",
+);
+/**
+ * The owner says what is wrong with what was just done, with no "don't", "again" or "that was
+ * wrong": a negation inside a contraction or a negative quantifier ("that param isn't
+ * mutated", "nobody needs six options"), something missing or left as it was ("is missing
+ * the sentinel", "the docstring still says tuple", "without a test"), or an account of the
+ * agent's own last action in the second person ("you updated every dependency", "you
+ * changed the return type but ..."). Grammatical forms, in the capture's languages, not the
+ * words of any rule: with a rule the rules wing names over its cut, such a turn says the reply
+ * broke it. A restatement ("as I said") or a kept witness still makes it a mention.
+ */
+const DEFECT = new RegExp(
+  [
+    wholeWords(String.raw`\p{L}+n['’]t`),
+    wholeWords("nobody|no one|nothing|none|nowhere|missing|lacks?|lacking|without|still|but"),
+    wholeWords(String.raw`you\s+(?:just\s+|even\s+|already\s+|also\s+)?(?:\p{L}+ed|did|made|wrote|ran|put|left|broke|built|kept|took|gave|set|went|forgot|threw|got|sent|chose|split|cut|began|brought)`),
+    // German, French, Spanish, Portuguese, Italian, Dutch, Swedish, Finnish: "you have done", "is missing", "without", "still".
+    wholeWords(String.raw`du hast|hast du|sie haben|fehlt|fehlen|ohne|immer noch|tu as|vous avez|t'as|manque|sans|toujours|has\s+\p{L}+(?:ado|ido)|falta|faltan|sin|todavía|aún|você\s+\p{L}+(?:ou|eu|iu)|sem|ainda|hai\s+\p{L}+(?:ato|uto|ito)|manca|mancano|senza|je hebt|heb je|ontbreekt|zonder|nog steeds|du har|saknas|utan|fortfarande|puuttuu|ilman|yhä|edelleen`),
+  ].join("|") + "|缺少|少了|没有|没加|没写|还是|你把|你用了|你写了|你改了|你加了|你删了|ていない|てない|ありません|ません|抜けて|まだ|ましたね",
+  "iu",
+);
 const RESTATE = /\b(as i said|like i said|as mentioned|remember|reminder|wie gesagt|comme je l'ai dit|como dije|kuten sanoin|как я говорил)\b|如我所说/iu;
 
 export interface TurnOutcome {
@@ -134,7 +146,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   const naming = namer?.name(turn) ?? null;
   const named: Array<{ rule: LedgerRule; by?: IncidentRow["named_by"] }> =
     byKeyword.length > 0 ? byKeyword.map((rule) => ({ rule })) : naming?.named && namer ? [{ rule: naming.named.rule, by: { p: Math.round(naming.named.p * 1e4) / 1e4, cut: namer.cut.value, origin: namer.cut.origin } }] : [];
-  const objected = naming?.named != null && OBJECTION.test(turn.text) && !RESTATE.test(turn.text);
+  const objected = naming?.named != null && (OBJECTION.test(turn.text) || DEFECT.test(turn.text)) && !RESTATE.test(turn.text);
   if (reading.signal === null && objected && repeat === null) {
     const n = named[0]!;
     reading = witnessOf(n.rule, turn) === false ? reading : { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: [`objects to ${n.rule.rule_id}, which the rules wing names`] };
@@ -148,7 +160,9 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
     // Subject words in any language the lexicon reads (a Chinese "你又写成英文了" restates
     // "使用中文注释"; a German correction restates an English rule).
     const said = keyTerms(turn.text);
-    const restated = named.filter((n) => [...keyTerms(n.rule.text), ...n.rule.keywords.flatMap((k) => terms(k))].some((t) => said.has(t)));
+    // A rule the rules wing named over its cut, in a turn that objects or repeats ("Loit taas
+    // pull requestin!"), is restated whatever words it shares: the naming already weighed them.
+    const restated = named.filter((n) => (n.by !== undefined && (repeat !== null || objected)) || [...keyTerms(n.rule.text), ...n.rule.keywords.flatMap((k) => terms(k))].some((t) => said.has(t)));
     named.splice(0, named.length, ...restated);
     const read = named.filter((n) => witnessOf(n.rule, turn) !== null);
     const broken = read.filter((n) => witnessOf(n.rule, turn) === true).map((n) => n.rule.rule_id);
@@ -168,7 +182,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   const verdictCorrection = reading.signal === "correction" && classify(turn.text, { previousReply: turn.reply_before }).kind === "correction";
   for (const { rule, by } of named) {
     const witnessed = witnessOf(rule, turn);
-    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "undo" || repeat !== null || verdictCorrection || objected;
+    const broken = witnessed !== null ? witnessed : reading.signal === "explicit" || reading.signal === "rejected" || reading.signal === "undo" || repeat !== null || verdictCorrection || objected;
     if (!broken) {
       const why =
         witnessed === false
@@ -191,6 +205,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
       severity: reading.severity,
       signal: reading.signal,
       in_view: inView(rule, turn, loads),
+      ...(withheldIn(rule, turn, loads) ? { held_out: true as const } : {}),
       rung: rule.rung,
       cause: cause === "undecided" ? null : (cause ?? "rule_gap"),
       ...(by ? { named_by: by } : {}),

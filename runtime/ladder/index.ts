@@ -18,14 +18,14 @@ export { CONTRADICTION_NOUL, contradictions, DEFAULT_CONTRADICTION_CUT, diagnose
 export { draftCheck, draftLeaveShadow, draftProposal, OFFLINE_REVIEW, type DraftContext } from "./drafts.js";
 export { planNativeDeny, SETTINGS_PATH, type NativeDenyPlan } from "./native-deny.js";
 export { addProposal, approve, editSummary, fileHash, proposalId, PROPOSALS_FILE, readInstalledChecks, readProposals, reject, sha256, standingNativeDeny, undo, type ProposalState, type Status } from "./proposals.js";
-export { GATE, liveShadow, replayShadow, shadowVerdict, TRUE_ALARM_TURNS, verdictLine } from "./shadow.js";
+export { GATE, liveShadow, readShadowLines, replayShadow, SHADOW_FILE, shadowVerdict, TRUE_ALARM_TURNS, verdictLine, writeShadowVerdicts } from "./shadow.js";
 export { budgetReport, DEFAULT_BUDGET, harm, type BudgetReport } from "./budget.js";
 export { missingNights, readReceipts, RECEIPTS_FILE, writeReceipt } from "./receipts.js";
 export { runAudit, type AuditInput, type AuditReport } from "./auditor.js";
 export { morningReport } from "./morning.js";
 export { memoryDir, memoryRuleRow, memoryUnits, noteReads, projectSlug, syncMemoryRules, type MemoryUnit } from "./memory.js";
 export { ruleCosts, ruleTokens, tokenBudget, TOKENIZER, type RuleCost, type TokenBudget } from "./cost.js";
-export { holdoutFromDir, holdoutLines, holdoutRows, pulseHoldout, setHoldout, worthTesting, type HoldoutRow, type WorthTesting } from "./holdout.js";
+export { holdoutFromDir, holdoutLines, holdoutRows, installedCheckIds, lineHoldoutFromDir, lineHoldoutLines, lineHoldoutRows, pulseHoldout, pulseLineHoldout, readLineHoldouts, setHoldout, setLineHoldout, worthTesting, type HoldoutRow, type LineHoldoutRow, type WorthTesting } from "./holdout.js";
 export { ruleRowsForIndex, syncIndexRules } from "./sync.js";
 export { capture, capturedIds, JOURNEY, reflect, sortedCauses, type JourneyEvent, type JourneyState, type Transition } from "./journey.js";
 export { InjectedCrash } from "./auditor.js";
@@ -39,3 +39,5 @@ export { correctedFromIncidents, draftFromEvidence, MAX_FIRE_SHARE, replayCheck,
 export { commandPatterns, commandRegex, derivedWitness, type CommandPattern } from "./derive.js";
 export { DEFAULT_NAMING_CUT, inScope, NAMING_CANDIDATES, RuleNamer, shippedRuleNouls, type Naming, type NamingCut, type NamedRule } from "./naming.js";
 export { repeatMarker } from "./signals.js";
+export { checksInForce, handlerFiles, handlersFor, planHandlers, recordHandlerFile, refreshHandlers, TOOL_HANDLERS_FILE, TOOL_HOOK_COMMAND, writeHandlers, type HandlersPlan, type ToolHandler, type ToolHandlerEntry } from "./tool-handlers.js";
+export { approvalLines } from "./approval-lines.js";

@@ -13,7 +13,9 @@
 import { readProposals } from "./proposals.js";
 import { missingNights, readReceipts, writeReceipt } from "./receipts.js";
 import { OFFLINE_REVIEW } from "./drafts.js";
-import { holdoutFromDir, holdoutLines, worthTestingFromDir } from "./holdout.js";
+import { holdoutFromDir, holdoutLines, lineHoldoutFromDir, lineHoldoutLines, worthTestingFromDir } from "./holdout.js";
+import { readShadowLines } from "./shadow.js";
+import { lineWorthFromDir } from "./line-worth.js";
 
 export function morningReport(dir: string, at: string, opts: { shadowLines?: readonly string[]; nights?: number } = {}): string {
   const today = at.slice(0, 10);
@@ -29,16 +31,22 @@ export function morningReport(dir: string, at: string, opts: { shadowLines?: rea
     // The reviewer's argument against (or its failure) beside the proposal; the offline skip once, below.
     if (p.review !== OFFLINE_REVIEW) out.push(`    review: ${p.review}`);
   }
-  for (const s of opts.shadowLines ?? []) out.push(`  shadow ${s}`);
+  // Each check in shadow and how far it is from its gate, as the last audit read it.
+  for (const s of opts.shadowLines ?? readShadowLines(dir).lines) out.push(`  shadow ${s}`);
   // The randomised holdout is disclosed every morning it is on: which checks, which sessions.
   const holdout = holdoutFromDir(dir);
   out.push(...holdoutLines(holdout));
+  const lineHoldout = lineHoldoutFromDir(dir);
+  out.push(...lineHoldoutLines(lineHoldout));
   // Which rules a holdout could judge in four weeks: suggested only with the power to see a halving.
   const worth = worthTestingFromDir(dir);
   if (worth.length > 0) out.push("Holdout candidates (rules your checks carry; errata rules holdout <check-id> --one-in 5 opts one in):", ...worth.map((l) => `  ${l}`));
+  // The same question for rule lines no check carries: a session is the chance (runtime/ladder/line-worth.ts).
+  const lineWorth = lineWorthFromDir(dir);
+  if (lineWorth.length > 0) out.push("Holdout candidates among rule lines (no check carries them; errata rules holdout <rule-id> --one-in 5 opts one in, with the Errata mod):", ...lineWorth.map((l) => `  ${l}`));
   const offline = pending.filter((p) => p.proposal.review === OFFLINE_REVIEW).length;
   if (offline > 0) out.push(`  ${OFFLINE_REVIEW}${offline < pending.length ? ` (${offline} of ${pending.length} proposals)` : ""}`);
   out.push("Decide with: errata rules approve <id> | errata rules reject <id> --why <text>");
-  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length, unreviewed: offline, held_out_sessions: holdout.reduce((n, r) => n + r.held_out_sessions.length, 0) }, note: null });
+  writeReceipt(dir, { loop: "morning", at, night: today, ok: true, counts: { pending: pending.length, alarms: missing.length, unreviewed: offline, held_out_sessions: holdout.reduce((n, r) => n + r.held_out_sessions.length, 0) + lineHoldout.reduce((n, r) => n + r.held_out_sessions.length, 0) }, note: null });
   return out.join("\n");
 }

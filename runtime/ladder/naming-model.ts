@@ -30,7 +30,23 @@ export const NAMING_FEATURES = [
   "said_hits",
   "reply_share",
   "foreign",
+  "unique_hits",
+  "witness",
+  "directive",
 ] as const;
+
+/**
+ * Whether a rule's text directs (a modal, a prohibition, an imperative opening) rather than
+ * describes ("`/api`: proto definitions", "Build system uses esbuild"): what an owner corrects
+ * is nearly always a directive; a file's descriptive lines share its words without being
+ * rules anyone can break. General to instruction files, written from their shapes (README of
+ * datasets/claude-md), not from the labelled corrections.
+ */
+const DIRECTIVE = /\b(never|always|must|mustn'?t|should|shouldn'?t|do not|don'?t|avoid|prefer|only|required?|forbidden|mandatory|ensure|make sure|no)\b|^\W*(\d+\.\s*)?(\*\*[^*]+\*\*:?\s*)?(use|run|keep|add|write|follow|put|place|check|verify|handle|include|leave|test|delete|remove|document|read|create|mimic|implement|prefer|update|regenerate|start|commit|call|go|let|be|do|validate|assert|own|compare|explain|state|reason|break|consider|list|provide|discuss)\b|必须|不要|禁止|应该|应当|请|务必|不得|不能|严禁|❌|✅/iu;
+
+export function isDirective(ruleText: string): boolean {
+  return DIRECTIVE.test(ruleText);
+}
 
 export const NamingWeightsSchema = z
   .object({
@@ -65,7 +81,12 @@ export interface NamingCandidate {
   next: number;
   /** rules.rule_covers' P(yes) for this candidate. */
   covers: number;
+  /** The key terms of the other candidates' rules (what this rule shares with them tells nothing apart). */
+  others?: ReadonlySet<string>;
+  /** The rule's witness on the reply and tool calls before: 1 broken, -1 kept, 0 nothing read (derive.ts witnessOf). */
+  witness?: number;
 }
+
 
 export interface NamingTurn {
   text: string;
@@ -88,6 +109,10 @@ export function namingFeatures(turn: NamingTurn, c: NamingCandidate, said: Reado
   for (const t of said) if (rule.has(t)) hits++;
   const ownTerms = new Set(terms(turn.text));
   const foreign = [...terms(lexiconWords(turn.text).join(" "))].some((t) => !ownTerms.has(t)) ? 1 : 0;
+  // What only this candidate shares with the correction: between two close rules, the words
+  // they both carry say nothing; the ones only one of them has do.
+  let unique = 0;
+  for (const t of said) if (rule.has(t) && !(c.others?.has(t) ?? false)) unique++;
   return [
     Math.log(p / (1 - p)),
     c.top > 0 ? c.score / c.top : 0,
@@ -99,6 +124,9 @@ export function namingFeatures(turn: NamingTurn, c: NamingCandidate, said: Reado
     Math.min(hits, 4) / 4,
     share(rule, replySide),
     foreign,
+    Math.min(unique, 3) / 3,
+    c.witness ?? 0,
+    isDirective(c.ruleText) ? 1 : 0,
   ];
 }
 

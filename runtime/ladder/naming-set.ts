@@ -14,7 +14,7 @@ import { ruleRowsForIndex } from "./sync.js";
 export interface NamingItem {
   id: string;
   repo: string;
-  split: "dev" | "heldout";
+  split: "dev" | "heldout" | "fresh";
   lang: string;
   rule_starts: string | null;
   kind: "near" | "far" | "kept" | "uncovered";

@@ -18,6 +18,7 @@ import type { CaptureVerdict } from "../classifier/index.js";
 import { classify } from "../classifier/index.js";
 import { appliesTo, COMPLAINT_WEIGHT, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, terms, type RuleNoulWeights } from "../rules/index.js";
 import { lexiconWords } from "./lexicon.js";
+import { witnessOf } from "./derive.js";
 import { keyTerms, namingFeatures, namingProbability, shippedNamingModel, type NamingWeights } from "./naming-model.js";
 import { RuleNoulWeightsSchema, type RuleUnit } from "../../schemas/rules.js";
 import type { LedgerRule } from "./ledger.js";
@@ -135,25 +136,40 @@ export class RuleNamer {
     return s;
   }
 
-  name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {
+  /**
+   * Retrieval's candidates for a turn with rule_covers' P(yes) and the naming model's features
+   * (what `name` scores and what naming-fit.ts fits on). Empty when the rules model has no weights.
+   */
+  features(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): { scored: boolean; rows: Array<{ rule: LedgerRule; covers: number; score: number; rank: number; x: number[] }> } {
     const { rules, retriever } = this.scope(turn.cwd ?? null);
     const tools = turn.tools_before.map(toolSummary);
     const query = failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools });
     // A correction in another language than the rules: the lexicon's English words join the query.
     for (const t of crossTerms(turn.text)) query.set(t, (query.get(t) ?? 0) + COMPLAINT_WEIGHT);
     const hits = retriever.search(query, NAMING_CANDIDATES);
-    if (this.weights === null) return { candidates: [], named: null, scored: false };
+    if (this.weights === null) return { scored: false, rows: [] };
     const byId = new Map(rules.map((r) => [r.rule_id, r]));
     const said = keyTerms(turn.text);
-    const candidates = hits.flatMap((h, i): NamedRule[] => {
+    const found = hits.flatMap((h, i) => {
       const rule = byId.get(h.unit.id);
-      if (rule === undefined) return [];
+      return rule === undefined ? [] : [{ h, i, rule, key: keyTerms([rule.text, ...rule.keywords].join(" ")) }];
+    });
+    const rows = found.map(({ h, i, rule }, j) => {
       const ctx = { score: h.score, rank: i + 1, top: hits[0]?.score ?? 0, next: hits[i + 1]?.score ?? 0 };
       const x = ruleCoversFeatures({ complaint: turn.text, reply: turn.reply_before, tools, cls: null }, { unit: h.unit, ...ctx }, verdict);
       const covers = noulProbability(this.weights!.rule_covers, x);
-      const p = this.model === null ? covers : namingProbability(this.model, namingFeatures({ text: turn.text, reply: turn.reply_before, tools }, { ruleText: [rule.text, ...rule.keywords].join(" "), covers, ...ctx }, said));
-      return [{ rule, p, rank: i + 1, covers, score: h.score }];
+      const others = new Set(found.flatMap((f, k) => (k === j ? [] : [...f.key])));
+      const w = witnessOf(rule, turn);
+      const nx = namingFeatures({ text: turn.text, reply: turn.reply_before, tools }, { ruleText: [rule.text, ...rule.keywords].join(" "), covers, ...ctx, others, witness: w === true ? 1 : w === false ? -1 : 0 }, said);
+      return { rule, covers, score: h.score, rank: i + 1, x: nx };
     });
+    return { scored: true, rows };
+  }
+
+  name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {
+    const { scored, rows } = this.features(turn, verdict);
+    if (!scored) return { candidates: [], named: null, scored: false };
+    const candidates = rows.map((r): NamedRule => ({ rule: r.rule, p: this.model === null ? r.covers : namingProbability(this.model, r.x), rank: r.rank, covers: r.covers, score: r.score }));
     // Best first by the naming model (retrieval's order kept in `rank`).
     if (this.model !== null) candidates.sort((a, b) => b.p - a.p || a.rank - b.rank);
     let named: NamedRule | null = null;

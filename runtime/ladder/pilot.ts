@@ -27,6 +27,14 @@
  * held-out session the check runs in shadow, so a slip goes through; the row then carries the
  * acting vs held-out incidents per chance with the session-cluster interval.
  *
+ * Line holdout (`lineWithheldFactor`, with `holdoutOneIn`): the text rules' sessions after the
+ * switch are drawn the same way and in a held-out session the line is not sent (the Errata
+ * mod's withholding); the assumption is that a chance then slips with probability `slipText`
+ * times `lineWithheldFactor` (2: the line halves the slip rate; no published figure says by how
+ * much a line helps, so this is the assumption the simulation rests on, not a finding). As in
+ * the morning report, a line's chance is a session in play and a slip a session with an
+ * incident (runtime/ladder/holdout.ts `lineHoldoutRows`).
+ *
  * Example: runPilot({seed: 22}).rows[0] -> {rule: "pnpm", carried: "check", before: {incidents: 11, chances: 252, ...}, after: {...}}.
  */
 import jStat from "jstat";
@@ -67,6 +75,8 @@ export interface PilotOptions {
   /** Hold out one check-rule session in this many after the switch (the randomised holdout); absent: none. */
   holdoutOneIn?: number;
   holdoutSeed?: number;
+  /** With `holdoutOneIn`: hold the text rules' lines out too; a withheld line's chance slips this many times as often. */
+  lineWithheldFactor?: number;
 }
 
 export interface Rate {
@@ -88,6 +98,8 @@ export interface PilotRow {
   falsifier: RateChangeVerdict;
   /** With a holdout: acting vs held-out sessions after the switch. */
   holdout: HoldoutInterval | null;
+  /** With a line holdout, for text rules: sessions in force vs held out after the switch, a session a chance. */
+  lineHoldout: HoldoutInterval | null;
 }
 
 /** Permutations per look in the pilot's falsifier, and the seed offset of their generator. */
@@ -130,6 +142,8 @@ export function runPilot(o: PilotOptions): PilotResult {
     const cells: SessionCell[] = [];
     const arms: { acting: ClusterCount[]; held: ClusterCount[] } = { acting: [], held: [] };
     const holdout = check && o.holdoutOneIn !== undefined ? { one_in: o.holdoutOneIn, seed: o.holdoutSeed ?? 1 } : undefined;
+    const lineHold = !check && o.holdoutOneIn !== undefined && o.lineWithheldFactor !== undefined ? { one_in: o.holdoutOneIn, seed: o.holdoutSeed ?? 1 } : undefined;
+    const lineArms: { inForce: ClusterCount[]; held: ClusterCount[] } = { inForce: [], held: [] };
     const period = (after: boolean): Rate => {
       let incidents = 0;
       let chances = 0;
@@ -137,10 +151,12 @@ export function runPilot(o: PilotOptions): PilotResult {
         const n = 1 + randomIndex(rand, 2);
         // The hook's own draw: a held-out session's check runs in shadow (it blocks nothing).
         const held = after && holdout !== undefined && heldOut({ id: `pilot.${r.name}`, holdout }, `pilot-${o.seed}-${r.name}-${s}`);
+        // The mod's draw for a line: a held-out session is sent without it.
+        const withheld = after && lineHold !== undefined && heldOut({ id: `pilot.${r.name}`, holdout: lineHold }, `pilot-${o.seed}-${r.name}-${s}`);
         const cell = { incidents: 0, chances: n, look: after ? Math.floor(s / (7 * perDay)) + 1 : 0 };
         for (let k = 0; k < n; k++) {
           chances++;
-          const slips = rand() < slipText;
+          const slips = rand() < slipText * (withheld ? (o.lineWithheldFactor ?? 1) : 1);
           if (after && check) {
             const clean = r.clean[randomIndex(rand, r.clean.length)]!;
             det.clean++;
@@ -162,6 +178,7 @@ export function runPilot(o: PilotOptions): PilotResult {
         }
         cells.push(cell);
         if (after && holdout !== undefined) (held ? arms.held : arms.acting).push({ incidents: cell.incidents, chances: n });
+        if (after && lineHold !== undefined) (withheld ? lineArms.held : lineArms.inForce).push({ incidents: cell.incidents > 0 ? 1 : 0, chances: 1 });
       }
       return exact(incidents, chances);
     };
@@ -169,8 +186,9 @@ export function runPilot(o: PilotOptions): PilotResult {
     const after = period(true);
     cellsOf[r.carried].push(cells);
     const interval = arms.held.length > 0 && arms.acting.length > 0 ? holdoutInterval(arms.acting, arms.held) : null;
-    rows.push({ rule: r.name, carried: r.carried, before, after, detection: check ? det : null, falsifier: test([cells]), holdout: interval });
+    const lineInterval = lineArms.held.length > 0 && lineArms.inForce.length > 0 ? holdoutInterval(lineArms.inForce, lineArms.held) : null;
+    rows.push({ rule: r.name, carried: r.carried, before, after, detection: check ? det : null, falsifier: test([cells]), holdout: interval, lineHoldout: lineInterval });
   }
-  const assumptions: Record<string, number> = { weeks, sessionsPerDay: perDay, slipText, noticed, ...(o.holdoutOneIn !== undefined ? { holdoutOneIn: o.holdoutOneIn, holdoutSeed: o.holdoutSeed ?? 1 } : {}) };
+  const assumptions: Record<string, number> = { weeks, sessionsPerDay: perDay, slipText, noticed, ...(o.holdoutOneIn !== undefined ? { holdoutOneIn: o.holdoutOneIn, holdoutSeed: o.holdoutSeed ?? 1 } : {}), ...(o.lineWithheldFactor !== undefined ? { lineWithheldFactor: o.lineWithheldFactor } : {}) };
   return { rows, pooled: { check: test(cellsOf.check), text: test(cellsOf.text) }, assumptions, data: "synthetic" };
 }

@@ -13,7 +13,10 @@
  *
  * Example: replayShadow(check, [{turns, calls}], incidents) -> [{check, session_id, ts, eligible: true, fired: true, violation: false}, ...].
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { judgeShadowLog, type ShadowEvent, type ShadowVerdict } from "../../calibration/index.js";
+import { writeFileAtomic } from "../files/index.js";
 import { compileChecks, evaluateCompiled, type Check } from "../ladder-formats/index.js";
 import type { ToolEvent } from "../../schemas/ladder-checks.js";
 import type { IncidentRow } from "../../schemas/rule-ledger.js";
@@ -68,4 +71,27 @@ export function shadowVerdict(check: Check, events: readonly ShadowEvent[]): Sha
 export function verdictLine(v: ShadowVerdict): string {
   const bound = v.upperBound === null ? "n/a" : v.upperBound.toFixed(4);
   return `${v.check}: ${v.opportunities} sessions, ${v.falseAlarmSessions} with a false alarm, bound ${bound} (target ${GATE.falseAlarmRate}), ${v.daysWatched.toFixed(1)} days; caught ${v.caught}/${v.violations} violations; ${v.earned ? "gate passed" : `not yet: ${v.reasons.join("; ")}`}`;
+}
+
+/**
+ * The last audit's gate reading of each check in shadow, kept for the morning report and the
+ * mod's pane (the verdicts need the transcripts, which only the audit reads). Written whole
+ * (atomically) by every audit, an empty list when no check is in shadow.
+ */
+export const SHADOW_FILE = "shadow.json";
+
+export function writeShadowVerdicts(dir: string, at: string, verdicts: readonly ShadowVerdict[]): void {
+  writeFileAtomic(join(dir, SHADOW_FILE), `${JSON.stringify({ v: 1, at, checks: verdicts.map((v) => ({ check: v.check, earned: v.earned, line: verdictLine(v) })) })}\n`);
+}
+
+/** The last audit's lines (`verdictLine`), with the audit's time; none before the first audit or from a file that does not read. */
+export function readShadowLines(dir: string): { at: string | null; lines: string[] } {
+  const file = join(dir, SHADOW_FILE);
+  if (!existsSync(file)) return { at: null, lines: [] };
+  try {
+    const v = JSON.parse(readFileSync(file, "utf8")) as { at?: unknown; checks?: Array<{ line?: unknown }> };
+    return { at: typeof v.at === "string" ? v.at : null, lines: (v.checks ?? []).map((c) => c.line).filter((l): l is string => typeof l === "string") };
+  } catch {
+    return { at: null, lines: [] };
+  }
 }

@@ -1,6 +1,8 @@
 /**
  * The owner's signals, ranked strongest first (the seed's order): an explicit "that was
- * wrong" (`explicit`); a correction in the next message (`correction`: the capture
+ * wrong" (`explicit`); the owner refusing a tool call in the permission dialog (`rejected`:
+ * the transcript's own mark of the owner's no, transcript-turns.ts; a check's deny is not
+ * one); a correction in the next message (`correction`: the capture
  * classifier's correction or standing directive); the owner undoing the agent's work
  * (`undo`: a request to revert, or the transcript's tool calls undoing the last ones: a git
  * revert/restore/reset, a deleted file the agent wrote, an edit that inverts the last edit);
@@ -40,6 +42,8 @@ export interface OwnerTurn {
   tools_after: readonly ToolUseLite[];
   /** The session's working folder (the transcript's `cwd`): which project's rules the turn can name. */
   cwd?: string | null;
+  /** The calls the owner refused in the permission dialog (transcript-turns.ts): the turn is that refusal, `text` the owner's words. */
+  rejected?: readonly ToolUseLite[];
 }
 
 export type SignalReading = { signal: Signal; strength: number; severity: 1 | 2 | 3; evidence: string[] } | { signal: null; why: string };
@@ -78,6 +82,13 @@ export function signalOf(turn: OwnerTurn): SignalReading {
   if (turn.origin !== "typed") return { signal: null, why: `not typed by the owner (${turn.origin}): text from a tool result, a web page or another agent never counts` };
   const verdict = classify(turn.text, { previousReply: turn.reply_before });
   const undo = undoEvidence(turn.tools_before, turn.tools_after);
+  if (turn.rejected !== undefined && turn.rejected.length > 0) {
+    const refused = turn.rejected.map((t) => `refused in the permission dialog: ${t.name} ${JSON.stringify(String(t.input["command"] ?? t.input["file_path"] ?? "")).slice(0, 80)}`);
+    // With words that say it was wrong it is explicit; otherwise the refusal itself.
+    if (verdict.kind === "correction" && verdict.signals.some((s) => /wrong|no_strong/.test(s))) return { signal: "explicit", strength: strength("explicit"), severity: 3, evidence: [...verdict.signals, ...refused] };
+    const said = turn.text.trim() === "" ? [] : verdict.signals;
+    return { signal: "rejected", strength: strength("rejected"), severity: (verdict.frustration ?? 0) >= 2 ? 3 : 2, evidence: [...said, ...refused] };
+  }
   const asksUndo = verdict.signals.some((s) => s.endsWith(".undo"));
   const frustrated = (verdict.frustration ?? 0) >= 2;
   if (verdict.kind === "correction" && verdict.signals.some((s) => /wrong|no_strong/.test(s))) {

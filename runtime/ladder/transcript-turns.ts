@@ -15,6 +15,15 @@
  * skipped by the reader, and a file that cannot be read at all gives no turns; each file so
  * damaged gets one warning naming it and what was skipped (`problems`).
  *
+ * The owner saying no to a tool call in the permission dialog is a turn of its own (a signal
+ * the ladder counts, signals.ts): the client marks the call's tool_result line
+ * `permissionDecision.source: "user_reject"` (2.1.328; a hook's or a rule's deny says
+ * `"hook"` or another source, and is not the owner's), its content the owner's words when
+ * `holdsPersonsWords`; older transcripts say only the client's fixed rejection text, "The user
+ * doesn't want to proceed with this tool use", at the start of an error result (read too: a
+ * tool's own output never starts an error result with it). The turn's `rejected` names the
+ * calls refused, its `text` the owner's words (empty when none were given).
+ *
  * Example: (await transcriptTurns("s.jsonl")).turns[0] -> {origin: "typed", text: "fix the test",
  * tools_before: [], tools_after: [{name: "Bash", input: {command: "npm test"}}], ...}.
  */
@@ -43,11 +52,40 @@ const validTs = (ts: string | null): ts is string => ts !== null && !Number.isNa
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The client's own words when the owner refuses a call in the dialog (older transcripts carry only these). */
+export const REJECT_TEXT = "The user doesn't want to proceed with this tool use";
+const SAID = /the user said:\s*([\s\S]*)$/i;
+
+/**
+ * The owner's refusals in one transcript line: each refused call's id and the owner's words
+ * (null when none). None for a line that is not the owner's no (a hook's or a rule's deny, a
+ * tool's error).
+ */
+export function ownerRejections(raw: Record<string, unknown>): Array<{ toolUseId: string; words: string | null }> {
+  const message = raw["message"];
+  const content = isObj(message) ? message["content"] : undefined;
+  if (!Array.isArray(content)) return [];
+  const decision = raw["permissionDecision"];
+  const byOwner = isObj(decision) && decision["source"] === "user_reject";
+  const out: Array<{ toolUseId: string; words: string | null }> = [];
+  for (const c of content) {
+    if (!isObj(c) || c["type"] !== "tool_result" || typeof c["tool_use_id"] !== "string" || c["is_error"] !== true) continue;
+    const text = typeof c["content"] === "string" ? c["content"] : Array.isArray(c["content"]) ? c["content"].map((b) => (isObj(b) && typeof b["text"] === "string" ? b["text"] : "")).join("\n") : "";
+    const fixed = text.startsWith(REJECT_TEXT);
+    if (!byOwner && !fixed) continue;
+    const words = fixed ? (SAID.exec(text)?.[1]?.trim() ?? null) : raw["holdsPersonsWords"] === true ? text.trim() : null;
+    out.push({ toolUseId: c["tool_use_id"], words: words === "" ? null : words });
+  }
+  return out;
+}
+
 export async function transcriptTurns(path: string): Promise<TranscriptTurns> {
   const turns: OwnerTurn[] = [];
   const calls: RecordedToolCall[] = [];
   let lastReply: string | null = null;
   let since: ToolUseLite[] = [];
+  /** The calls of the current reply by id: a refusal names one. */
+  const byId = new Map<string, ToolUseLite>();
   let noTs = 0;
   const stats = emptyStats(0, 1);
   try {
@@ -58,13 +96,37 @@ export async function transcriptTurns(path: string): Promise<TranscriptTurns> {
         if (part.texts.length > 0) lastReply = part.texts.join("\n");
         for (const t of part.toolUses) {
           const input = isObj(t.input) ? t.input : {};
-          since.push({ name: t.name, input });
+          const lite = { name: t.name, input };
+          since.push(lite);
+          if (t.id) byId.set(t.id, lite);
           if (!validTs(rec.timestamp)) {
             noTs++;
             continue;
           }
           calls.push({ session_id: rec.sessionId ?? "?", tool_use_id: t.id, ts: rec.timestamp, tool_name: t.name, tool_input: input, cwd: rec.cwd, turn: turns.length - 1 });
         }
+        continue;
+      }
+      const refused = rec.kind === "user" && isObj(rec.raw) ? ownerRejections(rec.raw) : [];
+      if (refused.length > 0 && validTs(rec.timestamp)) {
+        // The owner's no in the dialog: a turn of the owner's, its words (if any) the text.
+        const calls = refused.map((r) => byId.get(r.toolUseId)).filter((c): c is ToolUseLite => c !== undefined);
+        const prev = turns[turns.length - 1];
+        if (prev) turns[turns.length - 1] = { ...prev, tools_after: since };
+        const session = rec.sessionId ?? "?";
+        turns.push({
+          exchange_id: exchangeId("claude-code", session, rec.uuid ?? `line:${turns.length}`),
+          session_id: session,
+          ts: rec.timestamp,
+          origin: "typed",
+          text: refused.map((r) => r.words).filter((w): w is string => w !== null).join("\n"),
+          reply_before: lastReply,
+          tools_before: since,
+          tools_after: [],
+          cwd: rec.cwd,
+          rejected: calls,
+        });
+        since = [];
         continue;
       }
       const verdict = typedPromptVerdict(rec);

@@ -20,17 +20,35 @@ export interface ModApi {
   read: (path: string) => Promise<string>;
   write: (path: string, text: string) => Promise<void>;
   exists: (path: string) => Promise<boolean>;
-  list: (path: string) => Promise<Array<{ name: string }>>;
+  list: (path: string) => Promise<FsEntry[]>;
   /** `$.process.run(argv, init)`. */
   run: (argv: readonly string[], init?: { cwd?: string; stdin?: string; timeoutMs?: number }) => Promise<{ exitCode: number | null; stdout: string; stderr: string }>;
   /** `$.settings.read()`: the merged settings. */
   settings: () => Promise<Record<string, unknown>>;
   /** The environment names the paths depend on, each read by `$.env.get("NAME")` (the client wants each name spelled). */
   env: () => Promise<Record<string, string | undefined>>;
-  /** `$.fs.read(path)` of the classifier's data file beside the module (mod/hooks/errata-data.json). */
+  /** `$.fs.read(path)` of one of the classifier's files in the mod's folder (mod/lang/: its index, a language's rule file). */
   readData: (path: string) => Promise<string>;
+  /** The pane's ports (runtime/mod/pane.ts), optional: a caller with no surface (the bench) leaves them out. */
+  /** `$.ui.open({ id, title })`: the owner's pane; placed or why not (`no-surface` in `claude -p`). */
+  open?: (pane: { id: string; title: string }) => Promise<{ isPlaced: true } | { isPlaced: false; reason: string }>;
+  /** `$.ui.invalidate("ui.render")`: the pane draws again. */
+  invalidate?: () => void;
+  /** `$.ui.resolve(e)`: the surface's elements (Box, Text, Button) for a render event. */
+  resolve?: (e: unknown) => Record<string, unknown>;
+  /** `h(tag, props, ...children)`: the client's JSX factory, a global there (the core writes no JSX). */
+  h?: (tag: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => unknown;
   /** `$.command.register(spec)`. */
   registerCommand: (spec: { name: string; description: string; argumentHint?: string }) => Promise<unknown>;
+}
+
+/** An entry of `$.fs.list`: `size` and `mtimeMs` are a regular file's own (0 for a link or another kind). */
+export interface FsEntry {
+  name: string;
+  kind?: string;
+  size?: number;
+  mtimeMs?: number;
+  isLink?: boolean;
 }
 
 /** `next(e)`: the rest of the chain, resolving to the event's result. */
@@ -93,6 +111,20 @@ export interface PromptContextInput {
 export interface PromptContextResult {
   blocks: readonly unknown[];
   instructionFiles?: readonly InstructionFile[];
+}
+
+/** `prompt.attachment`: one message the engine injects (`nested_memory`: a rules file loaded on a read). */
+export interface PromptAttachmentInput {
+  type: string;
+  text: string;
+  origin?: unknown;
+  agentId?: string;
+  [k: string]: unknown;
+}
+/** The text the model reads for it; null leaves it out. */
+export interface PromptAttachmentResult {
+  text: string | null;
+  [k: string]: unknown;
 }
 
 export interface CommandRunInput {

@@ -19,25 +19,30 @@
  *   writes the tool-event lines the shadow gate reads (its answer is not used).
  * - `prompt.context` sees which instruction files the request carries (the InstructionsLoaded
  *   equivalent) and hands each, once a session, to `errata-tool-hook instructions-loaded`.
- * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands.
+ * - A line holdout (docs/causal.md): `prompt.context` and `prompt.attachment` leave the rule lines
+ *   the session's draw holds out out of what the model is sent, and record it (line-holdout.ts).
+ * - `/errata report|approvals|approve|reject|undo` runs the same `errata rules` commands, and
+ *   `/errata pane` opens the owner's pane (runtime/mod/pane.ts), drawn at `ui.render`.
  *
  * A fault is logged (`$.ui.log` to the debug log) and the event passes on unchanged. Where the
  * settings hooks are installed too, the mod stands down for what they do (no line written twice).
  */
-import { makeClassifier, type Classify } from "../classifier/classify.js";
 import { rowKind } from "../hooks/row-kind.js";
 import { lastReplyFileName, withheldReplyRecord } from "../hooks/last-reply-key.js";
-import { compileChecks, checkApplies, evaluateCompiled, type Check, type Decision } from "../ladder-formats/checks.js";
-import { parseChecksFile } from "../ladder-formats/checks-file.js";
-import { hookifyCheck } from "../ladder-formats/hookify.js";
-import { CHECKS_FILE, LADDER_DIR } from "../ladder-formats/files.js";
+import { evaluateCompiled, type Decision } from "../ladder-formats/checks.js";
 import { join } from "node:path";
-import { embed, embedded } from "./shims/fs.js";
+import { modClassifier } from "./classifier.js";
+import { checksReader } from "./checks-read.js";
 import { resolvePaths } from "../paths.js";
+import { createPane, PANE_ID } from "./pane.js";
+import { LADDER_DIR, LINE_HOLDOUTS_FILE } from "../ladder-formats/files.js";
+import { sessionLines, withheldPayload, withholdFromAttachment, withholdFromContext, type RecordWithheld } from "./line-holdout.js";
 import type {
   CommandRunInput,
   ModApi,
   Next,
+  PromptAttachmentInput,
+  PromptAttachmentResult,
   PromptContextInput,
   PromptContextResult,
   PromptSubmitInput,
@@ -87,8 +92,8 @@ interface Session {
   transcriptPath: string | null;
   env: Record<string, string | undefined>;
   standDown: StandDown;
-  /** The classifier's data, read once a session (the bundle's node:fs serves it); resolves once handed over. */
-  data: Promise<void>;
+  /** The mod's folder (CLAUDE_PLUGIN_ROOT): the classifier's files are in its lang/. */
+  root: string | null;
   /** argv heads of `errata` and `errata-tool-hook`: the package's own bin beside the mod, else PATH's. */
   errata: string[];
   toolHook: string[];
@@ -101,8 +106,11 @@ export interface ErrataMod {
   toolCheck: ($: ModApi, e: ToolCheckInput, next: Next<ToolCheckInput, ToolCheckResult>) => Promise<ToolCheckResult>;
   toolCall: ($: ModApi, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>) => Promise<ToolCallResult>;
   promptContext: ($: ModApi, e: PromptContextInput, next: Next<PromptContextInput, PromptContextResult>) => Promise<PromptContextResult>;
+  promptAttachment: ($: ModApi, e: PromptAttachmentInput, next: Next<PromptAttachmentInput, PromptAttachmentResult>) => Promise<PromptAttachmentResult>;
   sessionStart: ($: ModApi, e: unknown, next: Next<unknown, unknown>) => Promise<unknown>;
   commandRun: ($: ModApi, e: CommandRunInput, next: Next<CommandRunInput, unknown>) => Promise<unknown>;
+  /** `ui.render` for `{ component: "Pane", requestId: "errata" }`: the owner's pane. */
+  uiRender: ($: ModApi, e: { requestId?: string; [k: string]: unknown }, next: Next<unknown, unknown>) => Promise<unknown>;
 }
 
 export interface ModOptions {
@@ -111,13 +119,11 @@ export interface ModOptions {
 }
 
 const KIND_TO_MEMORY_TYPE: Record<string, string> = { managed: "Managed", user: "User", project: "Project", local: "Local" };
-export const ERRATA_COMMANDS = ["report", "approvals", "approve", "reject", "undo"] as const;
+export const ERRATA_COMMANDS = ["pane", "report", "approvals", "approve", "reject", "undo"] as const;
+export { errataCommand } from "./pane.js";
 
 export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const now = opts.now ?? (() => Date.now());
-  /** The hook's classifier, made on first use: in the bundle its data is there only once the session's read is done. */
-  let classifier: Classify | null = null;
-  const classify: Classify = (text, context) => (classifier ??= makeClassifier())(text, context);
   let session: Promise<Session> | null = null;
   /** Sessions whose current turn's prompt was captured (the turn's end goes to `errata hook stop`). */
   const capturedTurn = new Set<string>();
@@ -125,6 +131,7 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
   const recorded = new Set<string>();
   /** The decision on a call, by its id: tool.check and tool.call see it once, on the input the model sent. */
   const decided = new Map<string, Decision | null>();
+  const pane = createPane();
 
   const sessionOf = ($: ModApi): Promise<Session> =>
     (session ??= (async () => {
@@ -132,16 +139,10 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       const root = hookEnv["CLAUDE_PLUGIN_ROOT"];
       const bin = root ? join(root, "..", "bin") : null;
       const own = bin !== null && (await $.exists(`${bin}/errata.cjs`).catch(() => false));
-      // Where the module runs from source (tests, Node), the classifier reads its own files.
-      const data =
-        root && !embedded()
-          ? $.readData(join(root, "hooks", "errata-data.json")).then((t) => embed(JSON.parse(t) as Record<string, string>))
-          : Promise.resolve();
-      data.catch(() => undefined); // awaited where it is needed; an unread file fails those events, logged
       return {
         id,
         cwd,
-        data,
+        root: root ?? null,
         transcriptPath: typeof info.transcriptPath === "string" && info.transcriptPath !== "" ? info.transcriptPath : null,
         env,
         standDown: settingsHooksInstalled(settings),
@@ -153,6 +154,19 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       throw err;
     }));
 
+  /** The classifier, its files read through `$` (classifier.ts) from session.start on. */
+  const classifier = modClassifier();
+  const warm = ($: ModApi): Promise<void> => {
+    // The files are asked for as soon as the mod's folder is known, beside the session's look-up.
+    const s = sessionOf($);
+    s.catch(() => undefined); // the build below and every event wait for it and log its fault
+    return $.hookEnv()
+      .then((env) => classifier.warm($, env["CLAUDE_PLUGIN_ROOT"] ?? null, s.then((x) => !x.standDown.capture)))
+      .catch((err: unknown) => $.log(`errata mod: session.start: ${message(err)}; read again when needed`));
+  };
+  /** The rung-3 checks in force, read again only when their files changed (checks-read.ts). */
+  const checksFor = checksReader();
+
   /** Runs a child in the background: its outcome is logged, never awaited by the event. */
   const background = ($: ModApi, what: string, argv: string[], stdin: string, cwd: string): void => {
     void $.run(argv, { stdin, cwd }).then(
@@ -163,58 +177,16 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
     );
   };
 
-  async function checksFor($: ModApi, s: Session): Promise<Check[]> {
-    const paths = resolvePaths(s.env, s.cwd);
-    const checks: Check[] = [];
-    const take = (file: string, load: () => Check[]): void => {
-      try {
-        const got = load();
-        compileChecks(got);
-        checks.push(...got);
-      } catch (err) {
-        $.log(`errata mod: ${file}: ${message(err)}; its checks are not run`);
-      }
-    };
-    const own = `${paths.ledgerDir}/${LADDER_DIR}/${CHECKS_FILE}`;
-    // hookify files: the project's .claude/ hides the user's of the same name (tool-sources.ts).
-    // The reads go out together: each is a hop from the client's worker.
-    const home = s.env["HOME"];
-    const dirs = [`${s.cwd}/.claude`, ...(home ? [`${home}/.claude`] : [])];
-    const [ownText, ...listed] = await Promise.all([
-      readIfThere($, own),
-      ...dirs.map((dir) =>
-        $.list(dir).then(
-          (es) => es.map((x) => x.name).filter((n) => n.startsWith("hookify.") && n.endsWith(".local.md")).sort(),
-          () => [] as string[],
-        ),
-      ),
-    ]);
-    if (ownText !== null) take(own, () => parseChecksFile(ownText, own));
-    const seen = new Set<string>();
-    const files: string[] = [];
-    dirs.forEach((dir, i) => {
-      for (const name of listed[i] as string[]) {
-        if (seen.has(name)) continue;
-        seen.add(name);
-        files.push(`${dir}/${name}`);
-      }
-    });
-    const texts = await Promise.all(files.map((f) => readIfThere($, f)));
-    files.forEach((file, i) => {
-      const text = texts[i];
-      if (text !== null && text !== undefined)
-        take(file, () => {
-          const c = hookifyCheck(text, file);
-          return c === null ? [] : [c];
-        });
-    });
-    return checks.filter((c) => checkApplies(c, s.cwd));
-  }
+  /** The rule lines this session's draw holds out, read once a session; each withholding recorded (line-holdout.ts). */
+  let heldLines: ReturnType<typeof sessionLines> | null = null;
+  const linesHeldOut = ($: ModApi, s: Session) =>
+    (heldLines ??= sessionLines((f) => $.exists(f).then((there) => (there ? $.read(f) : null)), $.log, `${resolvePaths(s.env, s.cwd).ledgerDir}/${LADDER_DIR}/${LINE_HOLDOUTS_FILE}`, s.id));
+  const recordWithheld = ($: ModApi, s: Session): RecordWithheld => (file, reason, ids) => background($, "line holdout", [...s.toolHook, "instructions-loaded"], withheldPayload(s.id, s.cwd, file, reason, ids), s.cwd);
 
   async function decide($: ModApi, s: Session, tool: string, input: Record<string, unknown>, toolUseId: string | undefined): Promise<Decision | null> {
     if (toolUseId !== undefined && decided.has(toolUseId)) return decided.get(toolUseId)!;
-    const checks = await checksFor($, s);
-    const d = checks.length === 0 ? null : evaluateCompiled(compileChecks(checks), { tool_name: tool, tool_input: input });
+    const compiled = await checksFor($, s.env, s.cwd);
+    const d = compiled.length === 0 ? null : evaluateCompiled(compiled, { tool_name: tool, tool_input: input });
     if (toolUseId !== undefined) {
       decided.set(toolUseId, d);
       if (decided.size > 256) decided.delete(decided.keys().next().value!);
@@ -232,14 +204,16 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       if (e.command !== undefined || e.isMeta === true || typeof e.text !== "string") return next(e);
       const s = await sessionOf($);
       if (s.standDown.capture) return next(e);
-      await s.data;
       // The hook's own order: classify first; the reply (and the process that reads it) only when asked.
       let wantsReply = false;
-      const verdict = classify(e.text, {
-        previousReply: () => {
-          wantsReply = true;
-          return null;
-        },
+      const verdict = await classifier.run($, s.root, (classify) => {
+        wantsReply = false;
+        return classify(e.text, {
+          previousReply: () => {
+            wantsReply = true;
+            return null;
+          },
+        });
       });
       capturedTurn.delete(s.id);
       if (!wantsReply && rowKind(verdict) === null) return next(e);
@@ -262,8 +236,13 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
         const payload = { session_id: s.id, transcript_path: s.transcriptPath, cwd: s.cwd, last_assistant_message: e.answer, hook_event_name: "Stop" };
         background($, "stop", [...s.errata, "hook", "stop"], JSON.stringify(payload), s.cwd);
       } else {
+        // The record is written beside the rest of the chain; the event settles once both are done.
         const dir = `${resolvePaths(s.env, s.cwd).stateDir}/hook`;
-        await $.write(`${dir}/${lastReplyFileName(s.id)}`, withheldReplyRecord(s.id, new Date(now()).toISOString(), null, null));
+        const written = $.write(`${dir}/${lastReplyFileName(s.id)}`, withheldReplyRecord(s.id, new Date(now()).toISOString(), null, null));
+        written.catch(() => undefined); // awaited below; a failure is the guard's to log
+        const r = await next(e);
+        await written;
+        return r;
       }
       return next(e);
     }),
@@ -294,7 +273,8 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
       const files = e.instructionFiles ?? [];
       if (files.length === 0) return next(e);
       const s = await sessionOf($);
-      if (s.standDown.instructions) return next(e);
+      const out = withholdFromContext(e, await linesHeldOut($, s), recordWithheld($, s));
+      if (s.standDown.instructions) return next(out);
       for (const f of files) {
         const memoryType = KIND_TO_MEMORY_TYPE[f.kind];
         const key = `${s.id}\u0000${f.path}`;
@@ -304,57 +284,37 @@ export function createErrataMod(opts: ModOptions = {}): ErrataMod {
         if (f.parent) payload["parent_file_path"] = f.parent;
         background($, "instructions-loaded", [...s.toolHook, "instructions-loaded"], JSON.stringify(payload), s.cwd);
       }
-      return next(e);
+      return next(out);
+    }),
+
+    promptAttachment: guard("prompt.attachment", async ($, e, next) => {
+      if (e.type !== "nested_memory" || typeof e.text !== "string") return next(e);
+      const s = await sessionOf($);
+      const text = withholdFromAttachment(await linesHeldOut($, s), e.text, recordWithheld($, s));
+      return next(text === null ? e : { ...e, text });
     }),
 
     sessionStart: guard("session.start", async ($, e, next) => {
-      // The session's look-up and the classifier's data, read here, within this dispatch, before any prompt.
-      await (await sessionOf($)).data;
-      await $.registerCommand({ name: "errata", description: "Errata: the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "report | approvals | approve ID | reject ID | undo ID" });
-      return next(e);
+      // The session's look-up and the classifier (its files read at once) before any prompt; the command listed beside.
+      const warmed = warm($);
+      const listed = $.registerCommand({ name: "errata", description: "Errata: the owner's pane, the morning report, the approval table, approve / reject / undo a proposal", argumentHint: "pane | report | approvals | approve ID | reject ID [why] | undo ID" });
+      listed.catch(() => undefined); // awaited below; a failure is the guard's to log
+      await warmed;
+      const r = await next(e);
+      await listed;
+      return r;
     }),
 
     commandRun: guard("command.run", async ($, e, next) => {
       if (e.command !== "errata") return next(e);
-      const s = await sessionOf($);
-      const words = (e.args ?? "").trim().split(/\s+/).filter((w) => w !== "");
-      const argv = errataCommand(words);
-      if (typeof argv === "string") return { text: argv };
-      const r = await $.run([...s.errata, ...argv], { cwd: s.cwd, timeoutMs: 120_000 });
-      const out = `${r.stdout}${r.stderr === "" ? "" : `\n${r.stderr}`}`.trim();
-      return { text: out === "" ? `errata ${argv.join(" ")}: done (exit ${r.exitCode ?? "?"})` : out };
+      return pane.command($, await sessionOf($), e.args ?? "");
+    }),
+
+    uiRender: guard("ui.render", async ($, e, next) => {
+      if (e.requestId !== PANE_ID) return next(e);
+      return pane.render($, await sessionOf($), e);
     }),
   };
-}
-
-/** `/errata WORDS` -> the `errata` argv it runs, or the usage line for words it does not take. */
-export function errataCommand(words: readonly string[]): string[] | string {
-  const usage = "usage: /errata report | approvals | approve ID [--native-deny] | reject ID | undo ID";
-  const [verb, ...all] = words;
-  // The owner's hard block (docs/ladder.md): the one flag /errata passes on, after approve only.
-  const native = verb === "approve" && all.at(-1) === "--native-deny";
-  const rest = native ? all.slice(0, -1) : all;
-  switch (verb) {
-    case undefined:
-    case "report":
-      return rest.length === 0 ? ["rules", "morning"] : usage;
-    case "approvals":
-      return rest.length === 0 ? ["rules", "approvals"] : usage;
-    case "approve":
-    case "reject":
-    case "undo":
-      return rest.length === 1 && /^[A-Za-z0-9._:-]+$/.test(rest[0]!) ? ["rules", verb, rest[0]!, ...(native ? ["--native-deny"] : [])] : `${usage} (expected one proposal id after ${verb}; found ${rest.length === 0 ? "none" : JSON.stringify(rest.join(" "))})`;
-    default:
-      return `${usage} (found ${JSON.stringify(verb)})`;
-  }
-}
-
-async function readIfThere($: ModApi, file: string): Promise<string | null> {
-  try {
-    return await $.read(file);
-  } catch {
-    return null;
-  }
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -9,3 +9,4 @@ export { isLoopback, MAX_BODY_BYTES, startLabelServer, type LabelServer, type La
 export { filledSheet, loadProgress, SKIP_NOTE, type Progress } from "./label-store.js";
 export { gatherPulse, type PulseData, type PulseHoldout, type PulseInput } from "./pulse-data.js";
 export { renderPulse } from "./pulse.js";
+export { appendAdjudication, readAdjudications } from "./adjudication-store.js";

@@ -1,33 +1,19 @@
 import { esc } from "./html.js";
+import { BRIEF_SCRIPT, PAGE_STYLE } from "./label-style.js";
 
 /**
- * The labelling page: one self-contained HTML file (inline style and script, nothing from a
- * CDN: it works offline), keyboard-first. It reads the token from its own URL and sends it in
- * a header; every answer is posted, and saved by the server, before the page moves on.
+ * The labelling page: one self-contained HTML file (inline style and one nonce'd script,
+ * nothing from a CDN: it works offline), for keyboard and mouse alike. It reads the token from
+ * its own URL and sends it in a header; every answer is posted, and saved by the server, before
+ * the page moves on. The brief is rendered (Markdown, by the server: raw HTML shown as text) with
+ * the focused question's guideline marked; progress is "item n of N" and "k / N done".
  *
  * Keys: y / n answer a yes/no question; digits a rating (the digit) or a category (its number
- * in the list, one or two digits); s skips (left empty with a note); ← → previous / next item; ↑ ↓ previous / next
- * question; u (or Backspace, Ctrl+Z) undoes the last change; e downloads the filled sheet.
+ * in the list, one or two digits); s skips (left empty with a note); ← → previous / next item;
+ * ↑ ↓ previous / next question; u (or Backspace, Ctrl+Z) undoes the last change; e downloads
+ * the filled sheet. Mouse: each question's answer buttons (a list for a long category), skip,
+ * and the previous, next, undo and export buttons; a click on a question focuses it.
  */
-const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d2430;background:#f4f5f7}
-header{display:flex;gap:18px;align-items:center;padding:10px 18px;background:#1d2430;color:#fff}
-header b{font-size:16px}#bar{flex:1;height:8px;background:#3b4555;border-radius:4px;overflow:hidden}#fill{height:100%;background:#5fbf7a;width:0}
-#xid{font-size:12px;color:#c9d1dc}#saved{font-size:13px;color:#c9d1dc;min-width:120px;text-align:right}
-main{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:16px;padding:16px 18px}
-section{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:12px 14px}
-h2{font-size:14px;text-transform:uppercase;letter-spacing:.04em;color:#5a6270;margin:10px 0 4px}
-.turn{white-space:pre-wrap;word-break:break-word;background:#f7f8fa;border-left:3px solid #c7ccd4;padding:6px 10px;margin:0 0 6px;max-height:220px;overflow:auto}
-.turn.prompt{border-left-color:#3a74d8;background:#eef4ff}
-ol#qs{list-style:none;padding:0;margin:6px 0}ol#qs li{padding:6px 8px;border:1px solid #e3e6ea;border-radius:5px;margin:4px 0;display:flex;gap:10px;align-items:baseline}
-ol#qs li.cur{border-color:#3a74d8;box-shadow:0 0 0 2px #3a74d855}ol#qs li .v{margin-left:auto;font-weight:600;min-width:70px;text-align:right}
-.done .v{color:#1d6b2f}.skip .v{color:#9a3b00}.opts{font-size:12px;color:#5a6270}
-#brief{white-space:pre-wrap;font-size:13px;max-height:calc(100vh - 120px);overflow:auto;margin:0;position:relative}
-.bq{padding:2px 6px;border-left:3px solid transparent}.bq.cur{background:#fff8e1;border-left-color:#e0a000}
-kbd{border:1px solid #bbb;border-bottom-width:2px;border-radius:3px;padding:0 4px;font-size:12px;background:#fafafa}
-#keys{font-size:13px;color:#5a6270;margin-top:8px}#msg{color:#9a3b00;min-height:1.2em}
-`;
-
 const SCRIPT = String.raw`
 const token = new URLSearchParams(location.search).get("t") || "";
 const H = { "x-errata-token": token };
@@ -43,7 +29,28 @@ const answered = (id, qid) => { const s = state(id, qid); return s.answer !== un
 const itemDone = (i) => S.questions.every((x) => answered(S.items[i].exchange_id, x.id));
 function firstOpen() { for (let i = 0; i < S.items.length; i++) if (!itemDone(i)) return i; return S.items.length - 1; }
 function openQ(i) { const id = S.items[i].exchange_id; const k = S.questions.findIndex((x) => !answered(id, x.id)); return k < 0 ? 0 : k; }
-function opts(x) { return x.kind === "yesno" ? "y / n" : x.kind === "rating" ? x.min + "-" + x.max : x.values.map((v, i) => (i + 1) + " " + v).join(", "); }
+function opts(x) { return x.kind === "yesno" ? "y / n" : x.kind === "rating" ? x.min + "-" + x.max : x.values.length > 8 ? "1-" + x.values.length : x.values.map((v, i) => (i + 1) + " " + v).join(", "); }
+function choices(x) {
+  if (x.kind === "yesno") return [["yes", true], ["no", false]];
+  if (x.kind === "rating") { const out = []; for (let v = x.min; v <= x.max; v++) out.push([String(v), v]); return out; }
+  return x.values.map((v) => [v, v]);
+}
+function button(text, cls, onclick) { const b = document.createElement("button"); b.type = "button"; b.textContent = text; if (cls) b.className = cls; b.onclick = (e) => { e.stopPropagation(); onclick(); }; return b; }
+function answerControls(x, k, s) {
+  const box = document.createElement("span"); box.className = "btns";
+  const cur = s.answer !== undefined ? cellOf(s.answer) : null;
+  const pick = (cell, parsed) => { q = k; change("answer", cell, parsed); };
+  if (x.kind === "category" && x.values.length > 8) {
+    const sel = document.createElement("select"); sel.dataset.q = x.id;
+    const none = document.createElement("option"); none.value = ""; none.textContent = "choose…"; sel.appendChild(none);
+    x.values.forEach((v, i) => { const o = document.createElement("option"); o.value = v; o.textContent = (i + 1) + " " + v; if (v === cur) o.selected = true; sel.appendChild(o); });
+    sel.onclick = (e) => e.stopPropagation();
+    sel.onchange = () => { if (sel.value !== "") pick(sel.value, sel.value); };
+    box.appendChild(sel);
+  } else for (const [cell, parsed] of choices(x)) box.appendChild(button(cell, "ans" + (cell === cur ? " on" : ""), () => pick(cell, parsed)));
+  box.appendChild(button("skip", "skipb" + (s.skipped ? " on" : ""), () => { q = k; change("skip"); }));
+  return box;
+}
 function render() {
   const it = S.items[item];
   $("n").textContent = "item " + (item + 1) + " of " + S.items.length;
@@ -59,28 +66,16 @@ function render() {
     const li = document.createElement("li"); const s = state(it.exchange_id, x.id);
     li.className = (k === q ? "cur " : "") + (s.answer !== undefined ? "done" : s.skipped ? "skip" : "");
     li.dataset.q = x.id;
-    li.innerHTML = "<span></span><span class=opts></span><span class=v></span>";
-    li.children[0].textContent = x.id; li.children[1].textContent = opts(x);
-    li.children[2].textContent = s.answer !== undefined ? cellOf(s.answer) : s.skipped ? "skipped" : "";
+    const name = document.createElement("span"); name.textContent = x.id; li.appendChild(name);
+    const o = document.createElement("span"); o.className = "opts"; o.textContent = opts(x); li.appendChild(o);
+    li.appendChild(answerControls(x, k, s));
+    const v = document.createElement("span"); v.className = "v"; v.textContent = s.answer !== undefined ? cellOf(s.answer) : s.skipped ? "skipped" : ""; li.appendChild(v);
     li.onclick = () => { q = k; render(); };
     ol.appendChild(li);
   });
   const cur = ol.children[q]; if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
-  // The brief beside the item: the focused question's own section, highlighted and in view.
-  const qid = S.questions[q].id;
-  for (const d of $("brief").children) d.className = d.dataset.q === qid ? "bq cur" : "bq";
-  const sec = [...$("brief").children].find((d) => d.dataset.q === qid);
-  if (sec) $("brief").scrollTop = sec.offsetTop;
-}
-function showBrief(text) {
-  // One block per "### <question id>" section of the brief, so the page can point at one.
-  const box = $("brief"); box.textContent = "";
-  let div = null;
-  for (const line of text.split("\n")) {
-    const m = /^### (\S+)/.exec(line);
-    if (m || div === null) { div = document.createElement("div"); div.className = "bq"; div.dataset.q = m ? m[1] : ""; box.appendChild(div); }
-    div.textContent += line + "\n";
-  }
+  $("prev").disabled = item === 0; $("next").disabled = item === S.items.length - 1; $("undo").disabled = undo.length === 0;
+  markBrief(S.questions[q].id);
 }
 async function post(change) {
   const r = await fetch("/api/change", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(change) });
@@ -119,6 +114,8 @@ async function doUndo() {
   await post({ exchange_id: id, question: qid, ...ch });
   render();
 }
+const go = (d) => { item = Math.max(0, Math.min(S.items.length - 1, item + d)); q = openQ(item); render(); };
+const exportSheet = () => { location.href = "/api/export.csv?t=" + encodeURIComponent(token); };
 // Categories of ten or more options take one or two digits ("1" then "2" is option 12): a
 // digit that could begin a longer number waits briefly for the next.
 let digits = "", digitTimer = null;
@@ -131,16 +128,16 @@ function pickOption(x, key) {
   else { $("msg").textContent = "option " + digits + "…"; digitTimer = setTimeout(commit, 700); }
 }
 document.addEventListener("keydown", (e) => {
-  if (!S || e.altKey || e.metaKey) return;
+  if (!S || e.altKey || e.metaKey || (e.target && e.target.tagName === "SELECT")) return;
   const x = S.questions[q]; const key = e.key;
   if (e.ctrlKey) { if (key === "z") { e.preventDefault(); doUndo(); } return; }
-  if (key === "ArrowRight") { item = Math.min(S.items.length - 1, item + 1); q = openQ(item); render(); }
-  else if (key === "ArrowLeft") { item = Math.max(0, item - 1); q = openQ(item); render(); }
+  if (key === "ArrowRight") go(1);
+  else if (key === "ArrowLeft") go(-1);
   else if (key === "ArrowDown") { q = Math.min(S.questions.length - 1, q + 1); render(); }
   else if (key === "ArrowUp") { q = Math.max(0, q - 1); render(); }
   else if (key === "u" || key === "Backspace") doUndo();
   else if (key === "s") change("skip");
-  else if (key === "e") location.href = "/api/export.csv?t=" + encodeURIComponent(token);
+  else if (key === "e") exportSheet();
   else if (x.kind === "yesno" && (key === "y" || key === "n")) change("answer", key === "y" ? "yes" : "no", key === "y");
   else if (/^[0-9]$/.test(key)) {
     const d = Number(key);
@@ -149,22 +146,24 @@ document.addEventListener("keydown", (e) => {
   } else return;
   e.preventDefault();
 });
+$("prev").onclick = () => go(-1); $("next").onclick = () => go(1); $("undo").onclick = () => doUndo(); $("export").onclick = exportSheet;
 fetch("/api/sheet", { headers: H }).then(async (r) => {
   if (!r.ok) { $("msg").textContent = "this link's token was refused (" + r.status + ")"; return; }
   S = await r.json();
   showBrief(S.brief);
+  $("order").textContent = S.order;
   item = firstOpen(); q = openQ(item); render();
   document.body.dataset.ready = "1";
 });
 `;
 
 /** The page for one labeller (their id in the title; their items come from /api/sheet). */
-export function labelPageHtml(labeler: string): string {
+export function labelPageHtml(labeler: string, nonce: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Labelling: ${esc(labeler)}</title><style>${STYLE}</style></head>
+<title>Labelling: ${esc(labeler)}</title><style>${PAGE_STYLE}</style></head>
 <body>
-<header><b>Errata labelling</b><span>${esc(labeler)}</span><span id="n"></span><code id="xid"></code><div id="bar"><div id="fill"></div></div><span id="count"></span><span id="saved">not yet saved</span></header>
+<header><b>Errata labelling</b><span>${esc(labeler)}</span><span id="n"></span><code id="xid"></code><div id="bar"><div id="fill"></div></div><span id="count"></span><span id="saved">not yet saved</span><span id="order"></span></header>
 <main>
 <section>
 <h2>Before: the person asked</h2><div class="turn" id="previous_ask"></div>
@@ -172,11 +171,12 @@ export function labelPageHtml(labeler: string): string {
 <h2>Tool calls</h2><div class="turn" id="tool_calls"></div>
 <h2>Then the person wrote</h2><div class="turn prompt" id="prompt"></div>
 <h2>Questions</h2><ol id="qs"></ol><div id="msg"></div>
-<div id="keys"><kbd>y</kbd>/<kbd>n</kbd> answer · digits: rating or option · <kbd>s</kbd> skip · <kbd>←</kbd><kbd>→</kbd> item · <kbd>↑</kbd><kbd>↓</kbd> question · <kbd>u</kbd> undo · <kbd>e</kbd> export the sheet. Every answer is saved at once.</div>
+<div id="nav"><button type="button" id="prev">← previous item</button><button type="button" id="next">next item →</button><button type="button" id="undo">undo the last answer</button><button type="button" id="export">download the sheet</button></div>
+<div id="keys">Click an answer, or use keys: <kbd>y</kbd>/<kbd>n</kbd> answer · digits: rating or option · <kbd>s</kbd> skip · <kbd>←</kbd><kbd>→</kbd> item · <kbd>↑</kbd><kbd>↓</kbd> question · <kbd>u</kbd> undo · <kbd>e</kbd> export the sheet. Every answer is saved at once.</div>
 </section>
-<section><h2>The brief (the focused question's section is marked)</h2><div id="brief"></div></section>
+<section><h2>Guidelines (the focused question's section is marked)</h2><div id="brief"></div></section>
 </main>
-<script>${SCRIPT}</script>
+<script nonce="${esc(nonce)}">${BRIEF_SCRIPT}${SCRIPT}</script>
 </body></html>
 `;
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { z } from "zod";
-import { labellerOrder, parseAnswer, SHEET_FIXED_COLUMNS, specText, SHEET_NOTE_COLUMN, type AnswerSpec, type SheetItem } from "../../eval/index.js";
+import { parseAnswer, SHEET_FIXED_COLUMNS, specText, SHEET_NOTE_COLUMN, type AnswerSpec, type SheetItem } from "../../eval/index.js";
 import { badInput, describeFound } from "../../core/errors.js";
 import { writeFileAtomic } from "../files/index.js";
 
@@ -109,16 +109,17 @@ export function itemDone(p: Progress, id: string, questions: readonly AnswerSpec
 export const SKIP_NOTE = "skipped on the labelling page";
 
 /**
- * The labeller's sheet, filled: the columns and order `eval label export` writes (so
+ * The labeller's sheet, filled, from their items in the order the page showed them (the
+ * labeller's shuffle, or an active round's order): the columns `eval label export` writes (so
  * `eval label import` validates it like any returned sheet), only the rows whose every
  * question is answered or skipped; a skipped answer is left empty with a note naming it.
  */
-export function filledSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[], p: Progress): string {
+export function filledSheet(labeler: string, ordered: readonly SheetItem[], questions: readonly AnswerSpec[], p: Progress): string {
   // Each column carries its spec (satisfaction:1-5; a yes/no question is its id), so the sheet
   // re-imports with `eval label import` without repeating --questions.
   const fields = [...SHEET_FIXED_COLUMNS, ...questions.map(specText), SHEET_NOTE_COLUMN];
   const rows: string[][] = [];
-  labellerOrder(items, labeler).forEach((it, i) => {
+  ordered.forEach((it, i) => {
     if (!itemDone(p, it.exchange_id, questions)) return;
     const a = p.answers[it.exchange_id] ?? {};
     const skipped = p.skipped[it.exchange_id] ?? [];

@@ -99,10 +99,10 @@ export async function renderPulse(d: PulseData): Promise<string> {
     );
   }
   blocks.push(h2("Randomised holdout"));
-  if (d.holdout.length === 0) blocks.push(para("No check is held out (errata rules holdout <check-id> --one-in N opts one in)."));
+  if (d.holdout.length === 0) blocks.push(para("No check or rule line is held out (errata rules holdout <check-id or rule-id> --one-in N opts one in)."));
   else {
     blocks.push(
-      para("You opted these checks in: in a held-out session the check records what it would have done and does not act. Incidents per chance, acting vs held out; the difference with a 95% session-cluster interval."),
+      para("You opted these in: in a held-out session a check records what it would have done and does not act, and a rule line (marked \"(line)\") is left out of what the model is sent by the Errata mod, a session being its chance. Incidents per chance, acting (in force) vs held out; the difference with a 95% session-cluster interval."),
       table(
         ["check", "held out", "acting", "held-out sessions' slips", "difference [95%]", "held-out sessions"],
         d.holdout.map((h) => [

@@ -20,7 +20,8 @@ import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
 import { applySpans, widenToToken, type Span } from "./spans.js";
-import { notASecret } from "./placeholders.js";
+import { notASecret, onlyReferences } from "./placeholders.js";
+import { spellsItsName, upstreamDisowns } from "./upstream-verdict.js";
 
 export interface Redaction {
   text: string;
@@ -180,6 +181,9 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
   const few = only !== undefined && !keywordSeen;
   let gate: KeywordCheck | null = null;
   const spans: Span[] = [];
+  // Findings upstream's rule for their shape lets through (upstream-verdict.ts): dropped unless
+  // they overlap or touch a kept finding, so that no part of a token another rule takes stays.
+  const disowned: Span[] = [];
   // `rescan(from)`: the same rule's findings from `from` on. A match the rule's regex took and
   // `notASecret` then dropped may hide a real secret inside it (a URL glued to a token, with a
   // `client_secret=` in its query): the regex went past it, so the rule looks again from just
@@ -189,12 +193,17 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
     let rescannedFrom = -1;
     while (queue.length > 0) {
       const [s, e] = queue.shift()!;
-      const [start, end] = widenToToken(text, s, e);
+      // A URL token's segment starts after a "/": widened to the left across it, it took the
+      // URL's folders and host with it ("https://docs.google.[REDACTED:url-token]").
+      const [start, end] = widenToToken(text, s, e, kind !== "url-token");
       // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
       // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
       // their true samples include values such as "12345678-ABCD-…" that fit the format.
       // A value masked from here on ("xoxp-5723…-####") is a masked value.
-      if (!upstream && (notASecret(text.slice(start, end)) || MASKED_AFTER.test(text.slice(end, end + 4)))) {
+      // Upstream's own verdict on a broad rule's finding (upstream-verdict.ts), and, for every
+      // rule, a value made only of variable references ("${USER:-${DEFAULT_USER}}:${APIKEY}").
+      const value = text.slice(start, end);
+      if (onlyReferences(value) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
         if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
           rescannedFrom = s + 1;
           // The rescan finds every later match of the rule too: it replaces the rest of the queue.
@@ -203,7 +212,8 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
         }
         continue;
       }
-      spans.push({ start, end, rank, kind });
+      if (!upstream && upstreamDisowns(kind, text, start, end)) disowned.push({ start, end, rank, kind });
+      else spans.push({ start, end, rank, kind });
     }
   };
   const shifted = (from: number, found: Array<[number, number]>): Array<[number, number]> => found.map(([a, b]) => [a + from, b + from]);
@@ -224,9 +234,26 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
     // An e-mail address is personal data whatever its domain (example.com included).
     add(ownFindings(rule, step.marker, text), rank, step.kind, rule.kind === "email", (from) => shifted(from, ownFindings(rule, step.marker, text.slice(from))));
   });
+  keepTouching(spans, disowned);
   if (spans.length === 0) return { text, kinds: [] };
   sameValueElsewhere(text, spans);
   return applySpans(text, spans);
+}
+
+/** Moves into `spans` each disowned span that overlaps or touches a kept one, until none does. */
+function keepTouching(spans: Span[], disowned: Span[]): void {
+  let moved = true;
+  while (moved && disowned.length > 0 && spans.length > 0) {
+    moved = false;
+    for (let i = disowned.length - 1; i >= 0; i--) {
+      const d = disowned[i]!;
+      if (spans.some((s) => s.start <= d.end && d.start <= s.end)) {
+        spans.push(d);
+        disowned.splice(i, 1);
+        moved = true;
+      }
+    }
+  }
 }
 
 /**

@@ -113,11 +113,44 @@ export function shannonEntropy(s: string): number {
   return h;
 }
 
-function allowed(a: CompiledAllow, secret: string, match: string, line: string): boolean {
+function allowedBy(a: CompiledAllow, secret: string, match: string, line: string): Exclude<UpstreamReject, "entropy"> | null {
   const subject = a.target === "match" ? match : a.target === "line" ? line : secret;
-  if (a.regexes.some((re) => re.test(subject))) return true;
+  if (a.regexes.some((re) => re.test(subject))) return a.target === "match" || a.target === "line" ? "allowlist" : "shape";
   const lower = secret.toLowerCase();
-  return a.stopwords.some((w) => lower.includes(w));
+  return a.stopwords.some((w) => lower.includes(w)) ? "stopword" : null;
+}
+
+/**
+ * Why a rule would let a secret through: at or below its entropy; an allowlist's regex on the
+ * match or the line ("allowlist": the name or the line says it is no secret: `csrf-token=`,
+ * `key_id =`, an import) or on the secret ("shape": letters only, `$VAR`, a path); a stopword in it.
+ */
+export type UpstreamReject = "entropy" | "allowlist" | "shape" | "stopword";
+
+/**
+ * The rule's own verdict on a secret it (or a broader rule) found: null when the rule would report
+ * it, else why not. `match` is the text of the match with the name before it ("API_KEY = …"),
+ * `line` its line. gitleaks' order: entropy, then the global allowlist, then the rule's.
+ *
+ * Example: `upstreamRejects(generic, "6fe4476ee5a1832882e326b506d14126", …)` -> "stopword" (a
+ * documented example key among the generic rule's stopwords).
+ */
+export function upstreamRejects(rule: GitleaksRule, secret: string, match: string, line: string): UpstreamReject | null {
+  const { entropy } = rule.body();
+  if (entropy > 0 && shannonEntropy(secret) <= entropy) return "entropy";
+  const g = allowedBy(globalAllow(), secret, match, line);
+  if (g !== null) return g;
+  for (const a of rule.allow()) {
+    const r = allowedBy(a, secret, match, line);
+    if (r !== null) return r;
+  }
+  return null;
+}
+
+/** The stopwords of a rule's allowlists (and the global ones) that `secret` contains, lower-cased. */
+export function stopwordsIn(rule: GitleaksRule, secret: string): string[] {
+  const lower = secret.toLowerCase();
+  return [...globalAllow().stopwords, ...rule.allow().flatMap((a) => a.stopwords)].filter((w) => lower.includes(w));
 }
 
 /** The `[\w.-]` characters (at most `max`) just before `offset`: the rest of the match's name. */
@@ -127,7 +160,7 @@ function nameBefore(text: string, offset: number, max: number): string {
   return text.slice(from, offset);
 }
 
-function lineAt(text: string, offset: number, length: number): string {
+export function lineAt(text: string, offset: number, length: number): string {
   const from = text.lastIndexOf("\n", offset - 1) + 1;
   const to = text.indexOf("\n", offset + length);
   return text.slice(from, to < 0 ? text.length : to);
@@ -188,7 +221,7 @@ export function gitleaksFindings(rule: GitleaksRule, text: string, gate: Keyword
     if (entropy > 0 && shannonEntropy(secret) <= entropy) continue;
     const line = lineAt(text, offset, match.length);
     const named = reachBack > 0 ? `${nameBefore(text, offset, reachBack)}${match}` : match;
-    if (allowed(globalAllow(), secret, named, line) || rule.allow().some((a) => allowed(a, secret, named, line))) continue;
+    if (allowedBy(globalAllow(), secret, named, line) !== null || rule.allow().some((a) => allowedBy(a, secret, named, line) !== null)) continue;
     const at = offset + match.lastIndexOf(secret);
     found.push([at, at + secret.length]);
   }

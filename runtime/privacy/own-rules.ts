@@ -54,9 +54,27 @@ export function tokenBody(s: string): boolean {
  * a slug of words would leave once they are taken out.
  */
 function urlSegmentToken(seg: string): boolean {
+  // A page's title then its id ("Pianificazione-Nerdz-Ng-pubblico-1bc826ecc0994dd8915be97fc3489cde",
+  // Notion's pages): the id alone is read.
+  const slug = /^(?:[A-Za-z]{2,}-){2,}([A-Za-z0-9]+)$/.exec(seg);
+  if (slug) return slug[1]!.length >= 16 && tokenBody(slug[1]!);
   const seps = (seg.match(/[_-]/g) ?? []).length;
   if (seps > Math.max(3, seg.length / 16)) return false;
   return tokenBody(seg.replace(/[_-]/g, ""));
+}
+
+/**
+ * Path segments after which a segment is a document's id, not a key: Google's `/document/d/<id>`,
+ * `/spreadsheets/d/`, `/file/d/`, `/drive/folders/`, a wiki's `/pages/`. Whoever
+ * holds a shared document's link may read it, but the link is made to be passed on, and an id
+ * there is not a credential to a service (gitleaks and betterleaks call these false).
+ */
+const DOCUMENT_SEGMENTS = /^(?:d|doc|docs|document|documents|spreadsheets?|presentations?|forms?|files?|folders?|pages?)$/i;
+
+/** Whether the URL before a segment (ending in "/") puts it in a document's place. */
+function documentId(pre: string): boolean {
+  const segs = pre.split("/");
+  return DOCUMENT_SEGMENTS.test(segs[segs.length - 2] ?? "");
 }
 
 /** A token after a secret word in prose: letters and digits, and more than 3 bits of entropy per character. */
@@ -82,7 +100,7 @@ const WEAK_NAMES = /^(key|keys|auth|pass|pwd)$/;
 const NOT_SECRET_NAMES =
   /(?:^|[_.-])(?:primary|foreign|sort|partition|cluster(?:ing)?|shard(?:ing)?|range|hash|row|index|unique|composite|natural|surrogate|sequence|lookup|join|cache|idempotency|dedupe?|dedup|public|publishable|max|min|num|total|count)[_.-]?(?:keys?|tokens?)$|(?:keys?|tokens?)[_.-]?(?:id|ids|name|names|type|path|file|count|limit|size|length|prefix|url|uri|endpoint)$/;
 /** Strong names: whatever the value looks like (words included), it is a secret. */
-const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
+export const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
 
 /**
  * A value that reads as an identifier or words ("user_id", "created_at", "order-2041-retry",
@@ -218,7 +236,7 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // are not taken: a token body has both cases.
     need: (t) => t.includes("://"),
     re: /(\bhttps?:\/\/[^\s/?#]{1,253}(?:\/[^\s/?#]*)*?\/)([A-Za-z0-9_-]{24,})(?=[/?#\s"'`)]|$)/g,
-    replace: (m, pre, seg) => (urlSegmentToken(seg ?? "") ? `${pre}${m}` : `${pre}${seg}`),
+    replace: (m, pre, seg) => (urlSegmentToken(seg ?? "") && !documentId(pre ?? "") ? `${pre}${m}` : `${pre}${seg}`),
   },
   {
     kind: "clipped-token",

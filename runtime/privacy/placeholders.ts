@@ -1,8 +1,9 @@
 /**
  * Values a rule matched that are not secrets (issue 34: over-redaction down): placeholders
  * (`xxxx…`, `<token>`, `your_api_key`, `…EXAMPLE`, runs of one character, `abcdefgh…`,
- * `12345678…`), masked values (`####`), identifiers made of words (`hf_requiredCharacteristic…`),
- * and key blocks with no key in them. The full redactor drops such a finding (engine.ts).
+ * `12345678…`), masked values (`####`), identifiers made of words (`hf_requiredCharacteristic…`,
+ * camelCase with acronyms: `rhf_SponsoredProductsRemoteRHFSearch…`), key blocks with no key in
+ * them, and values that are only references to variables (`${APIKEY:-${DEFAULT_APIKEY}}`). The full redactor drops such a finding (engine.ts).
  *
  * Why these bounds: a random token of 24 characters or more of the 62 letters and digits has
  * 75% of its characters in word-like runs (a capital then four or more lower-case letters)
@@ -18,12 +19,14 @@ const REPEATED = /([A-Za-z0-9])\1{5,}/g;
 const MASKED = /[#*•]{4,}/;
 const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/i;
 const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/i;
-const WORD_RUN = /[A-Z]?[a-z]{3,}/g;
+// A word (a capital or none, then lower-case letters), or an acronym of two to four capitals
+// just before a capitalised word ("RHFSearch", "EXPSubs": camelCase names hold them).
+const WORD_RUN = /[A-Z]{2,4}(?=[A-Z][a-z]{3,})|[A-Z]?[a-z]{3,}/g;
 
 /** The share of `s` in word-like runs (a capital or none, then four or more lower-case letters). */
 function wordShare(s: string): number {
   let n = 0;
-  for (const m of s.matchAll(WORD_RUN)) if (m[0].length >= 5) n += m[0].length;
+  for (const m of s.matchAll(WORD_RUN)) if (m[0].length >= 5 || /^[A-Z]+$/.test(m[0])) n += m[0].length;
   return n / s.length;
 }
 
@@ -45,6 +48,26 @@ function ascendingRun(s: string): number {
   return best;
 }
 
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+]([^${}]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/g;
+
+/**
+ * Only references to variables, with shell defaults that are references too:
+ * "${USER:-${DEFAULT_USER}}:${APIKEY:-${DEFAULT_APIKEY}}", "$TOKEN", "%API_KEY%". What runs
+ * there is filled in at run time: no value is written. Checked for every rule's finding,
+ * gitleaks' provider rules included (its curl rule took the nested default above).
+ */
+export function onlyReferences(s: string): boolean {
+  let rest = s;
+  for (let i = 0; i < 4; i++) {
+    // A default written out ("${API_KEY:-sk-…}", "${DB_PASSWORD:-hunter}") is a value: only an
+    // empty one or a placeholder is taken away with its reference.
+    const next = rest.replace(REFERENCE, (ref: string, dflt: string | undefined) => (dflt === undefined || dflt === "" || notASecret(dflt) ? "" : ref));
+    if (next === rest) break;
+    rest = next;
+  }
+  return rest !== s && /^[\s:@'"`/,;=]*$/.test(rest);
+}
+
 export function notASecret(s: string): boolean {
   if (s.startsWith("-----BEGIN")) return !/[A-Za-z0-9+/=]{16,}/.test(s.replace(/-----(?:BEGIN|END)[A-Z ]*-----/g, ""));
   // A run of one character is a placeholder when it is a good part of the value; base64 of
@@ -52,7 +75,7 @@ export function notASecret(s: string): boolean {
   let runs = 0;
   for (const m of s.matchAll(REPEATED)) runs += m[0].length;
   if (runs >= 0.3 * s.length) return true;
-  if (MASKED.test(s) || WORDS.test(s) || SEQUENCES.test(s) || ascendingRun(s) >= 8) return true;
+  if (MASKED.test(s) || WORDS.test(s) || SEQUENCES.test(s) || ascendingRun(s) >= 8 || onlyReferences(s)) return true;
   // An identifier of words after a short prefix ("hf_", "rhf_"): the body alone is read.
   const body = s.replace(/^[A-Za-z0-9]{1,8}[_-]/, "");
   return body.length >= 24 && !/[0-9+/=]/.test(body.replace(/[A-Z]?[a-z]+/g, "").replace(/[0-9]/, "")) && wordShare(body) >= 0.75;

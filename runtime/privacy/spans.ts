@@ -40,9 +40,10 @@ export function markersIn(text: string): Array<[number, number]> {
 /**
  * A span widened to the whole token it cuts: a rule whose pattern takes a fixed length
  * (gitleaks' `glpat-[\w-]{20}`) or a group of a longer token must not leave the token's rest.
- * Only a span whose edge falls between two token characters moves.
+ * Only a span whose edge falls between two token characters moves. `left` false: the start
+ * stays (a URL's path segment starts after its "/", and the folders before it are no token).
  */
-export function widenToToken(text: string, start: number, end: number): [number, number] {
+export function widenToToken(text: string, start: number, end: number, left = true): [number, number] {
   const tok = (i: number): boolean => i >= 0 && i < text.length && TOKEN_CHAR.test(text[i]!);
   const join = (i: number): boolean => i >= 0 && i < text.length && JOINER.test(text[i]!);
   const joinLeft = (i: number): boolean => i >= 0 && LEFT_JOINER.test(text[i]!);
@@ -53,7 +54,7 @@ export function widenToToken(text: string, start: number, end: number): [number,
       else break;
     }
   }
-  if (end > start && tok(start)) {
+  if (left && end > start && tok(start)) {
     for (;;) {
       if (tok(start - 1)) start--;
       else if (joinLeft(start - 1) && tok(start - 2)) start -= 2;

@@ -28,10 +28,16 @@ export function developerDir(dir: string, tenant: string, label: string): string
   return join(dir, "hooks", tenant, label);
 }
 
+const made = new Set<string>();
+
 export async function answerHook(event: HookRoute, body: Record<string, unknown>, where: { dir: string; tenant: string; label: string; nowMs: () => number }): Promise<{ answer: Record<string, unknown>; stderr: string }> {
   const home = developerDir(where.dir, where.tenant, where.label);
   const project = join(home, "project");
-  mkdirSync(project, { recursive: true });
+  // Made once per developer and process: a hook call on the hot path spends no mkdir on it.
+  if (!made.has(project)) {
+    mkdirSync(project, { recursive: true });
+    made.add(project);
+  }
   const env: Record<string, string> = {
     ERRATA_DIR: join(home, "ledger"),
     HOME: join(home, "home"),

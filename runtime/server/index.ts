@@ -1,8 +1,10 @@
 /**
  * `errata serve`'s server: Fastify over one store. Routes: `/openapi.json` (public), the
  * intake contract (`POST`/`GET /v1/errata`), the four Claude Code http hooks
- * (`POST /v1/hooks/<event>`), and the Pulse page (`GET /v1/pages/pulse`), all behind a bearer
- * tenant token (auth.ts), rate-limited per tenant. Bad input answers 4xx with `expected` and
+ * (`POST /v1/hooks/<event>`), the team's most-broken rules, and the pages (Pulse at
+ * `GET /v1/pages/pulse`, the labelling page at `GET /v1/pages/label`), all behind a tenant
+ * token (auth.ts: a bearer header, or for the pages the session cookie `POST /v1/login` sets),
+ * rate-limited per tenant. Bad input answers 4xx with `expected` and
  * `found` and writes nothing; only a fault of the server itself is a 5xx.
  *
  * Example: `const app = await buildServer({ store, dir: "./srv" }); await app.listen({ port: 8787, host: "127.0.0.1" })`.
@@ -15,7 +17,9 @@ import { INTAKE_VERSION } from "../../schemas/intake.js";
 import { loadSystems } from "../config.js";
 import { loadOrCreateReporterKey } from "../privacy/index.js";
 import type { ErrataStore } from "../stores/index.js";
-import { installAuth, principalOf } from "./auth.js";
+import { installAuth, principalOf, Sessions } from "./auth.js";
+import { installLabelling, type LabellingOptions } from "./labelling.js";
+import { installLogin } from "./login.js";
 import { answerHook, HOOK_EVENTS, type HookRoute } from "./hooks.js";
 import { buildErrata, IDEMPOTENCY_KEY } from "./intake.js";
 import { openApiDocument } from "./openapi.js";
@@ -25,7 +29,7 @@ import { teamMostBroken } from "./team.js";
 export { answerHook, developerDir, HOOK_EVENTS } from "./hooks.js";
 export { buildErrata } from "./intake.js";
 export { openApiDocument } from "./openapi.js";
-export { teamMostBroken, type TeamRule } from "./team.js";
+export { joinTeam, teamMostBroken, type TeamRule, type TeamView } from "./team.js";
 
 export interface ServerOptions {
   store: ErrataStore;
@@ -39,6 +43,8 @@ export interface ServerOptions {
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream } | FastifyBaseLogger;
   now?: () => number;
   version?: string;
+  /** A labelling server to front at /v1/pages/label (labelling.ts); absent: that page answers 404. */
+  labelling?: LabellingOptions;
 }
 
 const MAX_LIMIT = 500;
@@ -80,7 +86,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     void reply.code(404).send({ error: "not-found", expected: "a route of /openapi.json", found: `${req.method} ${req.url.split("?")[0]}` });
   });
 
-  installAuth(app, store);
+  const sessions = new Sessions(now);
+  installAuth(app, store, sessions);
   await app.register(rateLimit, {
     hook: "preHandler",
     max: opts.ratePerMinute ?? 6000,
@@ -89,7 +96,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, error: "rate-limited", expected: `at most ${ctx.max} requests a minute for this tenant`, found: `more; retry after ${ctx.after}` }),
   });
 
-  app.get("/openapi.json", async () => openApiDocument(opts.version ?? "dev"));
+  // Built once: the document is generated from the zod schemas (about 2 ms of CPU), and the route is public.
+  let doc: Record<string, unknown> | null = null;
+  app.get("/openapi.json", async () => (doc ??= openApiDocument(opts.version ?? "dev")));
+  installLogin(app, store, sessions);
+  installLabelling(app, opts.labelling ?? null);
 
   app.post("/v1/errata", async (req, reply) => {
     const p = principalOf(req);
@@ -147,7 +158,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const p = principalOf(req);
     const top = (req.query as Record<string, unknown>)["top"] ?? "20";
     if (typeof top !== "string" || !/^\d{1,4}$/.test(top) || Number(top) < 1) return reply.code(400).send({ error: "bad-query", expected: "top an integer 1-9999", found: JSON.stringify(top) });
-    return teamMostBroken(opts.dir, p.tenant, Number(top));
+    return teamMostBroken(store, opts.dir, p.tenant, Number(top));
   });
 
   return app;

@@ -13,6 +13,7 @@ const json = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020
 export function openApiDocument(version: string): Record<string, unknown> {
   const error = { description: "refused, nothing written", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
   const auth = [{ bearer: [] }];
+  const pageAuth = [{ bearer: [] }, { session: [] }];
   const hookPaths = Object.fromEntries(
     Object.entries(HOOK_EVENTS).map(([route, name]) => [
       `/v1/hooks/${route}`,
@@ -30,7 +31,10 @@ export function openApiDocument(version: string): Record<string, unknown> {
     openapi: "3.1.0",
     info: { title: "Errata intake", version: INTAKE_VERSION, description: `The intake contract (docs/intake.md). Server ${version}.` },
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "a tenant token from `errata tenants add`" } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "a tenant token from `errata tenants add`" },
+        session: { type: "apiKey", in: "cookie", name: "errata_session", description: "the pages only: the HttpOnly cookie POST /v1/login sets" },
+      },
       schemas: {
         IntakeErratum: json(IntakeErratumSchema),
         IntakeBatch: json(IntakeBatchSchema),
@@ -66,7 +70,20 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
       ...hookPaths,
       "/v1/team/rules": { get: { summary: "The team's most-broken rules across its developers' ladders (ids and counts, each incident's developer and project)", security: auth, parameters: [{ name: "top", in: "query", schema: { type: "integer", minimum: 1 } }], responses: { "200": { description: "rules" }, "400": error, "401": error } } },
-      "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: auth, responses: { "200": { description: "HTML" }, "401": error } } },
+      "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error } } },
+      "/v1/pages/label": { get: { summary: "The labelling page of the labeller the token's label names (HTML; its calls go to /api/sheet, /api/change, /api/export.csv under the same auth)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error, "403": error, "404": error } } },
+      "/api/sheet": { get: { summary: "The labelling page's call: the labeller's items, questions and saved answers (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "401": error, "403": error, "404": error } } },
+      "/api/change": { post: { summary: "The labelling page's call: one answer, skip or clear, saved before the reply (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "400": error, "401": error, "403": error, "404": error, "413": error } } },
+      "/api/export.csv": { get: { summary: "The labelling page's call: the labeller's filled sheet as CSV (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "CSV" }, "401": error, "403": error, "404": error } } },
+      "/v1/login": {
+        get: { summary: "The login form (public)", responses: { "200": { description: "HTML" } } },
+        post: {
+          summary: "Check a tenant token and set the HttpOnly session cookie the pages accept (form post: 303 to next; JSON: 200)",
+          requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { token: { type: "string" }, next: { type: "string" } } } }, "application/json": { schema: { type: "object", properties: { token: { type: "string" }, next: { type: "string", pattern: "^/v1/pages/[a-z-]{1,40}$" } } } } } },
+          responses: { "200": { description: "logged in" }, "303": { description: "logged in, to next" }, "400": error, "401": error },
+        },
+      },
+      "/v1/logout": { post: { summary: "End the browser session", security: pageAuth, responses: { "303": { description: "to /v1/login" }, "401": error } } },
     },
   };
 }

@@ -58,4 +58,26 @@ GRANT USAGE ON SEQUENCE errata_seq_seq, erratum_patches_seq_seq TO errata_tenant
 GRANT errata_tenant TO CURRENT_USER;
 `,
   },
+  {
+    version: 2,
+    name: "the developers' rule-ledger lines, for the team's most-broken rules",
+    sql: `
+CREATE TABLE rule_lines (
+  seq bigserial PRIMARY KEY,
+  tenant text NOT NULL,
+  developer text NOT NULL,
+  line jsonb NOT NULL,
+  line_hash text NOT NULL,
+  received timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (tenant, developer, line_hash)
+);
+ALTER TABLE rule_lines ENABLE ROW LEVEL SECURITY;
+ALTER TABLE rule_lines FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_rows ON rule_lines
+  USING (tenant = current_setting('errata.tenant', true))
+  WITH CHECK (tenant = current_setting('errata.tenant', true));
+GRANT SELECT, INSERT ON rule_lines TO errata_tenant;
+GRANT USAGE ON SEQUENCE rule_lines_seq_seq TO errata_tenant;
+`,
+  },
 ];

@@ -8,9 +8,11 @@
  * Example: `const store = await openPostgresStore("postgres://errata@127.0.0.1:5432/errata")`;
  * `await store.append("acme", erratum, "key-1")` -> `{ id, seq, created: true }`.
  */
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { ErrataError } from "../../core/errors.js";
 import { PatchSchema, type Erratum, type PatchSet } from "../../schemas/erratum.js";
+import { RuleLedgerLineSchema, type RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { applySet, newErratumId, patchRefusal, redactErratum } from "../store/index.js";
 import { redactForWrite } from "../privacy/index.js";
 import { MIGRATIONS } from "./migrations.js";
@@ -156,6 +158,9 @@ export async function openPostgresStore(url: string, opts: { max?: number } = {}
       const checked = PatchSchema.parse({ schema: "erratum-patch/1", id, ts, set });
       const clean: PatchSet = checked.set.enrichment ? { ...checked.set, enrichment: redactForWrite(checked.set.enrichment).value } : checked.set;
       await asTenant(pool, tenant, async (c) => {
+        // One patcher of an erratum at a time (two daily runs of a tenant): the second reads the
+        // state the first committed, so a patch the first made illegal is refused, as on the ledger.
+        await c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 727274))", [`${tenant}/${id}`]);
         const row = (await c.query<{ seq: string; line: Erratum }>("SELECT seq, line FROM errata WHERE id = $1", [id])).rows[0];
         if (!row) throw new ErrataError("NOT_FOUND", `no erratum with id ${id} for this tenant`, { expected: "an id this tenant posted", found: id });
         const [current] = await foldedOf(c, [row]);
@@ -170,6 +175,47 @@ export async function openPostgresStore(url: string, opts: { max?: number } = {}
         const more = rows.length > limit;
         const items = await foldedOf(c, rows.slice(0, limit));
         return { items, next: more ? (items.at(-1)?.seq ?? after) : null };
+      });
+    },
+    async appendRuleLines(tenant, developer, lines) {
+      // Checked and redacted as the ladder's own append does, then keyed by content: a line
+      // pushed again (a re-run of the daily job) is held once.
+      const rows = lines.map((l) => {
+        const line = RuleLedgerLineSchema.parse(redactForWrite(l).value);
+        const text = JSON.stringify(line);
+        return { text, hash: createHash("sha256").update(text).digest("hex") };
+      });
+      return asTenant(pool, tenant, async (c) => {
+        let written = 0;
+        for (let i = 0; i < rows.length; i += 500) {
+          const chunk = rows.slice(i, i + 500);
+          const r = await c.query(
+            `INSERT INTO rule_lines (tenant, developer, line, line_hash)
+             SELECT $1, $2, l.line::jsonb, l.hash FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS l(line, hash, n) ORDER BY l.n
+             ON CONFLICT (tenant, developer, line_hash) DO NOTHING`,
+            [tenant, developer, chunk.map((x) => x.text), chunk.map((x) => x.hash)],
+          );
+          written += r.rowCount ?? 0;
+        }
+        return { written, present: rows.length - written };
+      });
+    },
+    async ruleLines(tenant) {
+      return asTenant(pool, tenant, async (c) => {
+        const rows = (await c.query<{ developer: string; line: unknown }>("SELECT developer, line FROM rule_lines ORDER BY seq")).rows;
+        const byDeveloper = new Map<string, RuleLedgerLine[]>();
+        let problems = 0;
+        for (const r of rows) {
+          const parsed = RuleLedgerLineSchema.safeParse(r.line);
+          if (!parsed.success) {
+            problems++;
+            continue;
+          }
+          const list = byDeveloper.get(r.developer) ?? [];
+          list.push(parsed.data);
+          byDeveloper.set(r.developer, list);
+        }
+        return { byDeveloper, problems };
       });
     },
     async count(tenant) {

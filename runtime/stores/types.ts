@@ -9,6 +9,7 @@
  * seq: 1, created: true }`; the same call again -> `{ ..., created: false }`.
  */
 import type { Erratum, PatchSet } from "../../schemas/erratum.js";
+import type { RuleLedgerLine } from "../../schemas/rule-ledger.js";
 
 /** A tenant's token as listed: never the token, only its id and whose it is. */
 export interface TokenRecord {
@@ -63,6 +64,14 @@ export interface ErrataStore {
   /** Errata received after `after` (a sequence number), oldest first, at most `limit`. */
   list(tenant: string, after: number, limit: number): Promise<Page>;
   count(tenant: string): Promise<number>;
+  /**
+   * A developer's rule-ledger lines (docs/ladder.md), appended once each (a line already held
+   * for that developer, by its content, is not written again), in file order. Only the
+   * Postgres store keeps them: the JSONL server keeps each developer's ladder folder as files.
+   */
+  appendRuleLines?(tenant: string, developer: string, lines: readonly RuleLedgerLine[]): Promise<{ written: number; present: number }>;
+  /** Every developer's rule-ledger lines of a tenant, each developer's in the order appended; rows that no longer parse are counted. */
+  ruleLines?(tenant: string): Promise<{ byDeveloper: Map<string, RuleLedgerLine[]>; problems: number }>;
   close(): Promise<void>;
 }
 

@@ -40,7 +40,7 @@ describe("errata rules holdout", () => {
     const off = await cli("rules", "holdout", "ladder-pnpm", "--off");
     expect(off.out).toContain("no longer held out");
     expect(JSON.parse(readFileSync(file, "utf8")).checks[0]).toEqual(CHECK);
-    expect((await cli("rules", "holdout")).out).toContain("No check is held out");
+    expect((await cli("rules", "holdout")).out).toContain("Nothing is held out");
   });
   it("bad input exits 2, says what was expected, writes nothing", async () => {
     const { file, cli } = setup();

@@ -171,12 +171,46 @@ describe("errata eval consistency", () => {
     expect(c.bar.pass).toBe(true);
     const fail = await cli([...score, "--check", "--bars", "bars.json", "--max-flip-rate", "0.2"]);
     expect(fail.code).toBe(1);
-    expect(fail.out).toMatch(/FAIL consistency detect\.unhappy flip rate <= 0\.2: 0\.150 \[0\.070, 0\.293\] \(judged on the upper bound <= 0\.2\)/);
+    expect(fail.out).toMatch(/FAIL consistency detect\.unhappy flip rate <= 0\.2: 0\.150 \[0\.070, 0\.293\] \(judged on the upper bound <= 0\.2; bar from --max-flip-rate\)/);
     // Bad input: a bar without --check, a file of another kind, a question the file lacks.
     expect((await cli([...score, "--max-flip-rate", "0.2"])).code).toBe(2);
     expect((await cli([...score.slice(0, -1), "bars.json"])).code).toBe(2);
     const other = await cli([...score, "--detect-question", "detect.repeat"]);
     expect(other.code).toBe(2);
     expect(other.err).toMatch(/no flip rate of detect\.repeat/);
+  });
+
+  it("the bars file's consistency bar: eval score --check reads it (and its report) without a flag; a missing report fails the bar", async () => {
+    server = await flippingServer();
+    writeExchanges((i) => `s${i}`);
+    writeFileSync(join(dir, "engine.json"), JSON.stringify({ lane: "judge", lanes: { judge: { kind: "openai", baseURL: server.url, model: "fake-judge", apiKey: "k", mode: "logprobs", temperature: 0.7, seed: 42 } } }));
+    expect((await cli(["eval", "consistency", "--exchanges", "ex.jsonl", "--config", "engine.json", "--question", "detect.unhappy", "--out", "c.json"])).code).toBe(0);
+    const labels: string[] = [];
+    const preds: string[] = [];
+    for (let i = 0; i < N; i++) {
+      for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: i % 2 === 0, origin: "t" }));
+      preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "judge", detected: i % 2 === 0 || i % 9 === 0, class: null }));
+    }
+    writeFileSync(join(dir, "labels.jsonl"), labels.join("\n") + "\n");
+    writeFileSync(join(dir, "preds.jsonl"), preds.join("\n") + "\n");
+    expect((await cli(["eval", "sample", "--exchanges", "ex.jsonl", "--failures", "preds.jsonl", "--failure-detector", "judge", "--items", "40", "--failure-items", "0", "--out", "gold"])).code).toBe(0);
+    const bars = (consistency: object) => writeFileSync(join(dir, "eval-bars.json"), JSON.stringify({ schema: "eval-bars/1", consistency, bars: [{ id: "recall", kind: "at_least", metric: "recall", detector: "judge", value: 0.5, on: "point" }] }));
+    const score = ["eval", "score", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--predictions", "preds.jsonl", "--split", "all", "--check"];
+    // Upper bound 0.293 > 0.2: fails; on the point rate 0.150 <= 0.2: passes; upper <= 0.3 passes.
+    bars({ max_flip_rate: 0.2, report: "c.json" });
+    const fail = await cli(score);
+    expect(fail.code).toBe(1);
+    expect(fail.out).toMatch(/FAIL consistency detect\.unhappy flip rate <= 0\.2: 0\.150 \[0\.070, 0\.293\] \(judged on the upper bound <= 0\.2; bar from .*eval-bars\.json\)/);
+    bars({ max_flip_rate: 0.2, on: "point", report: "c.json" });
+    const point = await cli([...score, "--json"]);
+    expect(point.code, point.err).toBe(0);
+    expect((JSON.parse(point.out) as { check: { pass: boolean; consistency_bar: { pass: boolean; judged_on: string } } }).check).toMatchObject({ pass: true, consistency_bar: { pass: true, judged_on: "point" } });
+    // --max-flip-rate overrides the file's bar (judged on the upper bound).
+    expect((await cli([...score, "--max-flip-rate", "0.3"])).code).toBe(0);
+    // No report where the bar says: the bar fails (exit 1) and says how to make one.
+    bars({ max_flip_rate: 0.3, report: "nowhere.json" });
+    const missing = await cli(score);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toMatch(/FAIL consistency detect\.unhappy flip rate <= 0\.3: no judge-consistency report at .*nowhere\.json \(make one with: errata eval consistency/);
   });
 });

@@ -1,10 +1,10 @@
-// The naming model as shipped data (datasets/weights/ladder-naming.json): a refit on the dev
-// projects of datasets/ladder-naming gives the same bytes, it never read a held-out project,
-// and the ladder's namer uses it with its cut.
+// The naming model as shipped data (datasets/weights/ladder-naming.json): a refit on the first
+// two batches of datasets/ladder-naming (dev and the old held-out) gives the same bytes, it never
+// read a project of the fresh batch, and the ladder's namer uses it with its cut.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { namingWeightsText } from "../../runtime/ladder/naming-fit.js";
+import { FIT_SPLITS, namingFit, namingWeightsText } from "../../runtime/ladder/naming-fit.js";
 import { NAMING_FEATURES, NamingWeightsSchema, namingProbability, shippedNamingModel } from "../../runtime/ladder/naming-model.js";
 import { DEFAULT_NAMING_CUT } from "../../runtime/ladder/naming.js";
 import { namingItems } from "./naming-set.js";
@@ -17,15 +17,26 @@ describe("the shipped naming model", () => {
     expect(namingWeightsText()).toBe(shippedText);
   });
 
-  it("was fitted on dev projects only, and the namer's default cut is its cut", () => {
+  it("was fitted on the first two batches only (never a fresh project), and the namer's default cut is its cut", () => {
     const w = NamingWeightsSchema.parse(JSON.parse(shippedText));
-    const heldout = new Set(namingItems().filter((i) => i.split === "heldout").map((i) => i.repo));
-    expect(w.trained_on.split).toBe("dev");
-    expect(w.trained_on.projects.filter((p) => heldout.has(p))).toEqual([]);
-    expect(w.trained_on.items).toBe(namingItems().filter((i) => i.split === "dev").length);
+    const fresh = new Set(namingItems().filter((i) => i.split === "fresh").map((i) => i.repo));
+    expect(fresh.size).toBe(5);
+    expect(w.trained_on.split).toMatch(/^dev\+heldout/);
+    expect(w.trained_on.projects.filter((p) => fresh.has(p))).toEqual([]);
+    expect(w.trained_on.items).toBe(namingItems().filter((i) => FIT_SPLITS.has(i.split)).length);
+    expect(w.cut_origin).toMatch(/leave-one-project-out/);
     expect(w.features).toEqual([...NAMING_FEATURES]);
     expect(shippedNamingModel()).toEqual(w);
     expect(DEFAULT_NAMING_CUT).toEqual({ value: w.cut, origin: w.cut_origin });
+  });
+
+  it("takes the cut that decides named-or-not right on the most out-of-fold items (the higher on a tie)", () => {
+    const { weights, curve } = namingFit();
+    const best = Math.max(...curve.map((c) => c.right));
+    expect(curve.find((c) => c.cut === weights.cut)?.right).toBe(best);
+    expect(curve.filter((c) => c.right === best).every((c) => c.cut <= weights.cut)).toBe(true);
+    // Every point counts each fit item once.
+    for (const c of curve) expect(c.items).toBe(namingItems().filter((i) => FIT_SPLITS.has(i.split)).length);
   });
 
   it("scores by the logistic function of its features (reference values)", () => {

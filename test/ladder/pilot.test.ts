@@ -6,6 +6,7 @@ import { runPilot } from "../../runtime/ladder/pilot.js";
 // Reference values of the seeded run (synthetic).
 const VERDICTS_SEED_22 = { pnpm: "holds", "no-force-push": "holds", "no-sudo": "holds", finnish: "no_evidence", "small-commits": "no_evidence", "tests-first": "no_evidence" };
 const HOLDOUT_SEED_22: unknown[] = [[0, 200, 2, 52], [0, 197, 2, 48], [0, 193, 2, 52], null, null, null];
+const LINE_HOLDOUT_SEED_22: unknown[] = [["finnish", 10, 136, 4, 32], ["small-commits", 9, 134, 7, 34], ["tests-first", 8, 133, 4, 35]];
 
 describe("the simulated pilot", () => {
   it("check-carried rules fall by the checks' measured detection; text rules (the control) stay within noise", () => {
@@ -62,6 +63,25 @@ describe("the simulated pilot", () => {
     // The holdout draws nothing from the pilot's generator (the hook's hash decides), so the first
     // rule's before period is the same; a held-out slip's "noticed" draw shifts the later rules' stream.
     expect(p.rows[0]!.before).toEqual(runPilot({ seed: 22 }).rows[0]!.before);
+  });
+
+  it("with the line holdout too (1 in 5 sessions, the mod's draw; a withheld line's chance slips twice as often, an assumption): in force vs held out per text rule, a session a chance", () => {
+    const p = runPilot({ seed: 22, holdoutOneIn: 5, lineWithheldFactor: 2 });
+    const f = (x: number) => (100 * x).toFixed(1);
+    // The check rules come first and the line draws take nothing from the generator: their rows are unchanged.
+    expect(p.rows.map((r) => r.holdout && [r.holdout.treated.incidents, r.holdout.treated.chances, r.holdout.heldOut.incidents, r.holdout.heldOut.chances])).toEqual(HOLDOUT_SEED_22);
+    for (const r of p.rows.filter((x) => x.carried === "check")) expect(r.lineHoldout).toBeNull();
+    const rows: Array<[string, number, number, number, number]> = [];
+    for (const r of p.rows.filter((x) => x.carried === "text")) {
+      const h = r.lineHoldout!;
+      process.stdout.write(`  line holdout ${r.rule}: in force ${h.treated.incidents}/${h.treated.chances} sessions ${f(h.treated.rate)}% [${f(h.treated.low)}, ${f(h.treated.high)}], held out ${h.heldOut.incidents}/${h.heldOut.chances} ${f(h.heldOut.rate)}% [${f(h.heldOut.low)}, ${f(h.heldOut.high)}], difference ${f(h.difference)} [${f(h.low)}, ${f(h.high)}] points\n`);
+      expect(h.treated.chances + h.heldOut.chances).toBe(4 * 7 * 6);
+      expect(h.low).toBeLessThanOrEqual(h.difference);
+      expect(h.difference).toBeLessThanOrEqual(h.high);
+      rows.push([r.rule, h.treated.incidents, h.treated.chances, h.heldOut.incidents, h.heldOut.chances]);
+    }
+    expect(rows).toEqual(LINE_HOLDOUT_SEED_22);
+    expect(p.assumptions).toMatchObject({ holdoutOneIn: 5, lineWithheldFactor: 2 });
   });
 
   it("is a pure function of its seed", () => {

@@ -16,6 +16,8 @@ import { join as shimJoin, resolve as shimResolve } from "../../runtime/mod/shim
 import { readmeHooks, repoRoot } from "../e2e/client.js";
 
 const bundle = join(repoRoot, "mod", "hooks", "errata-core.js");
+/** The classifier's files the bundle read through the ports, in order (over every test: the bundle's shim keeps what it was given). */
+const dataReads: string[] = [];
 let core: typeof Core;
 beforeAll(async () => {
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first`);
@@ -38,7 +40,7 @@ const CHECKS = [
 ];
 
 /** Ports over an in-memory folder tree; `fault` names a port that throws. */
-function fake(opts: { settings?: Record<string, unknown>; files?: Record<string, string>; stdout?: string; fault?: keyof ModApi } = {}): Fake {
+function fake(opts: { settings?: Record<string, unknown>; files?: Record<string, string>; mtimes?: Record<string, number>; stdout?: string; fault?: keyof ModApi } = {}): Fake {
   const runs: Fake["runs"] = [];
   const writes: Fake["writes"] = [];
   const logs: string[] = [];
@@ -56,7 +58,11 @@ function fake(opts: { settings?: Record<string, unknown>; files?: Record<string,
     },
     write: async (path, text) => void writes.push({ path, text }),
     exists: async (p) => p === "/pkg/bin/errata.cjs",
-    list: async () => [],
+    // The folder's entries as $.fs.list gives them: name, kind, size and time (a test moves a time to change a file).
+    list: async (dir) =>
+      [...files.keys()]
+        .filter((p) => p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes("/"))
+        .map((p) => ({ name: p.slice(dir.length + 1), kind: "file", size: files.get(p)!.length, mtimeMs: opts.mtimes?.[p] ?? 1, isLink: false })),
     run: async (argv, init) => {
       runs.push({ argv, stdin: init?.stdin });
       return { exitCode: 0, stdout: opts.stdout ?? "", stderr: "" };
@@ -65,8 +71,10 @@ function fake(opts: { settings?: Record<string, unknown>; files?: Record<string,
     env: async () => ({ HOME: "/h" }),
     registerCommand: async () => ({ command: "errata" }),
     readData: async (p) => {
-      if (p !== "/pkg/mod/hooks/errata-data.json") throw new Error(`ENOENT ${p}`);
-      return readFileSync(join(repoRoot, "mod", "hooks", "errata-data.json"), "utf8");
+      const name = p.startsWith("/pkg/mod/lang/") ? p.slice("/pkg/mod/lang/".length) : null;
+      if (name === null || !existsSync(join(repoRoot, "mod", "lang", name))) throw new Error(`ENOENT ${p}`);
+      dataReads.push(name);
+      return readFileSync(join(repoRoot, "mod", "lang", name), "utf8");
     },
   };
   if (opts.fault !== undefined) {
@@ -121,6 +129,65 @@ describe("prompt.submit", () => {
     const mod = core.createErrataMod();
     await mod.promptSubmit(f.api, { text: "no, wrong", command: { name: "x" }, wait: false }, passThrough);
     await mod.promptSubmit(f.api, { text: "no, wrong", isMeta: true, wait: false }, passThrough);
+    expect(f.runs).toEqual([]);
+  });
+});
+
+describe("the classifier's files, read through $", () => {
+  it("session.start reads the index and every rule file at once, each once, and passes on once the classifier is built; a prompt then reads nothing", async () => {
+    // A fresh copy of the bundle: its shim holds no file yet.
+    const fresh = (await import(`${bundle}?fresh=${Date.now()}`)) as typeof Core;
+    const reads: string[] = [];
+    const f = fake();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const api: ModApi = {
+      ...f.api,
+      readData: async (p) => {
+        await gate;
+        reads.push(p.slice(p.lastIndexOf("/") + 1));
+        return readFileSync(join(repoRoot, "mod", "lang", p.slice(p.lastIndexOf("/") + 1)), "utf8");
+      },
+      list: async (dir) => (dir === "/pkg/mod/lang" ? readdirSync(join(repoRoot, "mod", "lang")).map((name) => ({ name, kind: "file", size: 1, mtimeMs: 1, isLink: false })) : []),
+    };
+    const mod = fresh.createErrataMod();
+    let started = false;
+    const pending = mod.sessionStart(api, {}, async (e) => ((started = true), e));
+    await settle();
+    expect([started, reads]).toEqual([false, []]);
+    release();
+    expect(await pending).toEqual({});
+    expect(started).toBe(true);
+    expect(await mod.promptSubmit(api, { text: "Check that the build still works.", wait: false }, passThrough)).toEqual({ text: "Check that the build still works.", wait: false });
+    const langs = readdirSync(join(repoRoot, "runtime", "classifier", "lang")).filter((n) => n.endsWith(".rules.tsv"));
+    expect(langs.length).toBe(9);
+    expect(reads.filter((n) => n === "index.json").length).toBe(1);
+    expect([...reads].sort()).toEqual(["index.json", ...langs].sort());
+    await mod.promptSubmit(api, { text: "Nein, das ist falsch.", wait: false }, passThrough);
+    expect(reads.length).toBe(10);
+  });
+
+  it("without a warm-up a prompt reads the index and each rule file it asks for, once, and classifies as the source does", async () => {
+    const fresh = (await import(`${bundle}?cold=${Date.now()}`)) as typeof Core;
+    const reads: string[] = [];
+    const f = fake({ stdout: "captured\n" });
+    const api: ModApi = { ...f.api, readData: async (p) => (reads.push(p.slice(p.lastIndexOf("/") + 1)), f.api.readData(p)) };
+    const mod = fresh.createErrataMod();
+    await mod.promptSubmit(api, { text: "List the files.", wait: false }, passThrough);
+    expect(reads).toEqual(["index.json"]);
+    // A German correction: the German rule file is read when its rule is first tried, and the hand-over follows.
+    await mod.promptSubmit(api, { text: "Nein, das ist falsch. Benutze pnpm.", wait: false }, passThrough);
+    expect(reads).toContain("de.rules.tsv");
+    expect(reads.filter((n) => n === "index.json").length).toBe(1);
+    expect(f.runs.length).toBe(1);
+    expect(new Set(reads).size).toBe(reads.length);
+  });
+
+  it("a classifier file that cannot be read fails the event, logged, and the prompt passes on as typed", async () => {
+    const fresh = (await import(`${bundle}?unread=${Date.now()}`)) as typeof Core;
+    const f = fake({ fault: "readData" });
+    expect(await fresh.createErrataMod().promptSubmit(f.api, { text: "No, that's wrong.", wait: false }, passThrough)).toEqual({ text: "No, that's wrong.", wait: false });
+    expect(f.logs.join("\n")).toMatch(/prompt\.submit fault \(injected fault in readData\)/);
     expect(f.runs).toEqual([]);
   });
 });
@@ -199,6 +266,45 @@ describe("the tool path", () => {
     expect(warned).toEqual({ result: "ok", text: "ok", context: ['The owner set a check on calls like this one (errata check push-warning): "Pushing: say which branch first."'] });
   });
 
+  it("the check files are read again only when a name, size or time changed", async () => {
+    const filesNow: Record<string, string> = { [LEDGER_CHECKS]: JSON.stringify({ version: 1, checks: CHECKS }) };
+    const mtimes: Record<string, number> = { [LEDGER_CHECKS]: 1 };
+    const f = fake({ files: filesNow, mtimes });
+    let reads = 0;
+    const files = new Map(Object.entries(filesNow));
+    const api: ModApi = {
+      ...f.api,
+      read: async (p) => {
+        reads += 1;
+        const t = files.get(p);
+        if (t === undefined) throw new Error(`ENOENT ${p}`);
+        return t;
+      },
+      list: async (dir) => [...files.keys()].filter((p) => p.startsWith(`${dir}/`)).map((p) => ({ name: p.slice(dir.length + 1), kind: "file", size: files.get(p)!.length, mtimeMs: mtimes[p] ?? 1, isLink: false })),
+    };
+    const mod = core.createErrataMod();
+    const ask = (command: string, id: string) => mod.toolCheck(api, { tool: "Bash", input: { command }, tool_use_id: id }, async () => ({ decision: "allow" as const }));
+    expect(await ask("npm i", "c1")).toMatchObject({ decision: "deny" });
+    expect(await ask("npm ci", "c2")).toMatchObject({ decision: "deny" });
+    expect(reads).toBe(1);
+    // The owner's edit (a new time): read again; the npm check is gone.
+    files.set(LEDGER_CHECKS, JSON.stringify({ version: 1, checks: CHECKS.slice(1) }));
+    mtimes[LEDGER_CHECKS] = 2;
+    expect(await ask("npm i", "c3")).toEqual({ decision: "allow" });
+    expect(reads).toBe(2);
+    // A hookify file appears in the project: read, and it fires.
+    files.set("/p/.claude/hookify.no-rm.local.md", "---\nname: no-rm\nenabled: true\nevent: bash\npattern: rm -rf\naction: block\n---\nNo rm -rf here.\n");
+    expect(await ask("rm -rf build", "c4")).toMatchObject({ decision: "deny" });
+    expect(reads).toBe(4);
+    expect(await ask("rm -rf dist", "c5")).toMatchObject({ decision: "deny" });
+    expect(reads).toBe(4);
+    // An entry listed without a time (a link): read at every call.
+    const linked: ModApi = { ...api, list: async (dir) => (await api.list(dir)).map((x) => ({ ...x, isLink: true, size: 0, mtimeMs: 0 })) };
+    await mod.toolCheck(linked, { tool: "Bash", input: { command: "ls" }, tool_use_id: "c6" }, async () => ({ decision: "allow" as const }));
+    await mod.toolCheck(linked, { tool: "Bash", input: { command: "ls" }, tool_use_id: "c7" }, async () => ({ decision: "allow" as const }));
+    expect(reads).toBe(8);
+  });
+
   it("a check file that does not parse is refused whole and logged; the call passes on", async () => {
     const f = fake({ files: { [LEDGER_CHECKS]: "{not json" } });
     const r = await core.createErrataMod().toolCheck(f.api, { tool: "Bash", input: { command: "npm i" }, tool_use_id: "t7" }, async () => ({ decision: "allow" }));
@@ -224,6 +330,7 @@ describe("faults and standing down", () => {
       const f = fake({ fault: port, files });
       const out = [];
       for (const ev of events(core.createErrataMod(), f.api)) out.push(await ev());
+      await settle(); // prompt.context records after passing the event on
       expect(out, port).toEqual(unchanged);
       expect(f.logs.filter((l) => l.includes(`injected fault in ${port}`)).length, port).toBe(5);
     }
@@ -284,7 +391,11 @@ describe("prompt.context and /errata", () => {
     expect(core.errataCommand(["undo", "p-12", "--native-deny"])).toMatch(/found "p-12 --native-deny"/);
     expect(core.errataCommand(["approve", "--native-deny"])).toMatch(/expected one proposal id after approve; found none/);
     expect(core.errataCommand(["approve"])).toMatch(/^usage: .*expected one proposal id after approve; found none/);
-    expect(core.errataCommand(["reject", "a;", "b"])).toMatch(/found "a; b"/);
+    expect(core.errataCommand(["reject", "a;", "b"])).toMatch(/expected a proposal id after reject; found "a;"/);
+    // reject: the words after the id are the owner's reason (the CLI requires one).
+    expect(core.errataCommand(["reject", "p-12", "not", "now"])).toEqual(["rules", "reject", "p-12", "--why", "not now"]);
+    expect(core.errataCommand(["reject", "p-12"])).toEqual(["rules", "reject", "p-12", "--why", "said no through /errata"]);
+    expect(core.errataCommand(["pane"])).toBe("pane");
     expect(core.errataCommand(["delete"])).toMatch(/found "delete"/);
     const f = fake({ stdout: "Approval table: 0 proposals.\n" });
     const mod = core.createErrataMod();
@@ -302,6 +413,24 @@ describe("the bundle's shims", () => {
         const base = `/${a.join("/")}`;
         expect(shimJoin(base, ...b)).toBe(join(base, ...b));
         expect(shimResolve(base, b.join("/"))).toBe(nodeResolve(base, b.join("/")));
+      }),
+    );
+  });
+
+  it("fs: bytes made from a text (ASCII kept as text, other text as UTF-8) answer toString and indexOf as Buffer does", () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string({ unit: "binary", maxLength: 60 })), fc.oneof(ascii.map((x) => x.slice(0, 4)), fc.string({ unit: "binary", maxLength: 4 })), fc.nat(80), fc.nat(80), (s, needle, i, j) => {
+        const buf = Buffer.from(s, "utf8");
+        const b = Bytes.ofText(s);
+        expect(Buffer.from(b).equals(buf)).toBe(true);
+        expect(b.ascii === null).toBe(/[^\x00-\x7f]/.test(s));
+        expect(b.indexOf(needle)).toBe(buf.indexOf(needle));
+        expect(b.indexOf(needle, i)).toBe(buf.indexOf(needle, i));
+        expect(b.indexOf(10, i)).toBe(buf.indexOf(10, i));
+        const [from, to] = [Math.min(i, j), Math.max(i, j)];
+        expect(b.toString("utf8", from, to)).toBe(buf.toString("utf8", from, to));
+        expect(b.toString("utf8", to, from)).toBe(buf.toString("utf8", to, from));
       }),
     );
   });

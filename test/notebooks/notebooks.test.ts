@@ -20,8 +20,8 @@ const page = async (name: string): Promise<string> => {
 };
 
 describe("the notebooks on the bundled data", () => {
-  it("names six notebooks, each with bundled inputs that exist", () => {
-    expect(NOTEBOOKS.map((n) => n.name)).toEqual(["agreement", "calibration", "detectors", "corpus-rate", "hook", "rules"]);
+  it("names seven notebooks, each with bundled inputs that exist", () => {
+    expect(NOTEBOOKS.map((n) => n.name)).toEqual(["agreement", "calibration", "detectors", "corpus-rate", "bias", "hook", "rules"]);
     for (const nb of NOTEBOOKS) for (const i of nb.inputs) expect(existsSync(join(root, i.bundled)), `${nb.name}: ${i.bundled}`).toBe(true);
   });
 
@@ -61,6 +61,14 @@ describe("the notebooks on the bundled data", () => {
     const html = await page("corpus-rate");
     expect(html).toMatch(/<td class="num">0\.126<\/td><td class="num">0\.085<\/td><td class="num">0\.167<\/td>/);
     expect(html).toContain("naive (Wilson)");
+  });
+
+  it("bias: the regex detector on AB-ReDial, prompt length the one covariate left after Holm (docs/eval.md's figures)", async () => {
+    const html = await page("bias");
+    expect(html).toContain("60 errors in 590 items");
+    expect(html).toContain('<td>prompt_length</td><td>rank-biserial correlation</td><td class="num">0.251</td><td class="num">0.0015</td><td class="num">0.0044</td><td class="num">0.0044</td>');
+    expect(html).toContain('<td>reply_length</td><td>rank-biserial correlation</td><td class="num">0.023</td><td class="num">0.7705</td>');
+    expect(html).toMatch(/<td>script<\/td><td>/);
   });
 
   it("hook: every bench line parsed, ratios to node -e 0", async () => {

@@ -10,6 +10,7 @@ import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtim
 import { candidates, mayHoldSecret } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
 import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
+import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -309,5 +310,64 @@ describe("redactSecrets: examples found on upstream samples (issue 34)", () => {
   it("a value masked from the match's end on is a masked value", () => {
     const t = '"token": "xoxp-572370529330-573807301142-572331691188-####################"';
     expect(redactSecrets(t).text).toBe(t);
+  });
+});
+
+describe("redactSecrets: upstream's verdict for the broad rules, references, document ids (issue 34, third pass)", () => {
+  const mixedHex = (n: number): string => {
+    let s = "";
+    for (let i = 0; i < n; i++) s += "0123456789abcdefABCDEF"[Math.floor(rand() * 22)];
+    return s;
+  };
+  it("a named value the generic rule's stopwords or allowlists let through is kept; a random one beside it is not", () => {
+    // A documented example key, among gitleaks' generic stopwords; a CSRF token (its allowlist names them).
+    for (const t of [',apiKey:"6fe4476ee5a1832882e326b506d14126",', `csrf-token=${r(64, B64)}==`]) expect(redactSecrets(t).text).toBe(t);
+    expect(redactSecrets(`,apiKey:"${r(32, HEX)}",`).text).toBe(',apiKey:"[REDACTED:env-assignment]",');
+  });
+  it("a stopword is no reason when a random token is left without it; a strong name keeps a letters-only password", () => {
+    expect(redactSecrets(`API_TOKEN=Sandbox${r(32)}`).text).toBe("API_TOKEN=[REDACTED:env-assignment]");
+    expect(redactSecrets("DB_PASSWORD=qwzxplmkrtvbnhgf").text).toBe("DB_PASSWORD=[REDACTED:env-assignment]");
+    expect(redactSecrets('{"password":"password"}').text).toBe('{"password":"[REDACTED:env-assignment]"}');
+  });
+  it("a prefix a gitleaks rule knows, with a body that rule rejects, is left to it unless the body is a random token of the whole alphabet", () => {
+    // sourcegraph's rule wants sgp_ + 16 or "local" + 40 hex digits; a hex body in both cases is no format of anyone's.
+    const nearMiss = `sgp_${mixedHex(20)}_${mixedHex(40)}`;
+    expect(redactSecrets(nearMiss).text).toBe(nearMiss);
+    // A format that grew (Shopify's keys got longer) is still the provider's key.
+    expect(redactSecrets(`shpat_${r(40)}`).text).toBe("[REDACTED:prefixed-token]");
+  });
+  it("a disowned finding that touches a kept one is kept: no part of the token stays in clear", () => {
+    const t = `ghs_12345_${jwt}`;
+    const out = redactSecrets(t).text;
+    expect(out).toMatch(/^\[REDACTED:[a-z-]+\]$/);
+  });
+  it("values made only of variable references are kept, by every rule; a default written out is a value", () => {
+    const refs = 'curl -u "${USER:-${DEFAULT_USER}}:${APIKEY:-${DEFAULT_APIKEY}}"';
+    expect(redactSecrets(refs).text).toBe(refs);
+    const token = r(32);
+    expect(redactSecrets(`curl -u "admin:\${APIKEY:-${token}}"`).text).not.toContain(token.slice(0, 12));
+  });
+  it("document ids in URLs are kept; a token in a webhook's path is not", () => {
+    for (const t of [`https://docs.google.com/document/d/${r(44, B64URL)}/edit`, `https://team.notion.site/Release-Plan-Draft-${r(32, HEX)}?pvs=4`]) expect(redactSecrets(t).text).toBe(t);
+    // Only the segment: the folders and host before it are kept (they were taken with it before).
+    expect(redactSecrets(`https://hooks.example.com/services/${r(32)}`).text).toBe("https://hooks.example.com/services/[REDACTED:url-token]");
+  });
+  it("a value that spells its key's name, and a camelCase name with acronyms, are identifiers", () => {
+    for (const t of [
+      'pub const SN_id_Gost28147_89_None_KeyMeshing = "id-Gost28147-89-None-KeyMeshing"',
+      'div[data-cel-widget="desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2ClickPagination"]',
+    ])
+      expect(redactSecrets(t).text).toBe(t);
+  });
+  it("random tokens are never taken for placeholders or references (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 24, maxLength: 64 }), fc.constantFrom("API_KEY", "DEFAULT", "x"), (tok, name) => {
+        fc.pre(/[A-Z]/.test(tok) && /[a-z]/.test(tok) && /\d/.test(tok));
+        expect(notASecret(tok)).toBe(false);
+        expect(onlyReferences(`\${${name}:-${tok}}`)).toBe(false);
+        expect(onlyReferences(`\${${name}:-\${${name}_DEFAULT}}:$${name}`)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -79,9 +79,9 @@ const SECRETLINT_KEPT = new Set([
  * gitleaks rule finds a secret in either. The goal is 5%; it is not met.
  */
 const CEILINGS: Record<Split, { all: number; clean: number }> = {
-  dev: { all: 86 / 703, clean: 48 / 654 },
+  dev: { all: 71 / 703, clean: 33 / 654 },
   "held-out betterleaks": { all: 51 / 136, clean: 20 / 103 },
-  "held-out secretlint": { all: 7 / 39, clean: 6 / 38 },
+  "held-out secretlint": { all: 6 / 39, clean: 5 / 38 },
 };
 
 describe.skipIf(!have)("upstream samples (gitleaks, betterleaks, secretlint)", () => {

@@ -75,6 +75,24 @@ describe("errata serve", () => {
     expect(host.code).toBe(2);
     expect(host.err).toContain("cannot listen");
   });
+
+  it("--labelling fronts a loopback labelling server with --labelling-state; alone, or off loopback, exits 2 and writes nothing", async () => {
+    const { dir } = tempDir();
+    const ok = await errata(dir, "serve", "--dir", "srv", "--port", "0", "--once", "--labelling", "http://127.0.0.1:7311", "--labelling-state", "label-state");
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(jsonl store\)/);
+    for (const [argv, pattern] of [
+      [["--labelling", "http://127.0.0.1:7311"], /--labelling and --labelling-state go together.*found --labelling alone/],
+      [["--labelling-state", "s"], /found --labelling-state alone/],
+      [["--labelling", "http://203.0.113.1:7311", "--labelling-state", "s"], /bad --labelling.*expected an http URL on loopback/],
+      [["--labelling", "not a url", "--labelling-state", "s"], /bad --labelling.*found "not a url"/],
+    ] as const) {
+      const r = await errata(dir, "serve", "--dir", "srv", "--port", "0", "--once", ...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err, argv.join(" ")).toMatch(pattern);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
 
 describe("errata store export | import", () => {

@@ -30,7 +30,7 @@ describe.skipIf(POSTGRES_BIN === null)("the Postgres store", () => {
   it("applies its migrations once", async () => {
     expect(await migrate(store.pool)).toEqual([]);
     const versions = (await store.pool.query("SELECT version FROM errata_migrations")).rows.map((r: { version: number }) => r.version);
-    expect(versions).toEqual([1]);
+    expect(versions).toEqual([1, 2]);
   });
 
   it("appends once per idempotency key, redacts at write, folds patches at read", async () => {
@@ -51,6 +51,22 @@ describe.skipIf(POSTGRES_BIN === null)("the Postgres store", () => {
     const rows = (await store.pool.query("SELECT count(*)::int AS n FROM erratum_patches")).rows[0] as { n: number };
     expect(rows.n).toBe(1);
     await expect(store.patch("acme", first.id, { status: "new" }, "2026-12-02T08:00:00.000Z")).rejects.toThrow(/illegal status transition/);
+  });
+
+  it("patches an erratum one writer at a time: of two concurrent final statuses, one is written and the other refused", async () => {
+    const ids: string[] = [];
+    for (let k = 0; k < 4; k++) {
+      const { id } = await store.append("racing", erratum(`raced ${k}`, "racing"), null);
+      await store.patch("racing", id, { status: "enriched", enrichment }, "2026-12-01T08:00:00.000Z");
+      await store.patch("racing", id, { status: "triaged" }, "2026-12-01T08:00:01.000Z");
+      ids.push(id);
+    }
+    // fixed and wontfix are both final: whichever lands first makes the other illegal.
+    const tries = await Promise.allSettled(ids.flatMap((id) => (["fixed", "wontfix"] as const).map((status) => store.patch("racing", id, { status }, "2026-12-01T09:00:00.000Z"))));
+    expect(tries.filter((t) => t.status === "fulfilled")).toHaveLength(4);
+    for (const t of tries.filter((x): x is PromiseRejectedResult => x.status === "rejected")) expect(String(t.reason)).toMatch(/illegal status transition/);
+    const rows = (await store.pool.query("SELECT count(*)::int AS n FROM erratum_patches WHERE tenant = 'racing'")).rows[0] as { n: number };
+    expect(rows.n).toBe(4 * 3);
   });
 
   it("pages by cursor in the order received", async () => {
@@ -79,6 +95,23 @@ describe.skipIf(POSTGRES_BIN === null)("the Postgres store", () => {
     // Patching another tenant's erratum: not found for this tenant.
     const two = (await store.list("t-two", 0, 1)).items[0]!.erratum.id;
     await expect(store.patch("t-one", two, { status: "enriched", enrichment }, "2026-12-01T00:00:00.000Z")).rejects.toThrow(/no erratum/);
+  });
+
+  it("keeps developers' rule lines once each, in order, and apart by tenant in the database", async () => {
+    const rule = { kind: "rule" as const, v: 1 as const, rule_id: "claude-md.a.000001", at: "2026-11-30T10:00:00.000Z", text: "use pnpm", why: null, when: null, when_not: null, rung: 1 as const, location: { kind: "text" as const, file: "CLAUDE.md", section: null }, origin: "index" as const, keywords: [], witness: null, exempt: false };
+    const patch = { kind: "patch" as const, v: 1 as const, rule_id: rule.rule_id, at: "2026-11-30T11:00:00.000Z", set: { rung: 2 as const }, because: "approved climb" };
+    expect(await store.appendRuleLines!("r-one", "ana", [rule, patch, rule])).toEqual({ written: 2, present: 1 });
+    expect(await store.appendRuleLines!("r-one", "ana", [rule, patch])).toEqual({ written: 0, present: 2 });
+    expect(await store.appendRuleLines!("r-one", "bob", [rule])).toEqual({ written: 1, present: 0 });
+    expect(await store.appendRuleLines!("r-two", "ana", [{ ...rule, text: "AKIAIOSFODNN7EXAMPLQ is the key" }])).toEqual({ written: 1, present: 0 });
+    const one = await store.ruleLines!("r-one");
+    expect([...one.byDeveloper.keys()].sort()).toEqual(["ana", "bob"]);
+    expect(one.byDeveloper.get("ana")!.map((l) => l.kind)).toEqual(["rule", "patch"]);
+    const two = await store.ruleLines!("r-two");
+    expect(JSON.stringify([...two.byDeveloper.values()])).not.toContain("AKIAIOSFODNN7EXAMPLQ");
+    const seen = await asTenant(store.pool, "r-one", async (c) => (await c.query("SELECT DISTINCT tenant FROM rule_lines")).rows.map((r: { tenant: string }) => r.tenant));
+    expect(seen).toEqual(["r-one"]);
+    await expect(asTenant(store.pool, "r-one", (c) => c.query("INSERT INTO rule_lines (tenant, developer, line, line_hash) VALUES ('r-two', 'eve', '{}', 'x')"))).rejects.toThrow(/row-level security/);
   });
 
   it("keeps tokens hashed and refuses a revoked one at once", async () => {

@@ -9,6 +9,7 @@ import { printJson, println } from "../../shared/io.js";
 import { evalPaths, listOption, parseIntOption, parseNumberOption, pure, readJsonlStrict, resolveFrom } from "../../shared/eval-files.js";
 import { withInterval } from "../../shared/eval-format.js";
 import { loadLabels } from "../../shared/eval-labels.js";
+import { adjudicationReports, loadAdjudications, printAdjudicationReport } from "../../shared/eval-adjudication.js";
 import { examples } from "../../shared/help.js";
 
 /**
@@ -33,6 +34,7 @@ export interface AgreementFlags {
   resamples?: string;
   seed?: string;
   level?: string;
+  adjudications?: string;
   json?: boolean;
 }
 
@@ -48,6 +50,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--resamples <n>", "bootstrap resamples (default 2000)")
     .option("--seed <n>", "bootstrap seed (default 1)")
     .option("--level <x>", "interval level (default 0.95)")
+    .option("--adjudications <file>", "adjudication/1 JSONL (default: <ledger>/eval/adjudications.jsonl when present): each labeller's agreement with the gold before and after")
     .option("--json", "print one JSON value: every question's figures")
     .addHelpText(
       "after",
@@ -99,11 +102,18 @@ function runAgreement(ctx: CommandContext, flags: AgreementFlags): void {
   if (without > 0) {
     ctx.io.stderr.write(`errata: warning: ${without} labelled items have no session id, so their intervals resample them one by one (an item bootstrap: too narrow when items of a session are correlated); pass --exchanges FILE (or --gold) for session blocks\n`);
   }
+  // Adjudication changes the gold, never the raw labels: the figures above stay as they are.
+  const adj = loadAdjudications(ctx, flags.adjudications);
+  const adjudication = adj.rows.length > 0 || flags.adjudications ? adjudicationReports(scoped, adj.rows, report.map((q) => q.question), { labelers, sessionOf, resamples, seed, level }) : [];
   if (flags.json) {
-    printJson(ctx.io, { labels: files, gold: goldFile, questions: report });
+    printJson(ctx.io, { labels: files, gold: goldFile, questions: report, adjudications: adj.file, adjudication });
     return;
   }
-  for (const q of report) printQuestion(ctx, q);
+  for (const q of report) {
+    printQuestion(ctx, q);
+    const a = adjudication.find((x) => x.question === q.question);
+    if (a) printAdjudicationReport(ctx.io, a);
+  }
   if (boot) {
     const blocks = boot.itemsWithoutSession > 0 ? `; ${boot.itemsWithoutSession} items without a session are their own block (--exchanges gives their sessions)` : "";
     println(ctx.io, `intervals: ${boot.method}, ${boot.resamples} resamples, seed ${boot.seed}, level ${boot.level}, ${boot.sessions} blocks${blocks}`);

@@ -1,13 +1,14 @@
 /**
  * `errata eval`: gold sets, blind labelling, agreement and scoring (the research loop's
  * measuring half): `brief`, `predictions`, `sample`, `label export|import`, `agreement`,
- * `score [--check]`, `bias`, `consistency`, one file each in this folder.
+ * `adjudicate list|decide`, `score [--check]`, `bias`, `consistency`, one file each in this folder.
  *
  * Example: `errata eval sample --exchanges ex.jsonl --failures v4.jsonl && errata eval label
  * export --labeler ana && … && errata eval score --predictions preds.jsonl --check`
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
+import { register as adjudicate } from "./adjudicate/index.js";
 import { register as agreement } from "./agreement.js";
 import { register as bias } from "./bias.js";
 import { register as consistency } from "./consistency.js";
@@ -29,5 +30,5 @@ export function register(program: Command, ctx: CommandContext): void {
         "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3",
       ]),
     );
-  for (const sub of [brief, predictions, sample, label, agreement, score, bias, consistency]) sub(group, ctx);
+  for (const sub of [brief, predictions, sample, label, agreement, adjudicate, score, bias, consistency]) sub(group, ctx);
 }

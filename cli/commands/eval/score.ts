@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkBars, DEFAULT_BARS, type InSampleNote, type PpiMethodChoice } from "../../../eval/index.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
@@ -9,7 +10,7 @@ import { DETECT_UNHAPPY } from "../../../schemas/label.js";
 import { PredictionSchema } from "../../../schemas/prediction.js";
 import type { CommandContext } from "../../shared/command.js";
 import { badInput, describeFound } from "../../../core/errors.js";
-import { printJson } from "../../shared/io.js";
+import { printJson, println } from "../../shared/io.js";
 import { evalPaths, listOption, parseIntOption, parseNumberOption, pure, readJsonStrict, readJsonlStrict, resolveFrom } from "../../shared/eval-files.js";
 import { printBars, printScoreReport } from "../../shared/eval-score-print.js";
 import { ENGINE_DETECTORS, loadTrainingRecords } from "../../shared/eval-training.js";
@@ -17,6 +18,7 @@ import { loadLabels } from "../../shared/eval-labels.js";
 import { CLASS_QUESTION } from "../../shared/eval-questions.js";
 import { examples } from "../../shared/help.js";
 import { printConsistency, readConsistency } from "../../shared/eval-consistency.js";
+import { loadAdjudications } from "../../shared/eval-adjudication.js";
 
 /**
  * `errata eval score [--check]`: compares detectors (prediction/1 files) on the majority
@@ -53,6 +55,8 @@ export interface ScoreFlags {
   exchanges?: string[];
   consistency?: string;
   maxFlipRate?: string;
+  adjudications?: string;
+  rawGold?: boolean;
   json?: boolean;
 }
 
@@ -81,7 +85,9 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--weights <pairs...>", `DETECTOR=FILE: the engine-weights file whose trainedOn says what DETECTOR's judge was trained on (items seen are marked in-sample and fail its bars); DETECTOR=none for no record (default: ${ENGINE_DETECTORS.join(", ")} = the shipped embedded weights)`)
     .option("--exchanges <files...>", "exchange/1 files giving each gold item's corpus (to mark items of a training set recorded without item hashes as possibly in-sample) and each predicted item's session (for clustered PPI)")
     .option("--consistency <file>", "a judge-consistency/1 report (eval consistency --out): say how far the judge's own flips bound its agreement with the gold")
-    .option("--max-flip-rate <x>", "with --check and --consistency: a bar that the detect question's flip rate (its interval's upper bound) is at most x")
+    .option("--max-flip-rate <x>", "with --check: a bar that the detect question's flip rate (its interval's upper bound) is at most x (overrides the bars file's consistency bar)")
+    .option("--adjudications <file>", "adjudication/1 JSONL (default: <ledger>/eval/adjudications.jsonl when present): the gold is the adjudicated label where a decision is in force")
+    .option("--raw-gold", "ignore the adjudications: the gold is the raw 2-of-3 majority")
     .option("--json", "print one JSON value: figures, differences, labellers, PPI, training, check")
     .addHelpText(
       "after",
@@ -144,6 +150,8 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   const goldFile = flags.gold ? resolveFrom(ctx.io, flags.gold) : p.gold;
   const gold = readJsonlStrict(goldFile, GoldItemSchema, "gold-item/1");
   const { labels } = loadLabels(ctx, flags.labels);
+  if (flags.rawGold && flags.adjudications) throw badInput("--raw-gold and --adjudications", "one of them", "both");
+  const adjudications = flags.rawGold ? { file: null, rows: [] } : loadAdjudications(ctx, flags.adjudications);
   const predictions = flags.predictions.flatMap((f) => readJsonlStrict(resolveFrom(ctx.io, f), PredictionSchema, "prediction/1"));
   const resamples = parseIntOption("--resamples", flags.resamples, 2000, 2000);
   const seed = parseIntOption("--seed", flags.seed, 1, 0, 2 ** 32 - 1);
@@ -156,9 +164,15 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   const ppiMethod = flags.ppiMethod ?? "auto";
   if (!["auto", "plain", "clustered", "stratified"].includes(ppiMethod)) throw badInput("bad --ppi-method", "auto, plain, clustered or stratified", describeFound(ppiMethod));
   const bars = flags.check ? loadBars(ctx, flags.bars) : null;
-  if (flags.maxFlipRate !== undefined && !(flags.check && flags.consistency)) throw badInput("--max-flip-rate needs --check and --consistency", "--check --consistency FILE --max-flip-rate x", "not both given");
-  const maxFlip = flags.maxFlipRate === undefined ? null : parseNumberOption("--max-flip-rate", flags.maxFlipRate, 0, 0, 1);
-  const consistency = flags.consistency ? readConsistency(ctx.io, flags.consistency, flags.detectQuestion, maxFlip) : null;
+  // The consistency bar: --max-flip-rate, else the bars file's "consistency"; its report from
+  // --consistency, else the bars file's "report" (beside it), else <ledger>/eval/consistency.json.
+  const barFile = bars?.bars.consistency;
+  if (flags.maxFlipRate !== undefined && !(flags.check && (flags.consistency || barFile))) throw badInput("--max-flip-rate needs --check and a consistency report", "--check --consistency FILE --max-flip-rate x (or a consistency bar in the bars file)", "not both given");
+  const maxFlip = flags.maxFlipRate !== undefined ? parseNumberOption("--max-flip-rate", flags.maxFlipRate, 0, 0, 1) : (barFile?.max_flip_rate ?? null);
+  const barSource = flags.maxFlipRate !== undefined ? "--max-flip-rate" : (bars?.source ?? "--max-flip-rate");
+  const reportFile = flags.consistency ? resolveFrom(ctx.io, flags.consistency) : barFile ? (barFile.report ? resolve(bars!.source === "defaults" ? ctx.io.cwd : dirname(bars!.source), barFile.report) : join(evalPaths(ctx.io).dir, "consistency.json")) : null;
+  const missingReport = maxFlip !== null && reportFile !== null && !flags.consistency && !existsSync(reportFile) ? reportFile : null;
+  const consistency = reportFile && missingReport === null ? readConsistency(ctx.io, reportFile, flags.detectQuestion, maxFlip, flags.maxFlipRate !== undefined ? "upper" : (barFile?.on ?? "upper"), barSource) : null;
   const splitGold = gold.filter((g) => flags.split === "all" || g.split === flags.split).map((g) => ({ id: g.exchange_id }));
   const training = loadTrainingRecords(ctx.io, flags.weights, detectors ? new Set(detectors) : names, splitGold, flags.exchanges);
   const report = pure(() =>
@@ -175,6 +189,7 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
         level,
         ppi: ppiDetector ? { detector: ppiDetector, alpha: 1 - ppiLevel, method: ppiMethod as PpiMethodChoice, sessionOf: exchangeSessions(ctx, flags.exchanges) } : null,
         training: training.overlaps,
+        adjudications: adjudications.rows,
         ...(detectors ? { detectors } : {}),
         ...(labelers ? { labelers } : {}),
       },
@@ -187,18 +202,20 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
   }
   const results = bars ? pure(() => checkBars(bars.bars.bars, report.figures, scored, { coverage: bars.bars.coverage, inSample })) : null;
   if (results && results.some((r) => !r.pass)) ctx.exitCode = 1;
-  if (consistency?.bar && !consistency.bar.pass) ctx.exitCode = 1;
+  if ((consistency?.bar && !consistency.bar.pass) || missingReport !== null) ctx.exitCode = 1;
+  const missingNote = missingReport === null ? null : { pass: false, reason: `no judge-consistency report at ${missingReport} (make one with: errata eval consistency --exchanges FILE --out ${missingReport})`, source: barSource };
   for (const d of report.detectors) {
     if (d.inSample && d.inSample.items > 0) ctx.io.stderr.write(`errata: warning: ${d.name} is scored in-sample: its judge was trained on ${d.inSample.items} of the ${d.inSample.of} scored items (${d.inSample.source}); every line of it is marked\n`);
     else if (d.inSample && d.inSample.possibly > 0) ctx.io.stderr.write(`errata: warning: ${d.name} may be scored in-sample: ${d.inSample.possibly} of the ${d.inSample.of} scored items are from ${d.inSample.unknownSets.join(", ")}, whose training items are unknown\n`);
   }
   if (flags.json) {
     const { figures: _figures, ...rest } = report;
-    printJson(ctx.io, { gold: goldFile, ...rest, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false, coverage: bars.bars.coverage, bars: results } : null });
+    printJson(ctx.io, { gold: goldFile, adjudications: adjudications.file, ...rest, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false && missingNote === null, coverage: bars.bars.coverage, consistency_bar: missingNote ?? consistency?.bar ?? null, bars: results } : null });
     return;
   }
   printScoreReport(ctx.io, report, training.notes);
   if (consistency) printConsistency(ctx.io, consistency);
+  if (missingNote) println(ctx.io, `  FAIL consistency ${flags.detectQuestion} flip rate <= ${maxFlip}: ${missingNote.reason}; bar from ${barSource}`);
   if (results && bars) printBars(ctx.io, bars.source, results);
 }
 

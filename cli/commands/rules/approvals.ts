@@ -1,9 +1,8 @@
 import type { Command } from "commander";
-import { editSummary, ladderDir, readProposals } from "../../../runtime/ladder/index.js";
+import { approvalLines, ladderDir, readProposals } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
-import { replayLine } from "../../../runtime/ladder/index.js";
 
 /**
  * `errata rules approvals`: the owner's approval table: every pending proposal (a climb, a new
@@ -20,14 +19,9 @@ export function register(group: Command, ctx: CommandContext): void {
     .addHelpText("after", examples(["errata rules approvals", "errata rules approvals --all --json"], { after: "Each proposal shows its edit and the reviewer lane's argument against it (the engine config's reviewer key), or that the review was skipped offline or failed. Decide with errata rules approve <id> or errata rules reject <id> --why <text> (docs/ladder.md)." }))
     .action((flags: { all?: boolean; json?: boolean }) => {
       const all = [...readProposals(ladderDir(ctx.io.env, ctx.io.cwd)).values()].filter((p) => flags.all || p.status === "pending");
-      if (flags.json) return printJson(ctx.io, { ok: true, proposals: all.map((p) => ({ ...p.proposal, status: p.status })) });
+      // `lines`: the text printed without --json (the mod's pane shows it as the owner would read it here).
+      if (flags.json) return printJson(ctx.io, { ok: true, proposals: all.map((p) => ({ ...p.proposal, status: p.status, lines: approvalLines(p.proposal, p.status) })) });
       if (all.length === 0) println(ctx.io, flags.all ? "No proposal yet." : "No proposal waiting.");
-      for (const { proposal: p, status } of all) {
-        println(ctx.io, `${p.id}  ${p.type} ${p.from_rung} -> ${p.to_rung}  ${p.rule_id}  [${status}]  (${p.diagnosis}) ${p.why}`);
-        for (const e of p.evidence) println(ctx.io, `    ${e}`);
-        if (p.edit) println(ctx.io, `    edit: ${editSummary(p.edit)}`);
-        if (p.replay) println(ctx.io, `    ${replayLine(p.replay)}`);
-        println(ctx.io, `    review: ${p.review}`);
-      }
+      for (const { proposal: p, status } of all) for (const line of approvalLines(p, status)) println(ctx.io, line);
     });
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { isCodedError } from "../../../core/errors.js";
-import { approve, ladderDir, standingNativeDeny } from "../../../runtime/ladder/index.js";
+import { approve, ladderDir, refreshHandlers, standingNativeDeny } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
@@ -33,7 +33,9 @@ export function register(group: Command, ctx: CommandContext): void {
         const native = s.nativeDeny;
         const nativeJson = native === undefined ? undefined : { file: native.file, check: native.check_id, rules: native.rules, written: native.added };
         const applied = [...s.decisions].reverse().find((d) => d.status === "applied");
-        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id: s.proposal.id, approved: id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null), ...(nativeJson !== undefined ? { native_deny: nativeJson } : {}) });
+        // The per-check tool handlers, where the owner switched them on (errata rules hooks --write), follow the checks.
+        const handlers = flags.dryRun || s.proposal.edit?.kind !== "check" ? { rewritten: [], refused: [] } : refreshHandlers(ladderDir(ctx.io.env, ctx.io.cwd), ctx.io.cwd, ctx.io.env["HOME"]);
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id: s.proposal.id, approved: id, status: s.status, backup: flags.dryRun ? null : (applied?.backup ?? null), ...(nativeJson !== undefined ? { native_deny: nativeJson } : {}), ...(handlers.rewritten.length + handlers.refused.length > 0 ? { tool_handlers: handlers } : {}) });
         const what = s.proposal.edit === null ? "recorded (no file to edit)" : `${s.proposal.edit.file}${applied?.backup && !flags.dryRun ? ` (backup ${applied.backup})` : ""}`;
         println(ctx.io, `${flags.dryRun ? "would apply" : "applied"} ${s.proposal.id}${s.proposal.id !== id ? ` (carrying ${id})` : ""}: ${s.proposal.type} ${s.proposal.from_rung} -> ${s.proposal.to_rung} ${s.proposal.rule_id}; ${what}`);
         const loosened = s.proposal.edit?.kind === "check" ? (s.proposal.edit.deactivate ?? s.proposal.edit.uninstall ?? null) : null;
@@ -46,6 +48,8 @@ export function register(group: Command, ctx: CommandContext): void {
           const wrote = native.added.length === 0 ? "no native deny rule written" : `${flags.dryRun ? "would write" : "wrote"} native deny rule${native.added.length > 1 ? "s" : ""} ${native.added.join(", ")}`;
           println(ctx.io, `${wrote} in ${native.file} (check ${native.check_id})${held.length > 0 ? `; already there, left as the owner's: ${held.join(", ")}` : ""}`);
         }
+        for (const f of handlers.rewritten) println(ctx.io, `rewrote the per-check tool handlers in ${f}`);
+        for (const f of handlers.refused) println(ctx.io, `note: the per-check tool handlers were not rewritten in ${f}`);
       } catch (err) {
         // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });

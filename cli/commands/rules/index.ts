@@ -2,7 +2,8 @@
  * `errata rules build|show|search|cover|cluster|pairs|recommend|act|recheck|report`: every rule of the assistant's instruction
  * files indexed with stable ids, found again by search, and matched to the failures it covers
  * (docs/rules.md); and the binding ladder's audit|approvals|approve|undo|reject|loosen|morning|budget
- * (docs/ladder.md), and the randomised holdout (holdout, docs/causal.md).
+ * (docs/ladder.md), the randomised holdout (holdout, docs/causal.md), and the per-check tool handlers
+ * (hooks, docs/mod.md).
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../shared/command.js";
@@ -16,6 +17,7 @@ import { register as build } from "./build.js";
 import { register as cluster } from "./cluster.js";
 import { register as cover } from "./cover.js";
 import { register as holdout } from "./holdout.js";
+import { register as hooks } from "./hooks.js";
 import { register as loosen } from "./loosen.js";
 import { register as morning } from "./morning.js";
 import { register as pairs } from "./pairs.js";
@@ -38,5 +40,5 @@ export function register(program: Command, ctx: CommandContext): void {
       ]),
     );
   for (const sub of [build, show, search, cover, cluster, pairs, recommend, act, recheck, report]) sub(group, ctx);
-  for (const sub of [audit, approvals, approve, undo, reject, loosen, morning, budget, holdout]) sub(group, ctx);
+  for (const sub of [audit, approvals, approve, undo, reject, loosen, morning, budget, holdout, hooks]) sub(group, ctx);
 }

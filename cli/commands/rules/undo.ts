@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { isCodedError } from "../../../core/errors.js";
-import { ladderDir, undo } from "../../../runtime/ladder/index.js";
+import { ladderDir, refreshHandlers, undo } from "../../../runtime/ladder/index.js";
 import type { CommandContext } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 import { printJson, println } from "../../shared/io.js";
@@ -25,9 +25,13 @@ export function register(group: Command, ctx: CommandContext): void {
       try {
         const done = undo(ladderDir(ctx.io.env, ctx.io.cwd), id, new Date(ctx.io.now()).toISOString(), { checkOnly: flags.dryRun === true });
         const native = done.native_deny !== undefined && done.native_deny.rules.length > 0 ? done.native_deny : undefined;
-        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone", ...(native !== undefined ? { native_deny_removed: { file: native.file, rules: native.rules } } : {}) });
+        // The per-check tool handlers, where the owner switched them on, follow the checks (an undo that touched none rewrites nothing).
+        const handlers = flags.dryRun ? { rewritten: [], refused: [] } : refreshHandlers(ladderDir(ctx.io.env, ctx.io.cwd), ctx.io.cwd, ctx.io.env["HOME"]);
+        if (flags.json) return printJson(ctx.io, { ok: true, dry_run: flags.dryRun === true, id, status: "undone", ...(native !== undefined ? { native_deny_removed: { file: native.file, rules: native.rules } } : {}), ...(handlers.rewritten.length + handlers.refused.length > 0 ? { tool_handlers: handlers } : {}) });
         println(ctx.io, `${flags.dryRun ? "would undo" : "undone"} ${id}`);
         if (native !== undefined) println(ctx.io, `${flags.dryRun ? "would remove" : "removed"} native deny rule${native.rules.length > 1 ? "s" : ""} ${native.rules.join(", ")} from ${native.file}`);
+        for (const f of handlers.rewritten) println(ctx.io, `rewrote the per-check tool handlers in ${f}`);
+        for (const f of handlers.refused) println(ctx.io, `note: the per-check tool handlers were not rewritten in ${f}`);
       } catch (err) {
         // With --json a failure is one JSON value on stdout too (and the usual stderr line and exit code).
         if (flags.json && isCodedError(err)) printJson(ctx.io, { ok: false, code: err.code, error: err.message });

@@ -32,6 +32,8 @@ export interface LedgerPort {
    * store reading the month's file again. An id already taken throws the store's `IdTakenError`.
    */
   append(e: Erratum, takenIds?: { has(id: string): boolean }): Erratum;
+  /** Waits for appends a store writes asynchronously (a server's store); absent: appends are written when they return. */
+  flush?(): Promise<void>;
 }
 
 export interface StageContext {
@@ -71,6 +73,7 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
   let view: LedgerView | null = null;
   let pos: Map<string, number> | null = null;
   return {
+    ...(port.flush ? { flush: () => port.flush!() } : {}),
     async readAll() {
       if (view === null) {
         const read = await port.readAll();
@@ -94,6 +97,7 @@ export function cachedLedger(port: LedgerPort & { patchKnown?: (current: Erratum
       return written;
     },
     async patch(id, set) {
+      await port.flush?.();
       const i = pos?.get(id);
       const e = i === undefined ? undefined : view?.errata[i];
       if (i === undefined || !e || !view) {

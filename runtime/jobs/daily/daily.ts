@@ -8,6 +8,8 @@ import { runEnrich } from "./enrich.js";
 import { runLabel } from "./label.js";
 import { runReport } from "./report.js";
 import { ladderStage, type LadderStageOptions } from "./ladder-stage.js";
+import { teamStage } from "./team-stage.js";
+import type { ErrataStore } from "../../stores/index.js";
 import type { Reviewer } from "../../ladder/index.js";
 import { runLoop, type LoopResult, type LoopStage, type StageResult } from "./run-loop.js";
 import { runTriage } from "./triage.js";
@@ -49,6 +51,8 @@ export interface DailyDeps {
   promoted: string | null;
   /** The ladder stage's reviewer lane (runtime/ladder review.ts); absent or null: offline, and the proposals say so. */
   reviewer?: () => Reviewer | null;
+  /** On a server's store: the tenant and developer the team stage pushes the rule ledger under (team-stage.ts); absent: no team stage. */
+  team?: { store: ErrataStore; tenant: string; developer: string };
 }
 
 export interface DailyOptions {
@@ -59,6 +63,8 @@ export interface DailyOptions {
   onStage?: (r: StageResult) => void;
   /** The ladder stage's rule index and project (default: no index, this process's folder). */
   ladder?: LadderStageOptions;
+  /** Only the team stage (a developer's push of their rule ledger to the tenant; the errata stages run once for the tenant elsewhere). */
+  teamOnly?: boolean;
 }
 
 function unavailable(what: string): never {
@@ -66,6 +72,10 @@ function unavailable(what: string): never {
 }
 
 export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptions): LoopStage[] {
+  if (opts.teamOnly === true) {
+    if (!deps.team) throw new ErrataError("BAD_CONFIG", "the team stage alone needs a store", { expected: "a store, tenant and developer (errata daily --database URL --tenant T)", found: "none" });
+    return [teamStage(ctx, deps.team)];
+  }
   const root = opts.root ?? ctx.cfg.transcriptsRoot;
   return [
     {
@@ -99,6 +109,7 @@ export function dailyStages(ctx: StageContext, deps: DailyDeps, opts: DailyOptio
       },
     },
     ladderStage(ctx, root, { ...(opts.ladder ?? { ruleIndexFile: null, projectDir: null }), ...(deps.reviewer ? { reviewer: deps.reviewer } : {}) }),
+    ...(deps.team ? [teamStage(ctx, deps.team)] : []),
   ];
 }
 
@@ -109,7 +120,8 @@ export async function runDaily(ctx: StageContext, deps: DailyDeps, opts: DailyOp
     runsFile: ctx.files.runs,
     dryRun: ctx.dryRun,
     ...(opts.onStage ? { onStage: opts.onStage } : {}),
-    degraded: async () => (await ctx.ledger.readAll()).damaged ?? [],
+    // The team stage alone reads no errata: the tenant's are not read for it.
+    ...(opts.teamOnly === true ? {} : { degraded: async () => (await ctx.ledger.readAll()).damaged ?? [] }),
   });
 }
 

@@ -64,7 +64,7 @@ export function ledgerPort(paths: ErrataPaths, opts: { now: () => number; warn: 
 }
 
 /** Enrichment prose is redacted too, as the store does: a model may quote a secret back. */
-function redactSet(set: PatchSet): PatchSet {
+export function redactSet(set: PatchSet): PatchSet {
   if (!set.enrichment) return set;
   const kinds: string[] = [];
   const e = set.enrichment;

@@ -40,6 +40,8 @@ export async function runMine(req: MineRequest, deps: { paths: ErrataPaths; ledg
     append: (e) => void deps.ledger.append(e),
     heldBy: (id) => (byId ??= new Map(view.errata.map((e) => [e.id, e]))).get(id) ?? null,
   });
+  // A server's store writes appends asynchronously: a failed one fails this stage.
+  await deps.ledger.flush?.();
   const counts: Record<string, number> = {};
   for (const [k, v] of Object.entries(report)) if (typeof v === "number") counts[k] = v;
   for (const [k, v] of Object.entries(report.by_kind)) counts[`kind_${k}`] = v;

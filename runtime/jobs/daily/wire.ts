@@ -5,6 +5,8 @@ import type { DailyDeps } from "./daily.js";
 import { openAiProseLane, type ProseLane } from "./enrich-openai.js";
 import { dailyFiles } from "./files.js";
 import { ledgerPort } from "./ledger-port.js";
+import { storePort } from "./store-port.js";
+import type { ErrataStore } from "../../stores/index.js";
 import { readPromoted } from "../../judgments/index.js";
 import { classHeadJudge } from "./promoted.js";
 import { createEngine, type Engine } from "../../engine/index.js";
@@ -33,6 +35,12 @@ export interface WireInput {
   log: (line: string) => void;
   /** Injected transport for the OpenAI lane (tests). */
   fetch?: typeof fetch;
+  /**
+   * A server's store and the tenant whose errata the run reads and patches (PostgreSQL for a
+   * team); absent: the ledger in `paths`. Everything else the run keeps (state, receipts, the
+   * v4 and ladder folders) stays in `paths` either way.
+   */
+  store?: { store: ErrataStore; tenant: string };
 }
 
 export function stageContext(input: WireInput, cfg: ResolvedDailyConfig = loadDailyConfig(input.paths, input.env, input.cwd)): StageContext {
@@ -41,7 +49,11 @@ export function stageContext(input: WireInput, cfg: ResolvedDailyConfig = loadDa
     dryRun: input.dryRun,
     files: dailyFiles(input.paths, input.env, input.cwd),
     cfg,
-    ledger: cachedLedger(ledgerPort(input.paths, { now: input.now, warn: input.log })),
+    ledger: cachedLedger(
+      input.store
+        ? storePort(input.store.store, input.store.tenant, { paths: input.paths, now: input.now, warn: input.log })
+        : ledgerPort(input.paths, { now: input.now, warn: input.log }),
+    ),
     log: input.log,
   };
 }

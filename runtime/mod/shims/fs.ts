@@ -1,19 +1,27 @@
 /**
- * node:fs for the mod's bundle: `readFileSync` over the classifier's files, which the core
- * reads once a session from mod/hooks/errata-data.json and hands to `embed`. The classifier reads its rule files as bytes, by
- * offsets, with Buffer's `toString(encoding, start, end)` and `indexOf`: `Bytes` gives those on
- * a Uint8Array (the mod's environment has no Buffer). The decoders are hand-written because the
- * environment promises neither `atob` nor `TextDecoder`.
+ * node:fs for the mod's bundle: `readFileSync` over the classifier's files (its index and its
+ * rule files), which the core reads through `$.fs.read` from mod/lang/ (the index once a
+ * session, a language's rule file when the classifier first asks for it) and hands to
+ * `provide`. A file not yet provided is refused with `NOT_READ` (the core reads it and runs the
+ * classifier again: it is pure). The classifier reads its files as bytes, by offsets, with
+ * Buffer's `toString(encoding, start, end)` and `indexOf`: `Bytes` gives those on a Uint8Array
+ * (the mod's environment has no Buffer). The files are ASCII (`asciiJson` writes them), so a
+ * byte offset is a character offset and `Bytes` keeps the text to answer from; other text is
+ * encoded as UTF-8. The decoders are hand-written because the environment promises neither
+ * `atob` nor `TextDecoder`.
  */
-const files = new Map<string, string>();
-const cache = new Map<string, Bytes>();
+const files = new Map<string, Bytes>();
 
-export function embed(data: Record<string, string>): void {
-  for (const [name, b64] of Object.entries(data)) files.set(name, b64);
+/** The code of the error `readFileSync` throws for a file the core has not provided yet (`file` names it). */
+export const NOT_READ = "ERRATA_MOD_NOT_READ";
+
+/** Makes `name` readable with the text read from the mod's folder. */
+export function provide(name: string, text: string): void {
+  files.set(name, Bytes.ofText(text));
 }
 
-/** True once data is embedded. */
-export const embedded = (): boolean => files.size > 0;
+/** True once `name` is provided. */
+export const provided = (name: string): boolean => files.has(name);
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const B64_VALUE = new Int16Array(128).fill(-1);
@@ -100,11 +108,32 @@ export function utf8Bytes(s: string): Uint8Array {
 
 /** The part of Buffer the classifier uses, on a Uint8Array: toString by range, indexOf of a byte or a string. */
 export class Bytes extends Uint8Array {
+  /** The text the bytes encode, when it is all ASCII (a byte offset is then a character offset). */
+  ascii: string | null = null;
+
+  /** The UTF-8 bytes of `text`, keeping the text itself when it is ASCII. */
+  static ofText(text: string): Bytes {
+    // eslint-disable-next-line no-control-regex
+    const isAscii = /^[\x00-\x7f]*$/.test(text);
+    const raw = isAscii ? null : utf8Bytes(text);
+    const bytes = new Bytes(raw === null ? text.length : raw.length);
+    if (raw !== null) bytes.set(raw);
+    else {
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      bytes.ascii = text;
+    }
+    return bytes;
+  }
+
   override toString(_encoding?: string, from = 0, to = this.length): string {
-    return utf8(this, Math.max(0, from), Math.min(this.length, to));
+    const [a, b] = [Math.max(0, from), Math.min(this.length, to)];
+    if (this.ascii !== null) return b > a ? this.ascii.slice(a, b) : "";
+    return utf8(this, a, b);
   }
   override indexOf(value: number | string, from = 0): number {
     if (typeof value === "number") return super.indexOf(value, from);
+    // eslint-disable-next-line no-control-regex
+    if (this.ascii !== null && /^[\x00-\x7f]*$/.test(value)) return this.ascii.indexOf(value, Math.max(0, from));
     const needle = utf8Bytes(value);
     if (needle.length === 0) return Math.min(from, this.length);
     const first = needle[0]!;
@@ -118,15 +147,8 @@ export class Bytes extends Uint8Array {
 }
 
 export function readFileSync(name: string, encoding?: string): Bytes | string {
-  let bytes = cache.get(name);
-  if (bytes === undefined) {
-    const b64 = files.get(name);
-    if (b64 === undefined) throw Object.assign(new Error(`ENOENT: ${name} is not embedded in the mod`), { code: "ENOENT" });
-    const raw = fromBase64(b64);
-    bytes = new Bytes(raw.length);
-    bytes.set(raw);
-    cache.set(name, bytes);
-  }
+  const bytes = files.get(name);
+  if (bytes === undefined) throw Object.assign(new Error(`${name} is not read yet (the mod reads the classifier's files through $.fs)`), { code: NOT_READ, file: name });
   return encoding === undefined ? bytes : bytes.toString(encoding);
 }
 

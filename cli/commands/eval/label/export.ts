@@ -56,32 +56,30 @@ export function register(group: Command, ctx: CommandContext): void {
     .action((flags: ExportFlags) => runExport(ctx, flags));
 }
 
-/**
- * The items of a labeller's sheet (text only: no stratum, weights or anyone's answers) and its
- * answer columns, from the gold set and the exchanges; shared with `eval label serve`.
- */
-export function sheetItems(ctx: CommandContext, flags: { gold?: string; exchanges?: string[]; questions?: string; split: string }): { items: SheetItem[]; questions: ReturnType<typeof answerSpecs> } {
-  if (!["all", "fit", "holdout"].includes(flags.split)) throw badInput("bad --split", "all, fit or holdout", describeFound(flags.split));
+/** The exchanges' text as sheet items (text only: no stratum, weights or anyone's answers), by id. */
+export function exchangeTexts(ctx: CommandContext, exchanges: readonly string[] | undefined): { files: string[]; byId: Map<string, SheetItem> } {
   const p = evalPaths(ctx.io);
-  const gold = readGoldItems(ctx, flags.gold).rows.filter((g) => flags.split === "all" || g.split === flags.split);
-  if (gold.length === 0) throw badInput("no gold items to label", "a gold set (errata eval sample)", `0 items in split ${flags.split}`);
-  const exchangeFiles = (flags.exchanges && flags.exchanges.length > 0 ? flags.exchanges : [`${p.v4Dir}/exchanges.jsonl`]).map((f) => resolveFrom(ctx.io, f));
-  const byId = new Map(exchangeFiles.flatMap((f) => readJsonlStrict(f, ExchangeSchema, "exchange/1")).map((e) => [e.id, e]));
-  const missing = gold.filter((g) => !byId.has(g.exchange_id));
-  if (missing.length > 0) throw badInput("gold items without their exchange text", `every gold exchange in ${exchangeFiles.join(", ")}`, `${missing.length} missing, e.g. ${missing[0]?.exchange_id}`);
-  const questions = answerSpecs(flags.questions);
-  // Only the text the labeller needs: no stratum, no weights, no judge or labeller answers.
-  const items: SheetItem[] = gold.map((g) => {
-    const e = byId.get(g.exchange_id) as NonNullable<ReturnType<typeof byId.get>>;
-    return {
-      exchange_id: e.id,
-      previous_ask: clip(e.previous_ask),
-      reply_end: clip(e.reply_end),
-      tool_calls: e.tool_calls.map((t) => `${t.name}: ${t.summary}`).join("\n"),
-      prompt: clip(e.prompt) ?? "",
-    };
-  });
-  return { items, questions };
+  const files = (exchanges && exchanges.length > 0 ? exchanges : [`${p.v4Dir}/exchanges.jsonl`]).map((f) => resolveFrom(ctx.io, f));
+  const byId = new Map<string, SheetItem>();
+  for (const e of files.flatMap((f) => readJsonlStrict(f, ExchangeSchema, "exchange/1"))) {
+    byId.set(e.id, { exchange_id: e.id, previous_ask: clip(e.previous_ask), reply_end: clip(e.reply_end), tool_calls: e.tool_calls.map((t) => `${t.name}: ${t.summary}`).join("\n"), prompt: clip(e.prompt) ?? "" });
+  }
+  return { files, byId };
+}
+
+/**
+ * The items of a labeller's sheet and its answer columns: the gold set's items (of `split`),
+ * or the `only` items in that order (an active round's proposals), with the exchanges' text;
+ * shared with `eval label serve`.
+ */
+export function sheetItems(ctx: CommandContext, flags: { gold?: string; exchanges?: string[]; questions?: string; split: string }, only?: readonly string[]): { items: SheetItem[]; questions: ReturnType<typeof answerSpecs> } {
+  if (!["all", "fit", "holdout"].includes(flags.split)) throw badInput("bad --split", "all, fit or holdout", describeFound(flags.split));
+  const ids = only ?? readGoldItems(ctx, flags.gold).rows.filter((g) => flags.split === "all" || g.split === flags.split).map((g) => g.exchange_id);
+  if (ids.length === 0) throw badInput("no gold items to label", "a gold set (errata eval sample)", `0 items in split ${flags.split}`);
+  const { files, byId } = exchangeTexts(ctx, flags.exchanges);
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length > 0) throw badInput(`${only ? "items" : "gold items"} without their exchange text`, `every item's exchange in ${files.join(", ")}`, `${missing.length} missing, e.g. ${missing[0]}`);
+  return { items: ids.map((id) => byId.get(id)!), questions: answerSpecs(flags.questions) };
 }
 
 function runExport(ctx: CommandContext, flags: ExportFlags): void {

@@ -10,11 +10,13 @@ import { evalPaths, readJsonlStrict, readText, resolveFrom, toJsonl, writeAtomic
 import { readGoldItems } from "../../../shared/eval-labels.js";
 import { answerSpecs } from "../../../shared/eval-questions.js";
 import { examples } from "../../../shared/help.js";
+import { lastActiveRound } from "../../../shared/eval-next.js";
 
 /**
  * `errata eval label import`: the validated import of a returned sheet into `labels.jsonl`
  * (label/1 rows, origin "sheet:<file>"). A sheet with any error imports nothing; the errors
- * are listed with their spreadsheet row numbers and the exit code is 2.
+ * are listed with their spreadsheet row numbers and the exit code is 2. Its items are the gold
+ * set's and those of the active-labelling rounds in the eval folder's `active.jsonl`.
  *
  * Example: `errata eval label import ana.csv` → "imported 8,100 labels from ana".
  */
@@ -57,8 +59,12 @@ export function register(group: Command, ctx: CommandContext): void {
 function runImport(ctx: CommandContext, file: string, flags: ImportFlags): void {
   const path = resolveFrom(ctx.io, file);
   const text = readText(path);
-  const gold = readGoldItems(ctx, flags.gold).rows;
-  const result = validateSheet(text, { items: new Set(gold.map((g) => g.exchange_id)), questions: answerSpecs(flags.questions), ...(flags.labeler ? { labeler: flags.labeler } : {}) });
+  // The gold set's items, and those an active-labelling round proposed (the page serves them).
+  const active = lastActiveRound(evalPaths(ctx.io).active)?.all ?? [];
+  const goldPath = flags.gold ? resolveFrom(ctx.io, flags.gold) : evalPaths(ctx.io).gold;
+  const gold = active.length > 0 && !existsSync(goldPath) ? [] : readGoldItems(ctx, flags.gold).rows;
+  const known = new Set([...gold.map((g) => g.exchange_id), ...active.filter((r) => r.drawn).map((r) => r.exchange_id)]);
+  const result = validateSheet(text, { items: known, questions: answerSpecs(flags.questions), ...(flags.labeler ? { labeler: flags.labeler } : {}) });
   if (!result.ok) {
     if (flags.json) printJson(ctx.io, { imported: 0, errors: result.errors });
     for (const e of result.errors.slice(0, 50)) warn(ctx.io, `${basename(path)}: ${e.message}`);

@@ -1,0 +1,140 @@
+/**
+ * Upstream's verdict on what Errata's broader rules found (issue 34: over-redaction down). Where
+ * an own rule takes a shape that one of gitleaks' rules also covers, and that rule would let the
+ * value through (its entropy, its allowlists, its stopwords), the own rule needs a stronger
+ * reason to redact it:
+ *
+ * - a named value (`NAME=value`, "my key is …": the own assignment and prose rules) is read by
+ *   gitleaks' generic rule, whose shape it is. Let through when the generic rule's allowlists
+ *   name the key or the line as no secret (`csrf-token=`, `key_id =`, an import line); when its
+ *   global or value allowlists take the value's shape (letters only, `$VAR`, a path) unless the
+ *   name is a strong one (`password`, `secret`, `api_key`, ...: a password of letters is still
+ *   a password); when it holds one of the rule's stopwords (documented
+ *   example keys such as `6fe4476ee5a1832882e326b506d14126`, words such as `sandbox`) unless
+ *   what is left without them is still a random token of 16 characters or more.
+ * - a prefixed token (`sgp_…`, `bedrock-api-key-…`: the own prefixed, clipped and URL-token
+ *   rules) whose prefix is the keyword of a gitleaks provider rule that finds no secret there
+ *   (the provider's format, length or allowlist says no) is let through unless its body is a
+ *   random token of the whole alphabet (a format that grew is still the provider's key): a hex
+ *   body in both cases, a short or word-like body is left to the provider's own rule. Prefixes
+ *   no kept rule knows stay redacted (a random body behind an unknown prefix is the shape of a
+ *   secret Errata has no rule for).
+ *
+ * A disowned finding that overlaps or touches a kept one is kept all the same (engine.ts): what
+ * one rule takes, no part of the same token may stay in clear.
+ *
+ * Example: `upstreamDisowns("env-assignment", 'apiKey:"6fe4476ee5a1832882e326b506d14126"', 8, 40)`
+ * -> true; `upstreamDisowns("prefixed-token", "sgp_local_d45b6G86aBb0F2Cee943902dbaDBCFCFDD1dA089", 0, 50)` -> true.
+ */
+import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, stopwordsIn, upstreamRejects, type GitleaksRule } from "./gitleaks.js";
+import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
+import { STRONG_NAMES, tokenBody } from "./own-rules.js";
+
+const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose"]);
+const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
+
+/** The key's name and the operator before a value, as gitleaks' generic match holds them: `API_KEY = "`. */
+export function nameBefore(text: string, start: number): { name: string; withOperator: string } {
+  let i = start;
+  for (let k = 0; k < 8 && i > 0 && /[ \t'"`=:>,]/.test(text[i - 1]!); k++) i--;
+  const opAt = i;
+  for (let k = 0; k < 50 && i > 0 && /[\w.-]/.test(text[i - 1]!); k++) i--;
+  return { name: text.slice(i, opAt), withOperator: text.slice(i, start) };
+}
+
+/** Whether `value` without the stopwords it holds still holds a random token of 16 characters or more. */
+function randomWithout(value: string, stopwords: readonly string[]): boolean {
+  let rest = value;
+  for (const w of stopwords) rest = rest.replace(new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), " ");
+  return (rest.match(/[A-Za-z0-9+/=]{16,}/g) ?? []).some(tokenBody);
+}
+
+function namedValueDisowned(text: string, start: number, end: number): boolean {
+  const generic = gitleaksRule(GENERIC_RULE_ID);
+  if (generic === null) return false;
+  const value = text.slice(start, end);
+  const { name, withOperator } = nameBefore(text, start);
+  // The allowlists that read the match see the name and operator only: a value that happens to
+  // hold "author" or "rapid" is no reason.
+  const why = upstreamRejects(generic.rule, value, withOperator, lineAt(text, start, end - start));
+  if (why === null) return false;
+  const strong = STRONG_NAMES.test(name.toLowerCase());
+  switch (why) {
+    case "allowlist":
+      return true;
+    case "shape":
+      return !strong;
+    case "entropy":
+      // Not alone: a value of 11 characters or fewer cannot pass the generic rule's 3.5 bits,
+      // and short passwords and tokens under a secret's name are secrets.
+      return false;
+    case "stopword": {
+      const words = stopwordsIn(generic.rule, value);
+      // Under a strong name only a listed value itself (a documented example key) is let
+      // through: a password of words holds stopwords ("correcthorsebatterystaple").
+      if (strong) return words.some((w) => w === value.toLowerCase());
+      return !randomWithout(value, words);
+    }
+  }
+}
+
+/** Keyword -> the provider rules it gates, for keywords that are a token's prefix ("sgp_", "bedrock-api-key-"). */
+let byPrefix: Map<string, number[]> | null = null;
+function prefixRules(): Map<string, number[]> {
+  if (byPrefix !== null) return byPrefix;
+  byPrefix = new Map();
+  for (let i = 0; i < RULE_COUNT; i++) {
+    const { id, keywords } = ruleHead(i);
+    if (id === GENERIC_RULE_ID) continue;
+    for (const k of keywords) if (k.length >= 3 && /^[a-z0-9]/.test(k) && /[_-]$/.test(k)) byPrefix.set(k, [...(byPrefix.get(k) ?? []), i]);
+  }
+  return byPrefix;
+}
+
+function prefixedDisowned(text: string, start: number, end: number): boolean {
+  const token = text.slice(start, end).toLowerCase();
+  const cut = token.search(/[_-]/);
+  if (cut < 0) return false;
+  const rules: GitleaksRule[] = [];
+  for (const [k, ids] of prefixRules()) {
+    if (!token.startsWith(k)) continue;
+    for (const i of ids) {
+      const r = gitleaksRule(ruleHead(i).id);
+      if (r !== null) rules.push(r.rule);
+    }
+  }
+  if (rules.length === 0) return false;
+  // A body of letters beyond hex and digits, random, is reason enough: a provider's format that
+  // grew (Shopify's longer keys) is still its key. A hex body in both cases ("sgp_…d45b6G86aBb0F2Cee…"),
+  // or a short or word-like one, is left to the provider's rule.
+  const runs = (text.slice(start + cut + 1, end).match(/[A-Za-z0-9]+/g) ?? []).sort((a, b) => b.length - a.length);
+  const body = runs[0] ?? "";
+  if (/[g-z]/i.test(body) && tokenBody(body)) return false;
+  const line = lineAt(text, start, end - start);
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lower = line.toLowerCase();
+  const gate = { has: (k: string) => lower.includes(k) };
+  // Disowned only when every provider rule of that prefix finds nothing on the token.
+  return rules.every((r) => gitleaksFindings(r, line, gate).every(([a, b]) => lineStart + b <= start || lineStart + a >= end));
+}
+
+/**
+ * A value that spells its own key's name (`SN_id_Gost28147_89_None_KeyMeshing = "id-Gost28147-89-None-KeyMeshing"`,
+ * `ACCESS_TOKEN: "access-token"`): a constant naming itself, no secret, unless the name is a
+ * strong one (`"password": "password"`: a weak password is still a password). Compared with case and
+ * `_`, `-`, `.` left out, 8 characters or more.
+ */
+export function spellsItsName(text: string, start: number, end: number): boolean {
+  const norm = (s: string): string => s.toLowerCase().replace(/[_.-]/g, "");
+  const value = norm(text.slice(start, end));
+  const { name } = nameBefore(text, start);
+  // Not under a strong name: "password": "password" is a weak password, still a password.
+  return value.length >= 8 && !STRONG_NAMES.test(name.toLowerCase()) && norm(name).includes(value);
+}
+
+/** Whether upstream's rule for the shape an own rule of `kind` found at [start, end) would let it through (see above). */
+export function upstreamDisowns(kind: string, text: string, start: number, end: number): boolean {
+  if (NAMED_KINDS.has(kind)) return namedValueDisowned(text, start, end);
+  if (PREFIXED_KINDS.has(kind)) return prefixedDisowned(text, start, end);
+  return false;
+}

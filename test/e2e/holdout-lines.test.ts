@@ -1,0 +1,116 @@
+// The randomised holdout of rule lines in the real Claude Code client, with the Errata mod
+// loaded (`--plugin-dir`, the installed package's mod/) beside the README's settings hooks. Two
+// rules opted in at one session in five (seed 1): a rung-2 line of CLAUDE.md (always loaded)
+// and a rung-1 line of a `paths:`-scoped rules file (loaded when the model reads
+// package.json). In a session the draw holds both out, the first request's CLAUDE.md lacks the
+// line and the rules file that loads on the read lacks its line; in a session the draw holds
+// neither out, both are carried. `errata rules morning` then names the held-out session.
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { heldOut } from "../../runtime/ladder-formats/holdout.js";
+import { tempDir } from "../helpers/io.js";
+import { clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, runClient, workspace, type Workspace } from "./client.js";
+import { contentText, startModelServer, type ModelServer, type RecordedRequest } from "./model-server.js";
+
+const ready = clientReady();
+const ALWAYS = "Keep commits small and focused on one change.";
+const SCOPED = "Use pnpm, never npm.";
+const CLAUDE_MD = `# Project\n\n- ${ALWAYS}\n- Reply in English.\n`;
+const RULES_MD = `---\npaths:\n  - "package.json"\n---\n\n# Packages\n\n- ${SCOPED}\n- Pin exact versions.\n`;
+const ONE_IN = 5;
+const jsonl = (file: string) => readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+/** Every user message of a request as text: instruction files, attachments, tool results. */
+const userText = (q: RecordedRequest): string => (q.body.messages ?? []).filter((m) => m.role === "user").map((m) => contentText(m.content)).join("\n");
+
+describe.skipIf(!ready)(`the randomised holdout of rule lines in the real client (Claude Code ${CLAUDE_CODE_VERSION}, the Errata mod)`, { timeout: HANG_GUARD_MS }, () => {
+  let tmp: { dir: string; cleanup: () => void };
+  let server: ModelServer;
+  let ws: Workspace;
+  let modDir: string;
+  beforeAll(async () => {
+    tmp = tempDir("errata-e2e-holdout-lines-");
+    const bin = await installErrata();
+    modDir = join(dirname(bin), "errata", "mod");
+    server = await startModelServer();
+    ws = workspace(tmp.dir, bin, { hooks: readmeHooks(), claudeMd: CLAUDE_MD });
+    mkdirSync(join(ws.project, ".claude", "rules"), { recursive: true });
+    writeFileSync(join(ws.project, ".claude", "rules", "tools.md"), RULES_MD);
+    writeFileSync(join(ws.project, "package.json"), `${JSON.stringify({ name: "demo", version: "1.0.0" }, null, 2)}\n`);
+  }, HANG_GUARD_MS);
+  afterAll(async () => {
+    await server?.close();
+    tmp?.cleanup();
+  });
+
+  /** One session: the model reads package.json (the scoped file loads), then answers. The two main requests' user text. */
+  async function session(id: string): Promise<{ first: string; second: string }> {
+    server.script([{ tool: "Read", input: { file_path: join(ws.project, "package.json") } }, { text: "Done." }]);
+    const from = server.requests.length;
+    const r = await runClient(ws, server.url, "What is in package.json?", { args: ["--session-id", id, "--plugin-dir", modDir] });
+    expect(r.code, r.stderr).toBe(0);
+    const main = server.requests.slice(from).filter((q) => q.main);
+    expect(main).toHaveLength(2);
+    return { first: userText(main[0]!), second: userText(main[1]!) };
+  }
+
+  it("a held-out session's requests lack the rules' lines, a treated one's carry them; the morning report names the held-out session", async () => {
+    expect(errataJson<{ ok: boolean; units: number }>(ws, ["rules", "build"])).toMatchObject({ ok: true, units: 4 });
+    // The audit puts the index's rules in the ladder's ledger (no transcript yet: no turn counted).
+    expect(errataJson<{ ok: boolean; turns: number }>(ws, ["rules", "audit"])).toMatchObject({ ok: true, turns: 0 });
+    const rules = jsonl(join(ws.ledger, "ladder", "rules.jsonl")).filter((l) => l["kind"] === "rule");
+    const idOf = (text: string) => String(rules.find((l) => String(l["text"]).includes(text))?.["rule_id"]);
+    const always = idOf(ALWAYS);
+    const scoped = idOf(SCOPED);
+    expect(rules.find((l) => l["rule_id"] === always)).toMatchObject({ rung: 2 });
+    expect(rules.find((l) => l["rule_id"] === scoped)).toMatchObject({ rung: 1 });
+    for (const id of [always, scoped]) {
+      const r = errata(ws, ["rules", "holdout", id, "--one-in", String(ONE_IN)]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain(`rule ${id}: held out in 1 of ${ONE_IN} sessions (seed 1)`);
+    }
+    // Session ids the client takes with --session-id: one the draw holds out from both rules, one from neither.
+    const draw = (id: string, rule: string) => heldOut({ id: rule, holdout: { one_in: ONE_IN, seed: 1 } }, id);
+    const pick = (held: boolean): string => {
+      for (;;) {
+        const id = randomUUID();
+        if (draw(id, always) === held && draw(id, scoped) === held) return id;
+      }
+    };
+    const heldId = pick(true);
+    const treatedId = pick(false);
+
+    const held = await session(heldId);
+    expect(held.first).toContain(`Contents of ${join(ws.project, "CLAUDE.md")}`);
+    expect(held.first).toContain("Reply in English.");
+    expect(held.first).not.toContain(ALWAYS);
+    expect(held.second).toContain(`Contents of ${join(ws.project, ".claude", "rules", "tools.md")}`);
+    expect(held.second).toContain("Pin exact versions.");
+    expect(held.second).not.toContain(SCOPED);
+
+    const treated = await session(treatedId);
+    expect(treated.first).toContain(ALWAYS);
+    expect(treated.second).toContain(`Contents of ${join(ws.project, ".claude", "rules", "tools.md")}`);
+    expect(treated.second).toContain(SCOPED);
+
+    // The mod's record of each withholding (the settings hook records the plain loads).
+    const loads = jsonl(join(ws.ledger, "ladder", "instructions-loaded.jsonl"));
+    const withheld = loads.filter((l) => Array.isArray(l["withheld"])).map((l) => [l["session_id"], l["file_path"], l["withheld"]]);
+    expect(withheld.sort()).toEqual(
+      [
+        [heldId, join(ws.project, "CLAUDE.md"), [always]],
+        [heldId, join(ws.project, ".claude", "rules", "tools.md"), [scoped]],
+      ].sort(),
+    );
+
+    const morning = errata(ws, ["rules", "morning", "--dry-run"]);
+    expect(morning.code, morning.err).toBe(0);
+    expect(morning.out).toContain("Randomised holdout of rule lines");
+    for (const id of [always, scoped]) {
+      expect(morning.out).toContain(`rule ${id}: 0/1 vs 0/1 chances slipped (in force vs held out; a chance is a session the rule was in play)`);
+    }
+    expect(morning.out.split("\n").filter((l) => l.includes(`held out 1 in ${ONE_IN} sessions; held-out sessions: ${heldId}`))).toHaveLength(2);
+    expect(morning.out).not.toContain(`held-out sessions: ${treatedId}`);
+  });
+});
