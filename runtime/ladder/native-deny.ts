@@ -20,7 +20,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { applyEdits, modify, type FormattingOptions } from "jsonc-parser";
+import { applyEdits, modify } from "jsonc-parser";
+import { settingsFormatting as formatting, settingsObject } from "./settings-text.js";
 import { nativeDenyRules, parseChecksFile, type Check } from "../ladder-formats/index.js";
 import type { NativeDenyRecord, Proposal } from "../../schemas/ladder-proposals.js";
 import { writeFileAtomic } from "../files/index.js";
@@ -54,14 +55,8 @@ function proposalCheck(p: Proposal): Check {
 
 /** The deny list of a settings text, refusing a file that is not a settings object. */
 function denyList(text: string, file: string): string[] {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (err) {
-    throw new LadderError("BAD_INPUT", `${file} is not JSON (${(err as Error).message}); nothing written`, { expected: "Claude Code settings, a JSON object", found: "text that does not parse" });
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new LadderError("BAD_INPUT", `${file} is not a JSON object; nothing written`, { expected: "a JSON object", found: Array.isArray(v) ? "an array" : typeof v });
-  const perms = (v as Record<string, unknown>)["permissions"];
+  const v = settingsObject(text, file);
+  const perms = v["permissions"];
   if (perms === undefined) return [];
   if (typeof perms !== "object" || perms === null || Array.isArray(perms)) throw new LadderError("BAD_INPUT", `${file}: permissions is not an object; nothing written`, { expected: "permissions, an object", found: JSON.stringify(perms) });
   const deny = (perms as Record<string, unknown>)["deny"];
@@ -79,12 +74,6 @@ function safeParse(text: string): Record<string, unknown> | null {
   }
 }
 
-/** The file's indentation, so an inserted rule looks like its neighbours. */
-function formatting(text: string): FormattingOptions {
-  const m = /\n([ \t]+)"/.exec(text);
-  const indent = m?.[1] ?? "  ";
-  return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
-}
 
 /**
  * What `--native-deny` writes for a proposal: the check's rules and the settings text after.

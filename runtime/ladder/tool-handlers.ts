@@ -25,7 +25,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { applyEdits, modify, type FormattingOptions } from "jsonc-parser";
+import { applyEdits, modify } from "jsonc-parser";
+import { settingsFormatting as formatting, settingsObject } from "./settings-text.js";
 import { compileChecks, hookifyCheck, ifRules, readsOutput, type Check } from "../ladder-formats/index.js";
 import { writeFileAtomic } from "../files/index.js";
 import { LadderError } from "./errors.js";
@@ -94,23 +95,6 @@ export function checksInForce(ladder: string, project: string, home: string | un
   }
   compileChecks(checks);
   return checks;
-}
-
-function formatting(text: string): FormattingOptions {
-  const m = /\n([ \t]+)"/.exec(text);
-  const indent = m?.[1] ?? "  ";
-  return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
-}
-
-function settingsObject(text: string, file: string): Record<string, unknown> {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (err) {
-    throw new LadderError("BAD_INPUT", `${file} is not JSON (${(err as Error).message}); nothing written`, { expected: "Claude Code settings, a JSON object", found: "text that does not parse" });
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new LadderError("BAD_INPUT", `${file} is not a JSON object; nothing written`, { expected: "a JSON object", found: Array.isArray(v) ? "an array" : typeof v });
-  return v as Record<string, unknown>;
 }
 
 /** The PreToolUse entries of a settings object, refusing a shape the client would not read. */

@@ -27,7 +27,7 @@
  * Example: (await transcriptTurns("s.jsonl")).turns[0] -> {origin: "typed", text: "fix the test",
  * tools_before: [], tools_after: [{name: "Bash", input: {command: "npm test"}}], ...}.
  */
-import { assistantPart, emptyStats, exchangeId, readTranscript, typedPromptVerdict } from "../transcripts/index.js";
+import { assistantPart, emptyStats, exchangeId, readTranscript, typedPromptVerdict, type TranscriptRecord } from "../transcripts/index.js";
 import type { OwnerTurn, ToolUseLite } from "./signals.js";
 
 export interface RecordedToolCall {
@@ -88,6 +88,25 @@ export async function transcriptTurns(path: string): Promise<TranscriptTurns> {
   const byId = new Map<string, ToolUseLite>();
   let noTs = 0;
   const stats = emptyStats(0, 1);
+  /** A turn of the owner's (a typed prompt, or a refusal in the dialog): the turn before gets the calls since. */
+  const ownerTurn = (rec: Pick<TranscriptRecord, "sessionId" | "uuid" | "cwd">, ts: string, text: string, extra: Pick<OwnerTurn, "rejected">): void => {
+    const prev = turns[turns.length - 1];
+    if (prev) turns[turns.length - 1] = { ...prev, tools_after: since };
+    const session = rec.sessionId ?? "?";
+    turns.push({
+      exchange_id: exchangeId("claude-code", session, rec.uuid ?? `line:${turns.length}`),
+      session_id: session,
+      ts,
+      origin: "typed",
+      text,
+      reply_before: lastReply,
+      tools_before: since,
+      tools_after: [],
+      cwd: rec.cwd,
+      ...extra,
+    });
+    since = [];
+  };
   try {
     for await (const { rec } of readTranscript(path, { stats })) {
       if (rec.isSidechain) continue;
@@ -111,22 +130,7 @@ export async function transcriptTurns(path: string): Promise<TranscriptTurns> {
       if (refused.length > 0 && validTs(rec.timestamp)) {
         // The owner's no in the dialog: a turn of the owner's, its words (if any) the text.
         const calls = refused.map((r) => byId.get(r.toolUseId)).filter((c): c is ToolUseLite => c !== undefined);
-        const prev = turns[turns.length - 1];
-        if (prev) turns[turns.length - 1] = { ...prev, tools_after: since };
-        const session = rec.sessionId ?? "?";
-        turns.push({
-          exchange_id: exchangeId("claude-code", session, rec.uuid ?? `line:${turns.length}`),
-          session_id: session,
-          ts: rec.timestamp,
-          origin: "typed",
-          text: refused.map((r) => r.words).filter((w): w is string => w !== null).join("\n"),
-          reply_before: lastReply,
-          tools_before: since,
-          tools_after: [],
-          cwd: rec.cwd,
-          rejected: calls,
-        });
-        since = [];
+        ownerTurn(rec, rec.timestamp, refused.map((r) => r.words).filter((w): w is string => w !== null).join("\n"), { rejected: calls });
         continue;
       }
       const verdict = typedPromptVerdict(rec);
@@ -135,21 +139,7 @@ export async function transcriptTurns(path: string): Promise<TranscriptTurns> {
         noTs++;
         continue;
       }
-    const prev = turns[turns.length - 1];
-    if (prev) turns[turns.length - 1] = { ...prev, tools_after: since };
-    const session = rec.sessionId ?? "?";
-      turns.push({
-        exchange_id: exchangeId("claude-code", session, rec.uuid ?? `line:${turns.length}`),
-        session_id: session,
-        ts: rec.timestamp,
-        origin: "typed",
-        text: verdict.text,
-        reply_before: lastReply,
-        tools_before: since,
-        tools_after: [],
-        cwd: rec.cwd,
-      });
-      since = [];
+      ownerTurn(rec, rec.timestamp, verdict.text, {});
     }
   } catch (err) {
     // A damaged file (unreadable, a folder, a vanished path) gives what was read before the fault.
