@@ -3,7 +3,8 @@
  * DIR` fronts a labelling server (`errata eval label serve`, on loopback) and passes its routes
  * through, unchanged, to the labeller the tenant token's label names: `GET /v1/pages/label`
  * (the page), and the page's own calls `GET /api/sheet`, `POST /api/change`,
- * `GET /api/export.csv`. The browser logs in once (auth.ts, login.ts) and never sees a
+ * `GET /api/export.csv` (and the adjudication view's, `GET /api/adjudication`,
+ * `POST /api/decide`, for a label the labelling server serves as an adjudicator). The browser logs in once (auth.ts, login.ts) and never sees a
  * labelling token: the server reads the labeller's from the labelling state
  * (`tokens.json`, the label server's file) on each request and sends it upstream in
  * `X-Errata-Token`, whatever the browser sent. A token whose label is no labeller is a 403.
@@ -66,4 +67,7 @@ export function installLabelling(app: FastifyInstance, opts: LabellingOptions | 
   app.get("/api/sheet", forward("/api/sheet"));
   app.get("/api/export.csv", forward("/api/export.csv"));
   app.post("/api/change", forward("/api/change"));
+  // The adjudication view's calls (an adjudicator's token: the label server decides which view a token gets).
+  app.get("/api/adjudication", forward("/api/adjudication"));
+  app.post("/api/decide", forward("/api/decide"));
 }

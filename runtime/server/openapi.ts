@@ -75,6 +75,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
       "/api/sheet": { get: { summary: "The labelling page's call: the labeller's items, questions and saved answers (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "401": error, "403": error, "404": error } } },
       "/api/change": { post: { summary: "The labelling page's call: one answer, skip or clear, saved before the reply (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "400": error, "401": error, "403": error, "404": error, "413": error } } },
       "/api/export.csv": { get: { summary: "The labelling page's call: the labeller's filled sheet as CSV (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "CSV" }, "401": error, "403": error, "404": error } } },
+      "/api/adjudication": { get: { summary: "The adjudication view's call: the items to decide for the adjudicator the token's label names (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "401": error, "403": error, "404": error } } },
+      "/api/decide": { post: { summary: "The adjudication view's call: one decision (passed to the labelling server)", security: pageAuth, responses: { "200": { description: "JSON" }, "400": error, "401": error, "403": error, "404": error, "413": error } } },
       "/v1/login": {
         get: { summary: "The login form (public)", responses: { "200": { description: "HTML" } } },
         post: {

@@ -18,6 +18,8 @@ const PAGE_ROUTES: Array<[string, string]> = [
   ["GET", "/api/sheet"],
   ["GET", "/api/export.csv"],
   ["POST", "/api/change"],
+  ["GET", "/api/adjudication"],
+  ["POST", "/api/decide"],
   ["POST", "/v1/logout"],
 ];
 const API_ROUTES: Array<[string, string]> = [
@@ -117,6 +119,10 @@ describe("the pages behind the server's auth", () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toContain("text/csv");
     expect(csv.body).toContain("ex-1");
+    // The adjudication view's calls go through too, and the labelling server answers a labeller's token there as it does itself.
+    const adj = await h.app.inject({ method: "GET", url: "/api/adjudication", headers: cookie });
+    expect(adj.statusCode).toBe(404);
+    expect(adj.body).toContain("no route GET /api/adjudication");
     // The bearer header opens the pages too (a script, curl).
     expect((await h.app.inject({ method: "GET", url: "/api/sheet", headers: bearer(h.token) })).statusCode).toBe(200);
 
