@@ -12,7 +12,7 @@ describe("the eval command group", () => {
     const program = buildProgram(ctx, [registerEval]);
     const groups = program.commands.filter((c) => c.name() === "eval");
     expect(groups).toHaveLength(1);
-    expect(groups[0]?.commands.map((c) => c.name()).sort()).toEqual(["agreement", "bias", "brief", "consistency", "label", "predictions", "sample", "score"]);
+    expect(groups[0]?.commands.map((c) => c.name()).sort()).toEqual(["adjudicate", "agreement", "bias", "brief", "consistency", "label", "predictions", "sample", "score"]);
   });
 
   const tmp = tempDir();

@@ -49,6 +49,8 @@ const NEED_NOT: Record<string, string> = {
   "cli/commands/report.ts": "the Pulse page: ids and counts only (runtime/pages/pulse-data.ts carries no entry text)",
   "runtime/hooks/pre-tool-use.ts": "the check runner's tool events: ids, the tool's name, the mode and the decision, never tool_input",
   "runtime/ladder/receipts.ts": "the loops' receipts: loop, night, counts and code's own notes",
+  "runtime/ladder/shadow.ts": "each shadow check's gate reading (check ids, counts and the verdict line made of them), no owner text",
+  "runtime/ladder/tool-handlers.ts": "the settings file's PreToolUse handlers (errata-tool-hook commands with check ids and their if rules, made from approved checks' patterns) and the list of settings files it wrote",
   "runtime/ladder/native-deny.ts": "the project's .claude/settings.json with permission rules made from an approved check's command pattern, and a backup of that file as the owner wrote it",
   "cli/commands/eval/consistency.ts": "a consistency report: question ids, counts, flip rates, intervals and the lane's settings, no exchange text",
   "runtime/ladder/holdout.ts": "checks.json rewritten with one check's holdout opt-in (a share and a seed); the checks in it were drafted and written by the ladder's own writers",

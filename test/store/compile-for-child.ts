@@ -56,6 +56,7 @@ export const RAW_WRITE_FILES = [
   "runtime/privacy/known-values.ts",
   "runtime/privacy/spans.ts",
   "runtime/privacy/placeholders.ts",
+  "runtime/privacy/upstream-verdict.ts",
   "runtime/paths.ts",
   "core/pattern-walk.ts",
   "runtime/privacy/gitleaks-rules.json",
