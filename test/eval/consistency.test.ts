@@ -59,6 +59,22 @@ async function flippingServer(): Promise<FakeServer> {
   });
 }
 
+/** A consistency report (c.json) from the flipping judge, three labellers' labels and the judge's predictions in the scratch folder. */
+async function consistencyAndGold(): Promise<void> {
+  server = await flippingServer();
+  writeExchanges((i) => `s${i}`);
+  writeFileSync(join(dir, "engine.json"), JSON.stringify({ lane: "judge", lanes: { judge: { kind: "openai", baseURL: server.url, model: "fake-judge", apiKey: "k", mode: "logprobs", temperature: 0.7, seed: 42 } } }));
+  expect((await cli(["eval", "consistency", "--exchanges", "ex.jsonl", "--config", "engine.json", "--question", "detect.unhappy", "--out", "c.json"])).code).toBe(0);
+  const labels: string[] = [];
+  const preds: string[] = [];
+  for (let i = 0; i < N; i++) {
+    for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: i % 2 === 0, origin: "t" }));
+    preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "judge", detected: i % 2 === 0 || i % 9 === 0, class: null }));
+  }
+  writeFileSync(join(dir, "labels.jsonl"), labels.join("\n") + "\n");
+  writeFileSync(join(dir, "preds.jsonl"), preds.join("\n") + "\n");
+}
+
 describe("judgeConsistency (pure)", () => {
   it("flip rate per question with a session-cluster Wilson interval equal to a hand computation; unscored pairs left out", () => {
     // Sessions as (flips, items): (2,3) (0,3) (1,2) (0,2) (3,3) (0,2): 6 of 15, design effect 2.2133.
@@ -144,18 +160,7 @@ describe("errata eval consistency", () => {
   });
 
   it("eval score --consistency says how far the flips bound agreement ((1 + sqrt(1 - 2f)) / 2, by hand) and --max-flip-rate is a gate bar on the flip rate's upper bound", async () => {
-    server = await flippingServer();
-    writeExchanges((i) => `s${i}`);
-    writeFileSync(join(dir, "engine.json"), JSON.stringify({ lane: "judge", lanes: { judge: { kind: "openai", baseURL: server.url, model: "fake-judge", apiKey: "k", mode: "logprobs", temperature: 0.7, seed: 42 } } }));
-    expect((await cli(["eval", "consistency", "--exchanges", "ex.jsonl", "--config", "engine.json", "--question", "detect.unhappy", "--out", "c.json"])).code).toBe(0);
-    const labels: string[] = [];
-    const preds: string[] = [];
-    for (let i = 0; i < N; i++) {
-      for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: i % 2 === 0, origin: "t" }));
-      preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "judge", detected: i % 2 === 0 || i % 9 === 0, class: null }));
-    }
-    writeFileSync(join(dir, "labels.jsonl"), labels.join("\n") + "\n");
-    writeFileSync(join(dir, "preds.jsonl"), preds.join("\n") + "\n");
+    await consistencyAndGold();
     writeFileSync(join(dir, "bars.json"), JSON.stringify({ schema: "eval-bars/1", bars: [{ id: "recall", kind: "at_least", metric: "recall", detector: "judge", value: 0.5, on: "point" }] }));
     expect((await cli(["eval", "sample", "--exchanges", "ex.jsonl", "--failures", "preds.jsonl", "--failure-detector", "judge", "--items", "40", "--failure-items", "0", "--out", "gold"])).code).toBe(0);
     const score = ["eval", "score", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--predictions", "preds.jsonl", "--split", "all", "--consistency", "c.json"];
@@ -181,18 +186,7 @@ describe("errata eval consistency", () => {
   });
 
   it("the bars file's consistency bar: eval score --check reads it (and its report) without a flag; a missing report fails the bar", async () => {
-    server = await flippingServer();
-    writeExchanges((i) => `s${i}`);
-    writeFileSync(join(dir, "engine.json"), JSON.stringify({ lane: "judge", lanes: { judge: { kind: "openai", baseURL: server.url, model: "fake-judge", apiKey: "k", mode: "logprobs", temperature: 0.7, seed: 42 } } }));
-    expect((await cli(["eval", "consistency", "--exchanges", "ex.jsonl", "--config", "engine.json", "--question", "detect.unhappy", "--out", "c.json"])).code).toBe(0);
-    const labels: string[] = [];
-    const preds: string[] = [];
-    for (let i = 0; i < N; i++) {
-      for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: i % 2 === 0, origin: "t" }));
-      preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "judge", detected: i % 2 === 0 || i % 9 === 0, class: null }));
-    }
-    writeFileSync(join(dir, "labels.jsonl"), labels.join("\n") + "\n");
-    writeFileSync(join(dir, "preds.jsonl"), preds.join("\n") + "\n");
+    await consistencyAndGold();
     expect((await cli(["eval", "sample", "--exchanges", "ex.jsonl", "--failures", "preds.jsonl", "--failure-detector", "judge", "--items", "40", "--failure-items", "0", "--out", "gold"])).code).toBe(0);
     const bars = (consistency: object) => writeFileSync(join(dir, "eval-bars.json"), JSON.stringify({ schema: "eval-bars/1", consistency, bars: [{ id: "recall", kind: "at_least", metric: "recall", detector: "judge", value: 0.5, on: "point" }] }));
     const score = ["eval", "score", "--gold", "gold/gold.jsonl", "--labels", "labels.jsonl", "--predictions", "preds.jsonl", "--split", "all", "--check"];
