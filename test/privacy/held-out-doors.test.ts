@@ -16,7 +16,27 @@ import { throughEveryDoor, world, written, type World } from "./doors.js";
 const set = loadCorpus(HELD_OUT_DOORS_FILE);
 
 /** Secrets the redactor leaves in clear (in part or whole), by id: measured, explained in docs/privacy.md. */
-const MISSED: readonly string[] = [];
+/** First run (before any change made from it): 36 of 54 caught; the same 18 found in clear through every door. */
+const MISSED: readonly string[] = [
+  "hd-dropbox-short-lived",
+  "hd-wandb-login",
+  "hd-snyk-auth",
+  "hd-cohere-client",
+  "hd-mailjet-private",
+  "hd-azure-devops-pat",
+  "hd-django-secret-key",
+  "hd-redis-requirepass",
+  "hd-pgpass-line",
+  "hd-wpa-psk",
+  "hd-ldapsearch-w",
+  "hd-docker-login-p",
+  "hd-sqlcmd-p",
+  "hd-rails-master-key",
+  "hd-prose-bare-for-now",
+  "hd-prose-the-one",
+  "hd-prose-here-it-is",
+  "hd-prose-login-with",
+];
 /** Look-alikes it changes, by id. */
 const HURT: readonly string[] = [];
 
