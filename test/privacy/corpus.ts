@@ -49,6 +49,8 @@ function repoRoot(): string {
   return dir;
 }
 export const CORPUS_FILE = join(repoRoot(), "test", "fixtures", "privacy", "secret-corpus.yaml");
+/** The third held-out set (issue 34): providers and forms in neither file above. */
+export const HELD_OUT_DOORS_FILE = join(repoRoot(), "test", "fixtures", "privacy", "held-out-doors.yaml");
 /** Secret shapes held out from the pre-filter's making (runtime/privacy/prefilter.ts). */
 export const PREFILTER_HELD_OUT_FILE = join(repoRoot(), "test", "fixtures", "privacy", "prefilter-held-out.yaml");
 
@@ -66,6 +68,8 @@ const ALPHABETS: Record<string, string> = {
   b64: `${UPPER}${LOWER}${DIGITS}+/`,
   b64url: `${UPPER}${LOWER}${DIGITS}-_`,
   b32: `${UPPER}234567`,
+  b32l: `${LOWER}234567`,
+  lnum: LOWER + DIGITS,
   bech32: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
 };
 
