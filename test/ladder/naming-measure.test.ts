@@ -2,7 +2,8 @@
  * The ladder's goals measured on datasets/ladder-naming (CONSTRUCTED corrections written for
  * this project against the real instruction files of datasets/claude-md; the dev and old
  * held-out projects are what the naming model is fitted on, the fresh batch's five projects
- * only report) and the issue's two-project scenario. Prints the
+ * only report, and fresh2.jsonl's seven report on their own, figures only on request) and the
+ * issue's two-project scenario. Prints the
  * figures docs/ladder.md reports; asserts only floors well under them, so a regression fails.
  */
 import { cpSync, mkdirSync } from "node:fs";
