@@ -4,9 +4,10 @@
 // package.json (the rule loads: InstructionsLoaded), runs npm anyway, and the owner corrects it
 // (each session one client process taking both prompts) -> `errata daily` -> two incidents on
 // that rule, in view -> diagnosis "climb" -> a proposal 1 -> 2, "a line appended to CLAUDE.md"
-// -> `errata rules approve` -> CLAUDE.md carries the line -> the next session's request carries it to the model (the client sends instruction files in
-// the first user message as `Contents of <path>`). Then `errata rules undo` takes it back and the
-// session after that no longer carries it.
+// -> `errata rules approve` -> CLAUDE.md carries the line -> the next session's request carries
+// it to the model (the client sends instruction files in the first user message as `Contents of
+// <path>`). Then `errata rules undo` takes it back and the session after that no longer carries
+// it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
