@@ -20,6 +20,7 @@ import type { ErrataStore } from "../stores/index.js";
 import { installAuth, principalOf, Sessions } from "./auth.js";
 import { installLabelling, type LabellingOptions } from "./labelling.js";
 import { installLogin } from "./login.js";
+import { developerErrataPage, parseRuleLines, pushRuleLines, putHookInput, readHookLog } from "./developer.js";
 import { answerHook, HOOK_EVENTS, type HookRoute } from "./hooks.js";
 import { buildErrata, IDEMPOTENCY_KEY } from "./intake.js";
 import { openApiDocument } from "./openapi.js";
@@ -27,6 +28,7 @@ import { pulsePage } from "./pages.js";
 import { teamMostBroken } from "./team.js";
 
 export { answerHook, developerDir, HOOK_EVENTS } from "./hooks.js";
+export { developerLadderDir, HOOK_INPUTS, HOOK_LOGS } from "./developer.js";
 export { buildErrata } from "./intake.js";
 export { openApiDocument } from "./openapi.js";
 export { joinTeam, teamMostBroken, type TeamRule, type TeamView } from "./team.js";
@@ -61,6 +63,21 @@ function toStatus(err: FastifyError | CodedError | Error): { status: number; bod
   const status = (err as FastifyError).statusCode;
   if (typeof status === "number" && status >= 400 && status < 500) return { status, body: { error: code ?? "bad-request", expected: "a request the contract accepts (docs/intake.md)", found: err.message } };
   return { status: 500, body: { error: "internal", expected: "a working server", found: "an internal fault (logged)" } };
+}
+
+/** `after` and `limit` of a page query, or what was wrong with them. */
+function pageQuery(query: unknown): { after: number; limit: number } | { found: string } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const int = (name: string, dflt: number, min: number, max: number): number | string => {
+    const v = q[name];
+    if (v === undefined) return dflt;
+    if (typeof v !== "string" || !/^\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max) return `${name}=${JSON.stringify(v)}`;
+    return Number(v);
+  };
+  const after = int("after", 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = int("limit", 100, 1, MAX_LIMIT);
+  if (typeof after === "string" || typeof limit === "string") return { found: [after, limit].filter((x) => typeof x === "string").join(", ") };
+  return { after, limit };
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
@@ -120,20 +137,37 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   app.get("/v1/errata", async (req, reply) => {
     const p = principalOf(req);
-    const q = req.query as Record<string, unknown>;
-    const int = (name: string, dflt: number, min: number, max: number): number | string => {
-      const v = q[name];
-      if (v === undefined) return dflt;
-      if (typeof v !== "string" || !/^\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max) return `${name}=${JSON.stringify(v)}`;
-      return Number(v);
-    };
-    const after = int("after", 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = int("limit", 100, 1, MAX_LIMIT);
-    if (typeof after === "string" || typeof limit === "string") {
-      return reply.code(400).send({ error: "bad-query", expected: `after an integer >= 0 and limit an integer 1-${MAX_LIMIT}`, found: [after, limit].filter((x) => typeof x === "string").join(", ") });
-    }
-    const page = await store.list(p.tenant, after, limit);
+    const q = pageQuery(req.query);
+    if ("found" in q) return reply.code(400).send({ error: "bad-query", expected: `after an integer >= 0 and limit an integer 1-${MAX_LIMIT}`, found: q.found });
+    const page = await store.list(p.tenant, q.after, q.limit);
     return { version: INTAKE_VERSION, errata: page.items, next: page.next };
+  });
+
+  // The developer's own folder (developer.ts): what the http hooks captured and logged for
+  // them, pulled by `errata sync --hooks`; the checks their ladder approved, pushed back.
+  app.get("/v1/hooks/errata", async (req, reply) => {
+    const p = principalOf(req);
+    const q = pageQuery(req.query);
+    if ("found" in q) return reply.code(400).send({ error: "bad-query", expected: `after an integer >= 0 and limit an integer 1-${MAX_LIMIT}`, found: q.found });
+    const page = developerErrataPage(opts.dir, p.tenant, p.label, q.after, q.limit);
+    return { version: INTAKE_VERSION, errata: page.items, next: page.next };
+  });
+  app.get("/v1/hooks/ladder/:file", async (req, reply) => {
+    const p = principalOf(req);
+    const after = (req.query as Record<string, unknown>)["after"] ?? "0";
+    if (typeof after !== "string" || !/^\d{1,15}$/.test(after)) return reply.code(400).send({ error: "bad-query", expected: "after a byte offset (an integer >= 0)", found: JSON.stringify(after) });
+    const r = readHookLog(opts.dir, p.tenant, p.label, (req.params as { file: string }).file, Number(after));
+    return { lines: r.lines, next: r.next, size: r.size };
+  });
+  app.put("/v1/hooks/ladder/:file", async (req) => {
+    const p = principalOf(req);
+    return putHookInput(opts.dir, p.tenant, p.label, (req.params as { file: string }).file, JSON.stringify(req.body, null, 2));
+  });
+  app.post("/v1/team/rule-lines", async (req) => {
+    const p = principalOf(req);
+    const lines = parseRuleLines(req.body);
+    const r = await pushRuleLines(store, opts.dir, p.tenant, p.label, lines);
+    return { developer: p.label, written: r.written, already_here: r.present };
   });
 
   for (const route of Object.keys(HOOK_EVENTS) as HookRoute[]) {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type ClientSession, type Workspace } from "./client.js";
 import { contentText, startModelServer, type ModelServer } from "./model-server.js";
 
 const ready = clientReady();
@@ -80,30 +80,43 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
 
   for (const lang of LANGS) {
     it(`${lang.code}: a correction, a rating, praise and a directive are captured; an ordinary prompt writes nothing`, async () => {
-      // The README's hooks alone (no recorder beside each: six sessions a language, and a recorder
-      // is one more node process per event); the session id is the client's own, from the name of
-      // the transcript it writes (the last test holds that name to the hook payload's session_id).
+      // The README's hooks alone (no recorder beside each); the session id is the client's own,
+      // from the name of the transcript it writes (the last test holds that name to the hook
+      // payload's session_id).
       const ws: Workspace = workspace(join(tmp.dir, lang.code), bin, { hooks: readmeHooks(), claudeMd: "# Project\n\n- Keep the config loader small.\n" });
       // Every prompt answers the same reply, so each row's reply is known.
       server.script(Array.from({ length: 6 }, () => ({ text: lang.reply })));
-      const first = await runClient(ws, server.url, "Update the config loader so it reads the user's settings.");
-      expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout.trim()).toBe(lang.reply);
+      // One client process takes the language's six prompts, one turn each (clientSession). In
+      // English the first prompt is a `claude -p` run of its own and the other five continue it
+      // (`-c`), as an owner at a terminal would: the continued session is the same session.
+      let session: ClientSession;
+      const opening = "Update the config loader so it reads the user's settings.";
+      if (lang.code === "en") {
+        const first = await runClient(ws, server.url, opening);
+        expect(first.code, first.stderr).toBe(0);
+        expect(first.stdout.trim()).toBe(lang.reply);
+        session = clientSession(ws, server.url, { args: ["-c"] });
+      } else {
+        session = clientSession(ws, server.url);
+        const first = await session.turn(opening);
+        expect(first).toMatchObject({ subtype: "success", is_error: false, result: lang.reply });
+      }
       const [transcript] = transcripts(ws);
       expect(transcript).toBeDefined();
       expect(lastReply(transcript!)).toBe(lang.reply);
 
-      const ordinary = await runClient(ws, server.url, lang.ordinary, { continue: true });
-      expect(ordinary.code, ordinary.stderr).toBe(0);
+      const ordinary = await session.turn(lang.ordinary);
+      expect(ordinary).toMatchObject({ subtype: "success", is_error: false, result: lang.reply });
       expect(ledgerRows(ws)).toEqual([]);
 
       const sessionId = basename(transcript!, ".jsonl");
       expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(ordinary.session_id).toBe(sessionId);
       for (const typed of ["correction", "rating", "praise", "directive"] as const) {
         const before = ledgerRows(ws).length;
         const asked = server.requests.length;
-        const r = await runClient(ws, server.url, lang[typed], { continue: true });
-        expect(r.code, r.stderr).toBe(0);
+        const r = await session.turn(lang[typed]);
+        expect(r, `${lang.code} ${typed}`).toMatchObject({ subtype: "success", is_error: false, result: lang.reply });
         const rows = ledgerRows(ws);
         expect(rows.length, `${lang.code} ${typed}`).toBe(before + 1);
         const row = rows.at(-1)!;
@@ -126,6 +139,10 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
         const seen = (turn.body.messages ?? []).map((m) => contentText(m.content)).join("\n");
         expect(seen).toContain(`Errata captured this prompt as ${EXPECT[typed].said} (${String(row["id"])}); acceptance pending.`);
       }
+      const ended = await session.end();
+      expect(ended.code, ended.stderr).toBe(0);
+      // One transcript: every prompt went to the one session.
+      expect(transcripts(ws)).toEqual([transcript]);
       // The Stop hook kept the last reply by its hash only (the session has a transcript).
       const hookState = join(ws.state, "hook");
       const records = readdirSync(hookState).filter((f) => f.startsWith("last-reply-")).map((f) => JSON.parse(readFileSync(join(hookState, f), "utf8")) as Record<string, unknown>);

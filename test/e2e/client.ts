@@ -34,8 +34,8 @@ export const clientBinary = (): string => join(clientCacheDir(), "node_modules",
 /** True when the pinned client is installed and dist/ is built (the tarball packs dist/). */
 export const clientReady = (): boolean => existsSync(clientBinary()) && existsSync(join(repoRoot, "dist", "cli", "main.js"));
 
-/** A recording hook: appends `{event, payload}` to $ERRATA_E2E_PAYLOADS, answers nothing. */
-export const RECORDER = join(repoRoot, "test", "e2e", "record-hook.cjs");
+/** A recording hook (a shell script: it runs beside every hook): appends `{event, payload}` to $ERRATA_E2E_PAYLOADS, answers nothing. */
+export const RECORDER = join(repoRoot, "test", "e2e", "record-hook.sh");
 
 /** What the packed tarball depends on: package.json and every file under bin/, dist/ and mod/ (path, size, mtime). */
 function buildFingerprint(): string {
@@ -122,10 +122,10 @@ export function readmeHooks(opts: { record?: boolean; errata?: boolean } = {}): 
   for (const [event, matcher, command] of events) {
     const hooks: Array<{ type: "command"; command: string }> = [];
     if (errata) hooks.push({ type: "command", command });
-    if (opts.record) hooks.push({ type: "command", command: `node ${JSON.stringify(RECORDER)} ${event}` });
+    if (opts.record) hooks.push({ type: "command", command: `sh ${JSON.stringify(RECORDER)} ${event}` });
     if (hooks.length > 0) out[event] = [{ ...(matcher ? { matcher } : {}), hooks }];
   }
-  for (const event of extra) out[event] = [{ hooks: [{ type: "command", command: `node ${JSON.stringify(RECORDER)} ${event}` }] }];
+  for (const event of extra) out[event] = [{ hooks: [{ type: "command", command: `sh ${JSON.stringify(RECORDER)} ${event}` }] }];
   return out;
 }
 
@@ -165,10 +165,9 @@ export interface ClientRun {
   ms: number;
 }
 
-/** One `claude -p` turn (with `-c`, continuing the last session in the project). */
-export function runClient(ws: Workspace, serverUrl: string, prompt: string, opts: { continue?: boolean; args?: string[]; env?: Record<string, string> } = {}): Promise<ClientRun> {
-  const args = ["-p", prompt, "--allowedTools", "Bash", ...(opts.continue ? ["-c"] : []), ...(opts.args ?? [])];
-  const env: Record<string, string> = {
+/** The client's environment: the scratch HOME, the scripted model, no update or other traffic. */
+function clientEnv(ws: Workspace, serverUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
     PATH: `${ws.bin}:${process.env["PATH"] ?? ""}`,
     HOME: ws.home,
     ANTHROPIC_BASE_URL: serverUrl,
@@ -176,8 +175,14 @@ export function runClient(ws: Workspace, serverUrl: string, prompt: string, opts
     DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     ERRATA_E2E_PAYLOADS: ws.payloads,
-    ...opts.env,
+    ...extra,
   };
+}
+
+/** One `claude -p` turn (with `-c`, continuing the last session in the project). */
+export function runClient(ws: Workspace, serverUrl: string, prompt: string, opts: { continue?: boolean; args?: string[]; env?: Record<string, string> } = {}): Promise<ClientRun> {
+  const args = ["-p", prompt, "--allowedTools", "Bash", ...(opts.continue ? ["-c"] : []), ...(opts.args ?? [])];
+  const env = clientEnv(ws, serverUrl, opts.env);
   const t0 = performance.now();
   // stdin closed: in print mode the client otherwise waits 3 s for piped input.
   return new Promise((done, fail) => {
@@ -189,6 +194,76 @@ export function runClient(ws: Workspace, serverUrl: string, prompt: string, opts
     child.on("error", fail);
     child.on("close", (code) => done({ code, stdout, stderr, ms: performance.now() - t0 }));
   });
+}
+
+/** What the client reports at the end of one turn of a streamed session (`type: "result"`). */
+export interface TurnResult {
+  subtype: string;
+  is_error: boolean;
+  /** The reply's text, as `claude -p` would print it. */
+  result: string;
+  session_id: string;
+}
+
+export interface ClientSession {
+  /** Types one prompt and waits until the client reports the turn done (its Stop hooks have run). */
+  turn(prompt: string): Promise<TurnResult>;
+  /** Closes the client's input; the process ends. */
+  end(): Promise<ClientRun>;
+}
+
+/**
+ * One `claude -p` process taking several prompts, one turn each, as the Agent SDK drives it
+ * (`--input-format stream-json --output-format stream-json`): the same session, hooks and
+ * transcript as a `claude -p` run followed by `-c` runs, at one start of the client instead of
+ * one per prompt (a start is most of a short turn's CPU). The prompts are written as typed
+ * (`promptSource: "sdk"`, `entrypoint: "sdk-cli"`, the same as a `-p` prompt).
+ */
+export function clientSession(ws: Workspace, serverUrl: string, opts: { args?: string[]; env?: Record<string, string> } = {}): ClientSession {
+  const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash", ...(opts.args ?? [])];
+  const t0 = performance.now();
+  const child = spawn(clientBinary(), args, { cwd: ws.project, env: clientEnv(ws, serverUrl, opts.env), stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let pending = "";
+  let waiting: { done: (r: TurnResult) => void; fail: (e: Error) => void } | null = null;
+  const closed = new Promise<ClientRun>((done, fail) => {
+    child.on("error", fail);
+    child.on("close", (code) => {
+      waiting?.fail(new Error(`the client ended (exit ${String(code)}) before the turn's result: ${stderr.slice(-600)}`));
+      waiting = null;
+      done({ code, stdout, stderr, ms: performance.now() - t0 });
+    });
+  });
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    pending += d;
+    for (let i = pending.indexOf("\n"); i >= 0; i = pending.indexOf("\n")) {
+      const line = pending.slice(0, i);
+      pending = pending.slice(i + 1);
+      if (line.trim() === "") continue;
+      const msg = JSON.parse(line) as Record<string, unknown>;
+      if (msg["type"] === "result" && waiting) {
+        const w = waiting;
+        waiting = null;
+        w.done({ subtype: String(msg["subtype"]), is_error: msg["is_error"] === true, result: String(msg["result"] ?? ""), session_id: String(msg["session_id"]) });
+      }
+    }
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  return {
+    turn(prompt) {
+      if (waiting) throw new Error("one turn at a time");
+      return new Promise<TurnResult>((done, fail) => {
+        waiting = { done, fail };
+        child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: prompt } })}\n`);
+      });
+    },
+    end() {
+      child.stdin.end();
+      return closed;
+    },
+  };
 }
 
 export interface RecordedPayload {

@@ -2,16 +2,17 @@
 // rung 1, in a path-scoped file (`.claude/rules/tools.md`, `paths: package.json`) that the
 // client loads when the model reads the project's package.json. In two sessions the model reads
 // package.json (the rule loads: InstructionsLoaded), runs npm anyway, and the owner corrects it
-// -> `errata daily` -> two incidents on that rule, in view -> diagnosis "climb" -> a proposal
-// 1 -> 2, "a line appended to CLAUDE.md" -> `errata rules approve` -> CLAUDE.md carries the line
-// -> the next session's request carries it to the model (the client sends instruction files in
-// the first user message as `Contents of <path>`). Then `errata rules undo` takes it back and the
-// session after that no longer carries it.
+// (each session one client process taking both prompts) -> `errata daily` -> two incidents on
+// that rule, in view -> diagnosis "climb" -> a proposal 1 -> 2, "a line appended to CLAUDE.md"
+// -> `errata rules approve` -> CLAUDE.md carries the line -> the next session's request carries
+// it to the model (the client sends instruction files in the first user message as `Contents of
+// <path>`). Then `errata rules undo` takes it back and the session after that no longer carries
+// it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, readPayloads, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, readPayloads, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -57,10 +58,14 @@ describe.skipIf(!ready)(`a climb that edits a rule file, in the real client (Cla
         { tool: "Bash", input: { command: "pnpm ls --depth=0 || true", description: "List the packages" } },
         { text: "Sorry: listed again with pnpm." },
       ]);
-      const first = await runClient(ws, server.url, "Which packages does the project have?");
-      expect(first.code, first.stderr).toBe(0);
-      const r = await runClient(ws, server.url, "No, that's wrong. I told you to use pnpm, not npm.", { continue: true });
-      expect(r.code, r.stderr).toBe(0);
+      // The question and the owner's correction: two turns of one session, in one client process.
+      const session = clientSession(ws, server.url);
+      const first = await session.turn("Which packages does the project have?");
+      expect(first).toMatchObject({ subtype: "success", is_error: false });
+      const r = await session.turn("No, that's wrong. I told you to use pnpm, not npm.");
+      expect(r).toMatchObject({ subtype: "success", is_error: false, session_id: first.session_id });
+      const ended = await session.end();
+      expect(ended.code, ended.stderr).toBe(0);
       expect(server.pending()).toBe(0);
       sessions.push(String(readPayloads(ws).at(-1)!.payload["session_id"]));
     }
