@@ -2,11 +2,10 @@
 // (`claude --plugin-dir <prefix>/node_modules/errata/mod`), against the same scripted sessions
 // as the README's settings hooks. Three arms, one after another on one scripted model: the
 // settings hooks alone, the mod alone, both installed, each one session of four prompts in one
-// client process. The mod's ledger, tool-event and
-// instructions-loaded lines must equal the hooks' line for line (ids, times and paths aside);
-// both installed must write each line once; what reached the model must be the same deny, ask,
-// rewrite, warning and capture line. Then a fault injected into the mod's own write: logged, the
-// turn unchanged.
+// client process. The mod's ledger, tool-event and instructions-loaded lines must equal the
+// hooks' line for line (ids, times and paths aside); both installed must write each line once;
+// what reached the model must be the same deny, ask, rewrite, warning and capture line. Then a
+// fault injected into the mod's own write: logged, the turn unchanged.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
