@@ -1,16 +1,16 @@
 // The Errata mod in the real Claude Code client: the plugin folder of the installed package
 // (`claude --plugin-dir <prefix>/node_modules/errata/mod`), against the same scripted sessions
 // as the README's settings hooks. Three arms, one after another on one scripted model: the
-// settings hooks alone, the mod alone, both installed. The mod's ledger, tool-event and
-// instructions-loaded lines must equal the hooks' line for line (ids, times and paths aside);
-// both installed must write each line once; what reached the model must be the same deny, ask,
-// rewrite, warning and capture line. Then a fault injected into the mod's own write: logged, the
-// turn unchanged.
+// settings hooks alone, the mod alone, both installed, each one session of four prompts in one
+// client process. The mod's ledger, tool-event and instructions-loaded lines must equal the
+// hooks' line for line (ids, times and paths aside); both installed must write each line once;
+// what reached the model must be the same deny, ask, rewrite, warning and capture line. Then a
+// fault injected into the mod's own write: logged, the turn unchanged.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer, type RecordedRequest, type Turn } from "./model-server.js";
 
 const ready = clientReady();
@@ -23,11 +23,10 @@ const checks = [
   { id: "shadow-touch", rule_id: null, tools: ["Bash"], conditions: [{ field: "command", operator: "contains", pattern: "shadowed" }], action: "deny", message: "Never touch shadowed files.", mode: "shadow" },
 ];
 
-/** The scripted sessions every arm runs: a prompt, whether it continues, the model's turns. */
-const SESSIONS: Array<{ prompt: string; continue: boolean; turns: Turn[] }> = [
+/** The prompts every arm types, one session: a prompt, the model's turns. */
+const SESSIONS: Array<{ prompt: string; turns: Turn[] }> = [
   {
     prompt: "Tidy up the workspace.",
-    continue: false,
     turns: [
       { tool: "Bash", input: { command: "npm --version > npm-ran.txt", description: "npm version" } },
       { tool: "Bash", input: { command: "echo colour > spelling.txt", description: "write spelling" } },
@@ -36,9 +35,9 @@ const SESSIONS: Array<{ prompt: string; continue: boolean; turns: Turn[] }> = [
       { text: "All four done." },
     ],
   },
-  { prompt: "No, that's wrong. Use pnpm, never npm.", continue: true, turns: [{ text: "Sorry, pnpm from now on." }] },
-  { prompt: "Deploy it.", continue: true, turns: [{ tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } }, { text: "Stopped." }] },
-  { prompt: "Thanks, that was great work!", continue: true, turns: [{ text: "Glad to help." }] },
+  { prompt: "No, that's wrong. Use pnpm, never npm.", turns: [{ text: "Sorry, pnpm from now on." }] },
+  { prompt: "Deploy it.", turns: [{ tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } }, { text: "Stopped." }] },
+  { prompt: "Thanks, that was great work!", turns: [{ text: "Glad to help." }] },
 ];
 
 interface Arm {
@@ -84,14 +83,18 @@ describe.skipIf(!ready)(`the Errata mod in the real client (Claude Code ${CLAUDE
     const debug = join(tmp.dir, `${name}.debug.log`);
     const args = name === "hooks" ? [] : ["--plugin-dir", modDir, "--debug-file", debug];
     const main: RecordedRequest[][] = [];
+    // The arm's prompts are turns of one session: one client process takes them all (clientSession).
+    const session = clientSession(ws, server.url, { args });
     for (const s of SESSIONS) {
       server.script(s.turns);
       const from = server.requests.length;
-      const r = await runClient(ws, server.url, s.prompt, { continue: s.continue, args });
-      expect(r.code, `${name}: ${s.prompt}: ${r.stderr}`).toBe(0);
+      const r = await session.turn(s.prompt);
+      expect(r.subtype, `${name}: ${s.prompt}`).toBe("success");
       expect(server.pending(), `${name}: ${s.prompt}`).toBe(0);
       main.push(server.requests.slice(from).filter((q) => q.main));
     }
+    const ended = await session.end();
+    expect(ended.code, `${name}: ${ended.stderr}`).toBe(0);
     // The mod's children (tool-event and instructions lines, the Stop hand-off) run in the background: let the last settle.
     await new Promise((r) => setTimeout(r, 1500));
     return { ws, main, debug: existsSync(debug) ? readFileSync(debug, "utf8") : "" };
@@ -160,8 +163,9 @@ describe.skipIf(!ready)(`the Errata mod in the real client (Claude Code ${CLAUDE
       expect(normalized(lines(join(both.ledger, "ladder", f)), join(tmp.dir, "both")), f).toEqual(normalized(lines(join(hooks.ledger, "ladder", f)), join(tmp.dir, "hooks")));
     }
     // Observed: with a mod loaded, the client fires InstructionsLoaded twice in a continued
-    // session (before and after it loads the plugin), and the settings hook records both. The
-    // mod writes none of them (it runs no child at all here): the same loads, by session and file.
+    // session (`-c`: before and after it loads the plugin), and the settings hook records both.
+    // The arms' prompts are now one session, but the comparison stays by distinct load. The mod
+    // writes none of them (it runs no child at all here): the same loads, by session and file.
     const loads = (ws: Workspace, root: string) => [...new Set(normalized(lines(join(ws.ledger, "ladder", "instructions-loaded.jsonl")), root).map((l) => JSON.stringify(l)))];
     expect(loads(both, join(tmp.dir, "both"))).toEqual(loads(hooks, join(tmp.dir, "hooks")));
     // The capture line reached the model once, not twice.

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, readmeHooks, repoRoot, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, readmeHooks, repoRoot, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -140,12 +140,14 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
     const args = ["--mcp-config", mcp, "--permission-prompt-tool", "mcp__owner__answer"];
     const env = { ERRATA_E2E_ANSWER: answer, ERRATA_E2E_ASKED: asked };
 
+    // Two turns of one session, in one client process (the owner's answer file changes between them).
+    const session = clientSession(ws, server.url, { args, env });
     // Yes: the call runs as the model asked.
     writeFileSync(answer, "allow");
     server.script([{ tool: "Bash", input: { command: "echo deploy > deployed-yes.txt", description: "deploy" } }, { text: "Deployed." }]);
     let from = server.requests.length;
-    let r = await runClient(ws, server.url, "Deploy it.", { args, env });
-    expect(r.code, r.stderr).toBe(0);
+    let r = await session.turn("Deploy it.");
+    expect(r).toMatchObject({ subtype: "success", is_error: false, result: "Deployed." });
     let main = server.requests.slice(from).filter((q) => q.main);
     expect(readFileSync(join(ws.project, "deployed-yes.txt"), "utf8")).toBe("deploy\n");
     expect(resultAfter(main, 0).isError).not.toBe(true);
@@ -157,8 +159,10 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
     writeFileSync(answer, "deny Not on a Friday.");
     server.script([{ tool: "Bash", input: { command: "echo deploy > deployed-no.txt", description: "deploy" } }, { text: "Not deployed." }]);
     from = server.requests.length;
-    r = await runClient(ws, server.url, "Deploy it again.", { args, env });
-    expect(r.code, r.stderr).toBe(0);
+    r = await session.turn("Deploy it again.");
+    expect(r).toMatchObject({ subtype: "success", is_error: false, result: "Not deployed." });
+    const ended = await session.end();
+    expect(ended.code, ended.stderr).toBe(0);
     main = server.requests.slice(from).filter((q) => q.main);
     expect(existsSync(join(ws.project, "deployed-no.txt"))).toBe(false);
     const refused = resultAfter(main, 0);
