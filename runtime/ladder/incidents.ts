@@ -35,7 +35,7 @@ import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedger
 import { redactTextForWrite } from "../privacy/index.js";
 import { witnessOf } from "./derive.js";
 import { incidentId, type LedgerRule } from "./ledger.js";
-import { inScope, RuleNamer } from "./naming.js";
+import { inScope, RuleNamer, type Naming } from "./naming.js";
 import { keyTerms } from "./naming-model.js";
 import { repeatMarker, signalOf, type OwnerTurn, type SignalReading } from "./signals.js";
 
@@ -137,6 +137,8 @@ export interface TurnContext {
   namer?: RuleNamer;
   /** The project folder of the turn's session (the index project holding its cwd), for a climb. */
   project?: string | null;
+  /** The turn's naming already made by `namer` (naming-fit.ts reads one turn at many cuts); default: `namer.name(turn)`. */
+  naming?: Naming;
 }
 
 /**
@@ -151,7 +153,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   const repeat = turn.origin === "typed" ? repeatMarker(turn.text) : null;
   const byKeyword = rulesNamed(turn, rules);
   const namer = byKeyword.length > 0 || turn.origin !== "typed" ? null : (ctx.namer ?? new RuleNamer(rules));
-  const naming = namer?.name(turn) ?? null;
+  const naming = namer === null ? null : (ctx.naming ?? namer.name(turn));
   const undecidedRule = naming !== null && naming.named === null && naming.covered;
   const named: Array<{ rule: LedgerRule; by?: IncidentRow["named_by"] }> =
     byKeyword.length > 0 ? byKeyword.map((rule) => ({ rule })) : naming?.named && namer ? [{ rule: naming.named.rule, by: { p: Math.round(naming.named.p * 1e4) / 1e4, cut: namer.cut.value, origin: namer.cut.origin } }] : [];

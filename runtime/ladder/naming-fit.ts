@@ -13,11 +13,12 @@
  * Both cuts are read on OUT-OF-FOLD probabilities (each project scored by a model fitted
  * without it), over 0.05, 0.10, ..., 0.90:
  * - the naming cut (a rule is named, so an incident can be counted against it): the one at
- *   which naming is right on the most items (averaged with the two neighbouring cuts), a named rule being right when it is the target
- *   and naming nothing being right when the best candidate is not the target (a correction no
- *   rule covers, or a best candidate that is another rule); the higher on a tie. Precision
- *   first: a named wrong rule is a false incident, while a covered correction left unnamed
- *   costs recall only, since whether a rule covers it is decided apart:
+ *   which the whole incident reading (incidents.ts turnLines, run on each item with its
+ *   out-of-fold naming) has the highest F0.5 of incidents counted against exactly their rule
+ *   (precision weighed twice: the issue puts it first), averaged with the two neighbouring
+ *   cuts, the higher on a tie. (Incidents right less false ones, which weighs them alike,
+ *   would take 0.20: precision 0.835, recall 0.783 out of fold.) Whether a rule covers the
+ *   correction is decided apart, so the naming cut no longer has to serve the fix type:
  * - the cover cut (enforce_rule vs add_rule): the one at which the covered-or-not decision
  *   (the best candidate's P at or over it) is right on the most items (averaged the same way); the higher on a tie.
  * Until 2026-12-06 both were one cut (named-or-not decided the fix type too), which made a
@@ -27,7 +28,11 @@
  * Regenerate: `npm run build && node -e 'import("./dist/runtime/ladder/naming-fit.js").then((m) => process.stdout.write(m.namingWeightsText()))' > datasets/weights/ladder-naming.json`
  */
 import { fitLogistic } from "../../learn/index.js";
-import { shippedRuleNouls, RuleNamer } from "./naming.js";
+import { causeModel } from "./causes.js";
+import { turnLines } from "./incidents.js";
+import type { LedgerRule } from "./ledger.js";
+import { shippedRuleNouls, RuleNamer, type NamedRule } from "./naming.js";
+import type { OwnerTurn } from "./signals.js";
 import { NAMING_FEATURES, namingProbability, type NamingWeights } from "./naming-model.js";
 import { itemTurn, ledgerRules, namingItems, targetRule } from "./naming-set.js";
 
@@ -38,32 +43,31 @@ export interface DevItem {
   id: string;
   project: string;
   target: string | null;
-  rows: Array<{ rule: string; x: number[] }>;
+  label: "incident" | "mention" | "none";
+  turn: OwnerTurn;
+  rows: Array<{ rule: string; x: number[]; ledger: LedgerRule; covers: number; score: number; rank: number }>;
 }
 
 /** The items the model is fitted on: every split of items.jsonl (see the header); fresh2.jsonl is never read here. */
 export const FIT_SPLITS: ReadonlySet<string> = new Set(["dev", "heldout", "fresh"]);
 
 /** The fit items (splits in FIT_SPLITS) with their candidates' features, as the fit and its cross-validation read them. */
-export function devItems(): { items: DevItem[]; projects: string[] } {
+export function devItems(): { items: DevItem[]; projects: string[]; rules: LedgerRule[] } {
   const all = namingItems();
   const dev = all.filter((i) => FIT_SPLITS.has(i.split));
   const rules = ledgerRules([...new Set(dev.map((i) => i.repo))]);
   const raw = new RuleNamer(rules, shippedRuleNouls(), { value: 1, origin: "fit" }, null);
   const items = dev.map((it, k): DevItem => {
-    const { rows } = raw.features(itemTurn(it, k));
-    return { id: it.id, project: it.repo, target: targetRule(rules, it)?.rule_id ?? null, rows: rows.map((r) => ({ rule: r.rule.rule_id, x: r.x })) };
+    const turn = itemTurn(it, k);
+    const { rows } = raw.features(turn);
+    return { id: it.id, project: it.repo, target: targetRule(rules, it)?.rule_id ?? null, label: it.label, turn, rows: rows.map((r) => ({ rule: r.rule.rule_id, x: r.x, ledger: r.rule, covers: r.covers, score: r.score, rank: r.rank })) };
   });
-  return { items, projects: [...new Set(dev.map((i) => i.repo))].sort() };
+  return { items, projects: [...new Set(dev.map((i) => i.repo))].sort(), rules };
 }
 
-function bestOf(w: Pick<NamingWeights, "coef" | "intercept">, it: DevItem): { rule: string; p: number } | null {
-  let best: { rule: string; p: number } | null = null;
-  for (const r of it.rows) {
-    const p = namingProbability(w, r.x);
-    if (best === null || p > best.p) best = { rule: r.rule, p };
-  }
-  return best;
+/** F0.5: precision weighed twice as much as recall (0 when both are 0). fHalf(0.9, 0.6) = 0.818182. */
+export function fHalf(precision: number, recall: number): number {
+  return precision + recall === 0 ? 0 : (1.25 * precision * recall) / (0.25 * precision + recall);
 }
 
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
@@ -86,13 +90,22 @@ export interface CutPoint {
   right: number;
   /** The covered-or-not decision (best P at or over the cut) right: covered exactly when a rule covers the correction. */
   coverRight: number;
+  /** The whole incident reading (incidents.ts turnLines) at this naming cut: incidents counted against exactly their rule, and false ones. */
+  incidents: number;
+  falseIncidents: number;
+  /**
+   * The incidents' F0.5 (precision weighed twice as much as recall; 0 when none is counted):
+   * the issue puts precision first (>= 0.9 against recall >= 0.7), and a false incident is
+   * also a wrong rule shown to the owner.
+   */
+  incidentF: number;
   items: number;
 }
 
 /** Each fit project's models fitted without it (leave one project out), by project. */
-export function foldModels(): { items: DevItem[]; projects: string[]; folds: Map<string, { coef: number[]; intercept: number }> } {
-  const { items, projects } = devItems();
-  return { items, projects, folds: new Map(projects.map((p) => [p, fitOn(items.filter((i) => i.project !== p))])) };
+export function foldModels(): { items: DevItem[]; projects: string[]; rules: LedgerRule[]; folds: Map<string, { coef: number[]; intercept: number }> } {
+  const { items, projects, rules } = devItems();
+  return { items, projects, rules, folds: new Map(projects.map((p) => [p, fitOn(items.filter((i) => i.project !== p))])) };
 }
 
 export function fitNamingModel(): NamingWeights {
@@ -105,7 +118,7 @@ export function fitNamingModel(): NamingWeights {
  * 0.2 to 0.7, and a one-step bump is one or two items: the average keeps a cut from being
  * chosen on them.
  */
-export function bestCut(curve: readonly CutPoint[], key: "right" | "coverRight"): CutPoint {
+export function bestCut(curve: readonly CutPoint[], key: "incidentF" | "right" | "coverRight"): CutPoint {
   const smooth = curve.map((c, i) => {
     const near = curve.slice(Math.max(0, i - 1), i + 2);
     return { c, v: near.reduce((s, n) => s + n[key], 0) / near.length };
@@ -114,26 +127,53 @@ export function bestCut(curve: readonly CutPoint[], key: "right" | "coverRight")
 }
 
 export function namingFit(): { weights: NamingWeights; curve: CutPoint[] } {
-  const { items, projects, folds } = foldModels();
+  const { items, projects, rules, folds } = foldModels();
   const w = fitOn(items);
   // The cuts from out-of-fold probabilities: each project's items scored by a model fitted on
   // the other projects, so the cuts are chosen on what the model did not see, as it will meet
   // a new project's rules.
-  const oof = items.map((i) => ({ target: i.target, best: bestOf(folds.get(i.project)!, i) }));
+  const incidentItems = items.filter((i) => i.label === "incident").length;
+  const model = causeModel();
+  const sortOf = (t: OwnerTurn) => model.sort(t.text, t.reply_before);
+  const oof = items.map((i) => {
+    const fold = folds.get(i.project)!;
+    const candidates: NamedRule[] = i.rows.map((r) => ({ rule: r.ledger, p: namingProbability(fold, r.x), rank: r.rank, covers: r.covers, score: r.score })).sort((a, b) => b.p - a.p || a.rank - b.rank);
+    // The incident reading for each rule this item could name (or none), read once: at a cut it is one of these.
+    const reading = new Map<string | null, { right: boolean; wrong: number }>();
+    const read = (named: NamedRule | null): { right: boolean; wrong: number } => {
+      const key = named?.rule.rule_id ?? null;
+      let r = reading.get(key);
+      if (r === undefined) {
+        const namer = new RuleNamer(rules, shippedRuleNouls(), { value: named?.p ?? 1, origin: "fit" }, null);
+        const out = turnLines(i.turn, rules, [], sortOf, { namer, naming: { candidates, named, covered: named !== null, scored: true } });
+        const counted = out.lines.filter((l) => l.kind === "incident").map((l) => l.rule_id);
+        const right = i.label === "incident" && i.target !== null && counted.length === 1 && counted[0] === i.target;
+        reading.set(key, (r = { right, wrong: right ? 0 : counted.length }));
+      }
+      return r;
+    };
+    return { target: i.target, best: candidates[0] ?? null, read };
+  });
   const curve = CUTS.map((cut): CutPoint => {
-    let named = 0, namedRight = 0, right = 0, coverRight = 0;
+    let named = 0, namedRight = 0, right = 0, coverRight = 0, incidents = 0, falseIncidents = 0;
     for (const i of oof) {
       const over = i.best !== null && i.best.p >= cut;
       if (over) {
         named++;
-        if (i.best!.rule === i.target) namedRight++;
+        if (i.best!.rule.rule_id === i.target) namedRight++;
       }
-      if (over ? i.best!.rule === i.target : i.best?.rule !== i.target) right++;
+      if (over ? i.best!.rule.rule_id === i.target : i.best?.rule.rule_id !== i.target) right++;
       if (over === (i.target !== null)) coverRight++;
+      const r = i.read(over ? i.best : null);
+      if (r.right) incidents++;
+      falseIncidents += r.wrong;
     }
-    return { cut, named, namedRight, right, coverRight, items: oof.length };
+    const precision = incidents + falseIncidents === 0 ? 0 : incidents / (incidents + falseIncidents);
+    const recall = incidentItems === 0 ? 0 : incidents / incidentItems;
+    const incidentF = fHalf(precision, recall);
+    return { cut, named, namedRight, right, coverRight, incidents, falseIncidents, incidentF, items: oof.length };
   });
-  const cut = bestCut(curve, "right");
+  const cut = bestCut(curve, "incidentF");
   const cover = bestCut(curve, "coverRight");
   const rows = items.reduce((n, i) => n + i.rows.length, 0);
   const positives = items.filter((i) => i.rows.some((r) => r.rule === i.target)).length;
@@ -145,7 +185,7 @@ export function namingFit(): { weights: NamingWeights; curve: CutPoint[] } {
     intercept: w.intercept,
     l2: NAMING_L2,
     cut: cut.cut,
-    cut_origin: `naming model cut, chosen on datasets/ladder-naming's 16 fit projects by leave-one-project-out (constructed corrections; naming right on most out-of-fold items, averaged with the neighbouring cuts: ${cut.right}/${cut.items} at it, a rule named for ${cut.named}, the target ${cut.namedRight} of them, of ${covered} covered; docs/ladder.md)`,
+    cut_origin: `naming model cut, chosen on datasets/ladder-naming's 16 fit projects by leave-one-project-out (constructed corrections; the highest out-of-fold F0.5 of the incidents counted against exactly their rule, averaged with the neighbouring cuts: ${cut.incidents} right and ${cut.falseIncidents} false of ${incidentItems} incidents at it; a rule named for ${cut.named} of ${cut.items} items, the target ${cut.namedRight} of them, of ${covered} covered; docs/ladder.md)`,
     cover_cut: cover.cut,
     cover_cut_origin: `covered-or-not cut (enforce_rule vs add_rule), chosen on the same projects by leave-one-project-out: right on most out-of-fold items, averaged with the neighbouring cuts: ${cover.coverRight}/${cover.items} at it; docs/ladder.md`,
     trained_on: { set: "datasets/ladder-naming (CONSTRUCTED)", split: "dev+heldout+fresh (items.jsonl; fresh2.jsonl is never read)", projects, items: items.length, rows, positives },

@@ -13,19 +13,22 @@ import { runRulesBuild } from "../../runtime/jobs/index.js";
 import { readRuleIndex } from "../../runtime/rules/index.js";
 import { tempDir } from "../helpers/io.js";
 import { writeSession } from "./helpers.js";
-import { DATA, itemTurn, ledgerRules, namingItems, targetRule } from "./naming-set.js";
+import { DATA, fresh2Items, itemTurn, ledgerRules, namingItems, targetRule } from "./naming-set.js";
 
 const pct = (a: number, b: number): string => (b === 0 ? "n/a" : `${a}/${b} = ${(a / b).toFixed(3)}`);
 
 describe("naming, incidents and fix type on the labelled set", () => {
   it("reports recall@1/@4 per language, incident precision/recall, enforce vs add, per split", () => {
-    const items = namingItems();
+    // items.jsonl (fitted on) and the fresh2 batch (report-only), when this checkout has it.
+    const fresh2 = fresh2Items();
+    if (fresh2.length === 0) console.log("naming set: no datasets/ladder-naming/fresh2.jsonl in this checkout; its split is not measured");
+    const items = [...namingItems(), ...fresh2];
     const rules = ledgerRules([...new Set(items.map((i) => i.repo))]);
     const namer = new RuleNamer(rules);
     const model = causeModel();
     const lines: string[] = [];
     const figures: Record<string, { p: number; r: number; r1: number; r4: number; fix: number }> = {};
-    for (const split of ["dev", "heldout", "fresh"] as const) {
+    for (const split of ["dev", "heldout", "fresh", ...(fresh2.length > 0 ? (["fresh2"] as const) : [])] as const) {
       const byLang = new Map<string, { n: number; r1: number; r4: number }>();
       // Per language: incidents (tp, fp, fn) and fix type (right of items).
       const incLang = new Map<string, { tp: number; fp: number; fn: number; fix: number; items: number }>();

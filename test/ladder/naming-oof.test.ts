@@ -70,7 +70,7 @@ describe("the naming model out of fold (leave one project out) on its fit set", 
     expect(all.n).toBe(169);
     // Floors under the measured out-of-fold figures (docs/ladder.md).
     expect(all.tp / (all.tp + all.fp)).toBeGreaterThanOrEqual(0.85);
-    expect(all.tp / (all.tp + all.fn)).toBeGreaterThanOrEqual(0.65);
+    expect(all.tp / (all.tp + all.fn)).toBeGreaterThanOrEqual(0.6);
     expect(all.r1 / all.cov).toBeGreaterThanOrEqual(0.8);
     expect(all.fixCovered / all.n).toBeGreaterThanOrEqual(0.8);
     // The covered decision never does worse than named-or-not on the same items.

@@ -1,2 +1,2 @@
 // The labelled naming set, as the ladder's naming fit reads it (runtime/ladder/naming-set.ts).
-export { DATA, itemTurn, ledgerRules, namingItems, projectOf, targetRule, type NamingItem } from "../../runtime/ladder/naming-set.js";
+export { DATA, fresh2Items, itemTurn, ledgerRules, namingItems, projectOf, targetRule, type NamingItem } from "../../runtime/ladder/naming-set.js";
