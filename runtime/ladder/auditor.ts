@@ -85,6 +85,7 @@ export interface AuditReport {
   skipped: string[];
   incidents: number;
   mentions: number;
+  /** Corrections by cause class, and `undecided_rule`: covered by a rule of the project, which one undecided (naming.ts cover cut). */
   sorted: Record<string, number>;
   diagnoses: DiagnosisResult[];
   proposals: string[];
@@ -139,6 +140,8 @@ export async function runAudit(input: AuditInput): Promise<AuditReport> {
       const project = projectOf(t.cwd);
       const out = turnLines(t, rules, loads, sortOf, { namer, project });
       if (out.cause !== null) sorted[out.cause] = (sorted[out.cause] ?? 0) + 1;
+      // Covered by a rule of the project, which one undecided (naming.ts): reported, never counted, never a gap.
+      if (out.undecidedRule === true) sorted["undecided_rule"] = (sorted["undecided_rule"] ?? 0) + 1;
       // A rule the ladder proposed breaks nothing before it was written, nor after an undo took it
       // back (the gaps that made it are not its incidents); a turn left with no line is a gap again.
       const counted = out.lines.filter((l) => l.kind === "rule" || l.kind === "patch" || !proposed.has(l.rule_id) || writtenOn(proposed.get(l.rule_id)!, l.date));

@@ -79,6 +79,8 @@ export function gapOf(turn: OwnerTurn, out: TurnOutcome, project?: string | null
   const r = out.reading;
   if (r.signal === null || r.signal === "praise" || r.signal === "job") return null;
   if ((out.cause !== "rule_gap" && out.cause !== "undecided") || out.lines.length > 0 || contentTerms(turn.text).length === 0) return null;
+  // A rule of the project covers it, which one undecided (naming.ts cover cut): no new rule.
+  if (out.undecidedRule === true) return null;
   const files = turn.tools_before.map((t) => t.input["file_path"]).filter((f): f is string => typeof f === "string");
   return { kind: "gap", v: 1, exchange_id: turn.exchange_id, session_id: turn.session_id, date: turn.ts, text: turn.text, signal: r.signal, severity: r.severity, tools: [...new Set(turn.tools_before.map((t) => t.name))], files: [...new Set(files)], ...(project !== undefined ? { project } : {}) };
 }

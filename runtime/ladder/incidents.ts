@@ -35,7 +35,7 @@ import { SIGNALS, type Cause, type IncidentRow, type MentionRow, type RuleLedger
 import { redactTextForWrite } from "../privacy/index.js";
 import { witnessOf } from "./derive.js";
 import { incidentId, type LedgerRule } from "./ledger.js";
-import { inScope, RuleNamer } from "./naming.js";
+import { inScope, RuleNamer, type Naming } from "./naming.js";
 import { keyTerms } from "./naming-model.js";
 import { repeatMarker, signalOf, type OwnerTurn, type SignalReading } from "./signals.js";
 
@@ -110,6 +110,13 @@ export interface TurnOutcome {
   lines: RuleLedgerLine[];
   /** The turn's cause class when it was sorted ("undecided": no cue placed it; only rule_gap and undecided touch rules). */
   cause: Sorted | null;
+  /**
+   * The rules wing finds a rule of the project covering the turn but names none (its best
+   * candidate is over the cover cut, under the naming cut): which rule is undecided. Such a
+   * turn counts no incident and is no rule gap (gaps.ts drafts no new rule from it); the
+   * audit reports it as undecided.
+   */
+  undecidedRule?: boolean;
 }
 
 /** The tool calls a correction answered, as a drafted check reads them (redacted, bounded). */
@@ -130,6 +137,8 @@ export interface TurnContext {
   namer?: RuleNamer;
   /** The project folder of the turn's session (the index project holding its cwd), for a climb. */
   project?: string | null;
+  /** The turn's naming already made by `namer` (naming-fit.ts reads one turn at many cuts); default: `namer.name(turn)`. */
+  naming?: Naming;
 }
 
 /**
@@ -140,10 +149,12 @@ export interface TurnContext {
 export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: readonly InstructionsLoadedRow[], causeOf: (turn: OwnerTurn) => Sorted | null, ctx: TurnContext = {}): TurnOutcome {
   let reading = signalOf(turn);
   if (reading.signal === "praise" || reading.signal === "job") return { reading, lines: [], cause: null };
+  const done = (o: TurnOutcome): TurnOutcome => (undecidedRule ? { ...o, undecidedRule } : o);
   const repeat = turn.origin === "typed" ? repeatMarker(turn.text) : null;
   const byKeyword = rulesNamed(turn, rules);
   const namer = byKeyword.length > 0 || turn.origin !== "typed" ? null : (ctx.namer ?? new RuleNamer(rules));
-  const naming = namer?.name(turn) ?? null;
+  const naming = namer === null ? null : (ctx.naming ?? namer.name(turn));
+  const undecidedRule = naming !== null && naming.named === null && naming.covered;
   const named: Array<{ rule: LedgerRule; by?: IncidentRow["named_by"] }> =
     byKeyword.length > 0 ? byKeyword.map((rule) => ({ rule })) : naming?.named && namer ? [{ rule: naming.named.rule, by: { p: Math.round(naming.named.p * 1e4) / 1e4, cut: namer.cut.value, origin: namer.cut.origin } }] : [];
   // A refusal without words has no text to name a rule by: the refused call is all there is.
@@ -175,7 +186,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
     const broken = read.filter((n) => witnessOf(n.rule, turn) === true).map((n) => n.rule.rule_id);
     if (broken.length > 0) reading = { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: broken.map((id) => `restated ${id} after a reply its witness shows broke it`) };
     else if (repeat !== null && named.length > 0) reading = { signal: "correction", strength: SIGNALS.indexOf("correction"), severity: 1, evidence: [`repeat: "${repeat}"`] };
-    else if (read.length === 0) return { reading, lines: [], cause: null };
+    else if (read.length === 0) return done({ reading, lines: [], cause: null });
     named.splice(0, named.length, ...(broken.length > 0 || repeat !== null ? named : read));
   }
   let cause = causeOf(turn);
@@ -183,7 +194,7 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
   // wrong_fact / missing_tool cues ("use X, not Y" reads as a wrong fact there); an outage or a
   // task beyond the model still closes it.
   if (naming?.named != null && (cause === "wrong_fact" || cause === "missing_tool")) cause = "rule_gap";
-  if (cause !== null && cause !== "rule_gap" && cause !== "undecided") return { reading, lines: [], cause };
+  if (cause !== null && cause !== "rule_gap" && cause !== "undecided") return done({ reading, lines: [], cause });
   const lines: RuleLedgerLine[] = [];
   // A correction the capture classifier calls one (not a standing directive): the owner says the reply was wrong.
   const verdictCorrection = reading.signal === "correction" && classify(turn.text, { previousReply: turn.reply_before }).kind === "correction";
@@ -221,5 +232,5 @@ export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: 
     };
     lines.push(inc);
   }
-  return { reading, lines, cause };
+  return done({ reading, lines, cause });
 }

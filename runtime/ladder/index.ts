@@ -37,7 +37,7 @@ export { reviewed, reviewerFromConfig, reviewerOf, reviewMessages, REVIEW_CALLER
 export { draftOverrideLoosens, toolResults } from "./overrides.js";
 export { correctedFromIncidents, draftFromEvidence, MAX_FIRE_SHARE, replayCheck, replayLine, type Drafted, type RecordedCall, type Replay } from "./checks-draft.js";
 export { commandPatterns, commandRegex, derivedWitness, type CommandPattern } from "./derive.js";
-export { DEFAULT_NAMING_CUT, inScope, NAMING_CANDIDATES, RuleNamer, shippedRuleNouls, type Naming, type NamingCut, type NamedRule } from "./naming.js";
+export { DEFAULT_COVER_CUT, DEFAULT_NAMING_CUT, inScope, NAMING_CANDIDATES, RuleNamer, shippedRuleNouls, type Naming, type NamingCut, type NamedRule } from "./naming.js";
 export { repeatMarker } from "./signals.js";
 export { checksInForce, handlerFiles, handlersFor, planHandlers, recordHandlerFile, refreshHandlers, TOOL_HANDLERS_FILE, TOOL_HOOK_COMMAND, writeHandlers, type HandlersPlan, type ToolHandler, type ToolHandlerEntry } from "./tool-handlers.js";
 export { approvalLines } from "./approval-lines.js";

@@ -1,125 +1,196 @@
 /**
- * Fits the naming model (naming-model.ts) on the first two batches of datasets/ladder-naming
- * (splits `dev` and `heldout`: the old held-out projects were read while the lexicon was
- * tuned, so they joined the fit) and chooses its cut there; the fresh batch (split `fresh`,
- * five other projects, written before this fit) is never read. The file it writes,
- * `datasets/weights/ladder-naming.json`, is what the ladder ships; `namingWeightsText()` gives
- * the same bytes every time (test/ladder/naming-weights.test.ts checks them).
+ * Fits the naming model (naming-model.ts) on every batch of datasets/ladder-naming's items.jsonl
+ * (splits `dev`, `heldout` and `fresh`: 169 items, 16 projects; the first fresh batch was read
+ * once it had reported, so it joined the fit) and chooses its two cuts there by leave one
+ * project out; the fresh2 batch (`fresh2.jsonl`, seven other projects) is never read here. The
+ * file it writes, `datasets/weights/ladder-naming.json`, is what the ladder ships;
+ * `namingWeightsText()` gives the same bytes every time (test/ladder/naming-weights.test.ts).
  *
  * Rows: each correction's four retrieval candidates (rules of its own project), the target
  * rule's row labelled 1, the others 0; a correction no rule covers gives four 0 rows.
- * L2 1.0 (no search: the set is small, and a search on it would fit the choice to it too).
- * The cut: of 0.30, 0.35, ..., 0.90, the one at which the named-or-not decision is right on
- * the most items (the best candidate over the cut is the target, or nothing over the cut for
- * a correction no rule covers: the fix-type figure), the higher on a tie, read on OUT-OF-FOLD
- * probabilities (each project scored by a model fitted without it, leave one project out).
- * Not "the lowest cut with precision >= 0.9" any more: out of fold, precision sits at
- * 0.86-0.90 from 0.35 to 0.70, so that rule picked its cut on one or two items.
+ * L2 1.0 (no search: the set is small; other L2s moved out-of-fold recall@1 by an item or two).
+ *
+ * Both cuts are read on OUT-OF-FOLD probabilities (each project scored by a model fitted
+ * without it), over 0.05, 0.10, ..., 0.90:
+ * - the naming cut (a rule is named, so an incident can be counted against it): the one at
+ *   which the whole incident reading (incidents.ts turnLines, run on each item with its
+ *   out-of-fold naming) has the highest F0.5 of incidents counted against exactly their rule
+ *   (precision weighed twice: the issue puts it first), averaged with the two neighbouring
+ *   cuts, the higher on a tie. (Incidents right less false ones, which weighs them alike,
+ *   would take 0.20: precision 0.835, recall 0.783 out of fold.) Whether a rule covers the
+ *   correction is decided apart, so the naming cut no longer has to serve the fix type:
+ * - the cover cut (enforce_rule vs add_rule): the one at which the covered-or-not decision
+ *   (the best candidate's P at or over it) is right on the most items (averaged the same way); the higher on a tie.
+ * Until 2026-12-06 both were one cut (named-or-not decided the fix type too), which made a
+ * wrong named rule and an abstention cost the same; out of fold the split decided the fix type
+ * right on more items (docs/ladder.md).
  *
  * Regenerate: `npm run build && node -e 'import("./dist/runtime/ladder/naming-fit.js").then((m) => process.stdout.write(m.namingWeightsText()))' > datasets/weights/ladder-naming.json`
  */
 import { fitLogistic } from "../../learn/index.js";
-import { shippedRuleNouls, RuleNamer } from "./naming.js";
+import { causeModel } from "./causes.js";
+import { turnLines } from "./incidents.js";
+import type { LedgerRule } from "./ledger.js";
+import { shippedRuleNouls, RuleNamer, type NamedRule } from "./naming.js";
+import type { OwnerTurn } from "./signals.js";
 import { NAMING_FEATURES, namingProbability, type NamingWeights } from "./naming-model.js";
 import { itemTurn, ledgerRules, namingItems, targetRule } from "./naming-set.js";
 
 export const NAMING_L2 = 1;
-const CUTS = Array.from({ length: 13 }, (_, i) => Math.round((0.3 + 0.05 * i) * 100) / 100);
+const CUTS = Array.from({ length: 18 }, (_, i) => Math.round((0.05 + 0.05 * i) * 100) / 100);
 
 export interface DevItem {
+  id: string;
   project: string;
   target: string | null;
-  rows: Array<{ rule: string; x: number[] }>;
+  label: "incident" | "mention" | "none";
+  turn: OwnerTurn;
+  rows: Array<{ rule: string; x: number[]; ledger: LedgerRule; covers: number; score: number; rank: number }>;
 }
 
-/** The items the model is fitted on: every split but the fresh one (see the header). */
-export const FIT_SPLITS: ReadonlySet<string> = new Set(["dev", "heldout"]);
+/** The items the model is fitted on: every split of items.jsonl (see the header); fresh2.jsonl is never read here. */
+export const FIT_SPLITS: ReadonlySet<string> = new Set(["dev", "heldout", "fresh"]);
 
 /** The fit items (splits in FIT_SPLITS) with their candidates' features, as the fit and its cross-validation read them. */
-export function devItems(): { items: DevItem[]; projects: string[] } {
+export function devItems(): { items: DevItem[]; projects: string[]; rules: LedgerRule[] } {
   const all = namingItems();
   const dev = all.filter((i) => FIT_SPLITS.has(i.split));
   const rules = ledgerRules([...new Set(dev.map((i) => i.repo))]);
   const raw = new RuleNamer(rules, shippedRuleNouls(), { value: 1, origin: "fit" }, null);
   const items = dev.map((it, k): DevItem => {
-    const { rows } = raw.features(itemTurn(it, k));
-    return { project: it.repo, target: targetRule(rules, it)?.rule_id ?? null, rows: rows.map((r) => ({ rule: r.rule.rule_id, x: r.x })) };
+    const turn = itemTurn(it, k);
+    const { rows } = raw.features(turn);
+    return { id: it.id, project: it.repo, target: targetRule(rules, it)?.rule_id ?? null, label: it.label, turn, rows: rows.map((r) => ({ rule: r.rule.rule_id, x: r.x, ledger: r.rule, covers: r.covers, score: r.score, rank: r.rank })) };
   });
-  return { items, projects: [...new Set(dev.map((i) => i.repo))].sort() };
+  return { items, projects: [...new Set(dev.map((i) => i.repo))].sort(), rules };
 }
 
-/** Naming precision and recall of scored items at a cut (each item's best candidate by `p`). */
-function figuresAt(scored: ReadonlyArray<{ target: string | null; best: { rule: string; p: number } | null }>, cut: number): { precision: number; recall: number } {
-  let tp = 0;
-  let fp = 0;
-  let covered = 0;
-  for (const it of scored) {
-    if (it.target !== null) covered++;
-    if (it.best === null || it.best.p < cut) continue;
-    if (it.best.rule === it.target) tp++;
-    else fp++;
-  }
-  return { precision: tp + fp === 0 ? 0 : tp / (tp + fp), recall: covered === 0 ? 0 : tp / covered };
-}
-
-function bestOf(w: Pick<NamingWeights, "coef" | "intercept">, it: DevItem): { rule: string; p: number } | null {
-  let best: { rule: string; p: number } | null = null;
-  for (const r of it.rows) {
-    const p = namingProbability(w, r.x);
-    if (best === null || p > best.p) best = { rule: r.rule, p };
-  }
-  return best;
+/** F0.5: precision weighed twice as much as recall (0 when both are 0). fHalf(0.9, 0.6) = 0.818182. */
+export function fHalf(precision: number, recall: number): number {
+  return precision + recall === 0 ? 0 : (1.25 * precision * recall) / (0.25 * precision + recall);
 }
 
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
-function fitOn(items: readonly DevItem[]): { coef: number[]; intercept: number } {
+/** The model fitted on some items (coefficients rounded as shipped). */
+export function fitOn(items: readonly DevItem[]): { coef: number[]; intercept: number } {
   const X = items.flatMap((i) => i.rows.map((r) => r.x));
   const y = items.flatMap((i) => i.rows.map((r) => (r.rule === i.target ? 1 : 0)));
   const m = fitLogistic(X, y, { l2: NAMING_L2 });
   return { coef: Array.from(m.coef, round), intercept: round(m.intercept) };
 }
 
-/** The cut curve on out-of-fold probabilities (precision, recall, and how many items the named-or-not decision gets right). */
+/** One point of the cut curve on out-of-fold probabilities. */
 export interface CutPoint {
   cut: number;
-  precision: number;
-  recall: number;
+  /** Items a rule is named for at this cut, and those named right (the target). */
+  named: number;
+  namedRight: number;
+  /** Naming right: the target named, or nothing named when the best candidate is not the target. */
   right: number;
+  /** The covered-or-not decision (best P at or over the cut) right: covered exactly when a rule covers the correction. */
+  coverRight: number;
+  /** The whole incident reading (incidents.ts turnLines) at this naming cut: incidents counted against exactly their rule, and false ones. */
+  incidents: number;
+  falseIncidents: number;
+  /**
+   * The incidents' F0.5 (precision weighed twice as much as recall; 0 when none is counted):
+   * the issue puts precision first (>= 0.9 against recall >= 0.7), and a false incident is
+   * also a wrong rule shown to the owner.
+   */
+  incidentF: number;
   items: number;
+}
+
+/** Each fit project's models fitted without it (leave one project out), by project. */
+export function foldModels(): { items: DevItem[]; projects: string[]; rules: LedgerRule[]; folds: Map<string, { coef: number[]; intercept: number }> } {
+  const { items, projects, rules } = devItems();
+  return { items, projects, rules, folds: new Map(projects.map((p) => [p, fitOn(items.filter((i) => i.project !== p))])) };
 }
 
 export function fitNamingModel(): NamingWeights {
   return namingFit().weights;
 }
 
-export function namingFit(): { weights: NamingWeights; curve: CutPoint[] } {
-  const { items, projects } = devItems();
-  const w = fitOn(items);
-  // The cut from out-of-fold probabilities: each project's items scored by a model fitted on
-  // the other projects (leave one project out), so the cut is chosen on what the model did not
-  // see, as it will meet a new project's rules.
-  const oof = projects.flatMap((p) => {
-    const fold = fitOn(items.filter((i) => i.project !== p));
-    return items.filter((i) => i.project === p).map((i) => ({ target: i.target, best: bestOf(fold, i) }));
+/**
+ * The cut whose count, averaged with its two neighbours on the grid (one at an end), is the
+ * highest; the higher cut on a tie. Out of fold the curves are flat within a few items from
+ * 0.2 to 0.7, and a one-step bump is one or two items: the average keeps a cut from being
+ * chosen on them.
+ */
+export function bestCut(curve: readonly CutPoint[], key: "incidentF" | "right" | "coverRight"): CutPoint {
+  const smooth = curve.map((c, i) => {
+    const near = curve.slice(Math.max(0, i - 1), i + 2);
+    return { c, v: near.reduce((s, n) => s + n[key], 0) / near.length };
   });
-  const scored = CUTS.map((cut): CutPoint => ({ cut, ...figuresAt(oof, cut), right: oof.filter((i) => (i.best !== null && i.best.p >= cut ? i.best.rule === i.target : i.target === null)).length, items: oof.length }));
-  // The cut that decides named-or-not right on the most out-of-fold items (a named rule must be
-  // the target; an uncovered correction must name none), the higher cut on a tie.
-  const cut = [...scored].sort((a, b) => b.right - a.right || b.cut - a.cut)[0]!;
+  return [...smooth].sort((a, b) => b.v - a.v || b.c.cut - a.c.cut)[0]!.c;
+}
+
+export function namingFit(): { weights: NamingWeights; curve: CutPoint[] } {
+  const { items, projects, rules, folds } = foldModels();
+  const w = fitOn(items);
+  // The cuts from out-of-fold probabilities: each project's items scored by a model fitted on
+  // the other projects, so the cuts are chosen on what the model did not see, as it will meet
+  // a new project's rules.
+  const incidentItems = items.filter((i) => i.label === "incident").length;
+  const model = causeModel();
+  const sortOf = (t: OwnerTurn) => model.sort(t.text, t.reply_before);
+  const oof = items.map((i) => {
+    const fold = folds.get(i.project)!;
+    const candidates: NamedRule[] = i.rows.map((r) => ({ rule: r.ledger, p: namingProbability(fold, r.x), rank: r.rank, covers: r.covers, score: r.score })).sort((a, b) => b.p - a.p || a.rank - b.rank);
+    // The incident reading for each rule this item could name (or none), read once: at a cut it is one of these.
+    const reading = new Map<string | null, { right: boolean; wrong: number }>();
+    const read = (named: NamedRule | null): { right: boolean; wrong: number } => {
+      const key = named?.rule.rule_id ?? null;
+      let r = reading.get(key);
+      if (r === undefined) {
+        const namer = new RuleNamer(rules, shippedRuleNouls(), { value: named?.p ?? 1, origin: "fit" }, null);
+        const out = turnLines(i.turn, rules, [], sortOf, { namer, naming: { candidates, named, covered: named !== null, scored: true } });
+        const counted = out.lines.filter((l) => l.kind === "incident").map((l) => l.rule_id);
+        const right = i.label === "incident" && i.target !== null && counted.length === 1 && counted[0] === i.target;
+        reading.set(key, (r = { right, wrong: right ? 0 : counted.length }));
+      }
+      return r;
+    };
+    return { target: i.target, best: candidates[0] ?? null, read };
+  });
+  const curve = CUTS.map((cut): CutPoint => {
+    let named = 0, namedRight = 0, right = 0, coverRight = 0, incidents = 0, falseIncidents = 0;
+    for (const i of oof) {
+      const over = i.best !== null && i.best.p >= cut;
+      if (over) {
+        named++;
+        if (i.best!.rule.rule_id === i.target) namedRight++;
+      }
+      if (over ? i.best!.rule.rule_id === i.target : i.best?.rule.rule_id !== i.target) right++;
+      if (over === (i.target !== null)) coverRight++;
+      const r = i.read(over ? i.best : null);
+      if (r.right) incidents++;
+      falseIncidents += r.wrong;
+    }
+    const precision = incidents + falseIncidents === 0 ? 0 : incidents / (incidents + falseIncidents);
+    const recall = incidentItems === 0 ? 0 : incidents / incidentItems;
+    const incidentF = fHalf(precision, recall);
+    return { cut, named, namedRight, right, coverRight, incidents, falseIncidents, incidentF, items: oof.length };
+  });
+  const cut = bestCut(curve, "incidentF");
+  const cover = bestCut(curve, "coverRight");
   const rows = items.reduce((n, i) => n + i.rows.length, 0);
   const positives = items.filter((i) => i.rows.some((r) => r.rule === i.target)).length;
+  const covered = items.filter((i) => i.target !== null).length;
   const weights: NamingWeights = {
-    schema: "ladder-naming/1",
+    schema: "ladder-naming/2",
     features: [...NAMING_FEATURES],
     coef: w.coef,
     intercept: w.intercept,
     l2: NAMING_L2,
     cut: cut.cut,
-    cut_origin: `naming model cut, chosen on datasets/ladder-naming's fit projects by leave-one-project-out (constructed corrections; the cut deciding named-or-not right on most out-of-fold items: ${cut.right}/${cut.items}, naming precision ${cut.precision.toFixed(3)}, recall ${cut.recall.toFixed(3)}; docs/ladder.md)`,
-    trained_on: { set: "datasets/ladder-naming (CONSTRUCTED)", split: "dev+heldout (the first two batches; the fresh batch is never read)", projects, items: items.length, rows, positives },
+    cut_origin: `naming model cut, chosen on datasets/ladder-naming's 16 fit projects by leave-one-project-out (constructed corrections; the highest out-of-fold F0.5 of the incidents counted against exactly their rule, averaged with the neighbouring cuts: ${cut.incidents} right and ${cut.falseIncidents} false of ${incidentItems} incidents at it; a rule named for ${cut.named} of ${cut.items} items, the target ${cut.namedRight} of them, of ${covered} covered; docs/ladder.md)`,
+    cover_cut: cover.cut,
+    cover_cut_origin: `covered-or-not cut (enforce_rule vs add_rule), chosen on the same projects by leave-one-project-out: right on most out-of-fold items, averaged with the neighbouring cuts: ${cover.coverRight}/${cover.items} at it; docs/ladder.md`,
+    trained_on: { set: "datasets/ladder-naming (CONSTRUCTED)", split: "dev+heldout+fresh (items.jsonl; fresh2.jsonl is never read)", projects, items: items.length, rows, positives },
   };
-  return { weights, curve: scored };
+  return { weights, curve };
 }
 
 export function namingWeightsText(): string {

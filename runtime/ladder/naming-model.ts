@@ -6,8 +6,9 @@
  * the next, and the words the correction and the rule share once the multilingual lexicon
  * (lexicon.ts) has put both in English.
  *
- * Fitted (naming-fit.ts) on the DEV projects of datasets/ladder-naming only, with its cut, and
- * shipped as data (`datasets/weights/ladder-naming.json`); the held-out projects report
+ * Fitted (naming-fit.ts) on every batch of datasets/ladder-naming's items.jsonl (dev, the old
+ * held-out and the first fresh batch: 16 projects), its two cuts chosen by leave-one-project-out,
+ * and shipped as data (`datasets/weights/ladder-naming.json`); the fresh2 batch reports
  * (docs/ladder.md). `test/ladder/naming-weights.test.ts` refits and checks the file byte for byte.
  *
  * Example: namingFeatures({text: "Niemals geheime Werte ausgeben", ...}, candidate "Never echo,
@@ -50,13 +51,20 @@ export function isDirective(ruleText: string): boolean {
 
 export const NamingWeightsSchema = z
   .object({
-    schema: z.literal("ladder-naming/1"),
+    schema: z.literal("ladder-naming/2"),
     features: z.array(z.string()),
     coef: z.array(z.number()),
     intercept: z.number(),
     l2: z.number(),
     cut: z.number(),
     cut_origin: z.string(),
+    /**
+     * The covered-or-not decision (enforce_rule vs add_rule), apart from naming: some candidate's
+     * P at or over it says a rule of the project covers the correction even when none is named
+     * (the best under the naming cut): not a rule gap, the rule undecided.
+     */
+    cover_cut: z.number(),
+    cover_cut_origin: z.string(),
     trained_on: z.object({ set: z.string(), split: z.string(), projects: z.array(z.string()), items: z.number(), rows: z.number(), positives: z.number() }),
   })
   .strict();

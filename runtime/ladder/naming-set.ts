@@ -14,7 +14,7 @@ import { ruleRowsForIndex } from "./sync.js";
 export interface NamingItem {
   id: string;
   repo: string;
-  split: "dev" | "heldout" | "fresh";
+  split: "dev" | "heldout" | "fresh" | "fresh2";
   lang: string;
   rule_starts: string | null;
   kind: "near" | "far" | "kept" | "uncovered";
@@ -30,6 +30,17 @@ export const DATA = fileURLToPath(new URL(existsSync(fileURLToPath(new URL("../.
 
 export function namingItems(): NamingItem[] {
   return readFileSync(`${DATA}ladder-naming/items.jsonl`, "utf8").trim().split("\n").map((l) => JSON.parse(l) as NamingItem);
+}
+
+/**
+ * The fresh2 batch (`ladder-naming/fresh2.jsonl`, written apart while the naming model of
+ * 2026-12-07 was being fitted, report-only: no fit reads it), each item marked split `fresh2`;
+ * empty in a checkout without the file.
+ */
+export function fresh2Items(): NamingItem[] {
+  const file = `${DATA}ladder-naming/fresh2.jsonl`;
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8").trim().split("\n").filter((l) => l.trim() !== "").map((l) => ({ ...(JSON.parse(l) as NamingItem), split: "fresh2" as const }));
 }
 
 /** A fake working folder per repository: the sessions of that project run there. */

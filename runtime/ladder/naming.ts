@@ -40,6 +40,11 @@ export const DEFAULT_NAMING_CUT: NamingCut =
   SHIPPED_MODEL !== null
     ? { value: SHIPPED_MODEL.cut, origin: SHIPPED_MODEL.cut_origin }
     : { value: 0.45, origin: "rules.rule_covers alone, calibrated on datasets/ladder-naming dev projects (constructed corrections; lowest cut with incident precision >= 0.9 there; docs/ladder.md)" };
+/**
+ * The covered-or-not cut (enforce_rule vs add_rule) and its origin: the shipped model's, else
+ * the naming cut itself (covered exactly when a rule is named, as before the split).
+ */
+export const DEFAULT_COVER_CUT: NamingCut = SHIPPED_MODEL !== null ? { value: SHIPPED_MODEL.cover_cut, origin: SHIPPED_MODEL.cover_cut_origin } : DEFAULT_NAMING_CUT;
 export const NAMING_CANDIDATES = 4;
 
 export interface NamedRule {
@@ -57,6 +62,12 @@ export interface Naming {
   candidates: NamedRule[];
   /** The rule the correction names (the best candidate at or over the cut), or none. */
   named: NamedRule | null;
+  /**
+   * Some rule of the project covers the correction (the best candidate at or over the cover
+   * cut): enforce_rule, not add_rule. Covered with nothing named: which rule is undecided, and
+   * the correction is no rule gap (no new rule is drafted from it).
+   */
+  covered: boolean;
   /** false: the rules model has no weights, nothing can be named (every candidate unscored). */
   scored: boolean;
 }
@@ -124,6 +135,8 @@ export class RuleNamer {
     readonly cut: NamingCut = DEFAULT_NAMING_CUT,
     /** The naming model over the candidates (null: rule_covers' P(yes) alone decides). */
     private readonly model: NamingWeights | null = SHIPPED_MODEL,
+    /** The covered-or-not cut (default: the shipped model's; with a cut of its own and no model: that cut). */
+    readonly coverCut: NamingCut = model === SHIPPED_MODEL && cut === DEFAULT_NAMING_CUT ? DEFAULT_COVER_CUT : cut,
   ) {}
 
   private scope(cwd: string | null): { rules: LedgerRule[]; retriever: RuleRetriever } {
@@ -168,12 +181,13 @@ export class RuleNamer {
 
   name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {
     const { scored, rows } = this.features(turn, verdict);
-    if (!scored) return { candidates: [], named: null, scored: false };
+    if (!scored) return { candidates: [], named: null, covered: false, scored: false };
     const candidates = rows.map((r): NamedRule => ({ rule: r.rule, p: this.model === null ? r.covers : namingProbability(this.model, r.x), rank: r.rank, covers: r.covers, score: r.score }));
     // Best first by the naming model (retrieval's order kept in `rank`).
     if (this.model !== null) candidates.sort((a, b) => b.p - a.p || a.rank - b.rank);
     let named: NamedRule | null = null;
     for (const c of candidates) if (c.p >= this.cut.value && (named === null || c.p > named.p)) named = c;
-    return { candidates, named, scored: true };
+    const covered = named !== null || candidates.some((c) => c.p >= this.coverCut.value);
+    return { candidates, named, covered, scored: true };
   }
 }

@@ -1,12 +1,12 @@
-// The naming model as shipped data (datasets/weights/ladder-naming.json): a refit on the first
-// two batches of datasets/ladder-naming (dev and the old held-out) gives the same bytes, it never
-// read a project of the fresh batch, and the ladder's namer uses it with its cut.
+// The naming model as shipped data (datasets/weights/ladder-naming.json): a refit on every batch
+// of datasets/ladder-naming's items.jsonl (dev, the old held-out, the first fresh batch) gives the
+// same bytes, it never read fresh2.jsonl, and the ladder's namer uses it with its two cuts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIT_SPLITS, namingFit, namingWeightsText } from "../../runtime/ladder/naming-fit.js";
+import { bestCut, fHalf, FIT_SPLITS, namingFit, namingWeightsText, type CutPoint } from "../../runtime/ladder/naming-fit.js";
 import { NAMING_FEATURES, NamingWeightsSchema, namingProbability, shippedNamingModel } from "../../runtime/ladder/naming-model.js";
-import { DEFAULT_NAMING_CUT } from "../../runtime/ladder/naming.js";
+import { DEFAULT_COVER_CUT, DEFAULT_NAMING_CUT } from "../../runtime/ladder/naming.js";
 import { namingItems } from "./naming-set.js";
 import { repoRoot } from "../rules/helpers.js";
 
@@ -17,26 +17,60 @@ describe("the shipped naming model", () => {
     expect(namingWeightsText()).toBe(shippedText);
   });
 
-  it("was fitted on the first two batches only (never a fresh project), and the namer's default cut is its cut", () => {
+  it("was fitted on items.jsonl's 16 projects (never fresh2.jsonl), and the namer's default cuts are its cuts", () => {
     const w = NamingWeightsSchema.parse(JSON.parse(shippedText));
-    const fresh = new Set(namingItems().filter((i) => i.split === "fresh").map((i) => i.repo));
-    expect(fresh.size).toBe(5);
-    expect(w.trained_on.split).toMatch(/^dev\+heldout/);
-    expect(w.trained_on.projects.filter((p) => fresh.has(p))).toEqual([]);
+    expect(w.trained_on.split).toMatch(/^dev\+heldout\+fresh /);
+    expect(w.trained_on.projects).toEqual([...new Set(namingItems().map((i) => i.repo))].sort());
+    expect(w.trained_on.projects.length).toBe(16);
     expect(w.trained_on.items).toBe(namingItems().filter((i) => FIT_SPLITS.has(i.split)).length);
+    expect(w.trained_on.items).toBe(169);
     expect(w.cut_origin).toMatch(/leave-one-project-out/);
+    expect(w.cover_cut_origin).toMatch(/leave-one-project-out/);
+    expect(w.cover_cut).toBeLessThanOrEqual(w.cut);
     expect(w.features).toEqual([...NAMING_FEATURES]);
     expect(shippedNamingModel()).toEqual(w);
     expect(DEFAULT_NAMING_CUT).toEqual({ value: w.cut, origin: w.cut_origin });
+    expect(DEFAULT_COVER_CUT).toEqual({ value: w.cover_cut, origin: w.cover_cut_origin });
   });
 
-  it("takes the cut that decides named-or-not right on the most out-of-fold items (the higher on a tie)", () => {
+  it("takes the cuts whose out-of-fold incident F0.5 and covered-right count, averaged with their neighbours, are highest (the higher on a tie)", () => {
     const { weights, curve } = namingFit();
-    const best = Math.max(...curve.map((c) => c.right));
-    expect(curve.find((c) => c.cut === weights.cut)?.right).toBe(best);
-    expect(curve.filter((c) => c.right === best).every((c) => c.cut <= weights.cut)).toBe(true);
-    // Every point counts each fit item once.
-    for (const c of curve) expect(c.items).toBe(namingItems().filter((i) => FIT_SPLITS.has(i.split)).length);
+    const avg = (key: "incidentF" | "coverRight", i: number): number => {
+      const near = curve.slice(Math.max(0, i - 1), i + 2);
+      return near.reduce((s, c) => s + c[key], 0) / near.length;
+    };
+    for (const [key, cut] of [["incidentF", weights.cut], ["coverRight", weights.cover_cut]] as const) {
+      const i = curve.findIndex((c) => c.cut === cut);
+      const best = Math.max(...curve.map((_, j) => avg(key, j)));
+      expect(avg(key, i)).toBe(best);
+      expect(curve.every((c, j) => avg(key, j) < best || c.cut <= cut)).toBe(true);
+    }
+    // Every point counts each fit item once; naming right and covered right are counts of items.
+    for (const c of curve) {
+      expect(c.items).toBe(169);
+      expect(c.namedRight).toBeLessThanOrEqual(c.named);
+      expect(c.right).toBeLessThanOrEqual(c.items);
+      // F0.5 from its own counts.
+      const all = namingItems().filter((i) => i.label === "incident").length;
+      const p = c.incidents / (c.incidents + c.falseIncidents), r = c.incidents / all;
+      expect(c.incidentF).toBeCloseTo(fHalf(p, r), 12);
+      expect(c.incidents).toBeLessThanOrEqual(all);
+    }
+  });
+
+  it("bestCut: averaged with the neighbours, a one-step bump is not chosen; ties go to the higher cut (reference curve)", () => {
+    const pt = (cut: number, right: number): CutPoint => ({ cut, named: 0, namedRight: 0, right, coverRight: right, incidents: right, falseIncidents: 0, incidentF: right, items: 10 });
+    // 0.2 has the highest single count (9) but its neighbours are low; 0.4 sits in a plateau of 8s.
+    const curve = [pt(0.1, 5), pt(0.2, 9), pt(0.3, 5), pt(0.4, 8), pt(0.5, 8), pt(0.6, 8), pt(0.7, 4)];
+    expect(bestCut(curve, "right").cut).toBe(0.5);
+    expect(bestCut([pt(0.1, 3), pt(0.2, 3)], "right").cut).toBe(0.2);
+  });
+
+  it("F0.5 weighs precision twice (reference values)", () => {
+    expect(fHalf(0.9, 0.6)).toBeCloseTo(0.818182, 6);
+    expect(fHalf(0.6, 0.9)).toBeCloseTo(0.642857, 6);
+    expect(fHalf(1, 1)).toBe(1);
+    expect(fHalf(0, 0)).toBe(0);
   });
 
   it("scores by the logistic function of its features (reference values)", () => {
