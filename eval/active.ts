@@ -1,6 +1,7 @@
 import jStat from "jstat";
 import { EvalInputError, requireInRange } from "./errors.js";
 import type { RandomSource } from "./prng.js";
+import { errorModel, recalibrate, type Calibration, type ErrorModelOptions } from "./active-error.js";
 
 /**
  * Active labelling for the corpus failure rate: which items to label next, with inclusion
@@ -15,13 +16,14 @@ import type { RandomSource } from "./prng.js";
  * Rounds combine as sum_t (n_t / n) theta_t, variance sum_t (n_t / n)^2 var_t (a martingale:
  * each round is unbiased given the ones before, so the combination is unbiased).
  *
- * Allocation. pi_i is proportional to the square root of the predicted squared residual
- * E[(Y_i - f(i))^2] = q_i (1 - q_i) + (q_i - f(i))^2, where q_i is the judge's P(yes)
- * recalibrated on the labels so far (weighted least squares of Y on P(yes), weights 1/pi) and
- * f = q once there are labels (the judge's P(yes) before); probabilities are capped at 1 (the
- * excess goes to the others) and floored at `floor` x the uniform share, so an item the judge
- * is sure of still has a chance and a wrong judge cannot make the variance blow up.
- * Uniform labelling is the same estimator with pi_i = n / N.
+ * Allocation. pi_i is proportional to the square root of the expected squared error
+ * E[(Y_i - f(i))^2 | P(yes)_i], learned from the labels so far (ErrorModelOptions; by default
+ * five equal-count bins of P(yes), each bin's inverse-probability-weighted mean squared error
+ * shrunk toward f(1 - f), f the judge's P(yes)); before any label it is f(1 - f), right for a
+ * calibrated judge. Probabilities are capped at 1 (the excess goes to the others) and floored at
+ * `floor` x the uniform share, so an item the judge is sure of still has a chance and a wrong
+ * judge cannot make the variance blow up. Uniform labelling is the same estimator with
+ * pi_i = n / (open items), learning f the same way.
  *
  * Pure: randomness comes from a RandomSource.
  *
@@ -50,66 +52,17 @@ export interface ActiveEstimate {
   rounds: number;
 }
 
-export interface Calibration { a: number; b: number }
-
-/** Weighted least squares of y on p (weights w); identity when the labels cannot fit a slope. */
-export function recalibrate(p: readonly number[], y: readonly number[], w: readonly number[]): Calibration {
-  let sw = 0, sp = 0, sy = 0;
-  for (let i = 0; i < p.length; i++) { sw += w[i]!; sp += w[i]! * p[i]!; sy += w[i]! * y[i]!; }
-  if (p.length < 3 || !(sw > 0)) return { a: 0, b: 1 };
-  const mp = sp / sw, my = sy / sw;
-  let sxx = 0, sxy = 0;
-  for (let i = 0; i < p.length; i++) { sxx += w[i]! * (p[i]! - mp) ** 2; sxy += w[i]! * (p[i]! - mp) * (y[i]! - my); }
-  if (!(sxx > 1e-12)) return { a: my, b: 0 };
-  const b = sxy / sxx;
-  return { a: my - b * mp, b };
-}
-
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
-
-/**
- * Predicted squared residual per item: q(1 - q) for a calibrated judge (q = the recalibrated
- * P(yes)), replaced bin by bin (10 bins of P(yes)) by the labels' weighted mean squared
- * residual (Y - q)^2, shrunk toward q(1 - q) with the weight of `prior` labels.
- */
-export function predictedResidual(pYes: ArrayLike<number>, cal: Calibration, labels: { p: readonly number[]; y: readonly number[]; w: readonly number[] }, prior = 5): { f: Float64Array; v: Float64Array } {
-  const N = pYes.length;
-  const f = new Float64Array(N);
-  const bin = (p: number): number => Math.min(9, Math.floor(p * 10));
-  const num = new Float64Array(10);
-  const den = new Float64Array(10);
-  const cnt = new Float64Array(10);
-  for (let k = 0; k < labels.p.length; k++) {
-    const q = clamp(cal.a + cal.b * labels.p[k]!, 0.005, 0.995);
-    const b = bin(labels.p[k]!);
-    num[b]! += labels.w[k]! * (labels.y[k]! - q) ** 2;
-    den[b]! += labels.w[k]!;
-    cnt[b]! += 1;
-  }
-  const v = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    const p = pYes[i]!;
-    if (!(p >= 0 && p <= 1)) throw new EvalInputError("BAD_VALUE", "a judge's P(yes)", "a number in [0, 1]", String(p));
-    const q = clamp(cal.a + cal.b * p, 0.005, 0.995);
-    f[i] = q;
-    const b = bin(p);
-    const base = q * (1 - q);
-    v[i] = cnt[b]! > 0 ? (prior * base + cnt[b]! * (num[b]! / den[b]!)) / (prior + cnt[b]!) : base;
-  }
-  return { f, v };
-}
-
 /**
  * Inclusion probabilities for a round of `budget` expected labels over the items not yet
  * labelled (`known` ones get 1: their label is in hand), proportional to the square root of the
- * predicted squared residual, capped at 1, floored at `floor` x the uniform share.
+ * learned expected squared error, capped at 1, floored at `floor` x the uniform share.
  */
-export function activeInclusion(pYes: ArrayLike<number>, budget: number, cal: Calibration = { a: 0, b: 1 }, floor = 0.2, labels: { p: readonly number[]; y: readonly number[]; w: readonly number[] } = { p: [], y: [], w: [] }, known: ReadonlySet<number> = new Set()): { pi: Float64Array; f: Float64Array } {
+export function activeInclusion(pYes: ArrayLike<number>, budget: number, cal: Calibration = { a: 0, b: 1 }, floor = 0.2, labels: { p: readonly number[]; y: readonly number[]; w: readonly number[] } = { p: [], y: [], w: [] }, known: ReadonlySet<number> = new Set(), model: ErrorModelOptions = {}): { pi: Float64Array; f: Float64Array } {
   const N = pYes.length;
   if (N === 0) throw new EvalInputError("EMPTY", "active labelling needs items", "at least one item with a P(yes)", "none");
   requireInRange(budget, 1e-9, Math.max(1e-9, N - known.size), "budget");
   requireInRange(floor, 0, 1, "floor");
-  const { f, v } = predictedResidual(pYes, cal, labels);
+  const { f, v } = errorModel(pYes, cal, labels, model);
   const open: number[] = [];
   for (let i = 0; i < N; i++) if (!known.has(i)) open.push(i);
   const pOpen = proportionalCapped(open.map((i) => Math.sqrt(v[i]!)), budget, floor);
@@ -192,10 +145,16 @@ export interface ActiveRunOptions {
   budget: number;
   /** Labels per round (the last round takes what is left). Default: the whole budget at once. */
   batch?: number;
-  /** "active" (sqrt residual allocation, recalibrated each round) or "uniform". */
+  /**
+   * "active" (pi proportional to the square root of the learned expected squared error) or
+   * "uniform" (pi = n / open items). Both learn the estimator's prediction f the same way from
+   * the rounds before, so the two differ only in pi.
+   */
   design: "active" | "uniform";
   floor?: number;
   alpha?: number;
+  /** How f and the expected squared error are learned (default quantile bins). */
+  errorModel?: ErrorModelOptions;
 }
 
 /**
@@ -213,18 +172,24 @@ export function runCampaign(pYes: ArrayLike<number>, reveal: (i: number) => numb
   const labelsY: number[] = [];
   const labelsW: number[] = [];
   while (spent < o.budget - 1e-9) {
-    const n = Math.min(batch, o.budget - spent, N - known.size);
-    if (n <= 0) break;
+    // The round's weight in the combination is its planned size, fixed before any draw (a
+    // weight that depended on earlier draws would bias the combination).
+    const n = Math.min(batch, o.budget - spent);
     let pi: Float64Array;
     let f: Float64Array;
     const knownSet = new Set(known.keys());
-    if (o.design === "uniform") {
-      f = Float64Array.from(pYes as ArrayLike<number>);
+    const cal = recalibrate(labelsP, labelsY, labelsW);
+    const labels = { p: labelsP, y: labelsY, w: labelsW };
+    if (N - known.size <= n) {
+      // Fewer open items than the round asks for: label them all.
+      f = errorModel(pYes, cal, labels, o.errorModel ?? {}).f;
+      pi = new Float64Array(N).fill(1);
+    } else if (o.design === "uniform") {
+      f = errorModel(pYes, cal, labels, o.errorModel ?? {}).f;
       pi = new Float64Array(N).fill(n / (N - known.size));
       for (const i of knownSet) pi[i] = 1;
     } else {
-      const cal = recalibrate(labelsP, labelsY, labelsW);
-      ({ pi, f } = activeInclusion(pYes, n, cal, o.floor ?? 0.2, { p: labelsP, y: labelsY, w: labelsW }, knownSet));
+      ({ pi, f } = activeInclusion(pYes, n, cal, o.floor ?? 0.2, labels, knownSet, o.errorModel ?? {}));
     }
     const drawn: number[] = [];
     for (let i = 0; i < N; i++) {
@@ -260,17 +225,20 @@ export interface BudgetComparison {
 /**
  * Mean interval width and coverage of active labelling at `budget` and of uniform labelling on
  * a grid of budgets, over `replications` seeded campaigns each; the saving compares labels at
- * the same mean width, uniform's labels read off its grid by linear interpolation.
+ * the same mean width, uniform's labels read off its grid by linear interpolation. With
+ * `batch`, active runs ceil(budget / batch) rounds and uniform as many rounds at each of its
+ * budgets, learning f the same way (the same estimator; only pi differs).
  */
-export function compareBudgets(pYes: ArrayLike<number>, truth: ArrayLike<number>, budget: number, uniformGrid: readonly number[], replications: number, random: RandomSource, opts: { batch?: number; floor?: number; alpha?: number } = {}): BudgetComparison {
+export function compareBudgets(pYes: ArrayLike<number>, truth: ArrayLike<number>, budget: number, uniformGrid: readonly number[], replications: number, random: RandomSource, opts: { batch?: number; floor?: number; alpha?: number; errorModel?: ErrorModelOptions } = {}): BudgetComparison {
   const N = pYes.length;
   let theta = 0;
   for (let i = 0; i < N; i++) theta += truth[i]!;
   theta /= N;
+  const roundsOf = opts.batch === undefined ? 1 : Math.ceil(budget / Math.min(opts.batch, budget));
   const run = (design: "active" | "uniform", b: number): CampaignFigures => {
     let w = 0, l = 0, c = 0;
     for (let r = 0; r < replications; r++) {
-      const e = runCampaign(pYes, (i) => truth[i]!, random, { budget: b, design, ...(opts.batch !== undefined && design === "active" ? { batch: Math.min(opts.batch, b) } : {}), ...(opts.floor !== undefined ? { floor: opts.floor } : {}), ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}) });
+      const e = runCampaign(pYes, (i) => truth[i]!, random, { budget: b, design, batch: Math.max(1, b / roundsOf), ...(opts.floor !== undefined ? { floor: opts.floor } : {}), ...(opts.alpha !== undefined ? { alpha: opts.alpha } : {}), ...(opts.errorModel !== undefined ? { errorModel: opts.errorModel } : {}) });
       w += e.upper - e.lower;
       l += e.labelled;
       if (e.lower <= theta && theta <= e.upper) c++;

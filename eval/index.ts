@@ -43,6 +43,7 @@ export { DEFAULT_SPLIT_SALT, splitOfSession, type SplitSide } from "./split.js";
 export * from "./ppi-design.js";
 export * from "./ppi-coverage.js";
 export * from "./active.js";
+export * from "./active-error.js";
 export * from "./judge-bias.js";
 export * from "./adjudication.js";
 export * from "./adjudication-report.js";

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { activeInclusion, majorityVote, mulberry32, recalibrate } from "../../eval/index.js";
+import { activeInclusion, DEFAULT_ERROR_MODEL, majorityVote, mulberry32, recalibrate } from "../../eval/index.js";
 import { ExchangeSchema } from "../../schemas/exchange.js";
 import { LabelSchema } from "../../schemas/label.js";
 import { PredictionSchema } from "../../schemas/prediction.js";
@@ -12,8 +12,9 @@ import { writeAtomic } from "./research-files.js";
 /**
  * `errata eval sample --next K`: the next round of active labelling (`eval/active.ts`). Every
  * exchange not yet labelled gets an inclusion probability proportional to the square root of
- * its predicted squared residual (the judge's P(yes), `p_failure` of `--failure-detector` in
- * `--failures`, recalibrated on the labels so far), summing to K; a seeded Poisson draw picks
+ * its expected squared error (the judge's P(yes), `p_failure` of `--failure-detector` in
+ * `--failures`; the error learned from the labels so far in five equal-count bins of P(yes),
+ * `DEFAULT_ERROR_MODEL`), summing to K; a seeded Poisson draw picks
  * the items, proposed in order of probability. The round (every open item's probability, the
  * prediction the estimator uses, and whether it was drawn) is appended to `active.jsonl`, so the
  * estimate can be made unbiased later.
@@ -40,7 +41,7 @@ export interface ActiveRecord {
   seed: number;
   exchange_id: string;
   p_yes: number;
-  /** The prediction the round's difference estimator uses for this item (recalibrated P(yes)). */
+  /** The prediction the round's difference estimator uses for this item (the judge's P(yes) under the default error model, clamped to [0.005, 0.995]). */
   f: number;
   pi: number;
   drawn: boolean;
@@ -105,12 +106,12 @@ export function runNext(ctx: CommandContext, flags: NextFlags): void {
   });
   const proposed = proposedOf(rows);
   if (!flags.dryRun) writeAtomic(activeFile, [...earlier, ...rows].map((r) => JSON.stringify(r)).join("\n") + "\n");
-  const summary = { round, seed, expected: k, proposed: proposed.map((r) => ({ exchange_id: r.exchange_id, pi: r.pi, p_yes: r.p_yes })), open: open.length, labelled: labelled.length, calibration: cal, file: activeFile, written: !flags.dryRun };
+  const summary = { round, seed, expected: k, proposed: proposed.map((r) => ({ exchange_id: r.exchange_id, pi: r.pi, p_yes: r.p_yes })), open: open.length, labelled: labelled.length, errorModel: DEFAULT_ERROR_MODEL, calibration: cal, file: activeFile, written: !flags.dryRun };
   if (flags.json) {
     printJson(ctx.io, summary);
     return;
   }
-  println(ctx.io, `round ${round}: proposed ${proposed.length} items (expected ${k}) of ${open.length} open; ${labelled.length} labelled so far, P(yes) recalibrated as ${cal.a.toFixed(3)} + ${cal.b.toFixed(3)} p`);
+  println(ctx.io, `round ${round}: proposed ${proposed.length} items (expected ${k}) of ${open.length} open; ${labelled.length} labelled so far, the judge's expected squared error learned from them in ${DEFAULT_ERROR_MODEL.bins} equal-count bins of P(yes)`);
   for (const r of proposed) println(ctx.io, `  ${r.exchange_id}  pi ${r.pi.toFixed(4)}  P(yes) ${r.p_yes.toFixed(3)}`);
   println(ctx.io, `${flags.dryRun ? "would append" : "appended"} the round's inclusion probabilities (${rows.length} items) to ${activeFile}`);
 }
