@@ -9,7 +9,9 @@
  * Paths in the payload name files on the developer's machine, not the server's: the
  * transcript path is dropped (the server never reads a file a request names) and the project
  * folder is the developer's folder on the server, so a check file is the one the ladder
- * installed there.
+ * installed there (`errata sync --hooks` puts it there). The payload's cwd still says which
+ * project the call is in, for a check the ladder drafted for one project
+ * (`ERRATA_CHECK_PROJECT`: compared with the check's project, never read as a path).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -44,6 +46,9 @@ export async function answerHook(event: HookRoute, body: Record<string, unknown>
     CLAUDE_PROJECT_DIR: project,
     ERRATA_HOST_DIR: join(home, "host"),
     USER: where.label,
+    // The project a ladder check belongs to is a folder on the developer's machine: the
+    // payload's cwd, compared with the check's project, never read.
+    ERRATA_CHECK_PROJECT: typeof body["cwd"] === "string" && body["cwd"] !== "" ? body["cwd"] : project,
   };
   const payload: Record<string, unknown> = { ...body };
   delete payload["transcript_path"];
