@@ -46,7 +46,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--database <url>", "read and patch a tenant's errata in this PostgreSQL store instead of your ledger (default: ERRATA_DATABASE_URL when a tenant is named); with --tenant")
     .option("--tenant <tenant>", "the tenant whose errata the run reads, with --database (default: ERRATA_TENANT)")
     .option("--team-only", "with --database: only push your rule ledger for the team's most-broken rules (the errata stages run once for the tenant elsewhere)")
-    .option("--developer <label>", "the name your rule ledger is pushed under for the team's most-broken rules, with --database (default: ERRATA_DEVELOPER, else USER)")
+    .option("--developer <label>", "the name your rule ledger is pushed under for the team's most-broken rules, with --database (default: ERRATA_DEVELOPER, else USER, LOGNAME or the account's name)")
     .addHelpText(
       "after",
       examples([

@@ -4,6 +4,7 @@
  *
  * Example: `await storeFor(ctx, { dir: "srv" })` -> the JSONL store over ./srv.
  */
+import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import type { CommandContext } from "./command.js";
 import { badInput } from "../../core/errors.js";
@@ -39,6 +40,14 @@ export async function storeFor(ctx: CommandContext, flags: StoreFlags): Promise<
  *
  * Example: `tenantStore(ctx, { database: "postgres://…", tenant: "acme" }, false)` -> `{ url, tenant: "acme", developer: null }`.
  */
+function accountName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
 export function tenantStore(ctx: CommandContext, opts: { database?: string; tenant?: string; developer?: string }, developer: boolean): { url: string; tenant: string; developer: string } | null {
   const tenant = opts.tenant ?? ctx.io.env["ERRATA_TENANT"];
   const url = opts.database !== undefined || tenant !== undefined ? databaseUrl(ctx, opts.database !== undefined ? { database: opts.database } : {}) : undefined;
@@ -48,7 +57,8 @@ export function tenantStore(ctx: CommandContext, opts: { database?: string; tena
   }
   if (tenant === undefined || !TENANT_PATTERN.test(tenant)) throw badInput("bad --tenant", "with --database, a tenant: lowercase letters, digits and -, up to 40 (or ERRATA_TENANT)", JSON.stringify(tenant ?? null));
   if (!developer) return { url, tenant, developer: "" };
-  const who = opts.developer ?? ctx.io.env["ERRATA_DEVELOPER"] ?? ctx.io.env["USER"];
-  if (who === undefined || !LABEL_PATTERN.test(who)) throw badInput("bad --developer", "a name of lowercase letters, digits and . _ -, up to 64 (or ERRATA_DEVELOPER, else USER)", JSON.stringify(who ?? null));
+  // A cron job has LOGNAME but often no USER; the account's own name is what both would say.
+  const who = opts.developer ?? ctx.io.env["ERRATA_DEVELOPER"] ?? ctx.io.env["USER"] ?? ctx.io.env["LOGNAME"] ?? accountName();
+  if (who === undefined || !LABEL_PATTERN.test(who)) throw badInput("bad --developer", "a name of lowercase letters, digits and . _ -, up to 64 (or ERRATA_DEVELOPER, else USER, LOGNAME or the account's name)", JSON.stringify(who ?? null));
   return { url, tenant, developer: who };
 }

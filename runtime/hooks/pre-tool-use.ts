@@ -110,13 +110,16 @@ export function onPreToolUse(f: Fields, io: ToolHookIo, say: (line: string) => v
   const loaded = loadChecks(io.env, io.cwd, projectDir, sources);
   for (const r of loaded.refused) say(`${r.message}; its checks are not run (this call is decided without them)`);
   // A check the ladder drafted belongs to its project: a call in another folder never meets it.
+  // An http hook (runtime/server/hooks.ts) reads its files from the developer's folder on the
+  // server but names the developer's own project here (a path compared, never read).
+  const checkProject = nonEmpty(io.env["ERRATA_CHECK_PROJECT"]) ?? projectDir;
   const sessionId = str(f["session_id"]);
   // The randomised holdout: in a held-out session an active check runs in shadow (it records, never acts).
   const held = new Set<string>();
   // `--check ID`: the handler of one check (its `if` filter chose the call), so that two
   // handlers firing on one call never decide or log another's check twice.
   const checks = loaded.checks
-    .filter((c) => (only === undefined || c.id === only) && checkApplies(c, projectDir))
+    .filter((c) => (only === undefined || c.id === only) && checkApplies(c, checkProject))
     .map((c) => {
       if (c.mode !== "active" || !heldOut(c, sessionId)) return c;
       held.add(c.id);

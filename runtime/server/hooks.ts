@@ -9,7 +9,9 @@
  * Paths in the payload name files on the developer's machine, not the server's: the
  * transcript path is dropped (the server never reads a file a request names) and the project
  * folder is the developer's folder on the server, so a check file is the one the ladder
- * installed there.
+ * installed there (`errata sync --hooks` puts it there). The payload's cwd still says which
+ * project the call is in, for a check the ladder drafted for one project
+ * (`ERRATA_CHECK_PROJECT`: compared with the check's project, never read as a path).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -28,22 +30,34 @@ export function developerDir(dir: string, tenant: string, label: string): string
   return join(dir, "hooks", tenant, label);
 }
 
-const made = new Set<string>();
+interface DeveloperFolder {
+  project: string;
+  env: Readonly<Record<string, string>>;
+}
+
+/** Made once per developer and process (the folder and its environment): a hook call on the hot path spends no mkdir and no path joins on it. */
+const folders = new Map<string, DeveloperFolder>();
+
+function folderOf(dir: string, tenant: string, label: string): DeveloperFolder {
+  const key = `${dir}\u0000${tenant}\u0000${label}`;
+  let f = folders.get(key);
+  if (f === undefined) {
+    const home = developerDir(dir, tenant, label);
+    const project = join(home, "project");
+    mkdirSync(project, { recursive: true });
+    f = { project, env: { ERRATA_DIR: join(home, "ledger"), HOME: join(home, "home"), CLAUDE_PROJECT_DIR: project, ERRATA_HOST_DIR: join(home, "host"), USER: label } };
+    folders.set(key, f);
+  }
+  return f;
+}
 
 export async function answerHook(event: HookRoute, body: Record<string, unknown>, where: { dir: string; tenant: string; label: string; nowMs: () => number }): Promise<{ answer: Record<string, unknown>; stderr: string }> {
-  const home = developerDir(where.dir, where.tenant, where.label);
-  const project = join(home, "project");
-  // Made once per developer and process: a hook call on the hot path spends no mkdir on it.
-  if (!made.has(project)) {
-    mkdirSync(project, { recursive: true });
-    made.add(project);
-  }
+  const { project, env: base } = folderOf(where.dir, where.tenant, where.label);
   const env: Record<string, string> = {
-    ERRATA_DIR: join(home, "ledger"),
-    HOME: join(home, "home"),
-    CLAUDE_PROJECT_DIR: project,
-    ERRATA_HOST_DIR: join(home, "host"),
-    USER: where.label,
+    ...base,
+    // The project a ladder check belongs to is a folder on the developer's machine: the
+    // payload's cwd, compared with the check's project, never read.
+    ERRATA_CHECK_PROJECT: typeof body["cwd"] === "string" && body["cwd"] !== "" ? body["cwd"] : project,
   };
   const payload: Record<string, unknown> = { ...body };
   delete payload["transcript_path"];

@@ -113,9 +113,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, error: "rate-limited", expected: `at most ${ctx.max} requests a minute for this tenant`, found: `more; retry after ${ctx.after}` }),
   });
 
-  // Built once: the document is generated from the zod schemas (about 2 ms of CPU), and the route is public.
-  let doc: Record<string, unknown> | null = null;
-  app.get("/openapi.json", async () => (doc ??= openApiDocument(opts.version ?? "dev")));
+  // Built and serialised once: the document is generated from the zod schemas (about 2 ms of
+  // CPU) and its 24 KB of JSON took ~1 ms more a call to serialise; the route is public.
+  let doc: string | null = null;
+  app.get("/openapi.json", async (_req, reply) => reply.type("application/json; charset=utf-8").send((doc ??= JSON.stringify(openApiDocument(opts.version ?? "dev")))));
   installLogin(app, store, sessions);
   installLabelling(app, opts.labelling ?? null);
 

@@ -69,6 +69,40 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
       },
       ...hookPaths,
+      "/v1/hooks/errata": {
+        get: {
+          summary: "What the http prompt hook captured for the token's developer, in the ledger's order, patches folded on (errata sync --hooks pulls it)",
+          security: auth,
+          parameters: [
+            { name: "after", in: "query", schema: { type: "integer", minimum: 0 }, description: "a cursor: the `next` of the previous page" },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500 } },
+          ],
+          responses: { "200": { description: "a page, as GET /v1/errata's" }, "400": error, "401": error },
+        },
+      },
+      "/v1/hooks/ladder/{file}": {
+        get: {
+          summary: "Whole lines the http hooks appended to one of the developer's ladder logs (tool-events.jsonl, instructions-loaded.jsonl, sorted.jsonl) after a byte offset",
+          security: auth,
+          parameters: [{ name: "file", in: "path", required: true, schema: { type: "string", enum: ["tool-events.jsonl", "instructions-loaded.jsonl", "sorted.jsonl"] } }, { name: "after", in: "query", schema: { type: "integer", minimum: 0 } }],
+          responses: { "200": { description: "{lines, next, size}", content: { "application/json": { schema: { type: "object", properties: { lines: { type: "array", items: { type: "string" } }, next: { type: "integer" }, size: { type: "integer" } } } } } }, "400": error, "401": error, "404": error },
+        },
+        put: {
+          summary: "The developer's checks.json or line-holdouts.json for the http hooks to read (checked by the hooks' own parser, written whole)",
+          security: auth,
+          parameters: [{ name: "file", in: "path", required: true, schema: { type: "string", enum: ["checks.json", "line-holdouts.json"] } }],
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: "the file, as the ladder writes it (docs/ladder.md)" } } } },
+          responses: { "200": { description: "{file, entries}" }, "400": error, "401": error, "404": error },
+        },
+      },
+      "/v1/team/rule-lines": {
+        post: {
+          summary: "The token's developer's rule-ledger lines, held once each by content, for the team's most-broken rules",
+          security: auth,
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["lines"], properties: { lines: { type: "array", maxItems: 5000, items: { type: "object", description: "a rule, incident, mention or patch line (docs/ladder.md)" } } } } } } },
+          responses: { "200": { description: "{developer, written, already_here}" }, "400": error, "401": error },
+        },
+      },
       "/v1/team/rules": { get: { summary: "The team's most-broken rules across its developers' ladders (ids and counts, each incident's developer and project)", security: auth, parameters: [{ name: "top", in: "query", schema: { type: "integer", minimum: 1 } }], responses: { "200": { description: "rules" }, "400": error, "401": error } } },
       "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error } } },
       "/v1/pages/label": { get: { summary: "The labelling page of the labeller the token's label names (HTML; its calls go to /api/sheet, /api/change, /api/export.csv under the same auth)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error, "403": error, "404": error } } },

@@ -44,7 +44,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     paths: [UPSTREAM_FIXTURES],
     how: "run scripts/extract-upstream-fixtures.js on gitleaks', betterleaks' and secretlint's checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
   },
-  { tests: "the PostgreSQL store and the server over it (test/server/pg-store, the Postgres cases of test/server/intake and sync)", paths: [POSTGRES_INITDB], how: "install Debian's PostgreSQL (`apt-get install -y postgresql`; the tests start their own throwaway cluster)" },
+  { tests: "the PostgreSQL store and the server over it (test/server/pg-store, pg-daily, hooks-ladder, the Postgres cases of test/server/intake and sync)", paths: [POSTGRES_INITDB], how: "install Debian's PostgreSQL (`apt-get install -y postgresql`; the tests start their own throwaway cluster)" },
   { tests: `the real-client suite (test/e2e/*, Claude Code ${CLAUDE_CODE_VERSION})`, paths: [clientBinary(), join(repoRoot, "dist", "cli", "main.js")], how: "run `node scripts/claude-code.mjs install` (the pinned client, into a cache folder outside the package; it needs the npm registry) and `npm run build`" },
 ];
 

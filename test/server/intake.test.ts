@@ -19,6 +19,8 @@ const ROUTES: Array<[string, string]> = [
   ...Object.keys(HOOK_EVENTS).map((r): [string, string] => ["POST", `/v1/hooks/${r}`]),
   ["GET", "/v1/pages/pulse"],
   ["GET", "/v1/team/rules"],
+  ["GET", "/v1/hooks/errata"],
+  ["POST", "/v1/team/rule-lines"],
 ];
 
 function filesText(dir: string): string {
