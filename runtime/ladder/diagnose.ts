@@ -82,6 +82,11 @@ interface Polarity {
   neg: Set<string>;
   posWords: Set<string>;
   negWords: Set<string>;
+  /** Per choice set (CHOICE_SETS order): the words of it picked (said, not negated) and those banned (negated). */
+  picks: string[][];
+  bans: string[][];
+  /** pos and neg together. */
+  content: Set<string>;
 }
 
 /** Each rule meets every other: its split is kept (word segmentation and stemming are the cost). */
@@ -92,7 +97,7 @@ function polarity(text: string): Polarity {
   const known = seen.get(text);
   if (known) return known;
   if (seen.size > 10_000) seen.clear();
-  const out: Polarity = { pos: new Set<string>(), neg: new Set<string>(), posWords: new Set<string>(), negWords: new Set<string>() };
+  const out: Polarity = { pos: new Set<string>(), neg: new Set<string>(), posWords: new Set<string>(), negWords: new Set<string>(), picks: [], bans: [], content: new Set<string>() };
   seen.set(text, out);
   for (const clause of text.split(/[.;:!?\n|]|\bbut\b|\binstead\b/i)) {
     let negated = false;
@@ -108,6 +113,12 @@ function polarity(text: string): Polarity {
       if (t.length >= 3 && !STOP.has(t)) (negated ? out.neg : out.pos).add(t);
     }
   }
+  // Worked out once per text, not once per pair of rules (contradictions meets every pair).
+  for (const set of CHOICE_SETS) {
+    out.picks.push([...out.posWords].filter((w) => set.has(w) && !out.negWords.has(w)));
+    out.bans.push([...out.negWords].filter((w) => set.has(w)));
+  }
+  out.content = new Set([...out.pos, ...out.neg]);
   return out;
 }
 
@@ -120,17 +131,17 @@ function polarity(text: string): Polarity {
  */
 export function contradictions(rule: LedgerRule, others: readonly LedgerRule[]): string[] {
   const mine = polarity(rule.text);
-  const mineContent = new Set([...mine.pos, ...mine.neg]);
+  const mineContent = mine.content;
   const out: string[] = [];
   for (const o of others) {
     if (o.rule_id === rule.rule_id) continue;
     const theirs = polarity(o.text);
     let why: string | null = null;
-    for (const set of CHOICE_SETS) {
-      const myPick = [...mine.posWords].filter((w) => set.has(w) && !mine.negWords.has(w));
-      const myBan = [...mine.negWords].filter((w) => set.has(w));
-      const theirPick = [...theirs.posWords].filter((w) => set.has(w) && !theirs.negWords.has(w));
-      const theirBan = [...theirs.negWords].filter((w) => set.has(w));
+    for (let k = 0; k < CHOICE_SETS.length; k++) {
+      const myPick = mine.picks[k]!;
+      const myBan = mine.bans[k]!;
+      const theirPick = theirs.picks[k]!;
+      const theirBan = theirs.bans[k]!;
       const clash = theirPick.some((w) => myBan.includes(w)) || myPick.some((w) => theirBan.includes(w)) || (myPick.length > 0 && theirPick.length > 0 && !theirPick.some((w) => myPick.includes(w)));
       if (clash) {
         why = `${[...theirPick, ...theirBan.map((w) => `not ${w}`)].join("/")} against ${[...myPick, ...myBan.map((w) => `not ${w}`)].join("/")}`;
@@ -138,7 +149,7 @@ export function contradictions(rule: LedgerRule, others: readonly LedgerRule[]):
       }
     }
     if (why === null) {
-      const theirContent = new Set([...theirs.pos, ...theirs.neg]);
+      const theirContent = theirs.content;
       const opposed = [...new Set([...[...mine.neg].filter((t) => theirs.pos.has(t) && !theirs.neg.has(t)), ...[...mine.pos].filter((t) => theirs.neg.has(t) && !mine.neg.has(t))])];
       if (opposed.length >= 2 && opposed.length * 2 >= Math.min(mineContent.size, theirContent.size)) why = `same subject: ${opposed.join(", ")}; opposite polarity`;
     }

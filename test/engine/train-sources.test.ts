@@ -11,6 +11,7 @@ import { ukpBankLabels, UKP_CLASSES, UKP_MODES } from "../../runtime/engine/embe
 import { parseWeights, serialiseWeights } from "../../runtime/engine/embedded/weights.js";
 import { bank, v3ClassQuestions } from "../../questions/index.js";
 import type { Label } from "../../schemas/label.js";
+import type { WeightsFile } from "../../runtime/engine/base/schemas.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { syntheticSet } from "./helpers/labelled.js";
 
@@ -75,8 +76,11 @@ describe("which sets train a question, and the record of it", () => {
     const s = syntheticSet(3, 60, 0.1, "people");
     return { ...s, exchanges: s.exchanges.map((e) => ({ ...e, synthetic: false })) };
   };
+  // The weights of the synthetic set and the people's, trained once for the two tests that read them (training is deterministic).
+  let both: WeightsFile | undefined;
+  const trainedOnBoth = (): WeightsFile => (both ??= trainEmbedded([synth, people()], { versions, l2: 1, features: noSignals, minPerClass: 2 }));
   it("real labels over every turn train alone; otherwise synthetic joins, and each question records its sets, seed, items and positives", () => {
-    const w = trainEmbedded([synth, people()], { versions, l2: 1, features: noSignals, minPerClass: 2 });
+    const w = trainedOnBoth();
     const unhappy = w.questions["detect.unhappy@1"]!;
     expect(unhappy.trainedBy).toEqual([expect.objectContaining({ set: "people", synthetic: false, seed: null })]);
     const mode = w.questions["mode.claimed_false_success@1"]!;
@@ -106,7 +110,7 @@ describe("which sets train a question, and the record of it", () => {
     expect(a.maxFeatures).toBe(50);
   });
   it("eval scores a set the weights were not trained on in full, flagged synthetic; a trained-on set on its holdout", async () => {
-    const w = trainEmbedded([synth, people()], { versions, l2: 1, features: noSignals, minPerClass: 2 });
+    const w = trainedOnBoth();
     const other = await syntheticTrainingSet(12, 8);
     const test = { ...other, name: "synthetic", synthetic: undefined };
     const rows = evaluateEmbedded([test, people()], w, createScorer(w, null), { versions, resamples: 20 });

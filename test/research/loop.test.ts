@@ -183,16 +183,21 @@ describe.skipIf(!built)("research loop (dist/scripts/research.js) on a small sub
     expect(S.tracks["synthetic"]!.detectors).toContain("combiner");
   });
 
-  it("fails loudly on bad input: a corpus it cannot run on, a folder that is not fresh", () => {
-    const bad = runScript(["--dir", join(tmp.dir, "bad"), "--corpora", "dbdc3"]);
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain("the loop stopped: unknown corpus dbdc3");
+  // In process (runResearch, what the compiled script runs and whose code it makes its exit
+  // code): the compiled run above already shows the script's exit code is the driver's.
+  it("fails loudly on bad input: a corpus it cannot run on, a folder that is not fresh", async () => {
+    const paths = { repoRoot, docsPage, tmpDir: tmp.dir };
+    const env = { HOME: tmp.dir, ERRATA_SHARED_DATASETS: join(repoRoot, "no-shared-datasets-here") };
+    const bad = memory(env);
+    expect(await runResearch(["--dir", join(tmp.dir, "bad"), "--corpora", "dbdc3"], bad.io, paths)).toBe(2);
+    expect(bad.err()).toContain("the loop stopped: unknown corpus dbdc3");
     const used = join(tmp.dir, "used");
     mkdirSync(used);
     writeFileSync(join(used, "x"), "");
-    const notFresh = runScript(["--dir", used]);
-    expect(notFresh.status).toBe(2);
-    expect(notFresh.stderr).toContain("is not empty");
+    const notFresh = memory(env);
+    expect(await runResearch(["--dir", used], notFresh.io, paths)).toBe(2);
+    expect(notFresh.err()).toContain("is not empty");
+    expect(fingerprint(docsPage)).toEqual(docsBefore);
   });
 
   it("--render rebuilds the same page from summary.json, into --out, and over the docs page only with --write-docs", async () => {
@@ -233,18 +238,25 @@ describe("research driver in process (runResearch)", () => {
   // The raw AB-ReDial CSV re-import is left out, as in the subset run above.
   const env = { HOME: tmp.dir, ERRATA_SHARED_DATASETS: join(tmp.dir, "no-shared-datasets-here") };
 
-  it("a whole (tiny) loop with --write-docs writes the page into --out and over the docs page", async () => {
+  // The shipped weights judge here (--engine shipped): the loop that trains its own engine is the
+  // compiled run above; this one covers the other engine and spares a second training.
+  it("a whole (tiny) loop with --write-docs and --engine shipped writes the page into --out and over the docs page", async () => {
     const docs = join(tmp.dir, "docs-page.md");
     writeFileSync(docs, "the tracked page\n");
     const out = join(tmp.dir, "out");
     const m = memory(env);
-    const code = await runResearch(["--dir", join(tmp.dir, "loop"), "--out", out, "--write-docs", "--corpora", "synthetic", "--synthetic-sessions", "30", "--items", "30", "--failure-items", "10", "--monte-carlo", "50"], m.io, { repoRoot, docsPage: docs, tmpDir: tmp.dir });
+    const code = await runResearch(["--dir", join(tmp.dir, "loop"), "--out", out, "--write-docs", "--corpora", "synthetic", "--synthetic-sessions", "30", "--items", "30", "--failure-items", "10", "--monte-carlo", "50", "--engine", "shipped"], m.io, { repoRoot, docsPage: docs, tmpDir: tmp.dir });
     expect(code, m.err().slice(-3000)).toBe(0);
     const page = readFileSync(join(out, "research-loop.md"), "utf8");
     expect(page).toContain("--write-docs --corpora synthetic");
     expect(readFileSync(docs, "utf8")).toBe(page);
     expect(m.out()).toContain(`wrote ${docs}`);
-    expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).meta.options).toMatchObject({ out, writeDocs: true, corpora: ["synthetic"] });
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+    expect(summary.meta.options).toMatchObject({ out, writeDocs: true, corpora: ["synthetic"], engine: "shipped" });
+    // The shipped engine: its weights file, and only the sessions its training held out.
+    expect(summary.engine).toMatchObject({ mode: "shipped", file: join(repoRoot, "datasets", "weights", "embedded.json") });
+    expect(m.out()).toContain("keeping only the sessions their training held out");
+    expect(existsSync(join(tmp.dir, "loop", "engine", "weights.json"))).toBe(false);
   });
 
   it("without --dir and --out, makes a new folder under the temp dir and reports there", async () => {
