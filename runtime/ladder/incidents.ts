@@ -111,8 +111,8 @@ export interface TurnOutcome {
   /** The turn's cause class when it was sorted ("undecided": no cue placed it; only rule_gap and undecided touch rules). */
   cause: Sorted | null;
   /**
-   * The rules wing finds a rule of the project covering the turn but names none (its best
-   * candidate is over the cover cut, under the naming cut): which rule is undecided. Such a
+   * A correction the rules wing finds a rule of the project covering but names none for (its
+   * best candidate is over the cover cut, under the naming cut): which rule is undecided. Such a
    * turn counts no incident and is no rule gap (gaps.ts drafts no new rule from it); the
    * audit reports it as undecided.
    */
@@ -149,7 +149,8 @@ export interface TurnContext {
 export function turnLines(turn: OwnerTurn, rules: readonly LedgerRule[], loads: readonly InstructionsLoadedRow[], causeOf: (turn: OwnerTurn) => Sorted | null, ctx: TurnContext = {}): TurnOutcome {
   let reading = signalOf(turn);
   if (reading.signal === "praise" || reading.signal === "job") return { reading, lines: [], cause: null };
-  const done = (o: TurnOutcome): TurnOutcome => (undecidedRule ? { ...o, undecidedRule } : o);
+  // Only a correction is undecided: a turn that corrects nothing names no rule and needs none.
+  const done = (o: TurnOutcome): TurnOutcome => (undecidedRule && o.reading.signal !== null ? { ...o, undecidedRule } : o);
   const repeat = turn.origin === "typed" ? repeatMarker(turn.text) : null;
   const byKeyword = rulesNamed(turn, rules);
   const namer = byKeyword.length > 0 || turn.origin !== "typed" ? null : (ctx.namer ?? new RuleNamer(rules));

@@ -59,7 +59,7 @@ export function ladderStage(ctx: StageContext, root: string, opts: LadderStageOp
       const added = syncIndexRules(ladderDir, index, at, opts.home ?? null);
       const warnings: string[] = [];
       const r = await runAudit({ ladderDir, projectDir: opts.projectDir, index, transcripts, at, reviewer: opts.reviewer ? opts.reviewer() : null, warn: (l) => warnings.push(l) });
-      const counts = { rules_added: added, transcripts: transcripts.length, transcripts_skipped: r.skipped.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, proposals: r.proposals.length, shadow_checks: r.shadow.length };
+      const counts = { rules_added: added, transcripts: transcripts.length, transcripts_skipped: r.skipped.length, turns: r.turns, incidents: r.incidents, mentions: r.mentions, undecided_rule: r.sorted["undecided_rule"] ?? 0, proposals: r.proposals.length, shadow_checks: r.shadow.length };
       return stageOutput(counts, [...warnings, ...(r.proposals.length > 0 ? [`ladder: ${r.proposals.length} proposal(s) waiting: errata rules approvals`] : [])]);
     },
   };
