@@ -22,6 +22,15 @@ import { shuffleInPlace } from "../core/shuffle.js";
  */
 export const SHEET_FIXED_COLUMNS = ["labeler", "item", "exchange_id", "previous_ask", "reply_end", "tool_calls", "prompt"] as const;
 export const SHEET_NOTE_COLUMN = "note";
+/**
+ * The columns of an active-labelling round's sheet: the round and each item's inclusion
+ * probability, so the sheet carries what the estimate needs and `eval label import` can check
+ * it against `active.jsonl`. The items are then in the round's order (most informative first),
+ * the same for every labeller.
+ */
+export const SHEET_ACTIVE_COLUMNS = ["active_round", "pi"] as const;
+
+export interface SheetActive { round: number; pi: ReadonlyMap<string, number> }
 
 export interface SheetItem {
   exchange_id: string;
@@ -41,9 +50,10 @@ export function labellerOrder<T>(items: readonly T[], labeler: string): T[] {
  * spec itself (`satisfaction:1-5`) for a question the importer would not know by its id, so
  * the sheet re-imports without repeating `--questions`.
  */
-export function buildSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[], columnName: (q: AnswerSpec) => string = (q) => q.id): string {
-  const fields = [...SHEET_FIXED_COLUMNS, ...questions.map(columnName), SHEET_NOTE_COLUMN];
-  const rows = labellerOrder(items, labeler).map((it, i) => [
+export function buildSheet(labeler: string, items: readonly SheetItem[], questions: readonly AnswerSpec[], columnName: (q: AnswerSpec) => string = (q) => q.id, active?: SheetActive): string {
+  const fields = [...SHEET_FIXED_COLUMNS, ...(active ? SHEET_ACTIVE_COLUMNS : []), ...questions.map(columnName), SHEET_NOTE_COLUMN];
+  // An active round keeps its order (the most informative first); a gold sheet is shuffled per labeller.
+  const rows = (active ? [...items] : labellerOrder(items, labeler)).map((it, i) => [
     labeler,
     String(i + 1),
     it.exchange_id,
@@ -51,6 +61,8 @@ export function buildSheet(labeler: string, items: readonly SheetItem[], questio
     it.reply_end ?? "",
     it.tool_calls,
     it.prompt,
+    // String(x) round-trips a double exactly, so the import can compare with active.jsonl.
+    ...(active ? [String(active.round), String(active.pi.get(it.exchange_id) ?? "")] : []),
     ...questions.map(() => ""),
     "",
   ]);
@@ -68,7 +80,8 @@ export type SheetErrorCode =
   | "duplicate_row"
   | "labeler"
   | "missing_answer"
-  | "invalid_answer";
+  | "invalid_answer"
+  | "invalid_value";
 
 export interface SheetError {
   /** Spreadsheet row (header = 1); 1 for header problems. */
@@ -86,7 +99,7 @@ export interface SheetAnswer {
 }
 
 export type SheetResult =
-  | { ok: true; labeler: string; rows: number; answers: SheetAnswer[]; skipped: { row: number; question: string; note: string }[]; questions: string[] }
+  | { ok: true; labeler: string; rows: number; answers: SheetAnswer[]; skipped: { row: number; question: string; note: string }[]; questions: string[]; active: { row: number; exchange_id: string; round: number; pi: number }[] | null }
   | { ok: false; errors: SheetError[] };
 
 export function validateSheet(
@@ -107,7 +120,7 @@ export function validateSheet(
   const specs = new Map(opts.questions.map((q) => [q.id, q]));
   const answerCols: { index: number; spec: AnswerSpec }[] = [];
   cols.forEach((c, index) => {
-    if ((SHEET_FIXED_COLUMNS as readonly string[]).includes(c) || c === SHEET_NOTE_COLUMN) return;
+    if ((SHEET_FIXED_COLUMNS as readonly string[]).includes(c) || (SHEET_ACTIVE_COLUMNS as readonly string[]).includes(c) || c === SHEET_NOTE_COLUMN) return;
     let spec = specs.get(c);
     if (!spec && c.includes(":")) {
       // A column that carries its spec (written by eval label export for a question the
@@ -123,6 +136,8 @@ export function validateSheet(
     else err(1, c, "unknown_column", `column ${JSON.stringify(c)} is not a question of this sheet; expected one of ${[...specs.keys()].join(", ")}`);
   });
   if (answerCols.length === 0 && errors.length === 0) err(1, null, "missing_column", "no question columns");
+  const hasActive = SHEET_ACTIVE_COLUMNS.map((c) => col(c) >= 0);
+  if (hasActive[0] !== hasActive[1]) err(1, hasActive[0] ? "pi" : "active_round", "missing_column", `an active round's sheet has both ${SHEET_ACTIVE_COLUMNS.join(" and ")}; found only ${hasActive[0] ? "active_round" : "pi"}`);
   if (data.length === 0) err(2, null, "no_rows", "no item rows");
   if (errors.some((e) => e.row === 1)) return { ok: false, errors };
 
@@ -134,6 +149,9 @@ export function validateSheet(
   const seen = new Map<string, number>();
   const answers: SheetAnswer[] = [];
   const skipped: { row: number; question: string; note: string }[] = [];
+  const iR = col("active_round");
+  const iP = col("pi");
+  const active: { row: number; exchange_id: string; round: number; pi: number }[] | null = iR >= 0 && iP >= 0 ? [] : null;
   data.forEach((cells, k) => {
     const row = k + 2;
     const cell = (i: number): string => (i >= 0 ? (cells[i] ?? "") : "").trim();
@@ -148,6 +166,13 @@ export function validateSheet(
     const first = seen.get(id);
     if (first !== undefined) err(row, "exchange_id", "duplicate_row", `exchange_id ${id} is also on row ${first}`);
     else seen.set(id, row);
+    if (active) {
+      const r = Number(cell(iR));
+      const p = Number(cell(iP));
+      if (!(Number.isInteger(r) && r >= 1)) err(row, "active_round", "invalid_value", `active_round is ${JSON.stringify(cell(iR))}; expected the round number written by eval label export`);
+      else if (!(p > 0 && p <= 1)) err(row, "pi", "invalid_value", `pi is ${JSON.stringify(cell(iP))}; expected the inclusion probability in (0, 1] written by eval label export`);
+      else active.push({ row, exchange_id: id, round: r, pi: p });
+    }
     const note = cell(iN);
     for (const { index, spec } of answerCols) {
       const raw = cell(index);
@@ -162,5 +187,5 @@ export function validateSheet(
     }
   });
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, labeler, rows: data.length, answers, skipped, questions: answerCols.map((a) => a.spec.id) };
+  return { ok: true, labeler, rows: data.length, answers, skipped, questions: answerCols.map((a) => a.spec.id), active };
 }

@@ -111,7 +111,7 @@ export function runNext(ctx: CommandContext, flags: NextFlags): void {
     printJson(ctx.io, summary);
     return;
   }
-  println(ctx.io, `round ${round}: proposed ${proposed.length} items (expected ${k}) of ${open.length} open; ${labelled.length} labelled so far, the judge's expected squared error learned from them in ${DEFAULT_ERROR_MODEL.bins} equal-count bins of P(yes)`);
+  println(ctx.io, `round ${round}: proposed ${proposed.length} items (expected ${k}) of ${open.length} open; ${labelled.length} labelled so far; ${labelled.length === 0 ? "expected squared error P(yes)(1 - P(yes)) before any label" : `the judge's expected squared error learned from them in ${DEFAULT_ERROR_MODEL.bins} equal-count bins of P(yes)`}`);
   for (const r of proposed) println(ctx.io, `  ${r.exchange_id}  pi ${r.pi.toFixed(4)}  P(yes) ${r.p_yes.toFixed(3)}`);
   println(ctx.io, `${flags.dryRun ? "would append" : "appended"} the round's inclusion probabilities (${rows.length} items) to ${activeFile}`);
 }

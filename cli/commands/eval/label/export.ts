@@ -9,10 +9,14 @@ import { evalPaths, readJsonlStrict, resolveFrom, writeAtomic } from "../../../s
 import { readGoldItems } from "../../../shared/eval-labels.js";
 import { answerSpecs } from "../../../shared/eval-questions.js";
 import { examples } from "../../../shared/help.js";
+import { lastActiveRound, proposedOf } from "../../../shared/eval-next.js";
 
 /**
  * `errata eval label export`: one labeller's blind CSV sheet: the items' text, one column per
- * question, shuffled for that labeller; no stratum, weight or anyone's answers.
+ * question, shuffled for that labeller; no stratum, weight or anyone's answers. When an
+ * active-labelling round exists (`active.jsonl`, like `eval label serve`), the sheet holds that
+ * round's proposals in its order (the most informative first) with the round and each item's
+ * inclusion probability, which `eval label import` checks against `active.jsonl`.
  *
  * Example: `errata eval label export --labeler ana` → "wrote …/sheets/ana.csv: 300 items,
  * 27 questions".
@@ -23,6 +27,8 @@ export interface ExportFlags {
   exchanges?: string[];
   questions?: string;
   split: string;
+  items: string;
+  active?: string;
   out?: string;
   dryRun?: boolean;
   json?: boolean;
@@ -41,15 +47,23 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--exchanges <files...>", "exchange/1 JSONL with the items' text (default: the v4 folder's exchanges.jsonl)")
     .option("--questions <list>", "answer columns, e.g. detect.unhappy,class,satisfaction:1-5 (default: the bank's questions and class)")
     .option("--split <side>", "all, fit or holdout", "all")
+    .option("--items <which>", "auto (the last active-labelling round's proposals, in its order, with their inclusion probabilities, when active.jsonl exists; else the gold set), active or gold", "auto")
+    .option("--active <file>", "active-draw/1 rounds (default: <ledger>/eval/active.jsonl)")
     .option("--out <file>", "the sheet (default: <ledger>/eval/sheets/<id>.csv)")
     .option("--dry-run", "build the sheet, write nothing")
-    .option("--json", "print one JSON value: {out, labeler, items, questions, written}")
+    .option("--json", "print one JSON value: {out, labeler, items, questions, active_round, written}")
     .addHelpText(
       "after",
       examples([
         [
           "errata datasets copy ab-redial && errata eval sample --exchanges datasets/ab-redial/exchanges.jsonl --items 30 --failure-items 0 &&",
           "errata eval label export --labeler ana --exchanges datasets/ab-redial/exchanges.jsonl --split all",
+        ],
+        [
+          "errata datasets copy ab-redial &&",
+          "errata eval predictions --exchanges datasets/ab-redial/exchanges.jsonl --detectors regex --out regex.jsonl &&",
+          "errata eval sample --next 20 --exchanges datasets/ab-redial/exchanges.jsonl --failures regex.jsonl --failure-detector regex &&",
+          "errata eval label export --labeler ana --exchanges datasets/ab-redial/exchanges.jsonl",
         ],
       ]),
     )
@@ -84,14 +98,21 @@ export function sheetItems(ctx: CommandContext, flags: { gold?: string; exchange
 
 function runExport(ctx: CommandContext, flags: ExportFlags): void {
   if (!LABELER.test(flags.labeler)) throw badInput("bad --labeler", "an id of letters, digits and _ . : @ -", describeFound(flags.labeler));
+  if (!["auto", "active", "gold"].includes(flags.items)) throw badInput("bad --items", "auto, active or gold", describeFound(flags.items));
   const p = evalPaths(ctx.io);
-  const { items, questions } = sheetItems(ctx, flags);
+  const activeFile = flags.active ? resolveFrom(ctx.io, flags.active) : p.active;
+  const round = flags.items === "gold" ? null : lastActiveRound(activeFile);
+  if (flags.items === "active" && round === null) throw badInput("no active-labelling round", `rounds in ${activeFile} (errata eval sample --next K)`, "none");
+  const proposed = round ? proposedOf(round.rows) : null;
+  if (round && proposed!.length === 0) throw badInput(`the last active round (${round.round}) proposed no items`, "a round with proposals (errata eval sample --next K)", "0");
+  const { items, questions } = sheetItems(ctx, flags, proposed ? proposed.map((r) => r.exchange_id) : undefined);
   // A question the importer knows by its id keeps the plain id; any other column carries its
   // spec (satisfaction:1-5), so `eval label import` needs no --questions to read the sheet back.
   const known = new Map(answerSpecs(undefined).map((q) => [q.id, specText(q)]));
-  const csv = buildSheet(flags.labeler, items, questions, (q) => (known.get(q.id) === specText(q) ? q.id : specText(q)));
+  const active = round && proposed ? { round: round.round, pi: new Map(proposed.map((r) => [r.exchange_id, r.pi])) } : undefined;
+  const csv = buildSheet(flags.labeler, items, questions, (q) => (known.get(q.id) === specText(q) ? q.id : specText(q)), active);
   const out = flags.out ? resolveFrom(ctx.io, flags.out) : join(p.sheets, `${flags.labeler}.csv`);
   if (!flags.dryRun) writeAtomic(out, csv);
-  if (flags.json) printJson(ctx.io, { written: !flags.dryRun, out, labeler: flags.labeler, items: items.length, questions: questions.map((q) => q.id) });
-  else println(ctx.io, `${flags.dryRun ? "would write" : "wrote"} ${out}: ${items.length} items, ${questions.length} questions, shuffled for ${flags.labeler}`);
+  if (flags.json) printJson(ctx.io, { written: !flags.dryRun, out, labeler: flags.labeler, items: items.length, questions: questions.map((q) => q.id), active_round: active?.round ?? null });
+  else println(ctx.io, `${flags.dryRun ? "would write" : "wrote"} ${out}: ${items.length} items, ${questions.length} questions, ${active ? `active round ${active.round} in its order (the most informative first) with each item's inclusion probability` : `shuffled for ${flags.labeler}`}`);
 }

@@ -10,7 +10,7 @@ import { evalPaths, readJsonlStrict, readText, resolveFrom, toJsonl, writeAtomic
 import { readGoldItems } from "../../../shared/eval-labels.js";
 import { answerSpecs } from "../../../shared/eval-questions.js";
 import { examples } from "../../../shared/help.js";
-import { lastActiveRound } from "../../../shared/eval-next.js";
+import { lastActiveRound, type ActiveRecord } from "../../../shared/eval-next.js";
 
 /**
  * `errata eval label import`: the validated import of a returned sheet into `labels.jsonl`
@@ -71,6 +71,7 @@ function runImport(ctx: CommandContext, file: string, flags: ImportFlags): void 
     if (result.errors.length > 50) warn(ctx.io, `… and ${result.errors.length - 50} more`);
     throw badInput(`the sheet ${basename(path)} has ${result.errors.length} error(s); nothing imported`, "a sheet without errors", `first: ${result.errors[0]?.message}`);
   }
+  if (result.active) checkActiveRows(result.active, active, evalPaths(ctx.io).active, basename(path));
   const labelsFile = flags.labels ? resolveFrom(ctx.io, flags.labels) : evalPaths(ctx.io).labels;
   const existing: Label[] = existsSync(labelsFile) ? readJsonlStrict(labelsFile, LabelSchema, "label/1") : [];
   const items = new Set(result.answers.map((a) => a.exchange_id));
@@ -87,4 +88,18 @@ function runImport(ctx: CommandContext, file: string, flags: ImportFlags): void 
   const summary = { imported: flags.dryRun ? 0 : fresh.length, labels: fresh.length, labeler: result.labeler, rows: result.rows, questions: result.questions, leftEmptyWithNote: result.skipped.length, replaced: flags.replace ? clash.length : 0, labelsFile, written: !flags.dryRun };
   if (flags.json) printJson(ctx.io, summary);
   else println(ctx.io, `${flags.dryRun ? "would import" : "imported"} ${fresh.length} labels from ${result.labeler} (${result.rows} rows, ${result.questions.length} questions${result.skipped.length ? `, ${result.skipped.length} left empty with a note` : ""}) into ${labelsFile}`);
+}
+
+/**
+ * An active round's sheet carries each item's round and inclusion probability: both must be
+ * those `active.jsonl` recorded for a drawn item, or nothing is imported (the estimate would
+ * weight the label wrongly).
+ */
+function checkActiveRows(rows: readonly { row: number; exchange_id: string; round: number; pi: number }[], records: readonly ActiveRecord[], file: string, sheet: string): void {
+  const drawn = new Map(records.filter((r) => r.drawn).map((r) => [`${r.round}\u0000${r.exchange_id}`, r]));
+  for (const r of rows) {
+    const rec = drawn.get(`${r.round}\u0000${r.exchange_id}`);
+    if (!rec) throw badInput(`${sheet} row ${r.row}: ${r.exchange_id} was not drawn in active round ${r.round}; nothing imported`, `an item drawn in that round in ${file}`, records.length === 0 ? "no active.jsonl rounds" : "no such draw");
+    if (Math.abs(rec.pi - r.pi) > 1e-12 * Math.max(1, rec.pi)) throw badInput(`${sheet} row ${r.row}: ${r.exchange_id}'s inclusion probability differs from active.jsonl; nothing imported`, String(rec.pi), String(r.pi));
+  }
 }
