@@ -141,7 +141,7 @@ const WITNESSES: readonly Witness[] = [
   // basic-auth rule's (user, password) pair.
   { name: "registry login", rules: ["own:password-flag"], need: ["login"], re: /\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n]*?\blogin\b[^\n]*?\s(?:-p|--password)/ },
   { name: "cli login token", rules: ["own:cli-login-token"], need: ["login", "auth"], re: /\b(?:login|auth(?:enticate)?)\s+[a-z0-9_-]{20}/ },
-  { name: "secret file write", rules: ["own:secret-file-write"], need: ["echo"], re: /\becho\s+['"]?[^\s'"]{16}/ },
+  { name: "secret file write", rules: ["own:secret-file-write"], need: ["echo"], re: /\becho\s+['"]?[^\s'"]{16,}['"]?\s*>>?\s*[^\s;|&]*(?:key|token|secret|passw|credential)/ },
   { name: "auth pair", rules: ["own:basic-auth"], need: ["auth"], re: /\bauth\s*=\s*\(/ },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
   // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
