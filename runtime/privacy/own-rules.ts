@@ -21,136 +21,19 @@ export interface OwnRule {
   replace?: (marker: string, ...groups: string[]) => string;
 }
 
-import { walkPattern } from "../../core/pattern-walk.js";
-import { shannonEntropy } from "./gitleaks.js";
+import {
+  bareToken, documentId, keepAssignment, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+} from "./own-shapes.js";
+
+export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
 const E = "(?![A-Za-z0-9_-])"; // token end
-
-/**
- * Random-looking: at least 8 characters with letters and at least two digits, not words
- * joined by hyphens. "aZ3kP9qLmX" yes; "this-is-a-task-2" no; "value" no.
- */
-export function looksRandom(s: string): boolean {
-  if (s.length < 8 || !/[A-Za-z]/.test(s)) return false;
-  if ((s.match(/\d/g) ?? []).length < 2) return false;
-  return !/^[a-z]+(?:-[a-z0-9]+)+$/.test(s);
-}
-
-/**
- * A random token's body: upper- and lower-case letters and digits, at most three "_" or "-"
- * (an identifier has more), and more than 3.5 bits of entropy per character (gitleaks' bar
- * for its generic rule).
- */
-export function tokenBody(s: string): boolean {
-  if (!/[A-Z]/.test(s) || !/[a-z]/.test(s) || !/\d/.test(s)) return false;
-  if ((s.match(/[_-]/g) ?? []).length > 3) return false;
-  return shannonEntropy(s) > 3.5;
-}
-
-/**
- * A URL path segment that is a token: a token body, where a long base64url segment may hold
- * a few more "_" and "-" (about one in sixteen characters, as random base64url does) than
- * a slug of words would leave once they are taken out.
- */
-function urlSegmentToken(seg: string): boolean {
-  // A page's title then its id ("Pianificazione-Nerdz-Ng-pubblico-1bc826ecc0994dd8915be97fc3489cde",
-  // Notion's pages): the id alone is read.
-  const slug = /^(?:[A-Za-z]{2,}-){2,}([A-Za-z0-9]+)$/.exec(seg);
-  if (slug) return slug[1]!.length >= 16 && tokenBody(slug[1]!);
-  const seps = (seg.match(/[_-]/g) ?? []).length;
-  if (seps > Math.max(3, seg.length / 16)) return false;
-  return tokenBody(seg.replace(/[_-]/g, ""));
-}
-
-/**
- * Path segments after which a segment is a document's id, not a key: Google's `/document/d/<id>`,
- * `/spreadsheets/d/`, `/file/d/`, `/drive/folders/`, a wiki's `/pages/`. Whoever
- * holds a shared document's link may read it, but the link is made to be passed on, and an id
- * there is not a credential to a service (gitleaks and betterleaks call these false).
- */
-const DOCUMENT_SEGMENTS = /^(?:d|doc|docs|document|documents|spreadsheets?|presentations?|forms?|files?|folders?|pages?)$/i;
-
-/** Whether the URL before a segment (ending in "/") puts it in a document's place. */
-function documentId(pre: string): boolean {
-  const segs = pre.split("/");
-  return DOCUMENT_SEGMENTS.test(segs[segs.length - 2] ?? "");
-}
-
-/** A token after a secret word in prose: letters and digits, and more than 3 bits of entropy per character. */
-function proseToken(s: string): boolean {
-  return /[A-Za-z]/.test(s) && (s.match(/\d/g) ?? []).length >= 2 && shannonEntropy(s) > 3 && !looksLikeIdentifier(s);
-}
-
-/** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders, references. */
-function looksLikeValueNotSecret(value: string): boolean {
-  if (/^\d+(\.\d+)?$/.test(value)) return true;
-  if (/^(true|false|null|none|undefined|required|optional|yes|no)$/.test(value.toLowerCase())) return true;
-  if (/^(\.{0,2}\/|~\/)/.test(value)) return true; // a path
-  if (/^(process\.env\b|os\.environ|env\(|secrets\.|vars\.)/.test(value)) return true; // a reference, not a value
-  return false;
-}
-
-/** Bare generic names ("key=value", "auth=basic"): only a random-looking value counts as a secret. */
-const WEAK_NAMES = /^(key|keys|auth|pass|pwd)$/;
-/**
- * Names that end in "key" or "token" but name a column, an index or a limit, not a secret
- * ("primary_key", "sort_key", "cache_key", "idempotency_key", "max_tokens", "key_id").
- */
-const NOT_SECRET_NAMES =
-  /(?:^|[_.-])(?:primary|foreign|sort|partition|cluster(?:ing)?|shard(?:ing)?|range|hash|row|index|unique|composite|natural|surrogate|sequence|lookup|join|cache|idempotency|dedupe?|dedup|public|publishable|max|min|num|total|count)[_.-]?(?:keys?|tokens?)$|(?:keys?|tokens?)[_.-]?(?:id|ids|name|names|type|path|file|count|limit|size|length|prefix|url|uri|endpoint)$/;
-/** Strong names: whatever the value looks like (words included), it is a secret. */
-export const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
-
-/**
- * A value that reads as an identifier or words ("user_id", "created_at", "order-2041-retry",
- * "DOC_Vector_5_32", "SalesResults-1.2", "jjwt-jackson-0.11.2", "ACCESS_TOKEN"), not a key:
- * parts joined by "_", ".", "-" or ":", each a word (lower-case, Capitalised or camelCase
- * runs of letters, or an upper-case word of at most 12 letters) or a number of at most four
- * digits. A random token's parts are mixed letters and digits, which no part here may be.
- */
-function looksLikeIdentifier(value: string): boolean {
-  if (/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$/.test(value) && !looksRandom(value.replace(/[_.-]/g, ""))) return true;
-  const parts = value.split(/[_.:-]/);
-  if (parts.length < 2 || parts.some((p) => p === "")) return false;
-  return parts.every((p) => /^\d{1,4}$/.test(p) || /^[A-Z]{1,12}$/.test(p) || /^(?:[A-Z]?[a-z]{2,})+$/.test(p));
-}
-
-// The name lists are tried on the lower-cased name, not with the `i` flag: each caseless
-// pattern costs a fresh hook process several times as much to compile (docs/privacy.md "Cost").
-function keepAssignment(name: string, value: string): boolean {
-  if (looksLikeValueNotSecret(value)) return true;
-  name = name.toLowerCase();
-  if (NOT_SECRET_NAMES.test(name)) return true;
-  if (WEAK_NAMES.test(name) && !looksRandom(value)) return true;
-  return !STRONG_NAMES.test(name) && looksLikeIdentifier(value);
-}
-
 /** Tools whose command line can carry a password (the password-flag rule). */
 const PASSWORD_TOOLS = ["sshpass", "mysql", "mariadb", "redis-cli", "psql", "smbclient", "htpasswd"];
 
-/** A secret-naming key (regex source): NAME's last part names a secret. */
-export const SECRET_NAME =
-  "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}[A-Za-z0-9]{0,30}?(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key|authtoken|auth[_-]?token)";
-
-/**
- * `src` with each ASCII letter outside a character class or an escape made a class of both its
- * cases ("key" -> "[kK][eE][yY]"), so that the pattern needs no `i` flag: in a fresh hook
- * process the assignment rule's pattern is several times dearer to compile with `i`
- * (ICU's case closure of every class) than without (figures: docs/privacy.md "Cost"). Written by
- * hand: a pattern-to-pattern rewrite this small has no kept library. For sources whose classes
- * already hold both cases of any letter they hold (test/privacy/redact.test.ts compares the
- * rewritten rules with the `i` ones).
- */
-export function caseless(src: string): string {
-  return walkPattern(src, (s, i, inClass): readonly [string, number] => {
-    const c = s[i]!;
-    return [!inClass && c.charCodeAt(0) < 128 && c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c, 0];
-  });
-}
-
 /** Every secret name of the assignment rule contains one of these (lower-cased). */
-const SECRET_NAME_PARTS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
+const SECRET_NAME_PARTS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat"];
 
 /**
  * Runs before gitleaks' rules: a key block that gitleaks' rule would miss when cut, and the
@@ -213,7 +96,19 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
   { kind: "aws-access-key", re: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}(?![A-Z0-9])/g },
   // Fly.io's tokens are macaroons joined by commas ("FlyV1 fm2_…,fm2_…"); gitleaks' rule takes
   // the last one only, and the first would be written in clear.
-  { kind: "flyio-access-token", need: (t) => t.includes("FlyV1"), re: /\bFlyV1 (fm\d[a-z]?_[A-Za-z0-9+/=,_-]{20,})/g, replace: (m) => `FlyV1 ${m}` },
+  // The scheme word "FlyV1" is the mark, whatever the macaroon's own prefix (Fly.io's docs show
+  // "FlyV1 fm2_…"; a token written without the "fm" part is still its token).
+  { kind: "flyio-access-token", need: (t) => t.includes("FlyV1"), re: /\bFlyV1 ([A-Za-z0-9+/=,_-]{20,})/g, replace: (m) => `FlyV1 ${m}` },
+  // Alibaba Cloud's STS (temporary) AccessKey ids: "STS." and a random id (its docs: "STS.L4aB…").
+  {
+    kind: "alibaba-sts-access-key-id",
+    need: (t) => t.includes("STS."),
+    re: /(?<![A-Za-z0-9.])STS\.([A-Za-z0-9]{16,40})(?![A-Za-z0-9])/g,
+    replace: (m, body) => (looksRandom(body ?? "") ? m : `STS.${body}`),
+  },
+  // CircleCI's personal and project API tokens (its changelog: "CCIPAT_" or "CCIPRJ_", a base58
+  // UUID, "_", 40 hex digits).
+  { kind: "circleci-token", need: (t) => t.includes("CCIP"), re: /(?<![A-Za-z0-9])CCIP(?:AT|RJ)_[1-9A-HJ-NP-Za-km-z]{16,30}_[0-9a-f]{40}(?![A-Za-z0-9])/g },
   { kind: "groq-api-key", need: (t) => t.includes("gsk_"), re: new RegExp(`${B}gsk_[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "xai-api-key", need: (t) => t.includes("xai-"), re: new RegExp(`${B}xai-[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "replicate-token", need: (t) => t.includes("r8_"), re: new RegExp(`${B}r8_[A-Za-z0-9]{30,}${E}`, "g") },
@@ -227,6 +122,16 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // A body that runs on into base64 ("+", "/") is a hash, and "sha512-…" is a lock file's
     // integrity (Subresource Integrity), not a key.
     re: /(?<![A-Za-z0-9_.-])(?!(?:sha\d+|md5)-)([a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,11}){0,2}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
+    // A one-case body counts when it is long and random beyond hex (oneCaseToken): Neon's
+    // `napi_`, Django's `django-insecure-` keys; a git SHA after "commit-" is hex and stays.
+    replace: (m, prefix, body) => (tokenBody(body ?? "") || oneCaseToken(body ?? "") ? m : `${prefix}${body}`),
+  },
+  {
+    kind: "prefixed-token",
+    // The same with an upper-case prefix ("CCDB1_", "HRKU-", "ATBB"-style ids with a separator):
+    // a random body of both cases and digits.
+    need: (t) => t.includes("_") || t.includes("-"),
+    re: /(?<![A-Za-z0-9_.-])([A-Z][A-Z0-9]{1,9}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
     replace: (m, prefix, body) => (tokenBody(body ?? "") ? m : `${prefix}${body}`),
   },
   {
@@ -276,6 +181,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 ];
 
 let assignmentRe: RegExp | undefined;
+let directiveRe: RegExp | undefined;
+/** Tools of the second password-flag rule (their names, lower-cased). */
+const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
 let pairRe: RegExp | undefined;
 
 /** Runs after gitleaks' generic rule: values named by their key, in every quoting. */
@@ -308,6 +216,48 @@ export const LATE_RULES: readonly OwnRule[] = [
     },
   },
   {
+    kind: "env-assignment",
+    // A secret name and its value as a config file's directive, on a line of its own, parted by
+    // spaces (redis.conf's "requirepass …", "masterauth …"; "password …" lines).
+    need: (_t, lower) => SECRET_NAME_PARTS.some((w) => lower().includes(w)),
+    get re() {
+      return (directiveRe ??= new RegExp(caseless(`^([ \\t]*(${SECRET_NAME})[ \\t]+)((?![$<{[]|\\[REDACTED)[^\\s"'=:]{4,})[ \\t]*$`), "gm"));
+    },
+    // Without an operator a plain word is a sentence's ("password combination."), not a value.
+    replace: (m, pre, name, value) => (/^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`),
+  },
+  {
+    kind: "password-flag",
+    // The flags other tools take a password by: LDAP's "-w", sqlcmd's and bcp's "-P", a
+    // registry login's "-p"/"--password" (docker, podman, helm, …).
+    need: (_t, lower) => MORE_PASSWORD_TOOLS.some((w) => lower().includes(w)),
+    re: /(\b(?:(?:ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)|sqlcmd|bcp)\b[^\n]*?\s(?:-w|-P)|(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n]*?\blogin\b[^\n]*?\s(?:-p|--password))(?:\s+|=))(['"]?)((?![=[-])[^\s'"]{4,})\2/g,
+    replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
+  },
+  {
+    kind: "cli-login-token",
+    // A token given to a tool's "login" or "auth" subcommand ("wandb login <hex>", "snyk auth
+    // <uuid>"): 32 hex digits or more, a UUID, or a random token.
+    need: (_t, lower) => lower().includes("login") || lower().includes("auth"),
+    re: /\b((?:login|auth(?:enticate)?)\s+)([A-Za-z0-9_-]{20,})(?=[\s"'`)]|$)/gi,
+    replace: (m, pre, token) => (/^(?:[0-9a-f]{32,}|[0-9A-F]{32,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.test(token ?? "") || tokenBody(token ?? "") ? `${pre}${m}` : `${pre}${token}`),
+  },
+  {
+    kind: "secret-file-write",
+    // A value written into a file whose name names a secret ("echo … > config/master.key").
+    need: (t) => t.includes("echo"),
+    re: /(\becho\s+)(['"]?)([^\s'"]{16,})\2(?=\s*>>?\s*[^\s;|&]*(?:key|token|secret|passw(?:or)?d|credentials?)(?:\.[a-z]+)?(?:[\s;|&]|$))/gi,
+    replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
+  },
+  {
+    kind: "basic-auth",
+    // A user and password given as a pair to an HTTP client (Python's requests and httpx:
+    // auth=("user", "password")): the password.
+    need: (t) => t.includes("auth"),
+    re: /(\bauth\s*=\s*\(\s*[^,()\n]{1,80}?\s*,\s*)(['"])((?!\[REDACTED)[^'"\s]{4,})\2(?=\s*\))/g,
+    replace: (m, pre, q) => `${pre}${q}${m}${q}`,
+  },
+  {
     kind: "password-flag",
     // A password given on the command line of tools that take it so (-p'…', --password …).
     need: (_t, lower) => PASSWORD_TOOLS.some((w) => lower().includes(w)),
@@ -322,6 +272,16 @@ export const LATE_RULES: readonly OwnRule[] = [
     need: (_t, lower) => SECRET_NAME_PARTS.some((w) => lower().includes(w)),
     re: /\b((?:api[ _-]?)?(?:key|token|secret|password|passwd|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?)((?!\[REDACTED)[A-Za-z0-9_\-+/=.]{16,})/gi,
     replace: (m, pre, token) => (proseToken(token ?? "") ? `${pre}${m}` : `${pre}${token}`),
+  },
+  {
+    kind: "random-token",
+    // A random token standing alone (bareToken): what no prefix, name or place tells, a key
+    // pasted into prose or passed to a constructor. Not next to "/", "+" or "=" (a piece of
+    // base64 data, a path), nor inside a longer run. Last but e-mail addresses: every other rule
+    // that takes the same token names it first.
+    need: (t) => /[A-Z]/.test(t) && /[0-9]/.test(t),
+    re: /(?<![A-Za-z0-9_+/=-])([A-Za-z0-9][A-Za-z0-9_-]{22,}[A-Za-z0-9])(?![A-Za-z0-9_+/=-])/g,
+    replace: (m, token) => (bareToken(token ?? "") ? m : token ?? ""),
   },
   {
     kind: "email",

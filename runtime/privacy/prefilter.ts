@@ -67,12 +67,16 @@ const LITERALS: readonly string[] = [
   "APKA", "own:aws-access-key gitleaks:aws-access-token", "A3T", "own:aws-access-key gitleaks:aws-access-token",
   "API-", "gitleaks:octopus-deploy-api-key", "v1.0-", "gitleaks:cloudflare-origin-ca-key",
   ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
+  "STS.", "own:alibaba-sts-access-key-id", "CCIP", "own:circleci-token",
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
 const LOWER_LITERALS: readonly string[] = [
   "authorization", "own:basic-auth", "sshpass", "own:password-flag", "mysql", "own:password-flag", "mariadb", "own:password-flag", "redis-cli", "own:password-flag",
   "psql", "own:password-flag", "smbclient", "own:password-flag", "htpasswd", "own:password-flag", "gocardless", "gitleaks:gocardless-api-token",
+  "ldapsearch", "own:password-flag", "ldapadd", "own:password-flag", "ldapmodify", "own:password-flag", "ldapdelete", "own:password-flag",
+  "ldapwhoami", "own:password-flag", "ldappasswd", "own:password-flag", "ldapcompare", "own:password-flag", "ldapmodrdn", "own:password-flag",
+  "sqlcmd", "own:password-flag", "bcp ", "own:password-flag",
 ];
 
 interface Witness {
@@ -91,7 +95,7 @@ interface Witness {
  * Words of which every secret name of the own named-value rules holds one (their names end in
  * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
  */
-const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth"];
+const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat"];
 /** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
 const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
 
@@ -124,9 +128,21 @@ const WITNESSES: readonly Witness[] = [
   {
     name: "named value", rules: ["own:env-assignment"],
     need: NAME_WORDS,
-    gate: /(?:key|token|secret|pass|pwd|credential|auth)[a-z]*["']?\s*[:=>]/,
-    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
+    gate: /(?:key|token|secret|pass|pwd|credential|auth|psk|pat)[a-z]*["']?\s*[:=>]/,
+    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth|psk|pat)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
   },
+  // The own config-directive rule: a secret name at a line's start, spaces, one value to the line's end.
+  {
+    name: "config directive", rules: ["own:env-assignment"],
+    need: NAME_WORDS,
+    re: /(?:^|\n)[ \t]*[a-z0-9_.-]*(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth|psk|pat)[ \t]+[^\s"'=:]{4,}[ \t]*(?:\n|$)/,
+  },
+  // The own password-flag rule's registry logins, cli-login-token, secret-file-write and the
+  // basic-auth rule's (user, password) pair.
+  { name: "registry login", rules: ["own:password-flag"], need: ["login"], re: /\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n]*?\blogin\b[^\n]*?\s(?:-p|--password)/ },
+  { name: "cli login token", rules: ["own:cli-login-token"], need: ["login", "auth"], re: /\b(?:login|auth(?:enticate)?)\s+[a-z0-9_-]{20}/ },
+  { name: "secret file write", rules: ["own:secret-file-write"], need: ["echo"], re: /\becho\s+['"]?[^\s'"]{16,}['"]?\s*>>?\s*[^\s;|&]*(?:key|token|secret|passw|credential)/ },
+  { name: "auth pair", rules: ["own:basic-auth"], need: ["auth"], re: /\bauth\s*=\s*\(/ },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
   // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
   { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secretkey", "secret_key", "secretaccess", "secret_access"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
@@ -252,7 +268,9 @@ export function candidates(text: string, within?: Candidates): Candidates {
   // Own prefixed-token and url-token rules: a token body of 20 or more (23 with its prefix),
   // with both cases and a digit.
   const runs = may === null || may(RUN_RULES) ? tokenRuns(text) : NO_RUNS;
-  if (runs.narrow) hold("mixed run", "own:prefixed-token own:url-token");
+  if (runs.narrow) hold("mixed run", "own:prefixed-token own:url-token own:random-token");
+  // Own prefixed-token rule, a one-case body (oneCaseToken): a run of 35 with four digits and four letters beyond hex.
+  if (runs.oneCase) hold("one-case run", "own:prefixed-token");
   // Own clipped-token rule: a run against a clip mark with a letter and two digits.
   if ((may === null || may("own:clipped-token")) && text.includes("…") && clippedRun(text)) hold("clipped run", "own:clipped-token");
   // Own openai-api-key and anthropic-api-key rules: "sk-" at a token's start.
@@ -293,8 +311,8 @@ export function candidates(text: string, within?: Candidates): Candidates {
 }
 
 /** The rules the token runs stand for (tokenRuns is skipped when `within` names none of them). */
-const RUN_RULES = "own:prefixed-token own:url-token own:named-in-prose gitleaks:vault-service-token gitleaks:twilio-api-key gitleaks:sendgrid-api-token";
-const NO_RUNS = { narrow: false, wide: false, longest: 0 };
+const RUN_RULES = "own:prefixed-token own:url-token own:random-token own:named-in-prose gitleaks:vault-service-token gitleaks:twilio-api-key gitleaks:sendgrid-api-token";
+const NO_RUNS = { narrow: false, wide: false, oneCase: false, longest: 0 };
 
 /** False only when no rule of the redactor can match `text` (see the file's comment). */
 export function mayHoldSecret(text: string): boolean {

@@ -5,8 +5,8 @@
  * fresh hook process each regex costs its compiling, and reading every run character by character is slow in
  * V8's interpreter.
  *
- * Example: `tokenRuns("see ghp_Ab12Cd34Ef56Gh78Ij90Kl")` -> `{ narrow: true, wide: true, longest: 26 }`;
- * `tokenRuns("see runtime/privacy/redact.ts")` -> `{ narrow: false, wide: false, longest: 25 }`.
+ * Example: `tokenRuns("see ghp_Ab12Cd34Ef56Gh78Ij90Kl")` -> `{ narrow: true, wide: true, oneCase: false, longest: 26 }`;
+ * `tokenRuns("see runtime/privacy/redact.ts")` -> `{ narrow: false, wide: false, oneCase: false, longest: 25 }`.
  */
 
 /** What tokenRuns found: a narrow run for the own prefixed-token and url-token rules, a wide one for named-in-prose. */
@@ -15,6 +15,8 @@ export interface TokenRuns {
   narrow: boolean;
   /** A whole run of 16 or more [A-Za-z0-9_.~+/=-] with a letter and two digits. */
   wide: boolean;
+  /** A whole run of 35 or more [A-Za-z0-9_-] with four digits and four letters beyond hex (a one-case body after a prefix). */
+  oneCase: boolean;
   /** The length of the longest run of [A-Za-z0-9_.~+/=-] if 16 or more, else 0 (fixed-prefix tokens need one that long). */
   longest: number;
 }
@@ -31,20 +33,20 @@ const DIGIT = /[0-9]/;
  * two in a fresh process).
  */
 export function tokenRuns(text: string): TokenRuns {
-  const out: TokenRuns = { narrow: false, wide: false, longest: 0 };
+  const out: TokenRuns = { narrow: false, wide: false, oneCase: false, longest: 0 };
   WIDE_RUN.lastIndex = 0;
   for (let m = WIDE_RUN.exec(text); m !== null; m = WIDE_RUN.exec(text)) {
     if (m[0].length > out.longest) out.longest = m[0].length;
     // Both conditions need a digit; most runs (paths, names) have none, and reading a run
     // character by character is slow in a cold process.
-    if (!(out.narrow && out.wide) && DIGIT.test(m[0])) readRuns(m[0], out);
+    if (!(out.narrow && out.wide && out.oneCase) && DIGIT.test(m[0])) readRuns(m[0], out);
   }
   return out;
 }
 
 /** Reads one wide run into `out`: its narrow runs (split by ".", "~", "+", "/", "=") and its counts. */
 function readRuns(run: string, out: TokenRuns): void {
-  let nLen = 0, nUpper = 0, nLower = 0, nDigits = 0;
+  let nLen = 0, nUpper = 0, nLower = 0, nDigits = 0, nBeyondHex = 0;
   let letters = 0, digits = 0;
   // One read past the run closes the last narrow run (NaN is in no class).
   for (let i = 0; i <= run.length; i++) {
@@ -59,9 +61,11 @@ function readRuns(run: string, out: TokenRuns): void {
       if (upper) nUpper++;
       else if (lowerCase) nLower++;
       else if (digit) nDigits++;
+      if ((c >= 71 && c <= 90) || (c >= 103 && c <= 122)) nBeyondHex++;
     } else {
       if (nLen >= 23 && nUpper > 0 && nLower > 0 && nDigits > 0) out.narrow = true;
-      nLen = nUpper = nLower = nDigits = 0;
+      if (nLen >= 35 && nDigits >= 4 && nBeyondHex >= 4) out.oneCase = true;
+      nLen = nUpper = nLower = nDigits = nBeyondHex = 0;
     }
   }
   if (letters > 0 && digits >= 2) out.wide = true;

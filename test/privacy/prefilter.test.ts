@@ -257,7 +257,7 @@ describe("the pre-filter's stand-ins against the patterns they replaced", () => 
   });
 
   /** The two run patterns tokenRuns replaced, read as before (every whole run, counted). */
-  function runsByRegex(text: string): { narrow: boolean; wide: boolean; longest: number } {
+  function runsByRegex(text: string): { narrow: boolean; wide: boolean; oneCase: boolean; longest: number } {
     const counts = (run: string): [number, number, number] => [[...run].filter((c) => /[A-Z]/.test(c)).length, [...run].filter((c) => /[a-z]/.test(c)).length, [...run].filter((c) => /[0-9]/.test(c)).length];
     const narrow = (text.match(/[A-Za-z0-9_-]{23,}/g) ?? []).some((r) => counts(r).every((n) => n > 0));
     const wideRuns = text.match(/[A-Za-z0-9_.~+/=-]{16,}/g) ?? [];
@@ -265,12 +265,14 @@ describe("the pre-filter's stand-ins against the patterns they replaced", () => 
       const [u, l, d] = counts(r);
       return u + l > 0 && d >= 2;
     });
-    return { narrow, wide, longest: Math.max(0, ...wideRuns.map((r) => r.length)) };
+    const oneCase = (text.match(/[A-Za-z0-9_-]{35,}/g) ?? []).some((r) => (r.match(/[0-9]/g) ?? []).length >= 4 && (r.match(/[g-zG-Z]/g) ?? []).length >= 4);
+    return { narrow, wide, oneCase, longest: Math.max(0, ...wideRuns.map((r) => r.length)) };
   }
 
   it("tokenRuns answers as the two run patterns on texts of token characters and separators", () => {
     const runPiece = fc.oneof(
       fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/),
+      fc.stringMatching(/^[a-z0-9]{20,40}$/),
       fc.stringMatching(/^[A-Za-z0-9_.~+/=-]{1,30}$/),
       fc.constantFrom(" ", "\n", ".", "~", "+", "/", "=", ":", "…", "é", "a1", "Z9"),
     );

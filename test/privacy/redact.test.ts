@@ -371,3 +371,107 @@ describe("redactSecrets: upstream's verdict for the broad rules, references, doc
     );
   });
 });
+
+describe("redactSecrets: provider formats and general forms added in issue 34's fourth pass", () => {
+  const LNUM = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  const gone = (t: string, secret: string): void => {
+    const out = redactSecrets(t).text;
+    expect(out, t).toContain("[REDACTED:");
+    expect(out, t).not.toContain(secret.slice(-12));
+  };
+  const kept = (t: string): void => expect(redactSecrets(t).text, t).toBe(t);
+
+  it("Alibaba Cloud STS key ids (\"STS.\" and a random id); a word after STS. is kept", () => {
+    const id = `STS.${r(24)}`;
+    gone(`export ALIBABA_CLOUD_ACCESS_KEY_ID=${id}`, id);
+    gone(`the temporary key id ${id} expires in an hour`, id);
+    kept("the STS.AssumeRole call and STS.GetCallerIdentity both failed");
+  });
+  it("CircleCI personal and project tokens (CCIPAT_/CCIPRJ_, a base58 UUID, 40 hex); the prefix alone is kept", () => {
+    for (const p of ["CCIPAT", "CCIPRJ"]) {
+      const tok = `${p}_${r(22, B58)}_${r(40, HEX)}`;
+      gone(`circleci setup --token ${tok}`, tok);
+    }
+    kept("CircleCI tokens now start with CCIPAT_ or CCIPRJ_");
+  });
+  it("Fly.io tokens after the FlyV1 scheme word, whatever the macaroon's own prefix", () => {
+    const tok = `${r(60, B64)},${r(40, B64)}`;
+    gone(`Authorization: FlyV1 ${tok}`, tok);
+  });
+  it("a prefix with a one-case random body of 32 or more (Neon, Django); a git SHA or a hex digest after a prefix is kept", () => {
+    const neon = `napi_${r(64, LNUM)}`;
+    gone(`NEON_API_KEY=${neon}`, neon);
+    gone(`neonctl --api-key ${neon}`, neon);
+    const django = `django-insecure-${r(50, LNUM)}`;
+    gone(`SECRET_KEY = '${django}'`, django);
+    kept(`commit-${"4e1243bd22c66e76c2ba9eddc1f91394e57f9f83"} was reverted`);
+    kept("sha256-e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    kept("build-abcdefghijklmnopqrstuvwxyzabcdefgh fails");
+  });
+  it("an upper-case prefix and a random body of both cases (CockroachDB's CCDB1_, Heroku's HRKU-); constants are kept", () => {
+    const tok = `CCDB1_${r(22)}_${r(30)}`;
+    gone(`COCKROACH_API_KEY=${tok}`, tok);
+    kept("MAX_RETRY_COUNT_FOR_UPLOADS_PER_USER is 5");
+    kept("HTTP_X_FORWARDED_FOR_HEADER_NAME");
+  });
+  it("a random token standing alone in prose or a call; hashes, ids, base64 pieces, public keys and named ids are kept", () => {
+    for (const tok of [r(32), r(40, B64URL), r(28)]) {
+      gone(`just use ${tok} for now`, tok);
+      gone(`client = Client("${tok}")`, tok);
+    }
+    kept("git diff 4e1243bd22c66e76c2ba9eddc1f91394e57f9f83..9fceb02d0ae598e95dc970b74767f19372d61af8");
+    kept("uid: 6f1c2a7e-93d4-4b8a-a1f0-2c5e7d9b3a64");
+    kept("request id 01HZX3K8Q4M7N2P5R9T1V6W0YB failed");
+    kept("handleSubmitButtonClickAsyncWrapper2Final is the handler");
+    kept(`<img src="data:image/png;base64,${r(40, B64)}/${r(30)}==">`);
+    kept(`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA${r(40)} ana@laptop`);
+    kept(`-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBF${r(58)}\n-----END PGP PUBLIC KEY BLOCK-----`);
+    // A name that is no secret's says what the value is; a secret's name does not spare it.
+    kept(`rowChecksum = ${r(40)}`);
+    const named = r(40);
+    gone(`session_token = ${named}`, named);
+  });
+  it("a password given to LDAP tools (-w), sqlcmd (-P) and a registry login (-p, --password); other flags are kept", () => {
+    const pw = r(14);
+    gone(`ldapsearch -x -D cn=admin,dc=corp -w ${pw} -b dc=corp`, pw);
+    gone(`sqlcmd -S db01 -U sa -P ${pw} -Q "select 1"`, pw);
+    gone(`docker login -u ana -p ${pw} ghcr.io`, pw);
+    gone(`helm registry login ghcr.io --username ana --password ${pw}`, pw);
+    kept("docker run -p 8080:80 nginx");
+    kept("mysql -P 3306 -h db");
+  });
+  it("a token given to a tool's login or auth subcommand (hex, UUID or random); words are kept", () => {
+    const hex = r(40, HEX);
+    gone(`wandb login ${hex}`, hex);
+    const uuid = "3b8e0f52-7a41-4c9d-8e26-1f5a9c0d7b34";
+    gone(`snyk auth ${uuid}`, uuid);
+    kept("gh auth login --with-token < token.txt");
+    kept("run the login flow again and then auth refresh_everything_for_all_users");
+  });
+  it("a config directive's secret (requirepass, psk=, *_PAT=) and a value written to a key file; sentences are kept", () => {
+    const pw = r(24);
+    gone(`# redis.conf\nrequirepass ${pw}\n`, pw);
+    gone(`network={\n  psk="${pw}"\n}`, pw);
+    const pat = r(52, "abcdefghijklmnopqrstuvwxyz234567");
+    gone(`AZURE_DEVOPS_EXT_PAT=${pat}`, pat);
+    const key = r(32, HEX);
+    gone(`echo ${key} > config/master.key`, key);
+    kept("password combination.\n\nnext paragraph");
+    kept("token expired\n");
+    kept("COMPAT=true");
+    kept("echo hello > notes.txt");
+  });
+  it("a password in an HTTP client's (user, password) pair", () => {
+    const pw = r(32, HEX);
+    gone(`mailjet = Client(auth=(api_key, '${pw}'))`, pw);
+    gone(`requests.get(url, auth=("ana", "${pw}"))`, pw);
+  });
+  it("a named value whose own format a provider's rule rejects, and hand-typed test values under weak names, are kept; cut tokens are not", () => {
+    kept('"token3": "xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d"');
+    kept("elastic_token = essu_abc123");
+    expect(redactSecrets('{"password": "test123"}').text).toBe('{"password": "[REDACTED:env-assignment]"}');
+    const cut = `xkeysib-${r(64, HEX)}-${r(14)}`;
+    gone(`echo sendinblue says the v3 key ${cut}…`, cut);
+  });
+});

@@ -52,6 +52,7 @@ export const RAW_WRITE_FILES = [
   "runtime/privacy/gitleaks.ts",
   "runtime/privacy/gitleaks-data.ts",
   "runtime/privacy/own-rules.ts",
+  "runtime/privacy/own-shapes.ts",
   "runtime/privacy/known-store.ts",
   "runtime/privacy/known-values.ts",
   "runtime/privacy/spans.ts",
