@@ -161,7 +161,7 @@ export function register(program: Command, ctx: CommandContext): void {
         println(ctx.io, `pulled ${pulled} errata (${written} new, ${present} already here${refused.length ? `, ${refused.length} refused` : ""}), cursor ${cursor}`);
         if (ladder) {
           println(ctx.io, `ladder: pulled ${Object.entries(ladder.logs).map(([f, n]) => `${n} line(s) of ${f}`).join(", ")}`);
-          println(ctx.io, `ladder: pushed ${ladder.inputs.length > 0 ? ladder.inputs.map((i) => `${i.file} (${i.entries})`).join(", ") : "no checks file"}; rule lines ${ladder.rule_lines.written} new, ${ladder.rule_lines.already_here} already there`);
+          println(ctx.io, `ladder: pushed ${ladder.inputs.length > 0 ? ladder.inputs.map((i) => `${i.file} (${i.entries})`).join(", ") : "no checks file"}${ladder.removed.length > 0 ? `, removed ${ladder.removed.join(", ")} there` : ""}; rule lines ${ladder.rule_lines.written} new, ${ladder.rule_lines.already_here} already there`);
         }
       }
     });
@@ -172,6 +172,8 @@ interface LadderSync {
   logs: Record<string, number>;
   /** The files pushed for the hooks to read, with their entry counts. */
   inputs: Array<{ file: string; entries: number }>;
+  /** The files the server had that the ladder no longer has, removed there. */
+  removed: string[];
   rule_lines: { written: number; already_here: number };
 }
 
@@ -209,9 +211,15 @@ async function syncLadder(source: string, token: string, ladder: string, cursorN
     logs[name] = added;
   }
   const inputs: Array<{ file: string; entries: number }> = [];
+  const removed: string[] = [];
   for (const name of HOOK_INPUTS) {
     const local = join(ladder, name);
-    if (!existsSync(local)) continue;
+    if (!existsSync(local)) {
+      // Gone from the ladder (the last check undone): gone from the server too, so it stops there.
+      const r = (await callJson(`${source}/v1/hooks/ladder/${name}`, token, { method: "DELETE" })) as { removed?: unknown };
+      if (r.removed === true) removed.push(name);
+      continue;
+    }
     let body: unknown;
     try {
       body = JSON.parse(readFileSync(local, "utf8"));
@@ -230,5 +238,5 @@ async function syncLadder(source: string, token: string, ladder: string, cursorN
     written += typeof r.written === "number" ? r.written : 0;
     already += typeof r.already_here === "number" ? r.already_here : 0;
   }
-  return { logs, inputs, rule_lines: { written, already_here: already } };
+  return { logs, inputs, removed, rule_lines: { written, already_here: already } };
 }

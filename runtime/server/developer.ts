@@ -14,7 +14,8 @@
  * - `PUT /v1/hooks/ladder/<file>`: the files the hooks read, as the developer's own ladder has
  *   them after `errata rules approve` (`checks.json`, `line-holdouts.json`), checked with the
  *   hooks' own parsers and written whole (atomic rename), so an approved check is enforced by
- *   the http PreToolUse hook from its next call.
+ *   the http PreToolUse hook from its next call; `DELETE` the same when the ladder no longer
+ *   has the file (`errata rules undo` of the last check), so an undone check stops too.
  * - `POST /v1/team/rule-lines`: the developer's rule-ledger lines, held once each by content
  *   (as rows on the Postgres store, else in the folder's `ladder/rules.jsonl`), which the
  *   team's most-broken rules read (team.ts), each incident keeping the project its correction
@@ -23,7 +24,7 @@
  * Example: `developerErrataPage("./srv", "acme", "ana", 0, 100)` -> `{ items: [{ seq: 1, ... }], next: null }`.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CodedError } from "../../core/errors.js";
 import { appendJsonl, readJsonl, writeFileAtomic } from "../files/index.js";
@@ -95,6 +96,15 @@ export function putHookInput(dir: string, tenant: string, label: string, name: s
   mkdirSync(ladder, { recursive: true });
   writeFileAtomic(join(ladder, name), text.endsWith("\n") ? text : `${text}\n`);
   return { file: name, entries };
+}
+
+/** Removes a checks or line-holdouts file the developer's ladder no longer has (an undone approval); true when there was one. */
+export function deleteHookInput(dir: string, tenant: string, label: string, name: string): boolean {
+  if (!(HOOK_INPUTS as readonly string[]).includes(name)) throw new CodedError("not_found", "unknown-file", `no file ${name}`, { expected: `one of ${HOOK_INPUTS.join(", ")}`, found: JSON.stringify(name) });
+  const file = join(developerLadderDir(dir, tenant, label), name);
+  if (!existsSync(file)) return false;
+  rmSync(file, { force: true });
+  return true;
 }
 
 /** Parses a pushed batch of rule-ledger lines; every line must parse, or nothing is written. */

@@ -20,7 +20,7 @@ import type { ErrataStore } from "../stores/index.js";
 import { installAuth, principalOf, Sessions } from "./auth.js";
 import { installLabelling, type LabellingOptions } from "./labelling.js";
 import { installLogin } from "./login.js";
-import { developerErrataPage, parseRuleLines, pushRuleLines, putHookInput, readHookLog } from "./developer.js";
+import { deleteHookInput, developerErrataPage, parseRuleLines, pushRuleLines, putHookInput, readHookLog } from "./developer.js";
 import { answerHook, HOOK_EVENTS, type HookRoute } from "./hooks.js";
 import { buildErrata, IDEMPOTENCY_KEY } from "./intake.js";
 import { openApiDocument } from "./openapi.js";
@@ -163,6 +163,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.put("/v1/hooks/ladder/:file", async (req) => {
     const p = principalOf(req);
     return putHookInput(opts.dir, p.tenant, p.label, (req.params as { file: string }).file, JSON.stringify(req.body, null, 2));
+  });
+  app.delete("/v1/hooks/ladder/:file", async (req) => {
+    const p = principalOf(req);
+    const file = (req.params as { file: string }).file;
+    return { file, removed: deleteHookInput(opts.dir, p.tenant, p.label, file) };
   });
   app.post("/v1/team/rule-lines", async (req) => {
     const p = principalOf(req);

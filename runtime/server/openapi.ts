@@ -94,6 +94,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
           requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: "the file, as the ladder writes it (docs/ladder.md)" } } } },
           responses: { "200": { description: "{file, entries}" }, "400": error, "401": error, "404": error },
         },
+        delete: {
+          summary: "Remove the developer's checks.json or line-holdouts.json when their ladder no longer has it (an undone approval)",
+          security: auth,
+          parameters: [{ name: "file", in: "path", required: true, schema: { type: "string", enum: ["checks.json", "line-holdouts.json"] } }],
+          responses: { "200": { description: "{file, removed}" }, "401": error, "404": error },
+        },
       },
       "/v1/team/rule-lines": {
         post: {

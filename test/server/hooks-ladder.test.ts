@@ -88,7 +88,7 @@ describe.skipIf(POSTGRES_BIN === null)("a developer's ladder with http hooks, on
     // 2. ana pulls them onto her machine.
     const first = await on(ana, tokens["ana"]!, ["sync", "--hooks", "--from", url, "--json"]);
     expect(first.code, first.err).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ pulled: 1, written: 1, ladder: { logs: { "instructions-loaded.jsonl": 2, "tool-events.jsonl": 0 }, inputs: [], rule_lines: { written: 0, already_here: 0 } } });
+    expect(JSON.parse(first.out)).toMatchObject({ pulled: 1, written: 1, ladder: { logs: { "instructions-loaded.jsonl": 2, "tool-events.jsonl": 0 }, inputs: [], removed: [], rule_lines: { written: 0, already_here: 0 } } });
     const local = readFileSync(join(ana, "ledger", "errata-2026-11.jsonl"), "utf8");
     expect(local).toContain("I told you to use pnpm, not npm.");
     expect(JSON.parse(local.split("\n")[0]!)).toMatchObject({ source: "owner", channel: "hook", context: { cwd: project, session_id: "b" } });
@@ -136,6 +136,14 @@ describe.skipIf(POSTGRES_BIN === null)("a developer's ladder with http hooks, on
     expect(JSON.parse(third.out)).toMatchObject({ ladder: { logs: { "tool-events.jsonl": 1, "instructions-loaded.jsonl": 0 }, rule_lines: { written: 0, already_here: ruleLines } } });
     const events = readFileSync(join(ladder, "tool-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events).toEqual([expect.objectContaining({ tool_use_id: "tu-3", check: checks.checks[0]!.id, rule_id: pnpm.rule_id, mode: "shadow", fired: true })]);
+    // Undone on the machine, gone from the server at the next sync: the hook stops running it.
+    expect((await on(ana, tokens["ana"]!, ["rules", "undo", proposal!])).code).toBe(0);
+    expect(existsSync(join(ladder, "checks.json"))).toBe(false);
+    const undone = await on(ana, tokens["ana"]!, ["sync", "--hooks", "--from", url, "--json"]);
+    expect(JSON.parse(undone.out)).toMatchObject({ ladder: { inputs: [], removed: ["checks.json"] } });
+    expect(existsSync(join(developerLadderDir(join(tmp.dir, "srv"), "acme", "ana"), "checks.json"))).toBe(false);
+    expect(await (await post(url, tokens["ana"]!, "/v1/hooks/pre-tool-use", { ...tool, cwd: checkProject, tool_use_id: "tu-4" })).json()).toEqual({});
+    expect(JSON.parse((await on(ana, tokens["ana"]!, ["sync", "--hooks", "--from", url, "--json"])).out)).toMatchObject({ ladder: { logs: { "tool-events.jsonl": 0 }, removed: [] } });
     // A lost cursor re-reads and appends nothing twice.
     const syncState = join(ana, "ledger", ".state", "sync");
     for (const f of (await import("node:fs")).readdirSync(syncState)) writeFileSync(join(syncState, f), JSON.stringify({ schema: "sync-cursor/1", source: url.replace(/\/$/, ""), after: 0 }));
@@ -165,7 +173,7 @@ describe.skipIf(POSTGRES_BIN === null)("a developer's ladder with http hooks, on
 
   it("refuses without a token and refuses bad files and lines with 4xx, writing nothing", async () => {
     const { url, tokens } = srv;
-    for (const [method, path] of [["GET", "/v1/hooks/errata"], ["GET", "/v1/hooks/ladder/tool-events.jsonl"], ["PUT", "/v1/hooks/ladder/checks.json"], ["POST", "/v1/team/rule-lines"]] as const) {
+    for (const [method, path] of [["GET", "/v1/hooks/errata"], ["GET", "/v1/hooks/ladder/tool-events.jsonl"], ["PUT", "/v1/hooks/ladder/checks.json"], ["DELETE", "/v1/hooks/ladder/checks.json"], ["POST", "/v1/team/rule-lines"]] as const) {
       const r = await fetch(`${url}${path}`, { method, headers: { "content-type": "application/json", authorization: "Bearer et_not-a-token" }, ...(method === "GET" ? {} : { body: "{}" }) });
       expect(r.status, `${method} ${path}`).toBe(401);
     }
