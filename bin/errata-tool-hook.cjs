@@ -2,10 +2,60 @@
 // Built by scripts/tool-hook-bin.js from runtime/hooks/tool-hook-bin.ts (which says what it does
 // and why): edit that file, then `npm run build`.
 "use strict";
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __commonJS = (cb, mod) => function __require() {
+  try {
+    return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+  } catch (e) {
+    throw mod = 0, e;
+  }
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+
+// bin/cache-key.cjs
+var require_cache_key = __commonJS({
+  "bin/cache-key.cjs"(exports2, module2) {
+    "use strict";
+    function textHash(src) {
+      let h = 2166136261;
+      for (let i = 0; i < src.length; i++) {
+        h ^= src.charCodeAt(i);
+        h = Math.imul(h, 16777619);
+      }
+      return (h >>> 0).toString(16);
+    }
+    function cacheHeader2(src) {
+      return `errata-v8cache ${src.length} ${textHash(src)}
+`;
+    }
+    module2.exports = { cacheHeader: cacheHeader2, textHash };
+  }
+});
 
 // runtime/hooks/tool-hook-bin.ts
 var import_node_fs = require("node:fs");
 var import_node_path2 = require("node:path");
+var import_cache_key = __toESM(require_cache_key(), 1);
 
 // runtime/ladder-formats/files.ts
 var LADDER_DIR = "ladder";
@@ -74,13 +124,11 @@ function readStdin() {
 }
 function loadBundle(file) {
   const vm = require("node:vm");
-  const st = (0, import_node_fs.statSync)(file);
   const src = (0, import_node_fs.readFileSync)(file, "utf8");
   let cachedData;
   try {
     const raw = (0, import_node_fs.readFileSync)(`${file}.v8cache`);
-    const header = `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}
-`;
+    const header = (0, import_cache_key.cacheHeader)(src);
     let same = raw.length > header.length;
     for (let i = 0; same && i < header.length; i++) same = raw[i] === header.charCodeAt(i);
     if (same) cachedData = new Uint8Array(raw.buffer, raw.byteOffset + header.length, raw.length - header.length);

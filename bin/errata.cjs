@@ -34,27 +34,18 @@ const WRAP_TAIL = "\n})";
 const CACHE_SUFFIX = ".v8cache";
 
 /**
- * The first line of a cache file: which bundle bytes it was made from.
- * @param {{ size: number, mtimeMs: number }} st
- */
-function cacheHeader(st) {
-  return `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
-}
-
-/**
  * The cached data for `file` when its header matches the bundle as it is now, else undefined.
  * @param {string} file
- * @param {import("fs").Stats} st
+ * @param {string} header the first line the cache must start with (bin/cache-key.cjs)
  * @returns {Buffer | undefined}
  */
-function readCache(file, st) {
+function readCache(file, header) {
   let raw;
   try {
     raw = fs.readFileSync(file + CACHE_SUFFIX);
   } catch {
     return undefined;
   }
-  const header = cacheHeader(st);
   if (raw.length <= header.length || raw.toString("latin1", 0, header.length) !== header) return undefined;
   return raw.subarray(header.length);
 }
@@ -68,9 +59,11 @@ function readCache(file, st) {
  */
 function createLoader(dir, { useCache = true } = {}) {
   const vmod = (vm ??= require("vm"));
+  // Required here, inside the hook's guard: a damaged install exits 0 with one line, as a missing build does.
+  const { cacheHeader } = require("./cache-key.cjs");
   /** @type {Map<string, { exports: any }>} */
   const modules = new Map();
-  /** @type {Map<string, { script: import("vm").Script, st: import("fs").Stats, cacheUsed: boolean }>} */
+  /** @type {Map<string, { script: import("vm").Script, src: string, cacheUsed: boolean }>} */
   const scripts = new Map();
   // A bundle requires a built-in module once per source module that imports it (the capture
   // part: 25 times); Node's require resolves each afresh, a Map answers the repeats.
@@ -93,18 +86,16 @@ function createLoader(dir, { useCache = true } = {}) {
     const file = path.join(dir, name);
     const fd = fs.openSync(file, "r");
     let src;
-    let st;
     try {
-      st = fs.fstatSync(fd);
       src = fs.readFileSync(fd, "utf8");
     } finally {
       fs.closeSync(fd);
     }
-    const cachedData = useCache ? readCache(file, st) : undefined;
+    const cachedData = useCache ? readCache(file, cacheHeader(src)) : undefined;
     // The build writes the bundles wrapped (scripts/bundle-hook.js); one that is not is wrapped here.
     const code = src.startsWith(WRAP_HEAD) ? src : WRAP_HEAD + src + WRAP_TAIL;
     const script = new vmod.Script(code, cachedData ? { filename: file, cachedData } : { filename: file });
-    scripts.set(name, { script, st, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
+    scripts.set(name, { script, src, cacheUsed: cachedData !== undefined && !script.cachedDataRejected });
     const module = { exports: {}, id: file, filename: file };
     modules.set(name, module);
     script.runInThisContext().call(module.exports, module.exports, partRequire, module, file, dir);
@@ -124,10 +115,10 @@ function createLoader(dir, { useCache = true } = {}) {
     for (const name of names) {
       const loaded = scripts.get(name);
       if (!loaded) throw new Error(`errata hook loader: ${name} was not loaded; cannot write its cache`);
-      const { script, st } = loaded;
+      const { script, src } = loaded;
       const file = path.join(dir, name) + CACHE_SUFFIX;
       const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(cacheHeader(st), "latin1"), script.createCachedData()]));
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(cacheHeader(src), "latin1"), script.createCachedData()]));
       fs.renameSync(tmp, file);
       written.push(file);
     }

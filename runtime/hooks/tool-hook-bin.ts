@@ -27,6 +27,7 @@
  */
 import { fstatSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { cacheHeader } from "../../bin/cache-key.cjs";
 import { CHECKS_FILE, LADDER_DIR } from "../ladder-formats/files.js";
 import { ledgerDirOf } from "../paths.js";
 import { isHookifyName, nonEmpty, projectDirOf } from "./tool-sources.js";
@@ -90,7 +91,7 @@ function readStdin(): string | null {
 
 /**
  * The bundle `file`, compiled with its code cache `<file>.v8cache` when the cache's header
- * names the bundle's size and modification time (as bin/errata.cjs's createLoader writes and
+ * names the bundle's text (bin/cache-key.cjs, as bin/errata.cjs's createLoader writes and
  * checks it), else from its text; built-in modules are what it requires.
  */
 function loadBundle(file: string): ToolHookBundle {
@@ -98,12 +99,11 @@ function loadBundle(file: string): ToolHookBundle {
   const vm = require("node:vm") as typeof import("node:vm");
   // By path and decoded by Node (its C++ read; reading through a descriptor and decoding a
   // Buffer would compile a dozen of node:fs's and node:buffer's functions on every such call).
-  const st = statSync(file);
   const src = readFileSync(file, "utf8");
   let cachedData: Uint8Array | undefined;
   try {
     const raw = readFileSync(`${file}.v8cache`);
-    const header = `errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}\n`;
+    const header = cacheHeader(src);
     let same = raw.length > header.length;
     for (let i = 0; same && i < header.length; i++) same = raw[i] === header.charCodeAt(i);
     if (same) cachedData = new Uint8Array(raw.buffer, raw.byteOffset + header.length, raw.length - header.length);

@@ -3,7 +3,7 @@
 // These run the compiled hook and its bundles (`npm test` builds them first).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,9 @@ import { instanceId } from "../../runtime/store/new-erratum.js";
 import { tempDir } from "../helpers/io.js";
 import { hookIo, ledgerLines } from "./hook-helpers.js";
 import { built } from "../helpers/built.js";
+import { createRequire } from "node:module";
+
+const { cacheHeader } = createRequire(import.meta.url)("../../bin/cache-key.cjs") as { cacheHeader: (src: string) => string };
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const bundleDir = join(repoRoot, "dist", "runtime", "hooks");
@@ -64,9 +67,10 @@ function probe(stdin: object, env: Record<string, string>, dir = bundleDir, even
 describe.skipIf(!built)("the hook's load footprint", () => {
   it("has a code cache beside each bundle, made from the current bundle", () => {
     for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs"]) {
-      const st = statSync(join(bundleDir, name));
+      const src = readFileSync(join(bundleDir, name), "utf8");
       const head = readFileSync(join(bundleDir, `${name}.v8cache`)).toString("latin1", 0, 80).split("\n")[0];
-      expect(head).toBe(`errata-v8cache ${st.size} ${Math.trunc(st.mtimeMs)}`);
+      expect(head).toBe(cacheHeader(src).trimEnd());
+      expect(head).toMatch(new RegExp(`^errata-v8cache ${src.length} [0-9a-f]{1,8}$`));
     }
   });
 
@@ -185,6 +189,15 @@ describe.skipIf(!built)("the hook's load footprint", () => {
     expect(row.context.response_hash).toBe(sha256Tagged(reply));
   });
 
+  it("a copy whose files carry another modification time (as an installed package's do) still uses its caches", () => {
+    const dir = copyHook(join(tmp.dir, "installed"));
+    // npm gives an installed package's files one fixed time (1985-10-26); any time other than the build's will do.
+    const installed = new Date("1985-10-26T08:15:00Z");
+    for (const f of readdirSync(dir)) utimesSync(join(dir, f), installed, installed);
+    const p = probe({ session_id: "s1", prompt: "add a retry to the fetch call and run the tests" }, { ERRATA_DIR: join(tmp.dir, "ledger") }, dir);
+    expect(p.bundles).toEqual([{ name: "hook.bundle.cjs", cacheUsed: true }]);
+  });
+
   it("a stale or corrupt cache is not used, and the hook still captures", () => {
     // A copy of the bundles whose caches no longer match them (one rewritten, one garbage).
     const dir = copyHook(join(tmp.dir, "runtime"));
@@ -212,7 +225,8 @@ describe.skipIf(!built)("the hook's load footprint", () => {
   it("a missing build: the bin exits 0 with one line on stderr and writes nothing", () => {
     const root = join(tmp.dir, "pkg");
     mkdirSync(join(root, "bin"), { recursive: true });
-    cpSync(join(repoRoot, "bin", "errata.cjs"), join(root, "bin", "errata.cjs"));
+    // The package's bin folder as it ships, without the dist/ a build makes.
+    for (const f of ["errata.cjs", "cache-key.cjs"]) cpSync(join(repoRoot, "bin", f), join(root, "bin", f));
     const ledger = join(tmp.dir, "ledger");
     const r = spawnSync(process.execPath, [join(root, "bin", "errata.cjs"), "hook", "user-prompt-submit"], {
       input: JSON.stringify({ session_id: "s3", prompt: "no, that's wrong" }),
