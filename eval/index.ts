@@ -44,6 +44,7 @@ export * from "./ppi-design.js";
 export * from "./ppi-coverage.js";
 export * from "./active.js";
 export * from "./active-error.js";
+export * from "./active-draws.js";
 export * from "./judge-bias.js";
 export * from "./adjudication.js";
 export * from "./adjudication-report.js";

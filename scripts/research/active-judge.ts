@@ -16,11 +16,8 @@ import { readLabelledSet } from "../../runtime/engine/embedded/files.js";
 import { buildItems } from "../../runtime/engine/embedded/items.js";
 import { loadCaptureSignals } from "../../runtime/engine/embedded/signals.js";
 import { loadShippedWeights } from "../../runtime/engine/index.js";
+import { halfOf } from "../../test/helpers/active-data.js";
 
-/** The half of a dialogue: sha256("active-half/1:" + session_id), first 8 hex, even = dev. */
-export function halfOf(sessionId: string): "dev" | "report" {
-  return Number.parseInt(createHash("sha256").update(`active-half/1:${sessionId}`).digest("hex").slice(0, 8), 16) % 2 === 0 ? "dev" : "report";
-}
 
 const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const set = readLabelledSet(resolve(root, "datasets/ab-redial/labels.jsonl"));

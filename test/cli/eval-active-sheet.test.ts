@@ -64,3 +64,38 @@ describe("an active round's sheet", () => {
     expect((await cli(["eval", "label", "export", "--labeler", "ana", "--items", "some"])).code).toBe(2);
   });
 });
+
+describe("eval score with active labels", () => {
+  it("reads active.jsonl: the round's estimate with its method once every drawn item has a majority, 'not yet' before", async () => {
+    writeData();
+    const gold = await cli(["eval", "sample", "--exchanges", "ex.jsonl", "--failures", "preds.jsonl", "--items", "15", "--failure-items", "0"]);
+    expect(gold.code, gold.err).toBe(0);
+    const next = await cli(["eval", "sample", "--next", "12", "--exchanges", "ex.jsonl", "--failures", "preds.jsonl", "--json"]);
+    expect(next.code, next.err).toBe(0);
+    const rows = readFileSync(join(dir, "ledger", "eval", "active.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { exchange_id: string; f: number; pi: number; drawn: boolean });
+    const truth = (id: string): boolean => Number.parseInt(id.slice(3), 16) % 3 === 0;
+    const goldIds = readFileSync(join(dir, "ledger", "eval", "gold.jsonl"), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { exchange_id: string }).exchange_id);
+    const labelRows = (ids: string[]) => ids.flatMap((id) => ["a", "b", "c"].map((who) => JSON.stringify({ schema: "label/1", exchange_id: id, labeler: who, question: "detect.unhappy", value: truth(id), origin: "t" }))).join("\n") + "\n";
+    const drawn = rows.filter((r) => r.drawn).map((r) => r.exchange_id);
+    const labelsFile = join(dir, "ledger", "eval", "labels.jsonl");
+    writeFileSync(labelsFile, labelRows([...new Set([...goldIds, ...drawn.slice(1)])]));
+    const early = await cli(["eval", "score", "--predictions", "preds.jsonl", "--split", "all"]);
+    expect(early.code, early.err).toBe(0);
+    expect(early.out).toMatch(/corpus failure rate by active labelling \(.*\): not yet: 1 of the \d+ drawn items have no majority label yet/);
+    writeFileSync(labelsFile, labelRows([...new Set([...goldIds, ...drawn])]));
+    const done = await cli(["eval", "score", "--predictions", "preds.jsonl", "--split", "all", "--json"]);
+    expect(done.code, done.err).toBe(0);
+    const a = (JSON.parse(done.out) as { active: { ok: boolean; estimate: number; standard_error: number; method: string; labelled: number; items: number } }).active;
+    // One round: (1/N) sum_i [f_i + (y_i - f_i) drawn_i / pi_i], written out again here.
+    const N = rows.length;
+    const est = rows.reduce((s, r) => s + r.f + (r.drawn ? ((truth(r.exchange_id) ? 1 : 0) - r.f) / r.pi : 0), 0) / N;
+    const v = rows.reduce((s, r) => s + (r.drawn ? ((1 - r.pi) * ((truth(r.exchange_id) ? 1 : 0) - r.f) ** 2) / r.pi ** 2 : 0), 0) / (N * N);
+    expect(a).toMatchObject({ ok: true, labelled: drawn.length, items: 60 });
+    expect(a.estimate).toBeCloseTo(est, 12);
+    expect(a.standard_error).toBeCloseTo(Math.sqrt(v), 12);
+    expect(a.method).toMatch(/inclusion probabilities/);
+    const text = await cli(["eval", "score", "--predictions", "preds.jsonl", "--split", "all"]);
+    expect(text.out).toMatch(/corpus failure rate by active labelling: 0\.\d{4} \[.*\] at 90%, \d+ items labelled of 60 in 1 round\(s\)\n  method: active labelling: difference estimator/);
+    expect((await cli(["eval", "score", "--predictions", "preds.jsonl", "--active", "nope.jsonl"])).code).toBe(2);
+  });
+});

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import "../helpers/fast-check-seed.js";
-import { abRedialReplay, beta, simulatedJudge } from "../helpers/active-data.js";
+import { abRedialReplay, beta, halfOf, simulatedJudge } from "../helpers/active-data.js";
 import { activeEstimate, activeInclusion, allocationBound, compareBudgets, errorCurveBound, learnedResidual, mulberry32, proportionalCapped, quantileEdges, recalibrate, runCampaign, type ActiveRound } from "../../eval/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -183,6 +183,14 @@ describe("active vs uniform labelling at the same interval width (same estimator
       for (const u of c.uniform) expect(u.coverage).toBeGreaterThan(0.83);
     }
     expect(allocationBound(p.map((q) => q * (1 - q)))).toBeCloseTo(0.3781, 3);
+  });
+
+  it("the AB-ReDial judge fixture: halves by the seeded session hash, whole dialogues on one side", () => {
+    const rows = read("test/fixtures/active/ab-redial-judge.jsonl").trim().split("\n").map((l) => JSON.parse(l) as { session_id: string; half: string; p_yes: number });
+    expect(rows).toHaveLength(600);
+    expect(rows.every((r) => r.half === halfOf(r.session_id) && r.p_yes > 0 && r.p_yes < 1)).toBe(true);
+    expect(rows.filter((r) => r.half === "dev")).toHaveLength(276);
+    expect(new Set(rows.filter((r) => r.half === "dev").map((r) => r.session_id)).size).toBe(92);
   });
 
   it("AB-ReDial replayed, report half (the dev half chose the error model): the judge allows little, and active gets close to what it allows", () => {

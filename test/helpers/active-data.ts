@@ -1,6 +1,12 @@
 // The data the active-labelling figures run on (test/eval/active.test.ts and
 // scripts/research/active-compare.ts): simulated judges and AB-ReDial replayed.
+import { createHash } from "node:crypto";
 import { mulberry32 } from "../../eval/index.js";
+
+/** The half of an AB-ReDial dialogue: sha256("active-half/1:" + session_id), first 8 hex, even = dev. */
+export function halfOf(sessionId: string): "dev" | "report" {
+  return Number.parseInt(createHash("sha256").update(`active-half/1:${sessionId}`).digest("hex").slice(0, 8), 16) % 2 === 0 ? "dev" : "report";
+}
 
 /** Beta(a, b) draws through two gammas (Marsaglia-Tsang; a < 1 boosted). */
 export function beta(r: () => number, a: number, b: number): number {

@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import { checkBars, DEFAULT_BARS, type InSampleNote, type PpiMethodChoice } from "../../../eval/index.js";
+import { activeEstimateFromDraws, checkBars, DEFAULT_BARS, majorityVote, type ActiveDrawsResult, type InSampleNote, type PpiMethodChoice } from "../../../eval/index.js";
+import type { Label } from "../../../schemas/label.js";
+import { lastActiveRound } from "../../shared/eval-next.js";
 import { ExchangeSchema } from "../../../schemas/exchange.js";
 import { scoreDetectors } from "../../../eval/index.js";
 import { EvalBarsSchema, type EvalBars } from "../../../schemas/eval-bars.js";
@@ -57,6 +59,7 @@ export interface ScoreFlags {
   maxFlipRate?: string;
   adjudications?: string;
   rawGold?: boolean;
+  active?: string;
   json?: boolean;
 }
 
@@ -88,6 +91,7 @@ export function register(group: Command, ctx: CommandContext): void {
     .option("--max-flip-rate <x>", "with --check: a bar that the detect question's flip rate (its interval's upper bound) is at most x (overrides the bars file's consistency bar)")
     .option("--adjudications <file>", "adjudication/1 JSONL (default: <ledger>/eval/adjudications.jsonl when present): the gold is the adjudicated label where a decision is in force")
     .option("--raw-gold", "ignore the adjudications: the gold is the raw 2-of-3 majority")
+    .option("--active <file>", "active-draw/1 rounds (default: <ledger>/eval/active.jsonl when present): the corpus failure rate from the active labels, with the method printed")
     .option("--json", "print one JSON value: figures, differences, labellers, PPI, training, check")
     .addHelpText(
       "after",
@@ -208,14 +212,45 @@ function runScore(ctx: CommandContext, flags: ScoreFlags): void {
     if (d.inSample && d.inSample.items > 0) ctx.io.stderr.write(`errata: warning: ${d.name} is scored in-sample: its judge was trained on ${d.inSample.items} of the ${d.inSample.of} scored items (${d.inSample.source}); every line of it is marked\n`);
     else if (d.inSample && d.inSample.possibly > 0) ctx.io.stderr.write(`errata: warning: ${d.name} may be scored in-sample: ${d.inSample.possibly} of the ${d.inSample.of} scored items are from ${d.inSample.unknownSets.join(", ")}, whose training items are unknown\n`);
   }
+  const active = activeFigure(ctx, flags.active, labels, flags.detectQuestion, 1 - ppiLevel);
   if (flags.json) {
     const { figures: _figures, ...rest } = report;
-    printJson(ctx.io, { gold: goldFile, adjudications: adjudications.file, ...rest, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false && missingNote === null, coverage: bars.bars.coverage, consistency_bar: missingNote ?? consistency?.bar ?? null, bars: results } : null });
+    printJson(ctx.io, { gold: goldFile, adjudications: adjudications.file, ...rest, active, training: training.notes, consistency, check: results && bars ? { source: bars.source, pass: results.every((r) => r.pass) && consistency?.bar?.pass !== false && missingNote === null, coverage: bars.bars.coverage, consistency_bar: missingNote ?? consistency?.bar ?? null, bars: results } : null });
     return;
   }
   printScoreReport(ctx.io, report, training.notes);
+  if (active) printActive(ctx, active);
   if (consistency) printConsistency(ctx.io, consistency);
   if (missingNote) println(ctx.io, `  FAIL consistency ${flags.detectQuestion} flip rate <= ${maxFlip}: ${missingNote.reason}; bar from ${barSource}`);
   if (results && bars) printBars(ctx.io, bars.source, results);
 }
 
+
+/**
+ * The corpus failure rate from the active-labelling rounds, when `active.jsonl` (or --active)
+ * exists: the 2-of-3 majorities of the detect question (as `eval sample --next` reads them) on
+ * the rounds' draws, through `activeEstimateFromDraws`. Null without rounds.
+ */
+function activeFigure(ctx: CommandContext, file: string | undefined, labels: readonly Pick<Label, "exchange_id" | "question" | "value">[], question: string, alpha: number): ({ file: string } & ActiveDrawsResult) | null {
+  const path = file ? resolveFrom(ctx.io, file) : evalPaths(ctx.io).active;
+  if (file && !existsSync(path)) throw badInput("no such --active file", "active-draw/1 rows (errata eval sample --next K)", path);
+  const rounds = lastActiveRound(path);
+  if (!rounds) return null;
+  const votes = new Map<string, (boolean | number | string)[]>();
+  for (const l of labels) if (l.question === question) votes.set(l.exchange_id, [...(votes.get(l.exchange_id) ?? []), l.value]);
+  const y = new Map<string, number>();
+  for (const [id, v] of votes) {
+    const m = majorityVote(v, 2);
+    if (m.status === "majority" && typeof m.value === "boolean") y.set(id, m.value ? 1 : 0);
+  }
+  return { file: path, ...pure(() => activeEstimateFromDraws(rounds.all, y, alpha)) };
+}
+
+function printActive(ctx: CommandContext, a: { file: string } & ActiveDrawsResult): void {
+  if (!a.ok) {
+    println(ctx.io, `corpus failure rate by active labelling (${a.file}): not yet: ${a.reason}; label them and score again`);
+    return;
+  }
+  println(ctx.io, `corpus failure rate by active labelling: ${a.estimate.toFixed(4)} [${a.lower.toFixed(4)}, ${a.upper.toFixed(4)}] at ${Math.round(a.level * 100)}%, ${a.labelled} items labelled of ${a.items} in ${a.rounds} round(s)`);
+  println(ctx.io, `  method: ${a.method}`);
+}
