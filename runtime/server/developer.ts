@@ -71,10 +71,16 @@ export function readHookLog(dir: string, tenant: string, label: string, name: st
     const size = fstatSync(fd).size;
     // A cursor past the end: the file was replaced (a restore); start again, the client dedupes.
     const from = after > size ? 0 : after;
-    const buf = Buffer.alloc(Math.min(LOG_SLICE, size - from));
-    const n = buf.length === 0 ? 0 : readSync(fd, buf, 0, buf.length, from);
-    const text = buf.subarray(0, n).toString("utf8");
-    const end = text.lastIndexOf("\n");
+    let text = "";
+    let end = -1;
+    // A slice with no whole line in it (a line longer than the slice) is read on, so the cursor always moves.
+    for (let want = LOG_SLICE; end < 0; want *= 4) {
+      const buf = Buffer.alloc(Math.min(want, size - from));
+      const n = buf.length === 0 ? 0 : readSync(fd, buf, 0, buf.length, from);
+      text = buf.subarray(0, n).toString("utf8");
+      end = text.lastIndexOf("\n");
+      if (from + n >= size) break;
+    }
     if (end < 0) return { lines: [], next: from, size };
     const whole = text.slice(0, end + 1);
     return { lines: whole.split("\n").filter((l) => l !== ""), next: from + Buffer.byteLength(whole), size };

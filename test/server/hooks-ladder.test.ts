@@ -13,6 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { run } from "../../cli/main.js";
 import { incidentId, openRuleLedger } from "../../runtime/ladder/index.js";
 import { buildServer, developerLadderDir } from "../../runtime/server/index.js";
+import { readHookLog } from "../../runtime/server/developer.js";
 import { openJsonlStore, openPostgresStore, type ErrataStore } from "../../runtime/stores/index.js";
 import type { RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
@@ -214,6 +215,33 @@ describe("a developer's rule lines on the JSONL store", () => {
     } finally {
       await srv.app.close();
       await store.close();
+      tmp.cleanup();
+    }
+  });
+});
+
+describe("a hook log read from a byte cursor", () => {
+  it("answers whole lines only, moves past a line longer than one slice, and starts again when the file shrank", () => {
+    const tmp = tempDir("errata-hook-log-");
+    try {
+      const ladder = developerLadderDir(tmp.dir, "acme", "ana");
+      mkdirSync(ladder, { recursive: true });
+      const long = JSON.stringify({ v: 1, pad: "x".repeat(700_000) });
+      writeFileSync(join(ladder, "tool-events.jsonl"), `{"a":1}\n${long}\n{"b":"é"}\n{"partial":`);
+      // One slice (512 KB) an answer: the first holds one whole line and the start of the long one.
+      const head = readHookLog(tmp.dir, "acme", "ana", "tool-events.jsonl", 0);
+      expect(head.lines).toEqual(['{"a":1}']);
+      expect(head.next).toBe(8);
+      // From there, the slice holds no whole line until the long one ends: it is read on.
+      const first = readHookLog(tmp.dir, "acme", "ana", "tool-events.jsonl", head.next);
+      expect(first.lines.map((l) => l.length)).toEqual([long.length, 9]);
+      expect(first.next).toBe(Buffer.byteLength(`{"a":1}\n${long}\n{"b":"é"}\n`));
+      expect(first.size).toBe(first.next + Buffer.byteLength('{"partial":'));
+      expect(readHookLog(tmp.dir, "acme", "ana", "tool-events.jsonl", first.next)).toEqual({ lines: [], next: first.next, size: first.size });
+      writeFileSync(join(ladder, "tool-events.jsonl"), `{"c":3}\n`);
+      expect(readHookLog(tmp.dir, "acme", "ana", "tool-events.jsonl", first.next)).toEqual({ lines: ['{"c":3}'], next: 8, size: 8 });
+      expect(() => readHookLog(tmp.dir, "acme", "ana", "../../tokens.jsonl", 0)).toThrow(/no log/);
+    } finally {
       tmp.cleanup();
     }
   });
