@@ -21,7 +21,8 @@ export function compileForChild(outDir: string, files: string[]): void {
       writeFileSync(join(outDir, rel), src);
       continue;
     }
-    const out = transformSync(src, { loader: "ts", format: "esm", target: "es2022", sourcefile: rel }).code;
+    // Import attributes (`with { type: "json" }`, the redactor's rules) are kept as written.
+    const out = transformSync(src, { loader: "ts", format: "esm", target: "es2022", supported: { "import-attributes": true }, sourcefile: rel }).code;
     const dest = join(outDir, rel.replace(/\.ts$/, ".js"));
     mkdirSync(dirname(dest), { recursive: true });
     writeFileSync(dest, out);
