@@ -13,11 +13,6 @@ export default defineConfig({
     testTimeout: 0,
     hookTimeout: 0,
     pool: "forks",
-    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache by default),
-    // so each is transformed once per run, not once per process: every "isolated" file is a
-    // fresh process that would transform the CLI's tree again, about 2-3 s of CPU each, and a
-    // later run starts warm. Keyed by file content and config (docs/testing.md, "Shared processes").
-    experimental: { fsModuleCache: true },
     // The longest files start first (test/helpers/sequencer.ts), so two workers end together.
     sequence: { sequencer: LongestFirst },
     // One visible line per group of tests that will skip here, with what is missing and how to get it.
