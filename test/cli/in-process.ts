@@ -13,7 +13,10 @@ import type { Io } from "../../cli/shared/io.js";
  *
  * A call is a folder in the queue: the script writes `cwd`, `argv` (NUL-separated), `env`
  * (`env -0`), `stdin` and a FIFO `done`, then renames the folder into view; the test process
- * writes `out` and `err`, then the exit code into `done`, which the script is blocked reading.
+ * writes `out` and `err`, then the exit code into `done`, which the script is blocked reading
+ * (with the shell's own `read`: every process the script starts is paid once per call, 470
+ * calls a walk). Served calls stay in the queue until `close` removes it, so the script does
+ * not start an `rm` either.
  *
  * Calls run one at a time, each hermetic: `io` carries the call's env and cwd, and around the
  * run the process's own working folder and environment (which `os.tmpdir()`, `os.homedir()`
@@ -45,10 +48,9 @@ r=$(mktemp -d "$q/.call.XXXXXX") || exit 125
 pwd -P > "$r/cwd" && printf '%s\\0' "$@" > "$r/argv" && env -0 > "$r/env" && cat > "$r/stdin" && mkfifo "$r/done" || exit 125
 c="$q/call.\${r##*/.call.}"
 mv "$r" "$c" || exit 125
-code=$(cat "$c/done")
+read -r code < "$c/done"
 cat "$c/out"
 cat "$c/err" >&2
-rm -rf "$c"
 exit "\${code:-125}"
 `;
 }

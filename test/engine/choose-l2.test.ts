@@ -9,7 +9,7 @@ import { syntheticSet } from "./helpers/labelled.js";
 
 describe("chooseL2 (warm-started folds, CV tolerance)", () => {
   it("picks the L2 the cold-start, full-tolerance search picks, on generated sets and questions", async () => {
-    const sets = [await syntheticTrainingSet(11, 16), syntheticSet(5, 40, 0.3, "noisy")];
+    const sets = [await syntheticTrainingSet(11, 8), syntheticSet(5, 30, 0.3, "noisy")];
     const dim = 1 << DEFAULT_FEATURES.bits;
     const picked: string[] = [];
     for (const set of sets) {

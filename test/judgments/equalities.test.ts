@@ -119,7 +119,10 @@ describe("one answer from the v4 folder", () => {
   });
 
   it("the daily run's v4 report is the very text `errata v4 report` prints on the same folder", async () => {
-    const { text, engine, paths } = await everyone();
+    // Only what this comparison reads (the first test asks every reader).
+    const paths = resolvePaths(env(), tmp.dir);
+    const engine = engineFromConfig({ paths, env: env(), now: () => NOW }).engine;
+    const text = (await cli(["v4", "report"])).out;
     const out = await runDailyV4(
       { root: join(tmp.dir, "no-transcripts"), limit: null, shadow: true, dryRun: false },
       { paths, ledger: { readAll: async () => { throw new Error("not read without transcripts"); }, patch: async () => undefined, append: (e) => e }, engine: async () => engine, promoted: null, home: HOME, nowMs: () => NOW },

@@ -6,7 +6,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
+// esbuild, not the TypeScript compiler: the same type stripping for these files, and it loads in a
+// fraction of the CPU (typescript's 9 MB module alone costs about half a second per test file).
+import { transformSync } from "esbuild";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -19,10 +21,8 @@ export function compileForChild(outDir: string, files: string[]): void {
       writeFileSync(join(outDir, rel), src);
       continue;
     }
-    const out = ts.transpileModule(src, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      fileName: rel,
-    }).outputText;
+    // Import attributes (`with { type: "json" }`, the redactor's rules) are kept as written.
+    const out = transformSync(src, { loader: "ts", format: "esm", target: "es2022", supported: { "import-attributes": true }, sourcefile: rel }).code;
     const dest = join(outDir, rel.replace(/\.ts$/, ".js"));
     mkdirSync(dirname(dest), { recursive: true });
     writeFileSync(dest, out);
