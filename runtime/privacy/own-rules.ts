@@ -181,7 +181,8 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 ];
 
 let assignmentRe: RegExp | undefined;
-let directiveRe: RegExp | undefined;
+/** A directive's name that names a secret (the assignment rule's name endings, on the lower-cased name). */
+const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
 /** Tools of the second password-flag rule (their names, lower-cased). */
 const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
 let pairRe: RegExp | undefined;
@@ -216,15 +217,16 @@ export const LATE_RULES: readonly OwnRule[] = [
     },
   },
   {
-    kind: "env-assignment",
+    kind: "config-directive",
     // A secret name and its value as a config file's directive, on a line of its own, parted by
-    // spaces (redis.conf's "requirepass …", "masterauth …"; "password …" lines).
+    // spaces (redis.conf's "requirepass …", "masterauth …"; "password …" lines). Its own kind and
+    // a plain pattern (the name is read in `replace`): sharing the assignment rule's kind made
+    // every text that woke it compile the dearest pattern twice (docs/privacy.md "Cost").
     need: (_t, lower) => SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    get re() {
-      return (directiveRe ??= new RegExp(caseless(`^([ \\t]*(${SECRET_NAME})[ \\t]+)((?![$<{[]|\\[REDACTED)[^\\s"'=:]{4,})[ \\t]*$`), "gm"));
-    },
+    re: /^([ \t]*([A-Za-z][A-Za-z0-9_.-]{0,60})[ \t]+)((?![$<{[]|\[REDACTED)[^\s"'=:]{4,})[ \t]*$/gm,
     // Without an operator a plain word is a sentence's ("password combination."), not a value.
-    replace: (m, pre, name, value) => (/^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`),
+    replace: (m, pre, name, value) =>
+      !DIRECTIVE_NAME.test((name ?? "").toLowerCase()) || /^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`,
   },
   {
     kind: "password-flag",
@@ -239,7 +241,8 @@ export const LATE_RULES: readonly OwnRule[] = [
     // A token given to a tool's "login" or "auth" subcommand ("wandb login <hex>", "snyk auth
     // <uuid>"): 32 hex digits or more, a UUID, or a random token.
     need: (_t, lower) => lower().includes("login") || lower().includes("auth"),
-    re: /\b((?:login|auth(?:enticate)?)\s+)([A-Za-z0-9_-]{20,})(?=[\s"'`)]|$)/gi,
+    // Lower-case subcommands only, without the `i` flag (a caseless pattern costs a fresh hook process more to compile).
+    re: /\b((?:login|auth(?:enticate)?)\s+)([A-Za-z0-9_-]{20,})(?=[\s"'`)]|$)/g,
     replace: (m, pre, token) => (/^(?:[0-9a-f]{32,}|[0-9A-F]{32,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.test(token ?? "") || tokenBody(token ?? "") ? `${pre}${m}` : `${pre}${token}`),
   },
   {

@@ -95,7 +95,7 @@ interface Witness {
  * Words of which every secret name of the own named-value rules holds one (their names end in
  * key(s), token, secret, password, passwd, pwd, pass, passphrase, credential(s) or auth).
  */
-const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat"];
+const NAME_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "_pat", "-pat", ".pat", "pat=", "pat:", "pat ", "pat\t", 'pat"', "pat'"];
 /** The same for gitleaks' generic rule (access|auth|api|credential|creds|key|passw(or)d|secret|token). */
 const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret", "token"];
 
@@ -133,7 +133,7 @@ const WITNESSES: readonly Witness[] = [
   },
   // The own config-directive rule: a secret name at a line's start, spaces, one value to the line's end.
   {
-    name: "config directive", rules: ["own:env-assignment"],
+    name: "config directive", rules: ["own:config-directive"],
     need: NAME_WORDS,
     re: /(?:^|\n)[ \t]*[a-z0-9_.-]*(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth|psk|pat)[ \t]+[^\s"'=:]{4,}[ \t]*(?:\n|$)/,
   },
