@@ -1,12 +1,11 @@
 import { Command, CommanderError } from "commander";
-import type { CommandContext, Register } from "./shared/command.js";
+import type { CommandContext, CommandModule, Register } from "./shared/command.js";
 import { CodedError, exitCodeOfKind, isSystemError, withDetail } from "../core/errors.js";
 import { defaultIo, type Io } from "./shared/io.js";
 import { examples } from "./shared/help.js";
 import { stopAll } from "./shared/progress.js";
 import { unknownCommand } from "./shared/unknown-command.js";
-
-type CommandModule = { register?: Register };
+import { loadRegister } from "./shared/subcommands.js";
 
 /**
  * Every top-level command and the module that registers it: `commands/<name>.ts` for a single
@@ -69,14 +68,18 @@ export function commandsFor(name: string | undefined, names: string[]): string[]
   return names.includes(name) ? [name] : names;
 }
 
-/** Imports the modules of the named commands and returns their `register` functions. */
-export async function loadRegisters(names: string[]): Promise<Register[]> {
+/**
+ * Imports the modules of the named commands and returns their `register` functions. With the
+ * command line `argv`, a group imports only the subcommand it names (cli/shared/subcommands.ts);
+ * without, every subcommand.
+ */
+export async function loadRegisters(names: string[], argv: readonly string[] = []): Promise<Register[]> {
   const registers: Register[] = [];
   for (const name of names) {
     const load = COMMAND_MODULES[name];
     if (load === undefined) continue;
-    const mod = await load();
-    if (typeof mod.register === "function") registers.push(mod.register);
+    const register = await loadRegister(await load(), name === argv[0] ? argv.slice(1) : []);
+    if (register !== null) registers.push(register);
   }
   return registers;
 }
@@ -140,7 +143,7 @@ export async function run(argv: string[], given: Io = defaultIo()): Promise<numb
     io.stderr.write("errata: no command given (expected a command such as `errata add ...`; run `errata --help` for the list)\n");
     return exitCodeOfKind("input");
   }
-  const program = buildProgram(ctx, await loadRegisters(commandsFor(argv[0], commandNames())));
+  const program = buildProgram(ctx, await loadRegisters(commandsFor(argv[0], commandNames()), argv));
   if (json) {
     // With --json a usage error is reported as the one JSON value on stdout, not by commander on stderr.
     const quiet = (cmd: Command): void => {

@@ -14,3 +14,16 @@ export interface CommandContext {
 }
 
 export type Register = (program: Command, ctx: CommandContext) => void;
+
+/**
+ * What a command module exports. A group's `index.ts` also exports `subcommands`, a table from
+ * each subcommand's name to the import of its module, and its `register` takes the loaded
+ * subcommands' registers as a third argument (cli/shared/subcommands.ts loads them).
+ */
+export interface CommandModule {
+  register?: (program: Command, ctx: CommandContext, subs: readonly Register[]) => void;
+  subcommands?: Subcommands;
+}
+
+/** A group's subcommands by name, in the order help lists them; each loads its module when called. */
+export type Subcommands = Record<string, () => Promise<CommandModule>>;

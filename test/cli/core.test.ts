@@ -87,4 +87,50 @@ describe("one command a file, lazily loaded", () => {
     expect(commandsFor("lsit", names)).toEqual(names);
     expect(commandsFor(undefined, names)).toEqual(names);
   });
+
+  // The subcommands a group registers, by path: ["rules"] -> the names under `errata rules`.
+  const subNames = (program: Command, path: string[]): string[] => {
+    let cmd: Command | undefined = program;
+    for (const word of path) cmd = cmd?.commands.find((c) => c.name() === word);
+    return (cmd?.commands ?? []).map((c) => c.name());
+  };
+
+  it("a group loads only the subcommand its command line names, and all of them for help, a typo or an option first", async () => {
+    const build = async (argv: string[]): Promise<Command> => buildProgram({ io: memoryIo().io, exitCode: 0 }, await loadRegisters([argv[0]!], argv));
+    const all = subNames(await build(["rules", "--help"]), ["rules"]);
+    expect(all.length).toBeGreaterThan(10);
+    expect(all).toContain("approvals");
+    expect(subNames(await build(["rules", "approvals", "--json"]), ["rules"])).toEqual(["approvals"]);
+    expect(subNames(await build(["rules", "aprovals"]), ["rules"])).toEqual(all);
+    expect(subNames(await build(["rules", "--quiet", "approvals"]), ["rules"])).toEqual(all);
+    expect(subNames(await build(["rules"]), ["rules"])).toEqual(all);
+    // Nested groups: `eval label export` loads the label group with only its export.
+    const evalLabel = await build(["eval", "label", "export", "--help"]);
+    expect(subNames(evalLabel, ["eval"])).toEqual(["label"]);
+    expect(subNames(evalLabel, ["eval", "label"])).toEqual(["export"]);
+    expect(subNames(await build(["eval", "label"]), ["eval", "label"])).toEqual(["export", "import", "serve"]);
+    // Without a command line (tests, help generation) everything is loaded, as one command line naming none.
+    const full = buildProgram({ io: memoryIo().io, exitCode: 0 }, await loadRegisters(["rules"]));
+    expect(subNames(full, ["rules"])).toEqual(all);
+  });
+
+  it("every group's subcommand table names each subcommand as the command its module registers", async () => {
+    const program = buildProgram({ io: memoryIo().io, exitCode: 0 }, await loadRegisters(commandNames()));
+    let checked = 0;
+    // Walk every group; naming each subcommand alone must register exactly that command.
+    const walk = async (path: string[]): Promise<void> => {
+      const subs = subNames(program, path);
+      for (const sub of subs) {
+        const argv = [...path, sub];
+        const alone = buildProgram({ io: memoryIo().io, exitCode: 0 }, await loadRegisters([argv[0]!], argv));
+        if (path.length > 0) {
+          expect(subNames(alone, path), argv.join(" ")).toEqual([sub]);
+          checked++;
+        }
+        await walk(argv);
+      }
+    };
+    for (const name of commandNames()) if (subNames(program, [name]).length > 0) await walk([name]);
+    expect(checked).toBeGreaterThan(50);
+  });
 });

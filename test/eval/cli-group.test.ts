@@ -2,14 +2,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CommandContext } from "../../cli/shared/command.js";
-import { register as registerEval } from "../../cli/commands/eval/index.js";
-import { buildProgram, run } from "../../cli/main.js";
+import { buildProgram, loadRegisters, run } from "../../cli/main.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 
 describe("the eval command group", () => {
-  it("is one group holding brief, predictions and the eval commands, registered by its index", () => {
+  it("is one group holding brief, predictions and the eval commands, registered by its index", async () => {
     const ctx: CommandContext = { io: memoryIo().io, exitCode: 0 };
-    const program = buildProgram(ctx, [registerEval]);
+    const program = buildProgram(ctx, await loadRegisters(["eval"]));
     const groups = program.commands.filter((c) => c.name() === "eval");
     expect(groups).toHaveLength(1);
     expect(groups[0]?.commands.map((c) => c.name()).sort()).toEqual(["adjudicate", "agreement", "bias", "brief", "consistency", "label", "predictions", "sample", "score"]);

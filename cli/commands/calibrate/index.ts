@@ -6,18 +6,25 @@
  * subcommand in this folder.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as agreement } from "./agreement.js";
-import { register as brief } from "./brief.js";
-import { register as cuts } from "./cuts.js";
-import { register as draw } from "./draw.js";
-import { register as fit } from "./fit.js";
-import { register as probabilities } from "./probabilities.js";
-import { register as shadow } from "./shadow.js";
-import { register as use } from "./use.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  cuts: () => import("./cuts.js"),
+  probabilities: () => import("./probabilities.js"),
+  shadow: () => import("./shadow.js"),
+  draw: () => import("./draw.js"),
+  brief: () => import("./brief.js"),
+  agreement: () => import("./agreement.js"),
+  fit: () => import("./fit.js"),
+  use: () => import("./use.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("calibrate")
     .description("cuts and probability calibration from blind labels; the shadow gate")
@@ -32,5 +39,5 @@ export function register(program: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [cuts, probabilities, shadow, draw, brief, agreement, fit, use]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -5,15 +5,22 @@
  * prompt hash (the runtime uses the judge only while that hash is current).
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as ask } from "./ask.js";
-import { register as evaluate } from "./eval.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  ask: () => import("./ask.js"),
+  eval: () => import("./eval.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("classtier")
     .description("the model judge for failure class, its cache, second look and shipped level")
     .addHelpText("after", examples(["errata datasets copy spotter && errata classtier ask --exchanges datasets/spotter/exchanges.jsonl  # exit 1: the embedded lane holds no class-tier weights"]));
-  for (const sub of [ask, evaluate]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -3,12 +3,19 @@
  * fit split of labelled data and scored on the holdout. Plain files in, a candidate out.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as evaluate } from "./eval.js";
-import { register as fit } from "./fit.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  fit: () => import("./fit.js"),
+  eval: () => import("./eval.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("combiner")
     .description("the learned detect and class heads over the engine's probabilities")
@@ -22,5 +29,5 @@ export function register(program: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [fit, evaluate]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -4,12 +4,19 @@
  * read them.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as copy } from "./copy.js";
-import { register as list } from "./list.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  list: () => import("./list.js"),
+  copy: () => import("./copy.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("datasets")
     .description("The data sets bundled with Errata: list them, copy them into a folder")
@@ -20,5 +27,5 @@ export function register(program: Command, ctx: CommandContext): void {
         "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl",
       ]),
     );
-  for (const sub of [list, copy]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -3,14 +3,21 @@
  * file a subcommand in this folder.
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as ask } from "./ask.js";
-import { register as evaluate } from "./eval.js";
-import { register as probe } from "./probe.js";
-import { register as train } from "./train.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  train: () => import("./train.js"),
+  eval: () => import("./eval.js"),
+  ask: () => import("./ask.js"),
+  probe: () => import("./probe.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("engine")
     .description("The judgment layer: train and evaluate the embedded lane, ask questions, probe a server")
@@ -21,5 +28,5 @@ export function register(program: Command, ctx: CommandContext): void {
         "errata datasets copy spotter && errata engine ask --exchanges datasets/spotter/exchanges.jsonl --question detect.unhappy",
       ]),
     );
-  for (const sub of [train, evaluate, ask, probe]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -7,19 +7,26 @@
  * export --labeler ana && … && errata eval score --predictions preds.jsonl --check`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as adjudicate } from "./adjudicate/index.js";
-import { register as agreement } from "./agreement.js";
-import { register as bias } from "./bias.js";
-import { register as consistency } from "./consistency.js";
-import { register as brief } from "./brief.js";
-import { register as label } from "./label/index.js";
-import { register as predictions } from "./predictions.js";
-import { register as sample } from "./sample.js";
-import { register as score } from "./score.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  brief: () => import("./brief.js"),
+  predictions: () => import("./predictions.js"),
+  sample: () => import("./sample.js"),
+  label: () => import("./label/index.js"),
+  agreement: () => import("./agreement.js"),
+  adjudicate: () => import("./adjudicate/index.js"),
+  score: () => import("./score.js"),
+  bias: () => import("./bias.js"),
+  consistency: () => import("./consistency.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("eval")
     .description("Gold sets, labels, agreement and scoring")
@@ -30,5 +37,5 @@ export function register(program: Command, ctx: CommandContext): void {
         "errata datasets copy ab-redial && errata eval agreement --labels datasets/ab-redial/labels.jsonl --labelers ab-redial:r1,ab-redial:r2,ab-redial:r3",
       ]),
     );
-  for (const sub of [brief, predictions, sample, label, agreement, adjudicate, score, bias, consistency]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -11,15 +11,22 @@
  * -> `v4 detect (embedded/…): 597 exchanges, asked 4776, already answered 0, scored 4776, unscored 0`
  */
 import type { Command } from "commander";
-import type { CommandContext } from "../../shared/command.js";
-import { register as detect } from "./detect.js";
-import { register as diagnose } from "./diagnose.js";
-import { register as report } from "./report.js";
-import { register as taxonomy } from "./taxonomy.js";
-import { register as v3 } from "./v3.js";
+import type { CommandContext, Register, Subcommands } from "../../shared/command.js";
 import { examples } from "../../shared/help.js";
 
-export function register(program: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  detect: () => import("./detect.js"),
+  diagnose: () => import("./diagnose.js"),
+  v3: () => import("./v3.js"),
+  report: () => import("./report.js"),
+  taxonomy: () => import("./taxonomy.js"),
+};
+
+export function register(program: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const group = program
     .command("v4")
     .description("The v4 pass (shadow): many small yes/no questions about every exchange")
@@ -32,5 +39,5 @@ export function register(program: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [detect, diagnose, v3, report, taxonomy]) sub(group, ctx);
+  for (const sub of subs) sub(group, ctx);
 }

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
-import type { CommandContext } from "../../../shared/command.js";
-import { register as list } from "./list.js";
-import { register as decide } from "./decide.js";
+import type { CommandContext, Register, Subcommands } from "../../../shared/command.js";
 import { examples } from "../../../shared/help.js";
 
 /**
@@ -10,7 +8,16 @@ import { examples } from "../../../shared/help.js";
  * `adjudications.jsonl` apart from the raw labels. The labelling page's adjudication view
  * (`eval label serve --adjudicators ID`) writes the same rows.
  */
-export function register(group: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  list: () => import("./list.js"),
+  decide: () => import("./decide.js"),
+};
+
+export function register(group: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const adjudicate = group
     .command("adjudicate")
     .description("Items the labellers split on: list them, or record an adjudicator's pick (or ambiguous), kept apart from the raw labels")
@@ -24,5 +31,5 @@ export function register(group: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [list, decide]) sub(adjudicate, ctx);
+  for (const sub of subs) sub(adjudicate, ctx);
 }

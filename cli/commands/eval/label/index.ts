@@ -1,12 +1,19 @@
 import type { Command } from "commander";
-import type { CommandContext } from "../../../shared/command.js";
-import { register as exportSheet } from "./export.js";
-import { register as importSheet } from "./import.js";
-import { register as serve } from "./serve.js";
+import type { CommandContext, Register, Subcommands } from "../../../shared/command.js";
 import { examples } from "../../../shared/help.js";
 
 /** `errata eval label export|import|serve`: blind labelling sheets, one per labeller, their validated import, and the labelling page. */
-export function register(group: Command, ctx: CommandContext): void {
+/**
+ * The subcommands, in the order help lists them. Each module is imported only when needed: just
+ * the one a command line names, or all of them for help (cli/shared/subcommands.ts).
+ */
+export const subcommands: Subcommands = {
+  export: () => import("./export.js"),
+  import: () => import("./import.js"),
+  serve: () => import("./serve.js"),
+};
+
+export function register(group: Command, ctx: CommandContext, subs: readonly Register[]): void {
   const label = group
     .command("label")
     .description("Blind labelling sheets: export one per labeller, import the returned sheets, or serve the labelling page")
@@ -19,5 +26,5 @@ export function register(group: Command, ctx: CommandContext): void {
         ],
       ]),
     );
-  for (const sub of [exportSheet, importSheet, serve]) sub(label, ctx);
+  for (const sub of subs) sub(label, ctx);
 }
