@@ -15,7 +15,10 @@ export interface TokenRuns {
   narrow: boolean;
   /** A whole run of 16 or more [A-Za-z0-9_.~+/=-] with a letter and two digits. */
   wide: boolean;
-  /** A whole run of 35 or more [A-Za-z0-9_-] with four digits and four letters beyond hex (a one-case body after a prefix). */
+  /**
+   * A whole run of 35 or more [A-Za-z0-9_-] with four digits and four letters beyond hex (a
+   * one-case body after a prefix); read only until a narrow and a wide run are both found.
+   */
   oneCase: boolean;
   /** The length of the longest run of [A-Za-z0-9_.~+/=-] if 16 or more, else 0 (fixed-prefix tokens need one that long). */
   longest: number;
@@ -39,7 +42,9 @@ export function tokenRuns(text: string): TokenRuns {
     if (m[0].length > out.longest) out.longest = m[0].length;
     // Both conditions need a digit; most runs (paths, names) have none, and reading a run
     // character by character is slow in a cold process.
-    if (!(out.narrow && out.wide && out.oneCase) && DIGIT.test(m[0])) readRuns(m[0], out);
+    // Once a narrow and a wide run are found, `oneCase` is not needed: a narrow run already
+    // names the rule it stands for (the own prefixed-token rule).
+    if (!(out.narrow && out.wide) && DIGIT.test(m[0])) readRuns(m[0], out);
   }
   return out;
 }
