@@ -4,6 +4,7 @@ import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliIn } from "../helpers/cli-in.js";
 import { tempDir } from "../helpers/io.js";
+import { exchangeLine, exId as hex } from "../helpers/synthetic-rows.js";
 
 /**
  * An active round's sheet: `eval label export` writes the round's proposals in its order with
@@ -15,13 +16,12 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 const cli = (argv: string[]) => cliIn(dir, argv);
-const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
 
 function writeData() {
   const ex: string[] = [], preds: string[] = [];
   for (let i = 0; i < 60; i++) {
     const p = 0.01 + (0.98 * i) / 59;
-    ex.push(JSON.stringify({ schema: "exchange/1", id: hex(i), corpus: "synthetic", session_id: `s${i % 20}`, turn: 0, prompt: `p${i}`, prompt_ts: null, reply_end: null, reply_ts: null, previous_ask: null, tool_calls: [], cwd: null, version: null, model: null, captured: false, synthetic: true, source_ref: null }));
+    ex.push(exchangeLine(i, { session_id: `s${i % 20}` }));
     preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "v4", detected: p > 0.5, class: null, p_failure: p }));
   }
   writeFileSync(join(dir, "ex.jsonl"), ex.join("\n") + "\n");

@@ -5,6 +5,7 @@ import { scriptOf } from "../../cli/commands/eval/bias.js";
 import { judgeBias } from "../../eval/index.js";
 import { cliIn } from "../helpers/cli-in.js";
 import { tempDir } from "../helpers/io.js";
+import { exchangeLine, exId as hex } from "../helpers/synthetic-rows.js";
 
 /**
  * `errata eval bias` on data with a planted bias: 240 exchanges in 60 sessions, three labellers
@@ -17,7 +18,6 @@ beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
 const cli = (argv: string[]) => cliIn(dir, argv);
-const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
 
 function writeData() {
   const ex: string[] = [], labels: string[] = [], preds: string[] = [];
@@ -25,7 +25,7 @@ function writeData() {
     const fail = i % 5 === 0;
     const long = i % 6 === 0;
     const prompt = (i % 4 === 0 ? "これはテストです" : "please fix it ").repeat(long ? 30 : 1 + (i % 3));
-    ex.push(JSON.stringify({ schema: "exchange/1", id: hex(i), corpus: i < 120 ? "alpha" : "beta", session_id: `s${i % 60}`, turn: Math.floor(i / 60), prompt, prompt_ts: null, reply_end: "ok", reply_ts: null, previous_ask: null, tool_calls: [], cwd: null, version: null, model: null, captured: false, synthetic: true, source_ref: null }));
+    ex.push(exchangeLine(i, { corpus: i < 120 ? "alpha" : "beta", session_id: `s${i % 60}`, turn: Math.floor(i / 60), prompt, reply_end: "ok" }));
     for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: fail, origin: "t" }));
     const wrong = long || i % 17 === 0;
     preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "v4", detected: wrong ? !fail : fail, class: null }));

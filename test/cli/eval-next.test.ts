@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliIn } from "../helpers/cli-in.js";
 import { tempDir } from "../helpers/io.js";
+import { exchangeLine, exId as hex } from "../helpers/synthetic-rows.js";
 
 /** `eval sample --next K` on 100 exchanges whose judge P(yes) runs from 0.01 to 0.99, 20 labelled. */
 let dir: string;
@@ -10,14 +11,13 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 const cli = (argv: string[]) => cliIn(dir, argv);
-const hex = (i: number) => `ex-${i.toString(16).padStart(16, "0")}`;
 interface Rec { round: number; exchange_id: string; pi: number; p_yes: number; drawn: boolean }
 
 function writeData() {
   const ex: string[] = [], preds: string[] = [], labels: string[] = [];
   for (let i = 0; i < 100; i++) {
     const p = 0.01 + (0.98 * i) / 99;
-    ex.push(JSON.stringify({ schema: "exchange/1", id: hex(i), corpus: "synthetic", session_id: `s${i % 25}`, turn: 0, prompt: `p${i}`, prompt_ts: null, reply_end: null, reply_ts: null, previous_ask: null, tool_calls: [], cwd: null, version: null, model: null, captured: false, synthetic: true, source_ref: null }));
+    ex.push(exchangeLine(i, { session_id: `s${i % 25}` }));
     preds.push(JSON.stringify({ schema: "prediction/1", exchange_id: hex(i), detector: "v4", detected: p > 0.5, class: null, p_failure: p }));
     if (i % 5 === 0) for (const who of ["a", "b", "c"]) labels.push(JSON.stringify({ schema: "label/1", exchange_id: hex(i), labeler: who, question: "detect.unhappy", value: p > 0.4, origin: "t" }));
   }
