@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 
 export const CLAUDE_CODE_VERSION = "2.1.328";
 /**
@@ -106,7 +107,9 @@ export async function installErrata(): Promise<string> {
   }
 }
 
-type HookEntry = { matcher?: string; hooks: Array<{ type: "command"; command: string }> };
+/** A settings hook: a command, or an http hook posting the payload to a URL (a team's server). */
+type HookHandler = { type: "command"; command: string } | { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[] };
+type HookEntry = { matcher?: string; hooks: HookHandler[] };
 
 /** The README's hooks block (errata, errata-tool-hook on PATH), with the recorder beside each hook when asked. */
 export function readmeHooks(opts: { record?: boolean; errata?: boolean } = {}): Record<string, HookEntry[]> {
@@ -264,6 +267,24 @@ export function clientSession(ws: Workspace, serverUrl: string, opts: { args?: s
       return closed;
     },
   };
+}
+
+/**
+ * One broken session as the climb and journey files stage it: the owner asks a question, the
+ * scripted model answers (the server's script, set by the caller), the owner corrects it, in
+ * one client process; both turns succeed in one session and the server has no turn left.
+ * Returns the session id the hooks recorded.
+ */
+export async function askThenCorrect(ws: Workspace, server: { url: string; pending(): number }, question: string, correction: string): Promise<string> {
+  const session = clientSession(ws, server.url);
+  const first = await session.turn(question);
+  expect(first).toMatchObject({ subtype: "success", is_error: false });
+  const r = await session.turn(correction);
+  expect(r).toMatchObject({ subtype: "success", is_error: false, session_id: first.session_id });
+  const ended = await session.end();
+  expect(ended.code, ended.stderr).toBe(0);
+  expect(server.pending()).toBe(0);
+  return String(readPayloads(ws).at(-1)!.payload["session_id"]);
 }
 
 export interface RecordedPayload {

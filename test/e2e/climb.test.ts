@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, clientSession, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, readPayloads, runClient, workspace, type Workspace } from "./client.js";
+import { askThenCorrect, clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, readPayloads, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -59,15 +59,7 @@ describe.skipIf(!ready)(`a climb that edits a rule file, in the real client (Cla
         { text: "Sorry: listed again with pnpm." },
       ]);
       // The question and the owner's correction: two turns of one session, in one client process.
-      const session = clientSession(ws, server.url);
-      const first = await session.turn("Which packages does the project have?");
-      expect(first).toMatchObject({ subtype: "success", is_error: false });
-      const r = await session.turn("No, that's wrong. I told you to use pnpm, not npm.");
-      expect(r).toMatchObject({ subtype: "success", is_error: false, session_id: first.session_id });
-      const ended = await session.end();
-      expect(ended.code, ended.stderr).toBe(0);
-      expect(server.pending()).toBe(0);
-      sessions.push(String(readPayloads(ws).at(-1)!.payload["session_id"]));
+      sessions.push(await askThenCorrect(ws, server, "Which packages does the project have?", "No, that's wrong. I told you to use pnpm, not npm."));
     }
     // Before the climb, a session starts without the rule: CLAUDE.md is carried, the path-scoped file is not.
     const opening = firstUserText(server.requests.slice(before).find((q) => q.main)!);

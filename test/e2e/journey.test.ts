@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, clientSession, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type Workspace } from "./client.js";
+import { askThenCorrect, clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, runClient, transcripts, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer } from "./model-server.js";
 
 const ready = clientReady();
@@ -70,15 +70,7 @@ describe.skipIf(!ready)(`the journey in the real client (Claude Code ${CLAUDE_CO
         { text: "Sorry: listed again with pnpm." },
       ]);
       // The question and the owner's correction: two turns of one session, in one client process.
-      const session = clientSession(ws, server.url);
-      const first = await session.turn("Which packages does the project have?");
-      expect(first).toMatchObject({ subtype: "success", is_error: false });
-      const r = await session.turn("No, that's wrong. I told you to use pnpm, not npm.");
-      expect(r).toMatchObject({ subtype: "success", is_error: false, session_id: first.session_id });
-      const ended = await session.end();
-      expect(ended.code, ended.stderr).toBe(0);
-      expect(server.pending()).toBe(0);
-      sessions.push(String(readPayloads(ws).at(-1)!.payload["session_id"]));
+      sessions.push(await askThenCorrect(ws, server, "Which packages does the project have?", "No, that's wrong. I told you to use pnpm, not npm."));
     }
     expect(new Set(sessions).size).toBe(2);
     // The capture: one correction row per session.
