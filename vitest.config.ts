@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { ISOLATED } from "./test/helpers/isolated.js";
 import LongestFirst from "./test/helpers/sequencer.js";
@@ -13,7 +14,11 @@ export default defineConfig({
     testTimeout: 0,
     hookTimeout: 0,
     pool: "forks",
-    // The longest files start first (test/helpers/sequencer.ts), so two workers end together.
+    // One worker per core. Vitest's default is one fewer than the cores (one worker on a 2-core
+    // machine), which left a core idle whenever a test waited on a child process, a server or
+    // the real client; measured in docs/testing.md ("Workers").
+    maxWorkers: availableParallelism(),
+    // The longest files start first (test/helpers/sequencer.ts), so the workers end together.
     sequence: { sequencer: LongestFirst },
     // One visible line per group of tests that will skip here, with what is missing and how to get it.
     globalSetup: ["test/helpers/skips.ts"],
