@@ -44,11 +44,18 @@ var require_cache_key = __commonJS({
       }
       return (h >>> 0).toString(16);
     }
-    function cacheHeader2(src) {
-      return `errata-v8cache ${src.length} ${textHash(src)}
+    var BUILD_ID = "\n//errata-build:";
+    function buildIdLine(id) {
+      return `${BUILD_ID}${id}
 `;
     }
-    module2.exports = { cacheHeader: cacheHeader2, textHash };
+    function cacheHeader2(src) {
+      const at = src.lastIndexOf(BUILD_ID);
+      const id = at >= 0 && src.length - at <= BUILD_ID.length + 40 ? src.slice(at + BUILD_ID.length).trim() : `fnv-${textHash(src)}`;
+      return `errata-v8cache ${src.length} ${id}
+`;
+    }
+    module2.exports = { buildIdLine, cacheHeader: cacheHeader2, textHash };
   }
 });
 

@@ -14,6 +14,7 @@
 // replace (dist/runtime/hooks); the classifier's language files are read from
 // dist/runtime/classifier/lang, beside the classifier's own modules.
 import { build } from "esbuild";
+import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -210,8 +211,12 @@ for (const [bundle, parts] of [["hook.bundle.cjs", ["hook-capture", "hook-reflec
 // (the loader then compiles the file's text as it is: wrapping it at load time would copy
 // it, and every copied byte lands in the young generation, which a hook process should
 // not fill).
+// Each ends with its build id (bin/cache-key.cjs: a digest of the text, so a code cache is
+// matched to the text by reading one line, with no hashing in the hook process).
 const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
+const { buildIdLine } = createRequire(import.meta.url)("../bin/cache-key.cjs");
 for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", ...redactBundles, "tool-hook.bundle.cjs"]) {
   const file = `${outDir}/${name}`;
-  writeFileSync(file, `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`);
+  const text = `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`;
+  writeFileSync(file, `${text}${buildIdLine(createHash("sha256").update(text).digest("hex").slice(0, 32))}`);
 }
