@@ -9,7 +9,7 @@
 // process, that is a real child (the refusal test); elsewhere ARGS run through the compiled CLI's
 // `run(argv, io)` in this process, with the child's environment and folder (test/cli/in-process.ts,
 // `callInProcess`), and the reference output the first test compares the pane with comes from real
-// `node bin/errata.cjs` processes: a start is about 1.9 CPU-s, and the other runs were 14.
+// `node bin/errata.cjs` processes: a start is about 1.9 CPU-s, and the other tests make a dozen runs.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
