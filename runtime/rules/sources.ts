@@ -3,10 +3,12 @@
  * reads them: managed policy files, `~/.claude/CLAUDE.md` and `~/.claude/rules/*.md`, the
  * project's `CLAUDE.md` or `.claude/CLAUDE.md`, `.claude/rules/**\/*.md` (a `paths:`
  * frontmatter makes a rule path-scoped), `CLAUDE.local.md`, `CLAUDE.md` files in subfolders
- * (read on demand, scoped to their folder), `AGENTS.md` files (indexed; Claude Code reads them
- * only when imported), hookify rule files (`.claude/hookify.*.local.md`, checks rather than
- * text), `@path` imports up to four hops from the file that names them, and any file named in
- * the config.
+ * (read on demand, scoped to their folder), `AGENTS.md` files and other assistants' rule files
+ * (`.ai/rules/`, `.agents/rules/`, `.cursor/rules/`, `.github/copilot-instructions.md`,
+ * `GEMINI.md`, `.windsurfrules`: indexed as not loaded; Claude Code reads them only when
+ * imported), hookify rule files (`.claude/hookify.*.local.md`, checks rather than text),
+ * `@path` imports up to four hops from the file that names them, and any file named in the
+ * config.
  *
  * Problems never stop the walk: a missing or unreadable file, a circular import or a file over
  * the size limit is reported on its source and the rest is indexed.
@@ -94,13 +96,18 @@ function sortedEntries(dir: string): Dirent[] {
   }
 }
 
-function mdFilesUnder(dir: string): string[] {
+/** Rule folders of other assistants and shared conventions, below a project root. */
+const OTHER_RULE_DIRS = [".ai/rules", ".agents/rules", ".cursor/rules"];
+/** Single instruction files of other assistants, at a project root. */
+const OTHER_RULE_FILES = [".github/copilot-instructions.md", "GEMINI.md", ".windsurfrules"];
+
+function mdFilesUnder(dir: string, exts: readonly string[] = [".md"]): string[] {
   const out: string[] = [];
   const walk = (d: string, depth: number): void => {
     for (const e of sortedEntries(d)) {
       const p = join(d, e.name);
       if (e.isDirectory() && depth < MAX_WALK_DEPTH) walk(p, depth + 1);
-      else if (e.isFile() && e.name.endsWith(".md")) out.push(p);
+      else if (e.isFile() && exts.some((x) => e.name.endsWith(x))) out.push(p);
     }
   };
   walk(dir, 0);
@@ -301,6 +308,12 @@ export function discoverSources(opts: SourceOptions): LoadedSource[] {
   }
   for (const n of hookify) walk.add(join(root, ".claude", n), "hookify", "check", null);
   for (const e of opts.extra) walk.add(resolve(root, e), "config", "always", null);
+  // Other assistants' instruction files (Cursor, Copilot, Gemini, shared `.ai/`/`.agents/`
+  // rule folders): rules the owner wrote for an assistant that Claude Code never reads unless
+  // a loaded file imports them. Indexed last, as not loaded, so that a correction against one
+  // is diagnosed as "not in view" and no earlier source's id moves.
+  for (const dir of OTHER_RULE_DIRS) for (const f of mdFilesUnder(join(root, dir), [".md", ".mdc"])) walk.add(f, "agents", "not-loaded", null);
+  for (const name of OTHER_RULE_FILES) walk.add(join(root, name), "agents", "not-loaded", null, { quiet: true });
   return walk.sources;
 }
 
