@@ -22,7 +22,7 @@ export interface OwnRule {
 }
 
 import {
-  bareToken, documentId, keepAssignment, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+  bareToken, documentId, encodedText, keepAssignment, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
@@ -124,7 +124,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     re: /(?<![A-Za-z0-9_.-])(?!(?:sha\d+|md5)-)([a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,11}){0,2}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
     // A one-case body counts when it is long and random beyond hex (oneCaseToken): Neon's
     // `napi_`, Django's `django-insecure-` keys; a git SHA after "commit-" is hex and stays.
-    replace: (m, prefix, body) => (tokenBody(body ?? "") || oneCaseToken(body ?? "") ? m : `${prefix}${body}`),
+    // A body that is base64 of text holding no secret (`bedrock-api-key-YmVkcm9jay5…`, the
+    // provider's fixed "bedrock.amazonaws.com"; a JSON header cut before its values) is no key.
+    replace: (m, prefix, body) => ((tokenBody(body ?? "") || oneCaseToken(body ?? "")) && !encodedText(body ?? "") ? m : `${prefix}${body}`),
   },
   {
     kind: "prefixed-token",
@@ -132,7 +134,7 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // a random body of both cases and digits.
     need: (t) => t.includes("_") || t.includes("-"),
     re: /(?<![A-Za-z0-9_.-])([A-Z][A-Z0-9]{1,9}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
-    replace: (m, prefix, body) => (tokenBody(body ?? "") ? m : `${prefix}${body}`),
+    replace: (m, prefix, body) => (tokenBody(body ?? "") && !encodedText(body ?? "") ? m : `${prefix}${body}`),
   },
   {
     kind: "url-token",
@@ -279,11 +281,12 @@ export const LATE_RULES: readonly OwnRule[] = [
   {
     kind: "random-token",
     // A random token standing alone (bareToken): what no prefix, name or place tells, a key
-    // pasted into prose or passed to a constructor. Not next to "/", "+" or "=" (a piece of
-    // base64 data, a path), nor inside a longer run. Last but e-mail addresses: every other rule
-    // that takes the same token names it first.
+    // pasted into prose or passed to a constructor. Not next to "/", "+", "=" or "~" (a piece of
+    // base64 data in one of its alphabets, CloudFront's included, or a path), nor right after
+    // "@" (a handle, a host, a key's URI: "USK@…"), nor inside a longer run. Last but e-mail
+    // addresses: every other rule that takes the same token names it first.
     need: (t) => /[A-Z]/.test(t) && /[0-9]/.test(t),
-    re: /(?<![A-Za-z0-9_+/=-])([A-Za-z0-9][A-Za-z0-9_-]{22,}[A-Za-z0-9])(?![A-Za-z0-9_+/=-])/g,
+    re: /(?<![A-Za-z0-9_+/=~@-])([A-Za-z0-9][A-Za-z0-9_-]{22,}[A-Za-z0-9])(?![A-Za-z0-9_+/=~-])/g,
     replace: (m, token) => (bareToken(token ?? "") ? m : token ?? ""),
   },
   {
