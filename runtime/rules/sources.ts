@@ -54,6 +54,12 @@ export interface SourceOptions {
   extra: readonly string[];
   maxImportHops?: number;
   maxBytes?: number;
+  /**
+   * Folders below the root that are projects of their own in the index (another root, or one an
+   * earlier build indexed): their files belong to that project, under its ids, and are not read
+   * again as nested files of this root (a build in ~ would index ~/code/app's CLAUDE.md twice).
+   */
+  ownProjects?: readonly string[];
 }
 
 export interface LoadedSource {
@@ -115,9 +121,10 @@ function mdFilesUnder(dir: string, exts: readonly string[] = [".md"]): string[] 
 }
 
 /** Folders below the root (not the root) that hold a nested instruction file, in sorted order. */
-function nestedFiles(root: string): Array<{ abs: string; dir: string; name: string }> {
+function nestedFiles(root: string, ownProjects: ReadonlySet<string> = new Set()): Array<{ abs: string; dir: string; name: string }> {
   const out: Array<{ abs: string; dir: string; name: string }> = [];
   const walk = (d: string, depth: number): void => {
+    if (d !== root && ownProjects.has(resolve(d))) return;
     const entries = sortedEntries(d);
     if (d !== root) {
       for (const name of ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"]) {
@@ -164,9 +171,12 @@ export class SourceWalk {
     const root = resolve(this.opts.root);
     const home = this.opts.home === null ? null : resolve(this.opts.home);
     const inRoot = abs === root || abs.startsWith(root + sep);
+    const shared = kind === "user" || kind === "user-rules" || kind === "managed";
     let path: string;
     let base: string;
-    if (inRoot) {
+    // The user's own files are named from the home folder even when the root is the home (or
+    // holds it): a build in ~ must not rename ~/.claude/CLAUDE.md's rules.
+    if (inRoot && !(shared && home !== null && abs.startsWith(home + sep))) {
       path = posix(relative(root, abs));
       base = path.replace(/\.md$/i, "");
     } else if (home !== null && abs.startsWith(home + sep)) {
@@ -176,7 +186,6 @@ export class SourceWalk {
       path = posix(abs);
       base = `${kind === "managed" ? "managed" : "ext"}-${basename(dirname(abs))}-${basename(abs).replace(/\.md$/i, "")}`;
     }
-    const shared = kind === "user" || kind === "user-rules" || kind === "managed";
     const kept = this.opts.slugs?.reuse.get(`${shared ? "" : resolve(this.opts.project ?? this.opts.root)}\u0000${path}`);
     if (kept !== undefined && !this.slugs.has(kept)) {
       this.slugs.add(kept);
@@ -295,7 +304,7 @@ export function discoverSources(opts: SourceOptions): LoadedSource[] {
   for (const f of mdFilesUnder(join(root, ".claude", "rules"))) walk.add(f, "project-rules", "always", null);
   walk.add(join(root, "CLAUDE.local.md"), "local", "always", null, { quiet: true });
   walk.add(join(root, "AGENTS.md"), "agents", "not-loaded", null, { quiet: true });
-  for (const n of nestedFiles(root)) {
+  for (const n of nestedFiles(root, new Set((opts.ownProjects ?? []).map((p) => resolve(p))))) {
     const scope = [`${posix(relative(root, n.dir))}/**`];
     if (n.name === "AGENTS.md") walk.add(n.abs, "agents", "not-loaded", scope);
     else walk.add(n.abs, "subfolder", "on-demand", scope);
@@ -354,7 +363,7 @@ export function sourcesFromTexts(files: ReadonlyArray<{ path: string; text: stri
  */
 export function discoverProjects(
   projects: ReadonlyArray<{ root: string; project?: string }>,
-  shared: { home: string | null; managed: readonly string[]; extra: readonly string[]; otherProjects?: number; slugs?: SourceOptions["slugs"] },
+  shared: { home: string | null; managed: readonly string[]; extra: readonly string[]; otherProjects?: number; slugs?: SourceOptions["slugs"]; ownProjects?: readonly string[] },
 ): LoadedSource[] {
   const out: LoadedSource[] = [];
   const seen = new Set<string>();
@@ -369,6 +378,8 @@ export function discoverProjects(
       home: i === 0 ? shared.home : null,
       managed: i === 0 ? shared.managed : [],
       extra: shared.extra,
+      // Every other project of the index, and the other roots of this build, are their own.
+      ownProjects: [...(shared.ownProjects ?? []), ...projects.flatMap((q, j) => (j === i ? [] : [q.root, ...(q.project === undefined ? [] : [q.project])]))],
     });
     for (const s of found) {
       if (seen.has(s.abs)) continue;
