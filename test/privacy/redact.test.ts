@@ -12,6 +12,7 @@ import { loadCorpus } from "./corpus.js";
 import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
 import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { gitleaksRule } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -594,5 +595,16 @@ describe("redactSecrets: a password file line and a password in a sentence (issu
     // Measured: 4,132 of 5,000 (82.6%); the rest have no digit, or one case only, or digits only at an end.
     expect(taken / N).toBeGreaterThan(0.8);
     for (const w of ["OAuth2.0", "Python3.12", "Windows11", "iPhone15Pro", "ES2022target"]) expect(passwordLike(w), w).toBe(w === "iPhone15Pro" || w === "ES2022target");
+  });
+});
+
+describe("redactSecrets: a provider's allowlist of the secret itself is honoured whatever rule found it (issue 34, fifth pass)", () => {
+  it("Google's public API keys that gitleaks' rule lists are kept under a name too; a random key of the same format is not", () => {
+    // Read from the rule data (gitleaks' allowlist of documented public keys), not copied here.
+    const listed = (gitleaksRule("gcp-api-key")?.rule.allow() ?? []).flatMap((a) => a.regexes.map((re) => re.source)).filter((s) => /^AIza[\w-]{35}$/.test(s));
+    expect(listed.length).toBeGreaterThan(3);
+    for (const k of listed) for (const t of [`GOOGLE_API_KEY=${k}`, `const apiKey = "${k}";`]) expect(redactSecrets(t).text, t).toBe(t);
+    const random = `AIzaSy${r(33, B64URL)}`;
+    expect(redactSecrets(`GOOGLE_API_KEY=${random}`).text).toBe("GOOGLE_API_KEY=[REDACTED:google-api-key]");
   });
 });
