@@ -22,7 +22,7 @@ export interface OwnRule {
 }
 
 import {
-  bareToken, documentId, encodedText, keepAssignment, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+  bareToken, documentId, encodedText, keepAssignment, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
@@ -185,6 +185,8 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 let assignmentRe: RegExp | undefined;
 /** A directive's name that names a secret (the assignment rule's name endings, on the lower-cased name). */
 const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
+/** Words of which the password-in-prose rule's texts hold one (lower-cased). */
+const PROSE_PASSWORD_WORDS = ["log", "sign", "authenticat", "passw", "passphrase"];
 /** Tools of the second password-flag rule (their names, lower-cased). */
 const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
 let pairRe: RegExp | undefined;
@@ -277,6 +279,26 @@ export const LATE_RULES: readonly OwnRule[] = [
     need: (_t, lower) => SECRET_NAME_PARTS.some((w) => lower().includes(w)),
     re: /\b((?:api[ _-]?)?(?:key|token|secret|password|passwd|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?)((?!\[REDACTED)[A-Za-z0-9_\-+/=.]{16,})/gi,
     replace: (m, pre, token) => (proseToken(token ?? "") ? `${pre}${m}` : `${pre}${token}`),
+  },
+  {
+    kind: "password-file",
+    // A line of PostgreSQL's password file (~/.pgpass: hostname:port:database:username:password,
+    // its documented format): a host, a port (digits or "*"), two more fields, then the password
+    // (":" and "\\" escaped by "\\" inside it). The port is what tells the line: "12:30:45" has
+    // too few fields, a MAC address no port. Standing alone: not inside a longer run.
+    need: (t) => t.includes(":"),
+    re: /(?<![^\s"'`=])([A-Za-z0-9*_.-]+:(?:\d{1,5}|\*):[^\s:"'`]+:[^\s:"'`]+:)((?:[^\s:\\"'`]|\\[:\\]){4,})(?![^\s"'`])/g,
+    replace: (m, pre, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${value}` : `${pre}${m}`),
+  },
+  {
+    kind: "password-in-prose",
+    // A password given in a sentence: after a log-in verb and "with"/"using" ("log in as admin
+    // with <password>", "sign in using …"), or after the word password ("the password is …",
+    // "password: …" in prose). Shorter than the named-in-prose rule's tokens (16): a password a
+    // person chose (passwordLike). Within one clause (no ".", "," or new line between).
+    need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
+    re: /(\b(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?)(["'`]?)((?!\[REDACTED)[^\s"'`]{8,64})\2(?=[\s.,;:!?)"'`]|$)/gi,
+    replace: (m, pre, q, value) => (passwordLike((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
   },
   {
     kind: "random-token",

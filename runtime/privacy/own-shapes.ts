@@ -158,6 +158,20 @@ export function proseToken(s: string): boolean {
   return /[A-Za-z]/.test(s) && (s.match(/\d/g) ?? []).length >= 2 && shannonEntropy(s) > 3 && !looksLikeIdentifier(s);
 }
 
+/**
+ * A password a person chose, as password policies read one: 8 to 64 characters with no space, three
+ * or more of the four classes (lower-case, upper-case, digits, symbols), letters and digits
+ * interleaved (a digit between letters or a letter between digits: "Passw0rd!", "aZ3kP9qLmX"; a word
+ * and its version, "OAuth2.0", "Python3", is not), and no e-mail address, URL, path, reference
+ * or identifier ("admin/admin", "ana@example.com", "$PASSWORD", "user_id").
+ */
+export function passwordLike(s: string): boolean {
+  if (s.length < 8 || s.length > 64 || /\s/.test(s)) return false;
+  if (/@.*\.|:\/\/|^[~./\\]|^[$%{<]|\[REDACTED/.test(s) || looksLikeValueNotSecret(s) || looksLikeIdentifier(s)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((c) => c.test(s)).length;
+  return classes >= 3 && /[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(s);
+}
+
 /** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders, references. */
 export function looksLikeValueNotSecret(value: string): boolean {
   if (/^\d+(\.\d+)?$/.test(value)) return true;

@@ -161,17 +161,48 @@ function generatedValue(value: string): boolean {
   );
 }
 
-/** Whether `value` is, whole, what the rule's secret group takes (its entropy too). */
-function formatFits(rule: GitleaksRule, value: string): boolean {
-  const { src, flags, entropy, secretGroup } = rule.body();
+/** Each rule's secret group, anchored (null: a group that cannot stand alone, a back-reference). */
+const formats = new Map<GitleaksRule, RegExp | null>();
+function formatOf(rule: GitleaksRule): RegExp | null {
+  if (formats.has(rule)) return formats.get(rule)!;
+  const { src, flags, secretGroup } = rule.body();
   const group = groupSource(src, secretGroup > 0 ? secretGroup : 1) ?? src;
-  let re: RegExp;
+  let re: RegExp | null;
   try {
     re = new RegExp(`^(?:${group})$`, flags.replace(/g/g, ""));
   } catch {
-    return true; // a group that cannot stand alone (a back-reference): no verdict, the value stays redacted
+    re = null;
   }
-  return re.test(value) && !(entropy > 0 && shannonEntropy(value) <= entropy);
+  formats.set(rule, re);
+  return re;
+}
+
+/** Whether `value` is, whole, what the rule's secret group takes (its entropy too); a group that cannot stand alone says yes (the value stays redacted). */
+function formatFits(rule: GitleaksRule, value: string): boolean {
+  const re = formatOf(rule);
+  const { entropy } = rule.body();
+  return (re === null || re.test(value)) && !(entropy > 0 && shannonEntropy(value) <= entropy);
+}
+
+/**
+ * The provider rules whose allowlists read the secret itself (gitleaks' data: AWS's key ids,
+ * Google's API keys, Vault's tokens, curl's user), made once: an own rule's finding of their
+ * format is let through when their allowlist names it (Google's documented public keys
+ * `AIzaSyabcdefghijklmnopqrstuvwxyz1234567`, `…EXAMPLE` key ids), whatever rule found it.
+ */
+let secretAllowRules: GitleaksRule[] | null = null;
+function listedByProvider(value: string): boolean {
+  if (secretAllowRules === null) {
+    secretAllowRules = [];
+    for (let i = 0; i < RULE_COUNT; i++) {
+      const { id } = ruleHead(i);
+      if (id === GENERIC_RULE_ID) continue;
+      const r = gitleaksRule(id);
+      if (r !== null && r.rule.allow().some((a) => a.target === "secret" && a.regexes.length > 0)) secretAllowRules.push(r.rule);
+    }
+  }
+  const lower = value.toLowerCase();
+  return secretAllowRules.some((r) => r.keywords.some((k) => lower.includes(k)) && formatFits(r, value) && upstreamRejects(r, value, value, value) === "shape");
 }
 
 /**
@@ -340,6 +371,7 @@ const SECRET_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "
 
 /** Whether upstream's rule for the shape an own rule of `kind` found at [start, end) would let it through (see above). */
 export function upstreamDisowns(kind: string, text: string, start: number, end: number): boolean {
+  if (listedByProvider(text.slice(start, end))) return true;
   if (NAMED_KINDS.has(kind)) return namedValueDisowned(text, start, end);
   if (PREFIXED_KINDS.has(kind)) return prefixedDisowned(text, start, end);
   if (kind === "random-token") return randomTokenDisowned(text, start, end);

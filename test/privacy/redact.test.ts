@@ -11,7 +11,8 @@ import { candidates, mayHoldSecret } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
 import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
-import { encodedText, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { gitleaksRule } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -543,5 +544,67 @@ describe("redactSecrets: near-misses, encoded text and the stricter random test 
     expect(rejected / N).toBeLessThan(0.003);
     for (const id of ["gid://shop/Product/1234", "https://api.example.com/v1/things", '{"alg":"HS256","typ":"JWT"}']) expect(encodedText(Buffer.from(id).toString("base64url")), id).toBe(true);
     expect(encodedText(Buffer.from("ana:hunter2pass").toString("base64"))).toBe(false);
+  });
+});
+
+describe("redactSecrets: a password file line and a password in a sentence (issue 34, fifth pass)", () => {
+  const gone = (t: string, secret: string): void => {
+    const out = redactSecrets(t).text;
+    expect(out, t).toContain("[REDACTED:");
+    expect(out, t).not.toContain(secret);
+  };
+  const kept = (t: string): void => expect(redactSecrets(t).text, t).toBe(t);
+
+  it("a .pgpass line (host:port:database:user:password; port or '*'; escaped colons); times, MAC and IPv6 addresses, port maps are kept", () => {
+    const pw = r(18);
+    gone(`db.internal:5432:shop:app:${pw}`, pw);
+    gone(`*:*:*:replicator:${pw}\n`, pw);
+    gone(`cat ~/.pgpass\n10.0.0.7:6432:billing:ana:${pw}`, pw);
+    gone(`PGPASS="localhost:5432:app:app:${pw}"`, pw);
+    kept("12:30:45 and 2026:12:07:04:25");
+    kept("00:1a:2b:3c:4d:5e");
+    kept("fe80:0:0:0:0:0:0:1");
+    kept("docker run -p 127.0.0.1:8080:80 nginx");
+    kept("db.internal:5432:shop:app:$PGPASSWORD");
+  });
+  it("a password after a log-in verb and 'with'/'using', or after the word password, in prose; words, versions, addresses and paths are kept", () => {
+    for (const pw of ["aZ3kP9qLmX12", "Tr0ub4dor&3x", "k7Pq-2mZ!x9"]) {
+      gone(`log in as admin with ${pw} and check the billing page`, pw);
+      gone(`you can sign in using ${pw}.`, pw);
+      gone(`the password is ${pw}, change it`, pw);
+      gone(`Logged in with the password "${pw}" fine`, pw);
+    }
+    kept("sign in with Google and then log in with GitHub");
+    kept("log in with OAuth2.0 or Python3 tooling");
+    kept("log in with admin/admin on https://example.com/login");
+    expect(redactSecrets("log in with ana@example.com").kinds).toEqual(["email"]);
+    kept("log in with ~/.ssh/id_ed25519 or $DEPLOY_PASSWORD");
+    kept("the password field must be at least 12 characters long");
+    kept("the password is required_field_name");
+    kept("password is incorrect, please try again");
+  });
+  it("a random password of 12 of the 62 letters and digits is taken in prose about 83 times in 100 (seeded sample); words with versions never", () => {
+    const g = prng(20261207);
+    let taken = 0;
+    const N = 5_000;
+    for (let i = 0; i < N; i++) {
+      let s = "";
+      for (let j = 0; j < 12; j++) s += ALNUM[Math.floor(g() * ALNUM.length)];
+      if (passwordLike(s)) taken++;
+    }
+    // Measured: 4,132 of 5,000 (82.6%); the rest have no digit, or one case only, or digits only at an end.
+    expect(taken / N).toBeGreaterThan(0.8);
+    for (const w of ["OAuth2.0", "Python3.12", "Windows11", "iPhone15Pro", "ES2022target"]) expect(passwordLike(w), w).toBe(w === "iPhone15Pro" || w === "ES2022target");
+  });
+});
+
+describe("redactSecrets: a provider's allowlist of the secret itself is honoured whatever rule found it (issue 34, fifth pass)", () => {
+  it("Google's public API keys that gitleaks' rule lists are kept under a name too; a random key of the same format is not", () => {
+    // Read from the rule data (gitleaks' allowlist of documented public keys), not copied here.
+    const listed = (gitleaksRule("gcp-api-key")?.rule.allow() ?? []).flatMap((a) => a.regexes.map((re) => re.source)).filter((s) => /^AIza[\w-]{35}$/.test(s));
+    expect(listed.length).toBeGreaterThan(3);
+    for (const k of listed) for (const t of [`GOOGLE_API_KEY=${k}`, `const apiKey = "${k}";`]) expect(redactSecrets(t).text, t).toBe(t);
+    const random = `AIzaSy${r(33, B64URL)}`;
+    expect(redactSecrets(`GOOGLE_API_KEY=${random}`).text).toBe("GOOGLE_API_KEY=[REDACTED:google-api-key]");
   });
 });
