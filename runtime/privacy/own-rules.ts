@@ -185,8 +185,15 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 let assignmentRe: RegExp | undefined;
 /** A directive's name that names a secret (the assignment rule's name endings, on the lower-cased name). */
 const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
-/** Words of which the password-in-prose rule's texts hold one (lower-cased). */
-const PROSE_PASSWORD_WORDS = ["log", "sign", "authenticat", "passw", "passphrase"];
+/**
+ * Words of which the password-in-prose rule's texts hold one (lower-cased): every spelling its
+ * verbs take ("log" + "ged"? + " " or "-"? + "in"/"on", "sign" + "ed"? + …), the word password.
+ * Not "log" alone: "dialog", "catalog" and "blog" would wake the rule in ordinary text.
+ */
+export const PROSE_PASSWORD_WORDS: readonly string[] = [
+  ...["log", "logged", "sign", "signed"].flatMap((v) => ["", " ", "-"].flatMap((sep) => (v.startsWith("log") ? ["in", "on"] : ["in"]).map((p) => `${v}${sep}${p}`))),
+  "authenticat", "passw", "passphrase",
+];
 /** Tools of the second password-flag rule (their names, lower-cased). */
 const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
 let pairRe: RegExp | undefined;

@@ -112,6 +112,15 @@ const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret"
 export const GENERIC_WITNESS = /(?:access|auth|api|cred|key|passw|secret|token)[\w\s.'"-]{0,29}(?:[=>:,]|\|\||\?=)[`'"\s=:|>]{0,8}[\w.=+/-]{12}/;
 
 /**
+ * The own password-in-prose rule's words (own-rules.ts PROSE_PASSWORD_WORDS, the same list: a test
+ * compares them; not imported, so that the capture part does not bundle the rules).
+ */
+export const PROSE_WORDS: readonly string[] = [
+  ...["log", "logged", "sign", "signed"].flatMap((v) => ["", " ", "-"].flatMap((sep) => (v.startsWith("log") ? ["in", "on"] : ["in"]).map((p) => `${v}${sep}${p}`))),
+  "authenticat", "passw", "passphrase",
+];
+
+/**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
  * without the `i` flag their rules have) and only when it holds one of its literals: in a
  * fresh process each regex costs its compiling. A witness matches wherever its rule matches
@@ -150,7 +159,7 @@ const WITNESSES: readonly Witness[] = [
   // run after the words holds one).
   {
     name: "password in prose", rules: ["own:password-in-prose"],
-    need: ["log", "sign", "authenticat", "passw", "passphrase"],
+    need: PROSE_WORDS,
     re: /(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?["'`]?(?=[^\s"'`]{0,63}\d)[^\s"'`]{8}/,
   },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an

@@ -7,9 +7,9 @@ import { mulberry32 } from "../../eval/prng.js";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
-import { candidates, mayHoldSecret } from "../../runtime/privacy/prefilter.js";
+import { candidates, mayHoldSecret, PROSE_WORDS } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
-import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
+import { caseless, PROSE_PASSWORD_WORDS, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
 import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
 import { gitleaksRule } from "../../runtime/privacy/gitleaks.js";
@@ -582,6 +582,11 @@ describe("redactSecrets: a password file line and a password in a sentence (issu
     kept("the password field must be at least 12 characters long");
     kept("the password is required_field_name");
     kept("password is incorrect, please try again");
+  });
+  it("the pre-filter's words for it are the rule's own", () => {
+    expect([...PROSE_WORDS]).toEqual([...PROSE_PASSWORD_WORDS]);
+    expect(PROSE_WORDS).toContain("logged in");
+    expect(PROSE_WORDS).not.toContain("log");
   });
   it("a random password of 12 of the 62 letters and digits is taken in prose about 83 times in 100 (seeded sample); words with versions never", () => {
     const g = prng(20261207);
