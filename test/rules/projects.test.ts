@@ -73,6 +73,26 @@ describe("rules build over several projects", () => {
     expect(after.length).toBe(before.length);
   });
 
+  it("the summary tells two projects' CLAUDE.md apart", async () => {
+    // Walked as a user (2026-12-07): two lines "CLAUDE.md  project, always: 74 units" and "... 9 units", no project named.
+    const a = join(tmp.dir, "big");
+    const b = join(tmp.dir, "uv");
+    cpSync(join(DATA, "0xBigBoss__claude-code"), a, { recursive: true });
+    cpSync(join(DATA, "astral-sh__uv"), b, { recursive: true });
+    const out = (await cli(["rules", "build", "--root", a, "--root", b, "--no-git", "--no-home"])).out;
+    expect(out).toContain(`  ${join(a, "CLAUDE.md")}  project, always`);
+    expect(out).toContain(`  ${join(b, "CLAUDE.md")}  project, always`);
+    // One project: the file as before, relative to it.
+    const one = tempDir("errata-rules-one-");
+    try {
+      const m = memoryIo({ env: { ERRATA_DIR: join(one.dir, "ledger") }, cwd: one.dir });
+      expect(await run(["rules", "build", "--root", a, "--no-git", "--no-home"], m.io)).toBe(0);
+      expect(m.out()).toMatch(/^ {2}CLAUDE\.md {2}project, always/m);
+    } finally {
+      one.cleanup();
+    }
+  });
+
   it("a root that is not a folder exits 2 and writes nothing", async () => {
     const a = join(tmp.dir, "big");
     cpSync(join(DATA, "0xBigBoss__claude-code"), a, { recursive: true });
