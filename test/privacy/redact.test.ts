@@ -12,7 +12,7 @@ import { loadCorpus } from "./corpus.js";
 import { caseless, PROSE_PASSWORD_WORDS, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
 import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
-import { gitleaksRule } from "../../runtime/privacy/gitleaks.js";
+import { gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -611,5 +611,51 @@ describe("redactSecrets: a provider's allowlist of the secret itself is honoured
     for (const k of listed) for (const t of [`GOOGLE_API_KEY=${k}`, `const apiKey = "${k}";`]) expect(redactSecrets(t).text, t).toBe(t);
     const random = `AIzaSy${r(33, B64URL)}`;
     expect(redactSecrets(`GOOGLE_API_KEY=${random}`).text).toBe("GOOGLE_API_KEY=[REDACTED:google-api-key]");
+  });
+});
+
+describe("redactSecrets: a near-miss never spares what a key generator makes (issue 34, fifth pass)", () => {
+  // It found, when written: a random token half in word-like runs under `travis_token` kept by
+  // the first near-miss version; and, before this pass, a lower-case random key with one digit
+  // under `nrak_token` taken for an identifier of words, and a hex key under `rapidapi_token`
+  // let through by the generic rule's allowlist ("rapid"). Each fixed generally.
+  it("under every provider name gitleaks' rules know (a keyword of four letters or more), a strong random token, a one-case random run, 32 hex digits and a UUID are redacted", () => {
+    const names = [...new Set(gitleaksRules().filter((g) => g.id !== "generic-api-key").flatMap((g) => g.keywords).filter((k) => /^[a-z]{4,}$/.test(k)))];
+    expect(names.length).toBeGreaterThan(50);
+    const leaks: string[] = [];
+    for (const name of names) {
+      // A one-case value gets a digit: letters only is a shape gitleaks' global allowlist lets
+      // through under a name that is not a strong one, on purpose.
+      const oneCase = (): string => `${r(23, "abcdefghijklmnopqrstuvwxyz0123456789")}${Math.floor(rand() * 10)}`;
+      const values = [0, 1, 2].flatMap(() => [r(32), r(20 + Math.floor(rand() * 30)), oneCase(), r(32, "0123456789abcdef")]);
+      values.push("9f1c2a7e-93d4-4b8a-a1f0-2c5e7d9b3a64");
+      for (const v of values) for (const t of [`${name}_token = ${v}`, `${name.toUpperCase()}_API_KEY="${v}"`]) if (redactSecrets(t).text.includes(v)) leaks.push(`${t}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe("redactSecrets: generated keys under generic secret names (issue 34, fifth pass)", () => {
+  // Measured (seed 7, 4,950 texts): 9 in clear on this pass (3 values, each in its 3 forms), 12
+  // on the build before it (a random token of 62 with one digit taken for an identifier of
+  // words, a key under a bare weak name); a ceiling, so that a change that spares more fails here.
+  it("a random token of 62, a one-case random key and 32 hex digits under api_token, key, … are redacted but for a measured few", () => {
+    const g = prng(7);
+    const pick = (n: number, a: string): string => Array.from({ length: n }, () => a[Math.floor(g() * a.length)]).join("");
+    const LNUM = "abcdefghijklmnopqrstuvwxyz0123456789";
+    const names = ["api_token", "service_key", "session_token", "client_token", "ACCESS_TOKEN", "auth_token", "webhook_secret", "x_api_key", "token", "key", "deploy_key"];
+    const leaks: string[] = [];
+    let total = 0;
+    for (let i = 0; i < 150; i++) {
+      for (const n of names) {
+        const v = i % 3 === 0 ? pick(32, ALNUM) : i % 3 === 1 ? `${pick(23, LNUM)}${Math.floor(g() * 10)}` : pick(32, "0123456789abcdef");
+        for (const t of [`${n} = ${v}`, `${n.toUpperCase()}="${v}"`, `"${n}": "${v}"`]) {
+          total++;
+          if (redactSecrets(t).text.includes(v)) leaks.push(t);
+        }
+      }
+    }
+    process.stdout.write(`generated keys under generic secret names: ${leaks.length}/${total} in clear\n`);
+    expect(leaks.length).toBeLessThanOrEqual(9);
   });
 });
