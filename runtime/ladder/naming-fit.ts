@@ -50,7 +50,7 @@ export interface DevItem {
   rows: Array<{ rule: string; x: number[]; ledger: LedgerRule; covers: number; score: number; rank: number }>;
 }
 
-/** The items the model is fitted on: every split of items.jsonl (see the header); fresh2.jsonl is never read here. */
+/** The items the model is fitted on: every split of items.jsonl and fresh2.jsonl (see the header). */
 export const FIT_SPLITS: ReadonlySet<string> = new Set(["dev", "heldout", "fresh", "fresh2"]);
 
 /** The fit items (splits in FIT_SPLITS) with their candidates' features, as the fit and its cross-validation read them. */
