@@ -35,8 +35,8 @@ export function namingItems(): NamingItem[] {
 
 /**
  * The fresh2 batch (`ladder-naming/fresh2.jsonl`, written apart while the naming model of
- * 2026-12-07 was being fitted, report-only: no fit reads it), each item marked split `fresh2`;
- * empty in a checkout without the file.
+ * 2026-12-07 was being fitted; it reported once, and is fitted on since: naming-fit.ts), each
+ * item marked split `fresh2`; empty in a checkout without the file.
  */
 export function fresh2Items(): NamingItem[] {
   const file = `${DATA}ladder-naming/fresh2.jsonl`;

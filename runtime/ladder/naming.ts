@@ -32,8 +32,8 @@ export interface NamingCut {
 
 /**
  * The cut and its origin: the shipped naming model's (datasets/weights/ladder-naming.json,
- * chosen with it on the dev projects of datasets/ladder-naming), else rule_covers' own 0.45
- * (chosen earlier on the same dev projects). The held-out projects report (docs/ladder.md).
+ * chosen with it by leave-one-project-out on every project of datasets/ladder-naming), else
+ * rule_covers' own 0.45 (chosen earlier on its dev projects). Figures in docs/ladder.md.
  */
 const SHIPPED_MODEL = shippedNamingModel();
 export const DEFAULT_NAMING_CUT: NamingCut =

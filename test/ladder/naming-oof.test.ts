@@ -23,10 +23,12 @@ describe("the naming model by nested leave-one-project-out on its fit set", () =
     const by = new Map<string, Tally>();
     for (const o of out) {
       const it = items.get(o.id)!;
-      // Every choice for a project was made without it: its cuts are on the grid, the cover cut never over the naming cut's grid.
+      // Every choice for a project was made without it (nestedFigures); its naming cut is a point of the grid, and a rule is named only at or over it.
       expect(o.cut).toBeGreaterThanOrEqual(0.05);
       expect(o.cut).toBeLessThanOrEqual(0.9);
       expect(o.named === null || o.best?.rule === o.named).toBe(true);
+      expect(o.named === null ? o.best === null || o.best.p < o.cut : o.best!.p >= o.cut).toBe(true);
+      expect(o.covered).toBe(o.best !== null && o.best.p >= o.coverCut);
       const target = o.targetPlace;
       const covers = it.fix === "enforce_rule";
       const wrongNamed = o.named !== null && target !== 1;

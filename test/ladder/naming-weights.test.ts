@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bestCut, fHalf, FIT_SPLITS, namingFit, namingWeightsText, type CutPoint } from "../../runtime/ladder/naming-fit.js";
+import { bestCut, fHalf, FIT_SPLITS, goalScore, namingFit, namingWeightsText, type CutPoint } from "../../runtime/ladder/naming-fit.js";
 import { NAMING_FEATURES, NamingWeightsSchema, namingProbability, shippedNamingModel, withMargins } from "../../runtime/ladder/naming-model.js";
 import { DEFAULT_COVER_CUT, DEFAULT_NAMING_CUT } from "../../runtime/ladder/naming.js";
 import { fresh2Items, namingItems } from "./naming-set.js";
@@ -35,13 +35,13 @@ describe("the shipped naming model", () => {
     expect(DEFAULT_COVER_CUT).toEqual({ value: w.cover_cut, origin: w.cover_cut_origin });
   });
 
-  it("takes the cuts whose out-of-fold incident F0.5 and covered-right count, averaged with their neighbours, are highest (the higher on a tie)", () => {
+  it("takes the cuts whose out-of-fold incident goal score and covered-right count, averaged with their neighbours, are highest (the higher on a tie)", () => {
     const { weights, curve } = namingFit();
-    const avg = (key: "incidentF" | "coverRight", i: number): number => {
+    const avg = (key: "goalScore" | "coverRight", i: number): number => {
       const near = curve.slice(Math.max(0, i - 1), i + 2);
       return near.reduce((s, c) => s + c[key], 0) / near.length;
     };
-    for (const [key, cut] of [["incidentF", weights.cut], ["coverRight", weights.cover_cut]] as const) {
+    for (const [key, cut] of [["goalScore", weights.cut], ["coverRight", weights.cover_cut]] as const) {
       const i = curve.findIndex((c) => c.cut === cut);
       const best = Math.max(...curve.map((_, j) => avg(key, j)));
       expect(avg(key, i)).toBe(best);
@@ -56,16 +56,24 @@ describe("the shipped naming model", () => {
       // F0.5 from its own counts.
       const p = c.incidents / (c.incidents + c.falseIncidents), r = c.incidents / all;
       expect(c.incidentF).toBeCloseTo(fHalf(p, r), 12);
+      expect(c.goalScore).toBeCloseTo(Math.min(p / 0.9, r / 0.7), 12);
       expect(c.incidents).toBeLessThanOrEqual(all);
     }
   });
 
   it("bestCut: averaged with the neighbours, a one-step bump is not chosen; ties go to the higher cut (reference curve)", () => {
-    const pt = (cut: number, right: number): CutPoint => ({ cut, named: 0, namedRight: 0, right, coverRight: right, incidents: right, falseIncidents: 0, incidentF: right, items: 10 });
+    const pt = (cut: number, right: number): CutPoint => ({ cut, named: 0, namedRight: 0, right, coverRight: right, incidents: right, falseIncidents: 0, incidentF: right, goalScore: right, items: 10 });
     // 0.2 has the highest single count (9) but its neighbours are low; 0.4 sits in a plateau of 8s.
     const curve = [pt(0.1, 5), pt(0.2, 9), pt(0.3, 5), pt(0.4, 8), pt(0.5, 8), pt(0.6, 8), pt(0.7, 4)];
     expect(bestCut(curve, "right").cut).toBe(0.5);
     expect(bestCut([pt(0.1, 3), pt(0.2, 3)], "right").cut).toBe(0.2);
+  });
+
+  it("the goal score is the worse of the two goals' ratios (reference values)", () => {
+    expect(goalScore(0.9, 0.7)).toBeCloseTo(1, 12);
+    expect(goalScore(0.876, 0.695)).toBeCloseTo(0.973333, 6);
+    expect(goalScore(0.95, 0.56)).toBeCloseTo(0.8, 12);
+    expect(goalScore(0, 0.9)).toBe(0);
   });
 
   it("F0.5 weighs precision twice (reference values)", () => {
