@@ -2,7 +2,7 @@
  * `npm run bench [-- NAME ...]`: runs every benchmark module in bench/ (or the named ones).
  * Each module exports `run(): Promise<void>`, measures a baseline in the same run and prints
  * its ratio to it; a run that failed throws instead (bench/fail.ts) and the command exits 1. Benchmarks are never asserted as timed tests. Registered by file name
- * (`<name>.bench.ts`): capture, capture-quality, cli-start (a few commands' CPU time against `errata --version`), client (the real Claude Code client), daily, engine, eval, exchanges, hook, ledger,
+ * (`<name>.bench.ts`): capture, capture-quality, cli-start (a few commands' CPU time against `errata --version`, bundled and unbundled), client (the real Claude Code client), daily, engine, eval, exchanges, hook, ledger,
  * rules, server (the http hooks against a bare Fastify echo), train (the L2 search against a cold one), version (`errata --version` against a bare Node start).
  */
 import { readdirSync } from "node:fs";

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -285,6 +285,32 @@ export async function askThenCorrect(ws: Workspace, server: { url: string; pendi
   expect(ended.code, ended.stderr).toBe(0);
   expect(server.pending()).toBe(0);
   return String(readPayloads(ws).at(-1)!.payload["session_id"]);
+}
+
+/**
+ * Waits until no process has its working folder in `dir` (the client gone, what it left behind
+ * too): the Errata mod's children (a tool-event line, an instruction load, the Stop hand-off)
+ * run in the background, in the session's folder, and may outlive the turn and the client. Read
+ * from /proc; where there is none, waits a fixed 1.5 s, as the suite did before. On Linux the
+ * wait ends when the last child does: in the mod file's three arms (2026-12-07) none was left
+ * when the client had ended, so the three fixed waits (4.5 s of wall) had waited for nothing.
+ */
+export async function processesSettled(dir: string): Promise<void> {
+  if (!existsSync("/proc/self/cwd")) {
+    await new Promise((r) => setTimeout(r, 1500));
+    return;
+  }
+  const real = realpathSync(dir);
+  const inside = (pid: string): boolean => {
+    try {
+      const cwd = readlinkSync(join("/proc", pid, "cwd"));
+      return cwd === real || cwd.startsWith(`${real}/`);
+    } catch {
+      return false; // gone meanwhile, or not ours to read
+    }
+  };
+  const self = String(process.pid);
+  while (readdirSync("/proc").some((p) => /^\d+$/.test(p) && p !== self && inside(p))) await new Promise((r) => setTimeout(r, 50));
 }
 
 export interface RecordedPayload {

@@ -103,7 +103,9 @@ describe.skipIf(!built)("concurrent daily runs (the run lock)", () => {
   it("every writing job takes the same lock: weekly, exchanges, rotate, v4 detect, enrich and mine refuse while another run holds it; dry runs do not wait", async () => {
     const env = envFor(t.dir);
     const stateDir = join(t.dir, "ledger", ".state");
-    const src = `import("${join(repoRoot, "dist", "runtime", "files", "lock.js")}").then(async (m) => { await m.acquireRunLock(${JSON.stringify(stateDir)}, { job: "errata daily" }); process.stdout.write("held\\n"); setTimeout(() => process.exit(0), 60000); });`;
+    const src = `import("${join(repoRoot, "dist", "runtime", "files", "lock.js")}").then(async (m) => { await m.acquireRunLock(${JSON.stringify(stateDir)}, { job: "errata daily" }); process.stdout.write("held\\n"); setTimeout(() => process.exit(0), 900000); });`;
+    // The holder keeps the lock until killed below (15 minutes at most): a minute was tripped on
+    // a loaded machine, where the six commands took longer than that to start and answer.
     const holder = spawn(process.execPath, ["--input-type=module", "-e", src], { stdio: ["ignore", "pipe", "inherit"] });
     await new Promise<void>((r) => holder.stdout.on("data", (d: Buffer) => d.toString().includes("held") && r()));
     try {
