@@ -5,6 +5,9 @@
  * the same run, alternating so machine load hits all alike; medians of CLI_START_BENCH_RUNS (5)
  * runs each. CPU time rather than wall time, since the suite and the person share the cores.
  * Each runs in an empty folder with HOME pointed at it, so no ledger of the machine is read.
+ * Each command also runs from the unbundled modules (`ERRATA_CLI=dist`: what the bin ran before
+ * the CLI was bundled, scripts/bundle-cli.js), and its line gives the bundled run's CPU as a
+ * ratio to that, the same run.
  *
  * Run: `npm run build && node dist/bench/run.js cli-start`
  */
@@ -33,23 +36,32 @@ export async function run(): Promise<void> {
     // Preloaded into each child: its own CPU time at exit, on stderr's last line.
     const preload = join(dir, "cpu.cjs");
     writeFileSync(preload, `process.on("exit", () => { const u = process.cpuUsage(); require("fs").writeSync(2, "\\n${MARK}" + (u.user + u.system) + "\\n"); });\n`);
-    const cpuMs = (args: string[]): number => {
-      const r = spawnSync(process.execPath, ["-r", preload, bin, ...args], { cwd: dir, env: { ...process.env, HOME: dir }, encoding: "utf8" });
+    const cpuMs = (args: string[], unbundled = false): number => {
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+      if (unbundled) env["ERRATA_CLI"] = "dist";
+      else delete env["ERRATA_CLI"];
+      const r = spawnSync(process.execPath, ["-r", preload, bin, ...args], { cwd: dir, env, encoding: "utf8" });
       mustSucceed(r.status === 0, `errata ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-300)}`);
       const line = r.stderr.split("\n").reverse().find((l) => l.startsWith(MARK));
       mustSucceed(line !== undefined, `errata ${args.join(" ")}: no CPU time reported`);
       return Number(line!.slice(MARK.length)) / 1000;
     };
-    const times = new Map<string, number[]>([["--version", []], ...COMMANDS.map((c): [string, number[]] => [c.join(" "), []])]);
+    const times = new Map<string, number[]>([["--version", []], ...COMMANDS.flatMap((c): Array<[string, number[]]> => [[c.join(" "), []], [`dist ${c.join(" ")}`, []]])]);
     for (let i = 0; i < runs; i++) {
       times.get("--version")!.push(cpuMs(["--version"]));
-      for (const c of COMMANDS) times.get(c.join(" "))!.push(cpuMs(c));
+      for (const c of COMMANDS) {
+        times.get(c.join(" "))!.push(cpuMs(c));
+        times.get(`dist ${c.join(" ")}`)!.push(cpuMs(c, true));
+      }
     }
     const base = median(times.get("--version")!);
     process.stdout.write(`errata --version: ${base.toFixed(0)} ms CPU (median of ${runs})\n`);
     for (const c of COMMANDS) {
       const m = median(times.get(c.join(" "))!);
-      process.stdout.write(`errata ${c.join(" ")}: ${m.toFixed(0)} ms CPU, ratio ${(m / base).toFixed(1)}x to --version\n`);
+      const u = median(times.get(`dist ${c.join(" ")}`)!);
+      process.stdout.write(
+        `errata ${c.join(" ")}: ${m.toFixed(0)} ms CPU, ratio ${(m / base).toFixed(1)}x to --version; unbundled ${u.toFixed(0)} ms (${(u / base).toFixed(1)}x); bundled/unbundled ${(m / u).toFixed(2)}\n`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 "use strict";
 // The `errata` binary: compiled JavaScript only. It is CommonJS so that the hook path,
 // which runs at every prompt the person types, loads one bundled CommonJS file and never
-// Node's ES module loader, zod or commander. Every other command loads the ES module CLI.
+// Node's ES module loader, zod or commander. Every other command loads the ES module CLI, bundled.
 //
 // It also holds the hook's bundle loader (one file fewer to resolve, read and compile at
 // every prompt): `createLoader` loads the CommonJS bundles in dist/runtime/hooks/ with V8's
@@ -174,8 +174,12 @@ function main(args = process.argv.slice(2)) {
     if (err.code === "EPIPE") process.exit(0); // a closed pipe (| head) is not an error
     throw err;
   });
-  // A computed specifier: the type checker does not follow it into the build (dist/ may not exist yet).
-  const cli = "../dist/cli/main.js";
+  // The bundled CLI (scripts/bundle-cli.js: one small entry and a chunk per command module, in
+  // place of the few hundred files its modules import); ERRATA_CLI=dist runs the unbundled
+  // modules instead (the same code: a baseline for bench/cli-start.bench.ts, and a way round
+  // a suspected bundling fault). A computed specifier: the type checker does not follow it
+  // into the build (dist/ may not exist yet).
+  const cli = process.env["ERRATA_CLI"] === "dist" ? "../dist/cli/main.js" : "../dist/cli-bundle/main.js";
   import(cli)
     .then((/** @type {{ run: (argv: string[]) => Promise<number> }} */ { run }) => run(args))
     .then((code) => {

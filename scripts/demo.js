@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run demo`: the main job end to end on bundled data, offline, no key.
-// 1. Builds a sample ledger from datasets/errata-sample/ (synthetic) by running the compiled
+// 1. Builds a sample ledger from datasets/errata-sample/ (synthetic) by running the bundled
 //    CLI in process (one `errata add` per row), validates it and prints `errata stats`.
 // 2. Runs the main job, `errata daily`, on it with the embedded engine: the bundled Claude
 //    Code sessions (datasets/claude-code/) and the synthetic ones (datasets/synthetic/
@@ -27,7 +27,9 @@ const json = args.includes("--json");
 const daily = !json || args.includes("--daily");
 const ledgerDir = dirArg >= 0 && args[dirArg + 1] ? resolve(args[dirArg + 1]) : mkdtempSync(join(tmpdir(), "errata-demo-"));
 
-const { run } = await import(new URL("../dist/cli/main.js", import.meta.url).href);
+// The bundled CLI, as the bin runs it (scripts/bundle-cli.js): a handful of chunks to load
+// instead of the few hundred modules its commands import.
+const { run } = await import(new URL("../dist/cli-bundle/main.js", import.meta.url).href);
 const { defaultIo } = await import(new URL("../dist/cli/shared/io.js", import.meta.url).href);
 
 /** An Io for the in-process CLI: this ledger, output captured or passed through. */

@@ -14,7 +14,8 @@ import { ruleRowsForIndex } from "./sync.js";
 export interface NamingItem {
   id: string;
   repo: string;
-  split: "dev" | "heldout" | "fresh" | "fresh2";
+  /** `fresh3` items come only from `fresh3Items()` in test/ladder/naming-set.ts (report-only; nothing under runtime/ reads them). */
+  split: "dev" | "heldout" | "fresh" | "fresh2" | "fresh3";
   lang: string;
   rule_starts: string | null;
   kind: "near" | "far" | "kept" | "uncovered";

@@ -7,7 +7,7 @@ import { built } from "../helpers/built.js";
 
 /**
  * What `npm pack` puts in the tarball: everything the installed `errata` runs (the compiled
- * CLI, the hook bundles with their code caches, the language data, the shipped weights, the
+ * CLI and its bundle, the hook bundles with their code caches, the language data, the shipped weights, the
  * bundled datasets) and not the compiled tests. The full install check (pack, install into
  * a temporary prefix offline, run the installed binary and hook) is scripts/pack-check.mjs,
  * run by .ci/run after the tests.
@@ -21,6 +21,7 @@ describe.skipIf(!built)("the package (npm pack)", () => {
     for (const f of [
       pkg.bin["errata"]!,
       "dist/cli/main.js",
+      "dist/cli-bundle/main.js",
       "dist/runtime/hooks/hook.bundle.cjs",
       "dist/runtime/hooks/hook.bundle.cjs.v8cache",
       "dist/runtime/hooks/hook-capture.bundle.cjs",

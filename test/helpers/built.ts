@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 /**
  * Whether this checkout is built. Tests that run compiled code (bin/errata.cjs, dist/: the
- * hook bundles, the compiled CLI and scripts) import `built` and skip without it, and
+ * hook bundles, the compiled and the bundled CLI, scripts) import `built` and skip without it, and
  * skips.ts prints one line saying so. They share one build: `npm test` runs `npm run build`
  * once before vitest, and no test builds (a build inside a test would race the others
  * reading dist/). The files checked are the last each build step writes.
@@ -15,6 +15,7 @@ export const BUILD_OUTPUTS: readonly string[] = [
   join(repoRoot, "dist", "cli", "main.js"),
   join(repoRoot, "dist", "scripts", "research.js"),
   join(repoRoot, "dist", "runtime", "classifier", "lang", "en.rules.tsv"),
+  join(repoRoot, "dist", "cli-bundle", "main.js"),
   join(repoRoot, "dist", "runtime", "hooks", "hook.bundle.cjs.v8cache"),
 ];
 
