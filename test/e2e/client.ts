@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +55,23 @@ function buildFingerprint(): string {
 }
 
 /**
+ * Marks an install as in use (its folder's time set to now) and returns `bin`: the clean-up
+ * below removes installs nobody has touched for an hour, and using one touched nothing, so a
+ * test run of another build (another worktree on the same machine) removed an install that
+ * the files of a run still going were using, and the next file packed and installed it again
+ * (18 CPU-s of `npm pack` and `npm install`, seen 2026-12-07).
+ */
+function touched(dir: string, bin: string): string {
+  try {
+    const now = new Date();
+    utimesSync(dir, now, now);
+  } catch {
+    /* removed meanwhile: the caller's next use fails loudly */
+  }
+  return bin;
+}
+
+/**
  * Errata installed as the README says: the repository packed as npm publishes it (dist/ as
  * built; scripts/pack-check.mjs checks the same) and the tarball installed into a prefix.
  * Returns the prefix's bin folder (`errata`, `errata-tool-hook`). Packing and installing take
@@ -66,7 +83,7 @@ export async function installErrata(): Promise<string> {
   const bin = join(dir, "prefix", "node_modules", ".bin");
   const lock = `${dir}.lock`;
   for (;;) {
-    if (existsSync(join(dir, "done"))) return bin;
+    if (existsSync(join(dir, "done"))) return touched(dir, bin);
     try {
       mkdirSync(lock);
       break;
@@ -81,7 +98,7 @@ export async function installErrata(): Promise<string> {
     }
   }
   try {
-    if (existsSync(join(dir, "done"))) return bin;
+    if (existsSync(join(dir, "done"))) return touched(dir, bin);
     const work = `${dir}.part`;
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
