@@ -56,10 +56,47 @@ export function commandRegex(cmd: string): string | null {
   return `(^|[;&|(]\\s*|\\s)${parts.join("\\s(?:[^;&|\\n]*\\s)?")}`;
 }
 
-/** The clauses of a rule that forbid something (split on sentence ends and semicolons). */
+/** The clauses of a rule that forbid something (split on sentence ends and semicolons, never inside a backticked span). */
 function forbidding(text: string): string[] {
-  return text.split(/(?<=[.;!?。；])\s*|\s+—\s+/u).filter((c) => NEGATION.test(c));
+  const post = new RegExp(POST_CUE.source, "iu");
+  return text.split(/(?<=[.;!?]\**)(?=\s|$)\s*(?=(?:[^`]*`[^`]*`)*[^`]*$)|(?<=[。；！？])\s*|\s+—\s+/u).filter((c) => NEGATION.test(c) || post.test(c));
 }
+
+const L = String.raw`[\p{L}\p{N}_]`;
+/** A negation that forbids what follows it ("never X", "instead of X", 不要 X), up to the clause's next turn. */
+const PRE_CUE = new RegExp(
+  String.raw`(?<!${L})(?:never|don'?t|do not|avoid|no|stop|not|must not|mustn'?t|instead of|rather than|nie|niemals|nicht|kein|keine|jamais|pas|nunca|älä|ei|не|нельзя)(?!${L})(?:\s+(?:use|using|run|running|call|calling)(?!${L}))?|不要|不能|禁止|勿|别`,
+  "giu",
+);
+/** A negation that forbids what comes before it ("X is forbidden", 「X は使わない」, "X (forbidden by ...)"). */
+const POST_CUE = new RegExp(
+  String.raw`(?<!${L})(?:(?:is|are) (?:forbidden|banned|prohibited|not allowed|not permitted)|(?:should|must|may|can) ?(?:never|not|n't) be (?:used|run|called)|\(?(?:forbidden|banned|prohibited)|(?:ist|sind) verboten|(?:est|sont) interdite?s?|está prohibido|on kielletty|запрещен[оа]?)(?!${L})|は?禁止|は?使わない|しない`,
+  "giu",
+);
+/** Where the scope of a negation before its object ends: a turn to what is prescribed, or a closing bracket. */
+const SCOPE_END = /[)）]|[,，]\s*(?:and\s+|then\s+)?(?:use|run|prefer|call|try|pass|write|do|but|instead)(?![\p{L}])|(?<![\p{L}])(?:but|without|unless|except|so that|so|instead(?!\s+of)|rather(?!\s+than)|use|prefer|ohne|sondern|verwende|sans|mais|sin|pero|ilman|без|а)(?![\p{L}])|，|而是|改用|请用|应该用|、(?=[^`]*$)/iu;
+/** Where the scope of a negation after its object starts (looking back): the clause's last turn. */
+const SCOPE_START = /(?:[,，、;(（]|(?<![\p{L}])(?:instead of|rather than|not|use|prefer|but|and)(?![\p{L}]))(?![\s\S]*(?:[,，、;(（]|(?<![\p{L}])(?:instead of|rather than|not|use|prefer|but|and)(?![\p{L}])))/iu;
+
+/** The spans of a clause a negation forbids; backticked text is masked so a command's own words are never a cue. */
+export function forbiddenSpans(clause: string): Array<readonly [number, number]> {
+  const masked = clause.replace(/`[^`]*`/g, (m) => "`" + "x".repeat(m.length - 2) + "`");
+  const spans: Array<readonly [number, number]> = [];
+  for (const m of masked.matchAll(PRE_CUE)) {
+    const from = m.index + m[0].length;
+    const end = SCOPE_END.exec(masked.slice(from));
+    spans.push([from, end === null ? masked.length : from + end.index]);
+  }
+  for (const m of masked.matchAll(POST_CUE)) {
+    // A parenthesis opening the cue ("`x` (forbidden by ...)") is not the start of its scope.
+    const before = masked.slice(0, m.index).replace(/[\s(（]+$/u, "");
+    const start = SCOPE_START.exec(before);
+    spans.push([start === null ? 0 : start.index + start[0].length, before.length]);
+  }
+  return spans;
+}
+
+const inSpans = (spans: ReadonlyArray<readonly [number, number]>, at: number, to: number): boolean => spans.some(([a, b]) => at >= a && to <= b);
 
 export function commandPatterns(ruleText: string): CommandPattern[] {
   const out: CommandPattern[] = [];
@@ -72,9 +109,12 @@ export function commandPatterns(ruleText: string): CommandPattern[] {
   };
   for (const clause of forbidding(ruleText)) {
     const qualifiers = WORDS.filter((w) => new RegExp(`\\b${w}\\b`, "i").test(clause));
-    for (const [re, pattern] of ACTIONS) if (re.test(clause)) push({ source: clause.trim().slice(0, 80), pattern, qualifiers });
-    // A command in backticks inside a forbidding clause; one of several forbidden (`a`, `b`) each.
+    const spans = forbiddenSpans(clause);
+    const scoped = spans.map(([a, b]) => clause.slice(a, b)).join(" ; ");
+    for (const [re, pattern] of ACTIONS) if (re.test(scoped)) push({ source: clause.trim().slice(0, 80), pattern, qualifiers });
+    // A command in backticks in the scope of the clause's negation; one of several forbidden (`a`, `b`) each.
     for (const m of clause.matchAll(/`([^`]{2,80})`/g)) {
+      if (!inSpans(spans, m.index, m.index + m[0].length)) continue;
       const cmd = m[1]!.replace(/\$\(.*\)|"[^"]*"|'[^']*'/g, " ").trim();
       // A path, a type or an expression is not a command (`.envrc`, `Array.isArray()`, `T`).
       if (!/^[a-z][\w-]*(\s+\S+)+$/.test(cmd) && !/^[a-z][\w-]*$/.test(cmd)) continue;
@@ -83,7 +123,7 @@ export function commandPatterns(ruleText: string): CommandPattern[] {
       if (rx !== null) push({ source: `\`${m[1]}\``, pattern: rx, qualifiers });
     }
     // A bare name after "never" / "don't use|run|call" ("Use pnpm, never npm"), as a command's first word.
-    const bare = /\b(?:never|don't|do not)\s+(?:use|run|call)?\s*([A-Za-z][\w-]*(?:\.[\w-]+)*)\b(?!`)/i.exec(clause.replace(/`[^`]*`/g, " "));
+    const bare = /\b(?:never|don't|do not)\s+(?:use|run|call)?\s*([A-Za-z][\w-]*(?:\.[\w-]+)*)\b(?!`)/i.exec(clause.replace(/`[^`]*`/g, " ¦ "));
     if (bare && !/^(use|run|call|put|add|write|make|ask|be|do|let|the|a|an|any|it|this|that|to|on|in|more|over|anything)$/i.test(bare[1]!)) {
       push({ source: bare[0], pattern: `(^|[;&|(]\\s*)${escapeRe(bare[1]!)}\\b`, qualifiers });
     }
