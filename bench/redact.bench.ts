@@ -62,6 +62,16 @@ function kilobyte(parts: string[]): string {
 
 export async function run(): Promise<void> {
   const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+  if (process.env["REDACT_BENCH_HOOK_ONLY"] === "1") {
+    // Only the hook path under callgrind (and the real texts it picks its variants from).
+    const synthetic = readFileSync(join(repoRoot, "datasets", "synthetic", "exchanges.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .slice(0, 200)
+      .map((l) => (JSON.parse(l) as { prompt: string }).prompt);
+    hookPath(repoRoot, kilobyte(synthetic), realShares(repoRoot));
+    return;
+  }
   const runs = Number(process.env["REDACT_BENCH_RUNS"] ?? 15);
   const synthetic = readFileSync(join(repoRoot, "datasets", "synthetic", "exchanges.jsonl"), "utf8")
     .split("\n")
@@ -235,9 +245,19 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
   const runs = Number(process.env["REDACT_BENCH_CALLGRIND_RUNS"] ?? 5);
   const dir = mkdtempSync(join(tmpdir(), "errata-redact-bench-"));
   try {
+    // One baseline or several, comma-separated, each `path` or `label=path`, all measured in
+    // the same run, alternating (e.g. the build before issue 34's redactor work and main).
     const baseBin = process.env["REDACT_BENCH_BASELINE_BIN"];
-    const baseline = baseBin === undefined ? stubbedBuild(repoRoot, join(dir, "stubbed")) : resolve(baseBin);
-    const baseLabel = baseBin === undefined ? "this tree with redaction stubbed out" : baseBin;
+    const baselines: Array<[string, string]> =
+      baseBin === undefined || baseBin === ""
+        ? [["this tree with redaction stubbed out", stubbedBuild(repoRoot, join(dir, "stubbed"))]]
+        : baseBin.split(",").map((item): [string, string] => {
+            const eq = item.indexOf("=");
+            return eq > 0 ? [item.slice(0, eq), resolve(item.slice(eq + 1))] : [item, resolve(item)];
+          });
+    if (new Set(baselines.map(([l]) => l)).size !== baselines.length || baselines.some(([l]) => l === "this build")) throw new Error("redact bench: two baselines share a label (or one is called 'this build')");
+    // Variants matching REDACT_BENCH_VARIANTS (a regular expression) only: for a quick look at one path.
+    const only = process.env["REDACT_BENCH_VARIANTS"];
     const session = readFileSync(join(repoRoot, "datasets", "claude-code", "spotter", "tool_heavy.jsonl"), "utf8");
     // One transcript per reply: the bundled session, then that reply as its last message.
     const transcripts = new Map<string, string>();
@@ -282,13 +302,14 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
       }
     }
     if (new Set(variants.map((v) => v.what)).size !== variants.length) throw new Error("redact bench: two hook variants share a name");
+    if (only !== undefined) {
+      const keep = new RegExp(only);
+      variants.splice(0, variants.length, ...variants.filter((v) => keep.test(v.what)));
+    }
     const counts = new Map<string, number[]>();
     const add = (k: string, v: number): void => void counts.set(k, [...(counts.get(k) ?? []), v]);
     const out = join(dir, "callgrind.out");
-    const bins: Array<[string, string]> = [
-      ["this build", join(repoRoot, "bin", "errata.cjs")],
-      ["baseline", baseline],
-    ];
+    const bins: Array<[string, string]> = [["this build", join(repoRoot, "bin", "errata.cjs")], ...baselines];
     for (let i = 0; i < runs; i++) {
       add("node -e 0", instructions(["-e", "0"], "", { ...process.env }, out).count);
       for (const [label, bin] of bins) {
@@ -302,7 +323,9 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
             const stop = spawnSync(process.execPath, [bin, "hook", "stop"], { input: v.before, env, encoding: "utf8" });
             mustSucceed(stop.status === 0, `redact bench: the set-up Stop hook exited ${stop.status} (${label}): ${stop.stderr.slice(-300)}`);
           }
-          const r = instructions([bin, "hook", v.event], v.stdin, env, out);
+          // REDACT_BENCH_CALLGRIND_DIR keeps each run's callgrind file there (for callgrind_annotate).
+          const keep = process.env["REDACT_BENCH_CALLGRIND_DIR"];
+          const r = instructions([bin, "hook", v.event], v.stdin, env, keep === undefined ? out : join(keep, `${label}-${k}-${i}.callgrind`.replace(/[^A-Za-z0-9._-]/g, "_")));
           if (v.captures === true && !r.stdout.includes("captured this prompt")) throw new Error(`redact bench: ${v.what} did not capture (${label}): ${r.stdout}`);
           add(`${label}: ${v.what}`, r.count);
         }
@@ -310,35 +333,41 @@ function hookPath(repoRoot: string, ordinary: string, real: RealShares | null): 
     }
     const m = (k: string): number => median(counts.get(k) ?? []);
     const bare = m("node -e 0");
-    const added = (what: string): number => (m(`this build: ${what}`) - m(`baseline: ${what}`)) / bare;
-    const pc = (x: number): string => `${(x * 100).toFixed(2)}%`;
-    process.stdout.write(`hook path, instructions under callgrind (stock environment: NODE_EXTRA_CA_CERTS unset; net of V8's hash-seed set-up), medians of ${runs} alternating runs, against ${baseLabel}; node -e 0: ${(bare / 1e6).toFixed(1)} M; budget: 2% of it\n`);
-    for (const v of variants) {
-      const mine = m(`this build: ${v.what}`);
-      const base = m(`baseline: ${v.what}`);
-      process.stdout.write(`  ${v.what}: ${(mine / 1e6).toFixed(1)} M vs ${(base / 1e6).toFixed(1)} M, added ${((mine - base) / 1e6).toFixed(1)} M = ${pc(added(v.what))} of a bare Node start\n`);
-    }
-    if (real !== null && variants.length === 8) {
-      // A difference below zero is noise (the ordinary prompt's main bundle holds no redaction at
-      // all): the mix counts it as zero, never as a saving.
-      const [ordinaryRun, , , stopPass, capturePass, stopFail, captureFail, capturePrompt] = variants.map((v) => Math.max(0, added(v.what))) as [number, number, number, number, number, number, number, number];
-      const mix = sessionMix(real);
-      const stopRun = real.replyShare * stopPass + (1 - real.replyShare) * stopFail;
-      // An uncleared capture: its reply or its prompt wakes a rule; both measured, their mean taken.
-      const captureUncleared = (captureFail + capturePrompt) / 2;
-      const runsTotal = mix.prompts + mix.stops;
-      const perRun =
-        ((mix.prompts - mix.captures) * ordinaryRun + mix.capturesCleared * capturePass + (mix.captures - mix.capturesCleared) * captureUncleared + mix.stops * stopRun) / runsTotal;
-      process.stdout.write(
-        `  a real session's hook runs (${mix.prompts} typed prompts of the real sessions: ${mix.prompts - mix.captures} ordinary, ${mix.captures} captured by the hook's classifier, ` +
-          `${mix.capturesCleared} of them with every text cleared; one Stop run per turn, ${(real.replyShare * 100).toFixed(1)}% of replies cleared): ` +
-          `Stop run ${pc(stopRun)}, capture ${pc((mix.capturesCleared * capturePass + (mix.captures - mix.capturesCleared) * captureUncleared) / Math.max(1, mix.captures))}, ` +
-          `per hook run ${pc(perRun)} of a bare Node start (differences below zero counted as 0; budget 2%: ${perRun <= 0.02 ? "met" : "not met"})\n`,
-      );
-      const over = variants.filter((v) => added(v.what) > 0.02).map((v) => `${v.what} ${pc(added(v.what))}`);
-      process.stdout.write(`  single runs over 2%: ${over.length === 0 ? "none" : over.join("; ")}\n`);
-    }
+    process.stdout.write(`hook path, instructions under callgrind (stock environment: NODE_EXTRA_CA_CERTS unset; net of V8's hash-seed set-up), medians of ${runs} alternating runs; node -e 0: ${(bare / 1e6).toFixed(1)} M; budget: 2% of it\n`);
+    for (const [label] of baselines) hookReport(label, variants, m, bare, real);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** This build's hook variants against one baseline of the same run, and a real session's mix. */
+function hookReport(label: string, variants: readonly HookVariant[], m: (k: string) => number, bare: number, real: RealShares | null): void {
+  const pc = (x: number): string => `${(x * 100).toFixed(2)}%`;
+  const added = (what: string): number => (m(`this build: ${what}`) - m(`${label}: ${what}`)) / bare;
+  process.stdout.write(`against ${label}:\n`);
+  for (const v of variants) {
+    const mine = m(`this build: ${v.what}`);
+    const base = m(`${label}: ${v.what}`);
+    process.stdout.write(`  ${v.what}: ${(mine / 1e6).toFixed(1)} M vs ${(base / 1e6).toFixed(1)} M, added ${((mine - base) / 1e6).toFixed(1)} M = ${pc(added(v.what))} of a bare Node start\n`);
+  }
+  if (real !== null && variants.length === 8) {
+    // A difference below zero is noise (the ordinary prompt's main bundle holds no redaction at
+    // all): the mix counts it as zero, never as a saving.
+    const [ordinaryRun, , , stopPass, capturePass, stopFail, captureFail, capturePrompt] = variants.map((v) => Math.max(0, added(v.what))) as [number, number, number, number, number, number, number, number];
+    const mix = sessionMix(real);
+    const stopRun = real.replyShare * stopPass + (1 - real.replyShare) * stopFail;
+    // An uncleared capture: its reply or its prompt wakes a rule; both measured, their mean taken.
+    const captureUncleared = (captureFail + capturePrompt) / 2;
+    const runsTotal = mix.prompts + mix.stops;
+    const perRun =
+      ((mix.prompts - mix.captures) * ordinaryRun + mix.capturesCleared * capturePass + (mix.captures - mix.capturesCleared) * captureUncleared + mix.stops * stopRun) / runsTotal;
+    process.stdout.write(
+      `  a real session's hook runs (${mix.prompts} typed prompts of the real sessions: ${mix.prompts - mix.captures} ordinary, ${mix.captures} captured by the hook's classifier, ` +
+        `${mix.capturesCleared} of them with every text cleared; one Stop run per turn, ${(real.replyShare * 100).toFixed(1)}% of replies cleared): ` +
+        `Stop run ${pc(stopRun)}, capture ${pc((mix.capturesCleared * capturePass + (mix.captures - mix.capturesCleared) * captureUncleared) / Math.max(1, mix.captures))}, ` +
+        `per hook run ${pc(perRun)} of a bare Node start (differences below zero counted as 0; budget 2%: ${perRun <= 0.02 ? "met" : "not met"})\n`,
+    );
+    const over = variants.filter((v) => added(v.what) > 0.02).map((v) => `${v.what} ${pc(added(v.what))}`);
+    process.stdout.write(`  single runs over 2%: ${over.length === 0 ? "none" : over.join("; ")}\n`);
   }
 }

@@ -84,8 +84,15 @@ export function proportionalCapped(score: ArrayLike<number>, budget: number, flo
   while (sumAt(b) < budget && b < 1e12) b *= 2;
   for (let k = 0; k < 100; k++) {
     const m = (a + b) / 2;
-    if (sumAt(m) < budget) a = m;
-    else b = m;
+    // An iteration that leaves [a, b] as it was (the two are adjacent doubles, about 60 in)
+    // leaves it so for every one after: stop there, with the same result.
+    if (sumAt(m) < budget) {
+      if (m === a) break;
+      a = m;
+    } else {
+      if (m === b) break;
+      b = m;
+    }
   }
   const out = new Float64Array(N);
   for (let i = 0; i < N; i++) out[i] = Math.min(1, Math.max(lo, b * score[i]!));

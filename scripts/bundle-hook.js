@@ -29,6 +29,13 @@ const dir = "dist/runtime/hooks";
 const argOut = process.argv.indexOf("--out");
 const outRoot = argOut > 0 ? process.argv[argOut + 1] : root;
 const stubRedaction = process.argv.includes("--stub-redaction");
+// The capture part and the redactor part are written without comments and layout (esbuild's
+// whitespace and syntax minification, ASCII only): a capture reads, and for a function its code
+// cache lacks parses, less text (their comments held non-ASCII characters, which made V8 keep
+// the redactor part's whole source as two-byte text). Names are kept, so a fault's stack still
+// names its functions. Measured: docs/privacy.md "Cost".
+const MINIFIED = new Set(["hook-capture.bundle.cjs", "hook-redact.bundle.cjs"]);
+const mini = (name) => (MINIFIED.has(name) ? { minifyWhitespace: true, minifySyntax: true, charset: "ascii" } : {});
 const outDir = `${outRoot}/${dir}`;
 // The bundles sit in dist/runtime/hooks: the language folder is ../classifier/lang from
 // __dirname (runtime/classifier/lang-dir.ts finds it from import.meta.url, through node:url).
@@ -172,10 +179,11 @@ await build({
   plugins: [...common.plugins, redactPart],
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
   outfile: `${outDir}/hook-capture.bundle.cjs`,
+  ...mini("hook-capture.bundle.cjs"),
 });
 await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
 const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs"];
-if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs` });
+if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
 // the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is

@@ -77,6 +77,11 @@ export function sortCapture(input: SortInput, row: CaptureRow): ReflectOutcome {
   const weights = loadCauseWeights();
   if (weights === null) return done(false, exchangeId, null, "no cause model in this build (datasets/weights/ladder-causes.json); left for the audit", { sorted: 0, left_for_audit: 1 });
   const model = compileCauseModel(weights);
+  // No cue read off the prompt or the reply (the capture verdict alone is none): the model's
+  // answer is its constant default vector, whose top class is beyond_model and which says
+  // nothing of this correction. It is left for the audit as undecided (CauseModel.sort), never
+  // stored as a cause: the first cause stands, so a stored beyond_model would close it.
+  if (!model.features(turn.text, turn.reply, "none").some((x) => x !== 0)) return done(false, exchangeId, null, "undecided (no cue of the cause model fires); left for the audit", { sorted: 0, undecided: 1 });
   const kind = input.verdictKind(turn.text, turn.reply);
   const p = model.probabilities(turn.text, turn.reply, kind);
   const cause = model.classes[p.indexOf(Math.max(...p))]!;

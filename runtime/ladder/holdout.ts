@@ -119,7 +119,9 @@ export function ruleChances(events: readonly ToolEvent[], incidents: readonly In
     if (e.ts > r.last) r.last = e.ts;
     by.set(e.rule_id, r);
   }
-  return [...by].map(([rule_id, r]) => ({ rule_id, chances: r.chances, incidents: incidents.filter((i) => i.rule_id === rule_id).length, weeks: Math.max(1, (Date.parse(r.last) - Date.parse(r.first)) / (7 * 86_400_000)) }));
+  // Only the slips while the check watched (from the day of its first eligible call): incidents
+  // from before it was installed are no slips of these chances ("10/4 slipped" otherwise).
+  return [...by].map(([rule_id, r]) => ({ rule_id, chances: r.chances, incidents: incidents.filter((i) => i.rule_id === rule_id && i.date.slice(0, 10) >= r.first.slice(0, 10)).length, weeks: Math.max(1, (Date.parse(r.last) - Date.parse(r.first)) / (7 * 86_400_000)) }));
 }
 
 /** The worth-testing lines of a ladder folder (rules its checks carry), best first, at most `top`. */

@@ -80,7 +80,7 @@ export type Sorted = Cause | "undecided";
 /** Whole words in any script: `\b` is ASCII-only in JavaScript, so "älä" or "não" never met it. */
 const wholeWords = (alternatives: string): string => String.raw`(?<![\p{L}\p{N}_])(?:${alternatives})(?![\p{L}\p{N}_])`;
 const OBJECTION = new RegExp(
-  `${wholeWords("don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|kein|keine|niemals|pas|jamais|ne|no|nunca|não|älä|ei|niet|nooit|geen|non|mai|inte|aldrig|не|нельзя")}|[?？]|不要|不能|禁止|别|不对|必须|だめ|しないで|ないで`,
+  `${wholeWords("don'?t|do not|never|avoid|stop|no|not|instead|why|should(n'?t)?|must|nicht|nichts|kein|keine|niemals|pas|jamais|rien|ne|no|nada|nunca|não|älä|ei|mitään|niet|niets|nooit|geen|non|mai|niente|inte|inget|aldrig|не|нельзя")}|[?？]|不要|不能|禁止|别|不对|不是|必须|だめ|しないで|ないで|じゃなくて|ではなく|마세요|마십시오|하지 마|말고|아니라|않`,
   "iu",
 );
 /**
@@ -103,7 +103,11 @@ const DEFECT = new RegExp(
   ].join("|") + "|缺少|少了|没有|没加|没写|还是|你把|你用了|你写了|你改了|你加了|你删了|ていない|てない|ありません|ません|抜けて|まだ|ましたね",
   "iu",
 );
-const RESTATE = /\b(as i said|like i said|as mentioned|remember|reminder|wie gesagt|comme je l'ai dit|como dije|kuten sanoin|как я говорил)\b|如我所说/iu;
+/**
+ * A restatement: "as I said" anywhere, or "remember" / "reminder" opening the turn or a clause
+ * (not a word of the subject: "use bd remember" is a command's name), in the capture's languages.
+ */
+const RESTATE = /\b(as i said|like i said|as mentioned|wie gesagt|comme je l'ai dit|como dije|como te dije|kuten sanoin|zoals gezegd|come ho detto|как я говорил)\b|(?:^|[.!?;:,]\s*)(remember|reminder|ricorda|recuerda|rappelle-toi|lembre-se|lembra|onthoud|muista|kom ihåg|denk daran)\b|如我所说|말했듯이/iu;
 
 export interface TurnOutcome {
   reading: SignalReading;

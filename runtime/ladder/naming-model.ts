@@ -6,10 +6,12 @@
  * the next, and the words the correction and the rule share once the multilingual lexicon
  * (lexicon.ts) has put both in English.
  *
- * Fitted (naming-fit.ts) on every batch of datasets/ladder-naming's items.jsonl (dev, the old
- * held-out and the first fresh batch: 16 projects), its two cuts chosen by leave-one-project-out,
- * and shipped as data (`datasets/weights/ladder-naming.json`); the fresh2 batch reports
- * (docs/ladder.md). `test/ladder/naming-weights.test.ts` refits and checks the file byte for byte.
+ * Each candidate also carries its margins over the other candidates (withMargins).
+ *
+ * Fitted (naming-fit.ts) on every batch of datasets/ladder-naming (items.jsonl and fresh2.jsonl:
+ * 23 projects), its two cuts chosen by leave-one-project-out, and shipped as data
+ * (`datasets/weights/ladder-naming.json`); docs/ladder.md has its figures by nested
+ * leave-one-project-out. `test/ladder/naming-weights.test.ts` refits and checks the file byte for byte.
  *
  * Example: namingFeatures({text: "Niemals geheime Werte ausgeben", ...}, candidate "Never echo,
  * print, or log secret values", p_covers 0.15) -> [-1.73, 1, 2.1, 1, 0.6, 0.67, ...].
@@ -34,7 +36,36 @@ export const NAMING_FEATURES = [
   "unique_hits",
   "witness",
   "directive",
+  // Margins: the candidate's own value less the best of the other candidates' (withMargins).
+  "covers_margin",
+  "said_share_margin",
+  "rule_share_margin",
+  "unique_margin",
+  "witness_margin",
 ] as const;
+
+/** The per-candidate features (namingFeatures) that withMargins compares across the candidates, by index. */
+export const MARGIN_OF = [0, 5, 6, 10, 11] as const;
+
+/**
+ * Each candidate's features with its margins over the other candidates appended: for the
+ * rule_covers logit, the two word shares, the words only it shares and the witness, its value
+ * less the highest of the other candidates' (0 with no other candidate). Between two close
+ * rules of one file what tells them apart is how far one leads, not how high both score; a
+ * candidate far ahead of the rest is named with more confidence than one of two level ones.
+ *
+ * Example: withMargins([[a0..a12], [b0..b12]]) -> [[a0..a12, a0-b0, a5-b5, a6-b6, a10-b10, a11-b11], [...]].
+ */
+export function withMargins(rows: ReadonlyArray<readonly number[]>): number[][] {
+  return rows.map((x, i) => [
+    ...x,
+    ...MARGIN_OF.map((k) => {
+      let best = -Infinity;
+      for (let j = 0; j < rows.length; j++) if (j !== i) best = Math.max(best, rows[j]![k] ?? 0);
+      return best === -Infinity ? 0 : (x[k] ?? 0) - best;
+    }),
+  ]);
+}
 
 /**
  * Whether a rule's text directs (a modal, a prohibition, an imperative opening) rather than
@@ -51,7 +82,7 @@ export function isDirective(ruleText: string): boolean {
 
 export const NamingWeightsSchema = z
   .object({
-    schema: z.literal("ladder-naming/2"),
+    schema: z.literal("ladder-naming/3"),
     features: z.array(z.string()),
     coef: z.array(z.number()),
     intercept: z.number(),
@@ -70,9 +101,9 @@ export const NamingWeightsSchema = z
   .strict();
 export type NamingWeights = z.infer<typeof NamingWeightsSchema>;
 
-const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
-/** A text's subject words, in English where the lexicon knows them (CJK words of two characters kept). */
+/** A text's subject words, in English where the lexicon knows them (Chinese, Japanese and Korean words of two characters kept). */
 export function keyTerms(text: string): Set<string> {
   const out = new Set(contentTerms(text));
   for (const t of terms(text)) if (CJK.test(t) && t.length >= 2) out.add(t);

@@ -14,7 +14,8 @@ import { ruleRowsForIndex } from "./sync.js";
 export interface NamingItem {
   id: string;
   repo: string;
-  split: "dev" | "heldout" | "fresh" | "fresh2";
+  /** `fresh3` items come only from `fresh3Items()` in test/ladder/naming-set.ts (report-only; nothing under runtime/ reads them). */
+  split: "dev" | "heldout" | "fresh" | "fresh2" | "fresh3";
   lang: string;
   rule_starts: string | null;
   kind: "near" | "far" | "kept" | "uncovered";
@@ -34,8 +35,8 @@ export function namingItems(): NamingItem[] {
 
 /**
  * The fresh2 batch (`ladder-naming/fresh2.jsonl`, written apart while the naming model of
- * 2026-12-07 was being fitted, report-only: no fit reads it), each item marked split `fresh2`;
- * empty in a checkout without the file.
+ * 2026-12-07 was being fitted; it reported once, and is fitted on since: naming-fit.ts), each
+ * item marked split `fresh2`; empty in a checkout without the file.
  */
 export function fresh2Items(): NamingItem[] {
   const file = `${DATA}ladder-naming/fresh2.jsonl`;

@@ -19,7 +19,7 @@ import { classify } from "../classifier/index.js";
 import { appliesTo, COMPLAINT_WEIGHT, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, terms, type RuleNoulWeights } from "../rules/index.js";
 import { lexiconWords } from "./lexicon.js";
 import { witnessOf } from "./derive.js";
-import { keyTerms, namingFeatures, namingProbability, shippedNamingModel, type NamingWeights } from "./naming-model.js";
+import { keyTerms, namingFeatures, namingProbability, shippedNamingModel, withMargins, type NamingWeights } from "./naming-model.js";
 import { RuleNoulWeightsSchema, type RuleUnit } from "../../schemas/rules.js";
 import type { LedgerRule } from "./ledger.js";
 import type { OwnerTurn, ToolUseLite } from "./signals.js";
@@ -32,8 +32,8 @@ export interface NamingCut {
 
 /**
  * The cut and its origin: the shipped naming model's (datasets/weights/ladder-naming.json,
- * chosen with it on the dev projects of datasets/ladder-naming), else rule_covers' own 0.45
- * (chosen earlier on the same dev projects). The held-out projects report (docs/ladder.md).
+ * chosen with it by leave-one-project-out on every project of datasets/ladder-naming), else
+ * rule_covers' own 0.45 (chosen earlier on its dev projects). Figures in docs/ladder.md.
  */
 const SHIPPED_MODEL = shippedNamingModel();
 export const DEFAULT_NAMING_CUT: NamingCut =
@@ -153,13 +153,13 @@ export class RuleNamer {
    * Retrieval's candidates for a turn with rule_covers' P(yes) and the naming model's features
    * (what `name` scores and what naming-fit.ts fits on). Empty when the rules model has no weights.
    */
-  features(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): { scored: boolean; rows: Array<{ rule: LedgerRule; covers: number; score: number; rank: number; x: number[] }> } {
+  features(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before }), pool = NAMING_CANDIDATES): { scored: boolean; rows: Array<{ rule: LedgerRule; covers: number; score: number; rank: number; x: number[] }> } {
     const { rules, retriever } = this.scope(turn.cwd ?? null);
     const tools = turn.tools_before.map(toolSummary);
     const query = failureQuery({ complaint: turn.text, failureClass: null, reply: turn.reply_before, tools });
     // A correction in another language than the rules: the lexicon's English words join the query.
     for (const t of crossTerms(turn.text)) query.set(t, (query.get(t) ?? 0) + COMPLAINT_WEIGHT);
-    const hits = retriever.search(query, NAMING_CANDIDATES);
+    const hits = retriever.search(query, pool);
     if (this.weights === null) return { scored: false, rows: [] };
     const byId = new Map(rules.map((r) => [r.rule_id, r]));
     const said = keyTerms(turn.text);
@@ -176,7 +176,8 @@ export class RuleNamer {
       const nx = namingFeatures({ text: turn.text, reply: turn.reply_before, tools }, { ruleText: [rule.text, ...rule.keywords].join(" "), covers, ...ctx, others, witness: w === true ? 1 : w === false ? -1 : 0 }, said);
       return { rule, covers, score: h.score, rank: i + 1, x: nx };
     });
-    return { scored: true, rows };
+    const margins = withMargins(rows.map((r) => r.x));
+    return { scored: true, rows: rows.map((r, i) => ({ ...r, x: margins[i]! })) };
   }
 
   name(turn: Pick<OwnerTurn, "text" | "reply_before" | "tools_before" | "cwd">, verdict: CaptureVerdict = classify(turn.text, { previousReply: turn.reply_before })): Naming {

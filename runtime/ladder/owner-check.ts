@@ -13,6 +13,7 @@ import picomatch from "picomatch";
 import { hookifyCheck } from "../ladder-formats/index.js";
 import { compileChecks, type Check } from "../ladder-formats/index.js";
 import type { Proposal } from "../../schemas/ladder-proposals.js";
+import { checkMessage } from "./checks-draft.js";
 import { LadderError } from "./errors.js";
 
 export interface OwnerConditions {
@@ -24,12 +25,17 @@ export interface OwnerConditions {
 
 export const NEEDS_CONDITIONS = "code could not draft this check: approve it with --command-regex <re> (a Bash command), --path-glob <glob> (a file written or edited) or --hookify <file>";
 
-export function ownerCheck(p: Proposal, given: OwnerConditions, project: string | null): Check {
+/**
+ * `ruleText` is the rule the check carries: its message (what the model reads on a deny) is the
+ * rule, as a drafted check's is, never the proposal's reasoning ("a check would carry this rule,
+ * but code could not draft one ..."). A rule the ledger no longer holds is named by its id.
+ */
+export function ownerCheck(p: Proposal, given: OwnerConditions, project: string | null, ruleText: string | null = null): Check {
   const n = [given.commandRegex, given.pathGlob, given.hookify].filter((x) => x !== undefined).length;
   if (n === 0) throw new LadderError("BAD_INPUT", `proposal ${p.id}: ${NEEDS_CONDITIONS}`, { expected: "one of --command-regex, --path-glob, --hookify", found: "none" });
   if (n > 1) throw new LadderError("BAD_INPUT", `proposal ${p.id}: one kind of condition at a time`, { expected: "one of --command-regex, --path-glob, --hookify", found: `${n} given` });
   const id = `ladder-${p.rule_id}`.replace(/[^A-Za-z0-9_.:-]/g, "-");
-  const base = { id, rule_id: p.rule_id, action: "deny" as const, message: p.why.split(":")[0]!, mode: "shadow" as const, ...(project !== null ? { project } : {}) };
+  const base = { id, rule_id: p.rule_id, action: "deny" as const, message: ruleText !== null && ruleText.trim() !== "" ? checkMessage(ruleText) : `rule ${p.rule_id}`, mode: "shadow" as const, ...(project !== null ? { project } : {}) };
   let check: Check;
   if (given.commandRegex !== undefined) {
     check = { ...base, tools: ["Bash"], conditions: [{ field: "command", operator: "regex_match", pattern: given.commandRegex }] };

@@ -162,7 +162,7 @@ export function approve(
     // Code could not draft it: the owner's conditions make the check; without them nothing is written and it stays offered.
     const rule = openRuleLedger(dir).read().ledger.rules.get(p.rule_id);
     const project = rule === undefined ? null : ([...rule.incidents].reverse().find((i) => typeof i.project === "string")?.project ?? rule.project ?? null);
-    const check = ownerCheck(p, given, project);
+    const check = ownerCheck(p, given, project, rule?.text ?? null);
     const file = join(dir, CHECKS_FILE);
     // --native-deny is refused (or planned) before the carrying proposal is written.
     const native = nativeDeny === null ? null : planNativeDeny({ ...p, edit: { kind: "check", file, file_hash: null, check, activate: null } }, nativeDeny.project);

@@ -108,7 +108,7 @@ export function signalOf(turn: OwnerTurn): SignalReading {
  * rule, so only a witness can make it an incident.
  */
 const REPEAT: RegExp =
-  /\b(again|i told you|told you (already|before)|i already (told|said|asked)|how many times|you didn'?t|you did not|you forgot|you still|still (not|doesn'?t|isn'?t|wrong)|once more|wieder|schon wieder|nochmal|noch einmal|ich habe (dir )?(doch )?gesagt|du hast nicht|encore|je t'ai (déjà )?dit|tu n'as pas|otra vez|de nuevo|ya te dije|te dije|no has|outra vez|de novo|eu já disse|já te disse|você não|taas|uudestaan|jälleen|sanoin jo|et (taaskaan )?(tehnyt|ajanut)|снова|опять|я же говорил|ты не|weer|alweer|opnieuw|ik zei (het )?(toch|al)|je hebt (het )?niet|di nuovo|ancora una volta|te l'ho (già )?detto|non hai|igen|jag sa ju|du har inte)\b|又|再次|我说过|我已经说|告诉过你|你没有|没有跑|また|言ったでしょ|言ったのに/iu;
+  /\b(again|i told you|told you (already|before)|i already (told|said|asked)|how many times|you didn'?t|you did not|you forgot|you still|still (not|doesn'?t|isn'?t|wrong)|once more|wieder|schon wieder|nochmal|noch einmal|ich habe (dir )?(doch )?gesagt|du hast nicht|encore|je t'ai (déjà )?dit|tu n'as pas|otra vez|de nuevo|ya te dije|te dije|no has|outra vez|de novo|eu já disse|já te disse|você não|taas|uudestaan|jälleen|sanoin jo|et (taaskaan )?(tehnyt|ajanut)|снова|опять|я же говорил|ты не|weer|alweer|opnieuw|ik zei (het )?(toch|al)|je hebt (het )?niet|di nuovo|ancora una volta|te l'ho (già )?detto|non hai|igen|jag sa ju|du har inte)\b|又|再次|我说过|我已经说|告诉过你|你没有|没有跑|また|言ったでしょ|言ったのに|또 |또다시|다시|말했잖아|말했는데|했잖아|안 했|않았/iu;
 
 export function repeatMarker(text: string): string | null {
   const m = REPEAT.exec(text);

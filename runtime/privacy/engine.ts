@@ -80,10 +80,27 @@ const plan = (set: RuleSet): Step[] => (plans[set] ??= steps(set));
  * none of their keywords in the text (`keywordSeen` false): its keyword list holds a part of
  * every keyword of theirs (test/privacy/prefilter.test.ts), and a marker matches no rule.
  */
-export function redactAll(text: string, only?: ReadonlySet<string>, keywordSeen = true): Redaction {
-  const steps = only !== undefined && !keywordSeen ? candidatePlan(only) : plan("all");
-  // The pre-filter's candidates hold for `text` only: later passes read their input whole.
-  return untilStable(text, (t, first) => (first ? redactWith(t, steps, true, only, keywordSeen) : redactWith(t, plan("all"), true)));
+export function redactAll(text: string, only?: ReadonlySet<string>, keywordSeen = true, scanAgain?: (text: string) => PassCandidates | null): Redaction {
+  // The pre-filter's candidates hold for `text` only: a later pass reads its input whole, or,
+  // given `scanAgain` (the pre-filter itself, from the front), runs the rules the pre-filter
+  // names on that pass's input (null: it clears it, so the pass changes nothing). Without it, a
+  // capture whose first pass redacted something made and ran all ~250 rules a second time.
+  return untilStable(text, (t, first) => {
+    if (first) return redactCandidates(t, only, keywordSeen);
+    if (scanAgain === undefined) return redactWith(t, plan("all"), true);
+    const c = scanAgain(t);
+    return c === null ? { text: t, kinds: [] } : redactCandidates(t, c.rules, c.keywordSeen);
+  });
+}
+
+/** What the pre-filter says of a text it cannot clear: the rules that may match, and whether it saw a gitleaks keyword. */
+export interface PassCandidates {
+  rules: ReadonlySet<string>;
+  keywordSeen: boolean;
+}
+
+function redactCandidates(text: string, only: ReadonlySet<string> | undefined, keywordSeen: boolean): Redaction {
+  return redactWith(text, only !== undefined && !keywordSeen ? candidatePlan(only) : plan("all"), true, only, keywordSeen);
 }
 
 /** Passes at most: each pass that changes the text can only shorten what is left to read. */

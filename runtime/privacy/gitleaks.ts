@@ -113,8 +113,30 @@ export function shannonEntropy(s: string): number {
   return h;
 }
 
+/**
+ * The last answers of each allowlist, by subject and secret: a finding of the generic rule is
+ * judged twice on the same secret and line (gitleaksFindings, then upstream-verdict.ts), and in
+ * a fresh hook process V8 compiles a pattern a second time, to machine code, when it runs it a
+ * second time (docs/privacy.md "Cost"). A pure function of its inputs, so a remembered answer is
+ * the one a new run would give. Bounded: emptied when full.
+ */
+const allowAnswers = new WeakMap<CompiledAllow, Map<string, Exclude<UpstreamReject, "entropy"> | null>>();
+const ALLOW_ANSWERS_MAX = 256;
+
 function allowedBy(a: CompiledAllow, secret: string, match: string, line: string): Exclude<UpstreamReject, "entropy"> | null {
   const subject = a.target === "match" ? match : a.target === "line" ? line : secret;
+  let answers = allowAnswers.get(a);
+  if (answers === undefined) allowAnswers.set(a, (answers = new Map()));
+  const key = a.target === "secret" ? secret : `${subject}\u0000${secret}`;
+  const known = answers.get(key);
+  if (known !== undefined) return known;
+  if (answers.size >= ALLOW_ANSWERS_MAX) answers.clear();
+  const answer = allowedByUncached(a, subject, secret);
+  answers.set(key, answer);
+  return answer;
+}
+
+function allowedByUncached(a: CompiledAllow, subject: string, secret: string): Exclude<UpstreamReject, "entropy"> | null {
   if (a.regexes.some((re) => re.test(subject))) return a.target === "match" || a.target === "line" ? "allowlist" : "shape";
   const lower = secret.toLowerCase();
   return a.stopwords.some((w) => lower.includes(w)) ? "stopword" : null;

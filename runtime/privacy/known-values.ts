@@ -40,8 +40,59 @@ const SECRET_NAME = /(?:^|[_.-]|[a-z](?=[A-Z]))(?:api[_-]?key|key|token|secret|p
 const NOT_SECRET_NAME = /(?:_|^)(?:path|file|dir|sock|socket|id|url|name|type|host|port|user|username|timeout|length|len|size|count|mode|enabled|disabled|scope|ttl)$/i;
 
 export function secretLookingName(name: string): boolean {
-  return SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name);
+  return nameLooksSecret(name, SECRET_WORDS);
 }
+
+/** secretLookingName, where only `words` of SECRET_WORDS can occur in the name. */
+function nameLooksSecret(name: string, words: readonly string[]): boolean {
+  const lower = asciiLower(name);
+  if (lower === null) return SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name);
+  return namesSecret(lower, words) && !namesNoSecret(lower);
+}
+
+// The same tests as SECRET_NAME and NOT_SECRET_NAME, for an ASCII name, by string searches:
+// every capture's front reads its process's environment once, and in a fresh hook process the
+// two caseless patterns cost more to compile (and recompile to machine code on their second
+// name) than the searches cost to run (docs/privacy.md "Cost"). Without `u`, the `i` flag
+// folds ASCII letters only, so on the lower-cased ASCII name they say what the patterns say
+// (test/privacy/known-values.test.ts compares them on generated names). The words are
+// SECRET_NAME's alternatives: `api[_-]?key` and `private[_-]?key` end in `key`, whose own
+// match then holds; `credentials?` is both of its words.
+const SECRET_WORDS = ["key", "token", "secret", "password", "passwd", "pwd", "pass", "passphrase", "credential", "credentials", "auth", "dsn", "session", "cookie"];
+const NOT_SECRET_WORDS = ["path", "file", "dir", "sock", "socket", "id", "url", "name", "type", "host", "port", "user", "username", "timeout", "length", "len", "size", "count", "mode", "enabled", "disabled", "scope", "ttl"];
+
+/** `s` lower-cased when it is all ASCII, else null. */
+function asciiLower(s: string): string | null {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return null;
+  return s.toLowerCase();
+}
+
+/** `_`, `.` or `-`. */
+const isJoin = (c: number): boolean => c === 95 || c === 46 || c === 45;
+
+/** SECRET_NAME on a lower-cased ASCII name: a secret word after the start, a joiner or a letter, before the end or a joiner. */
+function namesSecret(lower: string, words: readonly string[]): boolean {
+  for (const w of words) {
+    for (let at = lower.indexOf(w); at >= 0; at = lower.indexOf(w, at + 1)) {
+      const before = at === 0 ? 0 : lower.charCodeAt(at - 1);
+      if (at > 0 && !isJoin(before) && !(before >= 97 && before <= 122)) continue;
+      const end = at + w.length;
+      if (end === lower.length || isJoin(lower.charCodeAt(end))) return true;
+    }
+  }
+  return false;
+}
+
+/** NOT_SECRET_NAME on a lower-cased ASCII name: it ends in one of the words, whole or after `_`. */
+function namesNoSecret(lower: string): boolean {
+  for (const w of NOT_SECRET_WORDS) {
+    if (lower.endsWith(w) && (lower.length === w.length || lower.charCodeAt(lower.length - w.length - 1) === 95)) return true;
+  }
+  return false;
+}
+
+/** The patterns themselves (for the test that compares them with the searches). */
+export const NAME_PATTERNS = { secret: SECRET_NAME, notSecret: NOT_SECRET_NAME };
 
 /**
  * A value worth remembering: 8 characters or more, not a number, a boolean, a path, a word or
@@ -51,7 +102,9 @@ export function secretLookingName(name: string): boolean {
 export function rememberableValue(v: string): boolean {
   if (v.length < 8 || v.length > 4096) return false;
   if (/^\s|\s$/.test(v)) return false;
-  if (/^(?:\d+(?:\.\d+)?|true|false|null|none|yes|no|on|off)$/i.test(v)) return false;
+  // A number (the words true, false, null, none, yes, no, on and off are shorter than 8: a
+  // caseless pattern for them cost a fresh hook process its compile for nothing).
+  if (/^\d+(?:\.\d+)?$/.test(v)) return false;
   if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(v)) return false;
   if (/^\$\{?[A-Za-z_]/.test(v)) return false;
   if (/^[a-z]+(?:[ _-][a-z]+)*$/.test(v) || /^[A-Z]+(?:[ _-][A-Z]+)*$/.test(v)) return false;
@@ -61,8 +114,17 @@ export function rememberableValue(v: string): boolean {
 /** The values of `env` whose names look secret and which are worth remembering. */
 export function secretEnvValues(env: Record<string, string | undefined>): string[] {
   const out: string[] = [];
-  for (const [name, v] of Object.entries(env)) {
-    if (typeof v === "string" && secretLookingName(name) && rememberableValue(v) && !out.includes(v)) out.push(v);
+  const names = Object.keys(env);
+  // A name holds a secret word only if the names joined hold it (lower-casing keeps an ASCII
+  // word's letters together): most environments hold none, or one or two, and each name is
+  // then searched for those alone. A value is read only under a secret-looking name.
+  const joined = names.join("\n").toLowerCase();
+  const words = SECRET_WORDS.filter((w) => joined.includes(w));
+  if (words.length === 0) return out;
+  for (const name of names) {
+    if (!nameLooksSecret(name, words)) continue;
+    const v = env[name];
+    if (typeof v === "string" && rememberableValue(v) && !out.includes(v)) out.push(v);
   }
   return out;
 }

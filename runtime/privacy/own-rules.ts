@@ -22,7 +22,7 @@ export interface OwnRule {
 }
 
 import {
-  bareToken, documentId, keepAssignment, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+  bareToken, documentId, encodedText, keepAssignment, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
@@ -124,7 +124,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     re: /(?<![A-Za-z0-9_.-])(?!(?:sha\d+|md5)-)([a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,11}){0,2}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
     // A one-case body counts when it is long and random beyond hex (oneCaseToken): Neon's
     // `napi_`, Django's `django-insecure-` keys; a git SHA after "commit-" is hex and stays.
-    replace: (m, prefix, body) => (tokenBody(body ?? "") || oneCaseToken(body ?? "") ? m : `${prefix}${body}`),
+    // A body that is base64 of text holding no secret (`bedrock-api-key-YmVkcm9jay5…`, the
+    // provider's fixed "bedrock.amazonaws.com"; a JSON header cut before its values) is no key.
+    replace: (m, prefix, body) => ((tokenBody(body ?? "") || oneCaseToken(body ?? "")) && !encodedText(body ?? "") ? m : `${prefix}${body}`),
   },
   {
     kind: "prefixed-token",
@@ -132,7 +134,7 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // a random body of both cases and digits.
     need: (t) => t.includes("_") || t.includes("-"),
     re: /(?<![A-Za-z0-9_.-])([A-Z][A-Z0-9]{1,9}[_-])([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_+/-])/g,
-    replace: (m, prefix, body) => (tokenBody(body ?? "") ? m : `${prefix}${body}`),
+    replace: (m, prefix, body) => (tokenBody(body ?? "") && !encodedText(body ?? "") ? m : `${prefix}${body}`),
   },
   {
     kind: "url-token",
@@ -183,6 +185,15 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 let assignmentRe: RegExp | undefined;
 /** A directive's name that names a secret (the assignment rule's name endings, on the lower-cased name). */
 const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
+/**
+ * Words of which the password-in-prose rule's texts hold one (lower-cased): every spelling its
+ * verbs take ("log" + "ged"? + " " or "-"? + "in"/"on", "sign" + "ed"? + …), the word password.
+ * Not "log" alone: "dialog", "catalog" and "blog" would wake the rule in ordinary text.
+ */
+export const PROSE_PASSWORD_WORDS: readonly string[] = [
+  ...["log", "logged", "sign", "signed"].flatMap((v) => ["", " ", "-"].flatMap((sep) => (v.startsWith("log") ? ["in", "on"] : ["in"]).map((p) => `${v}${sep}${p}`))),
+  "authenticat", "passw", "passphrase",
+];
 /** Tools of the second password-flag rule (their names, lower-cased). */
 const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
 let pairRe: RegExp | undefined;
@@ -277,13 +288,34 @@ export const LATE_RULES: readonly OwnRule[] = [
     replace: (m, pre, token) => (proseToken(token ?? "") ? `${pre}${m}` : `${pre}${token}`),
   },
   {
+    kind: "password-file",
+    // A line of PostgreSQL's password file (~/.pgpass: hostname:port:database:username:password,
+    // its documented format): a host, a port (digits or "*"), two more fields, then the password
+    // (":" and "\\" escaped by "\\" inside it). The port is what tells the line: "12:30:45" has
+    // too few fields, a MAC address no port. Standing alone: not inside a longer run.
+    need: (t) => t.includes(":"),
+    re: /(?<![^\s"'`=])([A-Za-z0-9*_.-]+:(?:\d{1,5}|\*):[^\s:"'`]+:[^\s:"'`]+:)((?:[^\s:\\"'`]|\\[:\\]){4,})(?![^\s"'`])/g,
+    replace: (m, pre, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${value}` : `${pre}${m}`),
+  },
+  {
+    kind: "password-in-prose",
+    // A password given in a sentence: after a log-in verb and "with"/"using" ("log in as admin
+    // with <password>", "sign in using …"), or after the word password ("the password is …",
+    // "password: …" in prose). Shorter than the named-in-prose rule's tokens (16): a password a
+    // person chose (passwordLike). Within one clause (no ".", "," or new line between).
+    need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
+    re: /(\b(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?)(["'`]?)((?!\[REDACTED)[^\s"'`]{8,64})\2(?=[\s.,;:!?)"'`]|$)/gi,
+    replace: (m, pre, q, value) => (passwordLike((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
+  },
+  {
     kind: "random-token",
     // A random token standing alone (bareToken): what no prefix, name or place tells, a key
-    // pasted into prose or passed to a constructor. Not next to "/", "+" or "=" (a piece of
-    // base64 data, a path), nor inside a longer run. Last but e-mail addresses: every other rule
-    // that takes the same token names it first.
+    // pasted into prose or passed to a constructor. Not next to "/", "+", "=" or "~" (a piece of
+    // base64 data in one of its alphabets, CloudFront's included, or a path), nor right after
+    // "@" (a handle, a host, a key's URI: "USK@…"), nor inside a longer run. Last but e-mail
+    // addresses: every other rule that takes the same token names it first.
     need: (t) => /[A-Z]/.test(t) && /[0-9]/.test(t),
-    re: /(?<![A-Za-z0-9_+/=-])([A-Za-z0-9][A-Za-z0-9_-]{22,}[A-Za-z0-9])(?![A-Za-z0-9_+/=-])/g,
+    re: /(?<![A-Za-z0-9_+/=~@-])([A-Za-z0-9][A-Za-z0-9_-]{22,}[A-Za-z0-9])(?![A-Za-z0-9_+/=~-])/g,
     replace: (m, token) => (bareToken(token ?? "") ? m : token ?? ""),
   },
   {

@@ -42,16 +42,86 @@ export function oneCaseToken(s: string): boolean {
 /**
  * A random token standing alone, with no prefix, name or place to tell it (a key pasted into
  * prose, "use aZ3k… for now", or passed to a client's constructor): 24 characters or more of
- * letters and digits (at most three "_" or "-"), both cases and two digits or more, more than
- * 3.5 bits of entropy per character, and under half of it in word-like runs (camelCase names
- * such as `handleSubmitButtonClick2Async` are identifiers).
+ * letters and digits (at most three "_" or "-"), both cases and two digits or more, a letter
+ * beyond hex, more than 3.5 bits of entropy per character, under half of it in word-like runs
+ * (camelCase names such as `handleSubmitButtonClick2Async` are identifiers), and not base64 of
+ * text that holds no secret (an encoded id: `Z2lkOi8vc2hvcC9Qcm9kdWN0LzEyMzQ1Njc4OQ`).
+ * Not the stricter test below: a private key of 64 hex digits after "0x", in both cases (a
+ * true sample of secretlint's), has a letter beyond hex only in its "0x" and less entropy than
+ * a token of 62 symbols, and is a key all the same.
  */
 export function bareToken(s: string): boolean {
   // A hex string in both cases is a digest or a format's example, not a key of 62 symbols.
   if (s.length < 24 || !tokenBody(s) || (s.match(/\d/g) ?? []).length < 2 || !/[g-zG-Z]/.test(s)) return false;
   let words = 0;
   for (const m of s.matchAll(/[A-Z]?[a-z]{4,}/g)) words += m[0].length;
-  return words < 0.5 * s.length;
+  // Base64 of text with no secret in it (an encoded id or host) is no key (encodedText).
+  return words < 0.5 * s.length && !encodedText(s);
+}
+
+/**
+ * The lowest Shannon entropy (bits a character) of a random token of letters and digits of
+ * length n, below which about 1 in 10,000 such tokens falls: by sampling 20,000 random tokens of
+ * each length from the 62 letters and digits (seed 20261207), the 1-in-1,000 quantile (16: 3.20,
+ * 24: 3.72, 32: 4.06, 48: 4.53, 64: 4.82, 100: 5.18 bits) less 0.15, read between those lengths
+ * in straight lines. A run typed by hand or built from repeats ("abcABC123abcABC123…") has less.
+ */
+const ENTROPY_FLOOR: ReadonlyArray<readonly [number, number]> = [[16, 3.05], [24, 3.57], [32, 3.91], [48, 4.38], [64, 4.67], [100, 5.03]];
+export function entropyFloor(n: number): number {
+  if (n <= ENTROPY_FLOOR[0]![0]) return ENTROPY_FLOOR[0]![1];
+  for (let i = 1; i < ENTROPY_FLOOR.length; i++) {
+    const [n1, h1] = ENTROPY_FLOOR[i]!;
+    const [n0, h0] = ENTROPY_FLOOR[i - 1]!;
+    if (n <= n1) return h0 + ((h1 - h0) * (n - n0)) / (n1 - n0);
+  }
+  return ENTROPY_FLOOR[ENTROPY_FLOOR.length - 1]![1];
+}
+
+/**
+ * A strong random token, the stricter test (issue 34: over-redaction down) for a token that
+ * has nothing else to tell it (the random-token rule) or whose provider's format says no (a
+ * near-miss, upstream-verdict.ts): a token body (both cases, a digit, at most three "_" or "-"),
+ * and, of its letters and digits,
+ * - a quarter or more beyond hex: a random token of the 62 has about 65%, and under a quarter
+ *   about once in 1,000 at 16 characters, far less longer (sampled as above); hex with a few
+ *   letters past "f" ("d45b6G86aBb0F2Cee…", "acdeFf05b1…") is a hex value, not a key of 62 symbols;
+ * - an entropy no lower than a random token of its length has (entropyFloor);
+ * - under half in word-like runs (camelCase names such as `handleSubmitButtonClick2Async`);
+ * - not base64 of text that holds no secret (encodedText: `YmVkcm9jay5hbWF6b25hd3MuY29t`,
+ *   "bedrock.amazonaws.com", an encoded id or host).
+ */
+export function strongRandom(s: string): boolean {
+  if (!tokenBody(s)) return false;
+  const alnum = s.replace(/[^A-Za-z0-9]/g, "");
+  if (alnum.length < 16) return false;
+  if ((alnum.match(/[g-zG-Z]/g) ?? []).length < 0.25 * alnum.length) return false;
+  if (shannonEntropy(alnum) < entropyFloor(alnum.length)) return false;
+  let words = 0;
+  for (const m of s.matchAll(/[A-Z]?[a-z]{4,}/g)) words += m[0].length;
+  return words < 0.5 * s.length && !encodedText(s);
+}
+
+/**
+ * Base64 (either alphabet, padded or not, cut or not) of text that holds no secret: every byte
+ * decoded is printable ASCII, and the text has no random-looking run (letters with two digits
+ * or more, 8 characters or more) and is no `user:password` pair. An encoded id
+ * (`Z2lkOi8vc2hvcC9Qcm9kdWN0`, "gid://shop/Product"), an encoded host, a JSON header cut before
+ * its values (`eyJzaWduSW5BZGRyZXNzIjoiaHR0cHM6`); or base64 of bytes counting up by one
+ * (`AAECAwQFBgcI…`, bytes 0, 1, 2, …: a placeholder). 18 random bytes are all printable about
+ * once in 10^8, so a random token decodes to text almost never.
+ */
+export function encodedText(s: string): boolean {
+  if (s.length < 16 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(s)) return false;
+  const body = s.replace(/=+$/, "");
+  const bytes = Buffer.from(body.slice(0, body.length - (body.length % 4)), "base64");
+  if (bytes.length < 12) return false;
+  let counting = 1;
+  for (let i = 1; i < bytes.length && counting < 8; i++) counting = bytes[i] === bytes[i - 1]! + 1 ? counting + 1 : 1;
+  if (counting >= 8) return true;
+  for (const b of bytes) if (!((b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13)) return false;
+  const text = bytes.toString("latin1");
+  if (/^[^\s:]+:[^\s:/]+$/.test(text)) return false;
+  return !(text.match(/[A-Za-z0-9_-]{8,}/g) ?? []).some(looksRandom);
 }
 
 /**
@@ -86,6 +156,20 @@ export function documentId(pre: string): boolean {
 /** A token after a secret word in prose: letters and digits, and more than 3 bits of entropy per character. */
 export function proseToken(s: string): boolean {
   return /[A-Za-z]/.test(s) && (s.match(/\d/g) ?? []).length >= 2 && shannonEntropy(s) > 3 && !looksLikeIdentifier(s);
+}
+
+/**
+ * A password a person chose, as password policies read one: 8 to 64 characters with no space, three
+ * or more of the four classes (lower-case, upper-case, digits, symbols), letters and digits
+ * interleaved (a digit between letters or a letter between digits: "Passw0rd!", "aZ3kP9qLmX"; a word
+ * and its version, "OAuth2.0", "Python3", is not), and no e-mail address, URL, path, reference
+ * or identifier ("admin/admin", "ana@example.com", "$PASSWORD", "user_id").
+ */
+export function passwordLike(s: string): boolean {
+  if (s.length < 8 || s.length > 64 || /\s/.test(s)) return false;
+  if (/@.*\.|:\/\/|^[~./\\]|^[$%{<]|\[REDACTED/.test(s) || looksLikeValueNotSecret(s) || looksLikeIdentifier(s)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((c) => c.test(s)).length;
+  return classes >= 3 && /[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(s);
 }
 
 /** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders, references. */

@@ -112,6 +112,15 @@ const GENERIC_WORDS = ["access", "auth", "api", "cred", "key", "passw", "secret"
 export const GENERIC_WITNESS = /(?:access|auth|api|cred|key|passw|secret|token)[\w\s.'"-]{0,29}(?:[=>:,]|\|\||\?=)[`'"\s=:|>]{0,8}[\w.=+/-]{12}/;
 
 /**
+ * The own password-in-prose rule's words (own-rules.ts PROSE_PASSWORD_WORDS, the same list: a test
+ * compares them; not imported, so that the capture part does not bundle the rules).
+ */
+export const PROSE_WORDS: readonly string[] = [
+  ...["log", "logged", "sign", "signed"].flatMap((v) => ["", " ", "-"].flatMap((sep) => (v.startsWith("log") ? ["in", "on"] : ["in"]).map((p) => `${v}${sep}${p}`))),
+  "authenticat", "passw", "passphrase",
+];
+
+/**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
  * without the `i` flag their rules have) and only when it holds one of its literals: in a
  * fresh process each regex costs its compiling. A witness matches wherever its rule matches
@@ -143,6 +152,16 @@ const WITNESSES: readonly Witness[] = [
   { name: "cli login token", rules: ["own:cli-login-token"], need: ["login", "auth"], re: /\b(?:login|auth(?:enticate)?)\s+[a-z0-9_-]{20}/ },
   { name: "secret file write", rules: ["own:secret-file-write"], need: ["echo"], re: /\becho\s+['"]?[^\s'"]{16,}['"]?\s*>>?\s*[^\s;|&]*(?:key|token|secret|passw|credential)/ },
   { name: "auth pair", rules: ["own:basic-auth"], need: ["auth"], re: /\bauth\s*=\s*\(/ },
+  // The own password-file rule (a .pgpass line: host, port or "*", two fields, a password of 4 or
+  // more); its gate is the port between two colons.
+  { name: "password file line", rules: ["own:password-file"], need: [":"], gate: /:(?:\d{1,5}|\*):/, re: /[a-z0-9*_.-]+:(?:\d{1,5}|\*):[^\s:"'`]+:[^\s:"'`]+:(?:[^\s:\\"'`]|\\[:\\]){4}/ },
+  // The own password-in-prose rule without its check of the password (which needs a digit: the
+  // run after the words holds one).
+  {
+    name: "password in prose", rules: ["own:password-in-prose"],
+    need: PROSE_WORDS,
+    re: /(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?["'`]?(?=[^\s"'`]{0,63}\d)[^\s"'`]{8}/,
+  },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
   // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
   { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secretkey", "secret_key", "secretaccess", "secret_access"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },

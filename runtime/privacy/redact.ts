@@ -16,7 +16,7 @@
  * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`;
  * `redactSecrets("run the tests")` -> `{ text: "run the tests", kinds: [] }` (the rules never loaded).
  */
-import type { Redaction, RuleSet } from "./engine.js";
+import type { PassCandidates, Redaction, RuleSet } from "./engine.js";
 import { loadEngine } from "./engine-load.js";
 import { candidates, type Candidates } from "./prefilter.js";
 import { knownSecrets } from "./known-store.js";
@@ -108,8 +108,14 @@ function redactByRules(text: string): Redaction {
     return { text, kinds: [] };
   }
   // Only the candidate rules run: a text that trips one condition does not compile the rest.
-  const r = rememberRedaction(text, loadEngine().redactAll(text, c.rules, c.keyword !== null));
+  const r = rememberRedaction(text, loadEngine().redactAll(text, c.rules, c.keyword !== null, scanAgain));
   return { text: r.text, kinds: [...r.kinds] };
+}
+
+/** The pre-filter on a later pass's input (the text with the first pass's markers): null when it clears it. */
+function scanAgain(text: string): PassCandidates | null {
+  const c = candidates(text);
+  return c.first === null ? null : { rules: c.rules, keywordSeen: c.keyword !== null };
 }
 
 /**

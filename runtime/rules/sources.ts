@@ -3,10 +3,12 @@
  * reads them: managed policy files, `~/.claude/CLAUDE.md` and `~/.claude/rules/*.md`, the
  * project's `CLAUDE.md` or `.claude/CLAUDE.md`, `.claude/rules/**\/*.md` (a `paths:`
  * frontmatter makes a rule path-scoped), `CLAUDE.local.md`, `CLAUDE.md` files in subfolders
- * (read on demand, scoped to their folder), `AGENTS.md` files (indexed; Claude Code reads them
- * only when imported), hookify rule files (`.claude/hookify.*.local.md`, checks rather than
- * text), `@path` imports up to four hops from the file that names them, and any file named in
- * the config.
+ * (read on demand, scoped to their folder), `AGENTS.md` files and other assistants' rule files
+ * (`.ai/rules/`, `.agents/rules/`, `.cursor/rules/`, `.github/copilot-instructions.md`,
+ * `GEMINI.md`, `.windsurfrules`: indexed as not loaded; Claude Code reads them only when
+ * imported), hookify rule files (`.claude/hookify.*.local.md`, checks rather than text),
+ * `@path` imports up to four hops from the file that names them, and any file named in the
+ * config.
  *
  * Problems never stop the walk: a missing or unreadable file, a circular import or a file over
  * the size limit is reported on its source and the rest is indexed.
@@ -52,6 +54,12 @@ export interface SourceOptions {
   extra: readonly string[];
   maxImportHops?: number;
   maxBytes?: number;
+  /**
+   * Folders below the root that are projects of their own in the index (another root, or one an
+   * earlier build indexed): their files belong to that project, under its ids, and are not read
+   * again as nested files of this root (a build in ~ would index ~/code/app's CLAUDE.md twice).
+   */
+  ownProjects?: readonly string[];
 }
 
 export interface LoadedSource {
@@ -94,13 +102,18 @@ function sortedEntries(dir: string): Dirent[] {
   }
 }
 
-function mdFilesUnder(dir: string): string[] {
+/** Rule folders of other assistants and shared conventions, below a project root. */
+const OTHER_RULE_DIRS = [".ai/rules", ".agents/rules", ".cursor/rules"];
+/** Single instruction files of other assistants, at a project root. */
+const OTHER_RULE_FILES = [".github/copilot-instructions.md", "GEMINI.md", ".windsurfrules"];
+
+function mdFilesUnder(dir: string, exts: readonly string[] = [".md"]): string[] {
   const out: string[] = [];
   const walk = (d: string, depth: number): void => {
     for (const e of sortedEntries(d)) {
       const p = join(d, e.name);
       if (e.isDirectory() && depth < MAX_WALK_DEPTH) walk(p, depth + 1);
-      else if (e.isFile() && e.name.endsWith(".md")) out.push(p);
+      else if (e.isFile() && exts.some((x) => e.name.endsWith(x))) out.push(p);
     }
   };
   walk(dir, 0);
@@ -108,9 +121,10 @@ function mdFilesUnder(dir: string): string[] {
 }
 
 /** Folders below the root (not the root) that hold a nested instruction file, in sorted order. */
-function nestedFiles(root: string): Array<{ abs: string; dir: string; name: string }> {
+function nestedFiles(root: string, ownProjects: ReadonlySet<string> = new Set()): Array<{ abs: string; dir: string; name: string }> {
   const out: Array<{ abs: string; dir: string; name: string }> = [];
   const walk = (d: string, depth: number): void => {
+    if (d !== root && ownProjects.has(resolve(d))) return;
     const entries = sortedEntries(d);
     if (d !== root) {
       for (const name of ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"]) {
@@ -157,9 +171,12 @@ export class SourceWalk {
     const root = resolve(this.opts.root);
     const home = this.opts.home === null ? null : resolve(this.opts.home);
     const inRoot = abs === root || abs.startsWith(root + sep);
+    const shared = kind === "user" || kind === "user-rules" || kind === "managed";
     let path: string;
     let base: string;
-    if (inRoot) {
+    // The user's own files are named from the home folder even when the root is the home (or
+    // holds it): a build in ~ must not rename ~/.claude/CLAUDE.md's rules.
+    if (inRoot && !(shared && home !== null && abs.startsWith(home + sep))) {
       path = posix(relative(root, abs));
       base = path.replace(/\.md$/i, "");
     } else if (home !== null && abs.startsWith(home + sep)) {
@@ -169,7 +186,6 @@ export class SourceWalk {
       path = posix(abs);
       base = `${kind === "managed" ? "managed" : "ext"}-${basename(dirname(abs))}-${basename(abs).replace(/\.md$/i, "")}`;
     }
-    const shared = kind === "user" || kind === "user-rules" || kind === "managed";
     const kept = this.opts.slugs?.reuse.get(`${shared ? "" : resolve(this.opts.project ?? this.opts.root)}\u0000${path}`);
     if (kept !== undefined && !this.slugs.has(kept)) {
       this.slugs.add(kept);
@@ -288,7 +304,7 @@ export function discoverSources(opts: SourceOptions): LoadedSource[] {
   for (const f of mdFilesUnder(join(root, ".claude", "rules"))) walk.add(f, "project-rules", "always", null);
   walk.add(join(root, "CLAUDE.local.md"), "local", "always", null, { quiet: true });
   walk.add(join(root, "AGENTS.md"), "agents", "not-loaded", null, { quiet: true });
-  for (const n of nestedFiles(root)) {
+  for (const n of nestedFiles(root, new Set((opts.ownProjects ?? []).map((p) => resolve(p))))) {
     const scope = [`${posix(relative(root, n.dir))}/**`];
     if (n.name === "AGENTS.md") walk.add(n.abs, "agents", "not-loaded", scope);
     else walk.add(n.abs, "subfolder", "on-demand", scope);
@@ -301,6 +317,12 @@ export function discoverSources(opts: SourceOptions): LoadedSource[] {
   }
   for (const n of hookify) walk.add(join(root, ".claude", n), "hookify", "check", null);
   for (const e of opts.extra) walk.add(resolve(root, e), "config", "always", null);
+  // Other assistants' instruction files (Cursor, Copilot, Gemini, shared `.ai/`/`.agents/`
+  // rule folders): rules the owner wrote for an assistant that Claude Code never reads unless
+  // a loaded file imports them. Indexed last, as not loaded, so that a correction against one
+  // is diagnosed as "not in view" and no earlier source's id moves.
+  for (const dir of OTHER_RULE_DIRS) for (const f of mdFilesUnder(join(root, dir), [".md", ".mdc"])) walk.add(f, "agents", "not-loaded", null);
+  for (const name of OTHER_RULE_FILES) walk.add(join(root, name), "agents", "not-loaded", null, { quiet: true });
   return walk.sources;
 }
 
@@ -341,7 +363,7 @@ export function sourcesFromTexts(files: ReadonlyArray<{ path: string; text: stri
  */
 export function discoverProjects(
   projects: ReadonlyArray<{ root: string; project?: string }>,
-  shared: { home: string | null; managed: readonly string[]; extra: readonly string[]; otherProjects?: number; slugs?: SourceOptions["slugs"] },
+  shared: { home: string | null; managed: readonly string[]; extra: readonly string[]; otherProjects?: number; slugs?: SourceOptions["slugs"]; ownProjects?: readonly string[] },
 ): LoadedSource[] {
   const out: LoadedSource[] = [];
   const seen = new Set<string>();
@@ -356,6 +378,8 @@ export function discoverProjects(
       home: i === 0 ? shared.home : null,
       managed: i === 0 ? shared.managed : [],
       extra: shared.extra,
+      // Every other project of the index, and the other roots of this build, are their own.
+      ownProjects: [...(shared.ownProjects ?? []), ...projects.flatMap((q, j) => (j === i ? [] : [q.root, ...(q.project === undefined ? [] : [q.project])]))],
     });
     for (const s of found) {
       if (seen.has(s.abs)) continue;

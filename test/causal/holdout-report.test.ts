@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { run } from "../../cli/main.js";
 import { holdoutPower } from "../../calibration/index.js";
-import { holdoutRows, worthTesting } from "../../runtime/ladder/holdout.js";
+import { holdoutRows, ruleChances, worthTesting } from "../../runtime/ladder/holdout.js";
 import { morningReport } from "../../runtime/ladder/morning.js";
 import type { Check } from "../../runtime/ladder-formats/index.js";
 import type { ToolEvent } from "../../schemas/ladder-checks.js";
@@ -103,6 +103,15 @@ describe("which rules are worth holding out", () => {
     expect(p.halfWidth).toBeCloseTo(1.959964 * se, 5);
     expect(p.power).toBeCloseTo(0.1097, 3);
   });
+  it("counts a rule's slips only while its check watched: incidents before the first eligible call are not slips of its chances", () => {
+    // Walked as a user (2026-12-07): a check installed after 10 incidents read "4 chances a week, 10/4 slipped".
+    const events = [0, 1, 2, 3].map((k) => ({ ...ev("w1", false, k), ts: `2026-12-05T10:00:0${k}Z` }));
+    const before = [1, 2, 3].map((k) => ({ ...inc(`old${k}`, k), date: "2026-11-20T09:00:00Z" }));
+    const during = { ...inc("w1", 9), date: "2026-12-05T10:00:05Z" };
+    const sameDay = { ...inc("w2", 9), date: "2026-12-05" };
+    expect(ruleChances(events, [...before, during, sameDay])).toEqual([{ rule_id: RULE, chances: 4, incidents: 2, weeks: 1 }]);
+  });
+
   it("suggests only rules with enough chances, each line with its power", () => {
     const w = worthTesting([
       { rule_id: "busy", chances: 8000, incidents: 400, weeks: 4 },

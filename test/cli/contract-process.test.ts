@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +38,8 @@ describe.skipIf(!built)("the CLI's contract in real processes: a sample, through
   const servers = new Map<number, FakeServer>();
 
   beforeAll(async () => {
-    const { program, texts } = await helpTexts();
+    // The help texts from the compiled CLI this file runs anyway (the same sources, built).
+    const { program, texts } = await helpTexts((await import(join(repo, "dist", "cli", "main.js"))) as Parameters<typeof helpTexts>[0]);
     shim = makeShim(repo);
     runs = await walk(await withServers(sample(texts, program), servers, "cli contract (processes)"), program, shim.dir);
   });

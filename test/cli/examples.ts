@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { Command } from "commander";
-import { buildProgram, commandNames, loadRegisters, run } from "../../cli/main.js";
+import type * as CliMain from "../../cli/main.js";
 import { runChild } from "../helpers/child.js";
 import { memoryIo } from "../helpers/io.js";
 
@@ -58,8 +58,13 @@ export function parseExamples(help: string): Example[] {
   return out;
 }
 
-/** The program with every command, and each command's `--help` as a person sees it (in process). */
-export async function helpTexts(): Promise<{ program: Command; texts: HelpText[] }> {
+/**
+ * The program with every command, and each command's `--help` as a person sees it (in process),
+ * from the CLI's sources or from another build of them (the compiled CLI, `dist/cli/main.js`,
+ * for a test that runs the build anyway: it loads natively, without transforming the sources).
+ */
+export async function helpTexts(cli?: Pick<typeof CliMain, "buildProgram" | "commandNames" | "loadRegisters" | "run">): Promise<{ program: Command; texts: HelpText[] }> {
+  const { buildProgram, commandNames, loadRegisters, run } = cli ?? (await import("../../cli/main.js"));
   const program = buildProgram({ io: memoryIo().io, exitCode: 0 }, await loadRegisters(commandNames()));
   const texts: HelpText[] = [];
   const walk = async (cmd: Command, path: string[]): Promise<void> => {

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
 import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, readPayloads, runClient, transcripts, workspace, type ClientSession, type Workspace } from "./client.js";
-import { contentText, startModelServer, type ModelServer } from "./model-server.js";
+import { contentText, startModelServer, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
 const sha = (s: string) => `sha256:${createHash("sha256").update(s, "utf8").digest("hex")}`;
@@ -68,6 +68,10 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
   let tmp: { dir: string; cleanup: () => void };
   let server: ModelServer;
   let bin: string;
+  /** Each language's workspace, once its test has run it. */
+  const staged: Partial<Record<(typeof LANGS)[number]["code"], Workspace>> = {};
+  /** The first request of the English session (its `claude -p` run). */
+  let enFirst: RecordedRequest | undefined;
   beforeAll(async () => {
     tmp = tempDir("errata-e2e-capture-");
     bin = await installErrata();
@@ -80,10 +84,12 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
 
   for (const lang of LANGS) {
     it(`${lang.code}: a correction, a rating, praise and a directive are captured; an ordinary prompt writes nothing`, async () => {
-      // The README's hooks alone (no recorder beside each); the session id is the client's own,
-      // from the name of the transcript it writes (the last test holds that name to the hook
-      // payload's session_id).
-      const ws: Workspace = workspace(join(tmp.dir, lang.code), bin, { hooks: readmeHooks(), claudeMd: "# Project\n\n- Keep the config loader small.\n" });
+      // The README's hooks; in English the recorder beside each as well, whose payloads the last
+      // test reads (one client start fewer than a session of its own). The session id is the
+      // client's own, from the name of the transcript it writes (the last test holds that name
+      // to the hook payload's session_id).
+      const ws: Workspace = workspace(join(tmp.dir, lang.code), bin, { hooks: readmeHooks({ record: lang.code === "en" }), claudeMd: "# Project\n\n- Keep the config loader small.\n" });
+      staged[lang.code] = ws;
       // Every prompt answers the same reply, so each row's reply is known.
       server.script(Array.from({ length: 6 }, () => ({ text: lang.reply })));
       // One client process takes the language's six prompts, one turn each (clientSession). In
@@ -92,7 +98,9 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
       let session: ClientSession;
       const opening = "Update the config loader so it reads the user's settings.";
       if (lang.code === "en") {
+        const asked = server.requests.length;
         const first = await runClient(ws, server.url, opening);
+        enFirst = server.requests.slice(asked).find((q) => q.main);
         expect(first.code, first.stderr).toBe(0);
         expect(first.stdout.trim()).toBe(lang.reply);
         session = clientSession(ws, server.url, { args: ["-c"] });
@@ -153,22 +161,21 @@ describe.skipIf(!ready)(`capture in the real client (Claude Code ${CLAUDE_CODE_V
     });
   }
 
-  it("InstructionsLoaded records which files loaded, as the client reported them", async () => {
-    const ws = workspace(join(tmp.dir, "loaded"), bin, { hooks: readmeHooks({ record: true }), claudeMd: "# Project\n\n- Use pnpm, never npm.\n" });
-    server.script([{ text: "Noted." }]);
-    const r = await runClient(ws, server.url, "What are the project's rules?");
-    expect(r.code, r.stderr).toBe(0);
-    const file = join(ws.ledger, "ladder", "instructions-loaded.jsonl");
+  it("InstructionsLoaded records which files loaded, as the client reported them", () => {
+    // The English session above: a `claude -p` run and its `-c` continuation, the recorder beside each hook.
+    const ws = staged.en;
+    expect(ws, "the English test ran first").toBeDefined();
+    const file = join(ws!.ledger, "ladder", "instructions-loaded.jsonl");
     expect(existsSync(file)).toBe(true);
     const rows = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
-    const sent = readPayloads(ws).filter((p) => p.event === "InstructionsLoaded").map((p) => p.payload);
+    const sent = readPayloads(ws!).filter((p) => p.event === "InstructionsLoaded").map((p) => p.payload);
     expect(sent.length).toBeGreaterThan(0);
     // The transcript is named by the session id the hooks receive (the language tests above read it from there).
-    expect(transcripts(ws).map((f) => basename(f, ".jsonl"))).toEqual([String(sent[0]!["session_id"])]);
+    expect(transcripts(ws!).map((f) => basename(f, ".jsonl"))).toEqual([String(sent[0]!["session_id"])]);
     expect(rows.map((x) => [x["session_id"], x["file_path"], x["memory_type"], x["load_reason"]])).toEqual(sent.map((p) => [p["session_id"], p["file_path"], p["memory_type"], p["load_reason"]]));
-    expect(rows.map((x) => x["file_path"])).toContain(join(ws.project, "CLAUDE.md"));
-    // And the model saw that file's text.
-    const first = server.requests.filter((q) => q.main).at(-1)!;
-    expect((first.body.messages ?? []).map((m) => contentText(m.content)).join("\n")).toContain(`Contents of ${join(ws.project, "CLAUDE.md")}`);
+    expect(rows.map((x) => x["file_path"])).toContain(join(ws!.project, "CLAUDE.md"));
+    // And the model saw that file's text in the session's first request.
+    expect(enFirst, "the English session's first request").toBeDefined();
+    expect((enFirst!.body.messages ?? []).map((m) => contentText(m.content)).join("\n")).toContain(`Contents of ${join(ws!.project, "CLAUDE.md")}`);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +55,23 @@ function buildFingerprint(): string {
 }
 
 /**
+ * Marks an install as in use (its folder's time set to now) and returns `bin`: the clean-up
+ * below removes installs nobody has touched for an hour, and using one touched nothing, so a
+ * test run of another build (another worktree on the same machine) removed an install that
+ * the files of a run still going were using, and the next file packed and installed it again
+ * (18 CPU-s of `npm pack` and `npm install`, seen 2026-12-07).
+ */
+function touched(dir: string, bin: string): string {
+  try {
+    const now = new Date();
+    utimesSync(dir, now, now);
+  } catch {
+    /* removed meanwhile: the caller's next use fails loudly */
+  }
+  return bin;
+}
+
+/**
  * Errata installed as the README says: the repository packed as npm publishes it (dist/ as
  * built; scripts/pack-check.mjs checks the same) and the tarball installed into a prefix.
  * Returns the prefix's bin folder (`errata`, `errata-tool-hook`). Packing and installing take
@@ -66,7 +83,7 @@ export async function installErrata(): Promise<string> {
   const bin = join(dir, "prefix", "node_modules", ".bin");
   const lock = `${dir}.lock`;
   for (;;) {
-    if (existsSync(join(dir, "done"))) return bin;
+    if (existsSync(join(dir, "done"))) return touched(dir, bin);
     try {
       mkdirSync(lock);
       break;
@@ -81,7 +98,7 @@ export async function installErrata(): Promise<string> {
     }
   }
   try {
-    if (existsSync(join(dir, "done"))) return bin;
+    if (existsSync(join(dir, "done"))) return touched(dir, bin);
     const work = `${dir}.part`;
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
@@ -285,6 +302,32 @@ export async function askThenCorrect(ws: Workspace, server: { url: string; pendi
   expect(ended.code, ended.stderr).toBe(0);
   expect(server.pending()).toBe(0);
   return String(readPayloads(ws).at(-1)!.payload["session_id"]);
+}
+
+/**
+ * Waits until no process has its working folder in `dir` (the client gone, what it left behind
+ * too): the Errata mod's children (a tool-event line, an instruction load, the Stop hand-off)
+ * run in the background, in the session's folder, and may outlive the turn and the client. Read
+ * from /proc; where there is none, waits a fixed 1.5 s, as the suite did before. On Linux the
+ * wait ends when the last child does: in the mod file's three arms (2026-12-07) none was left
+ * when the client had ended, so the three fixed waits (4.5 s of wall) had waited for nothing.
+ */
+export async function processesSettled(dir: string): Promise<void> {
+  if (!existsSync("/proc/self/cwd")) {
+    await new Promise((r) => setTimeout(r, 1500));
+    return;
+  }
+  const real = realpathSync(dir);
+  const inside = (pid: string): boolean => {
+    try {
+      const cwd = readlinkSync(join("/proc", pid, "cwd"));
+      return cwd === real || cwd.startsWith(`${real}/`);
+    } catch {
+      return false; // gone meanwhile, or not ours to read
+    }
+  };
+  const self = String(process.pid);
+  while (readdirSync("/proc").some((p) => /^\d+$/.test(p) && p !== self && inside(p))) await new Promise((r) => setTimeout(r, 50));
 }
 
 export interface RecordedPayload {

@@ -1,18 +1,20 @@
 // A team's client reporting to one server, in the real client: the project's settings hold
 // `type: "http"` hooks (UserPromptSubmit, Stop, PreToolUse, InstructionsLoaded) pointed at an
-// in-process `errata serve` with the developer's token in a header taken from the environment,
-// as docs/intake.md writes them. No errata process runs on the developer's side: the check the
-// server holds for the developer denies the model's `npm` call (the reason reaches the model in
-// the tool's result), the owner's correction is captured in the developer's folder on the
-// server, and the instruction file the client loaded is logged there.
+// in-process `errata serve` (the installed package's modules) with the developer's token in a
+// header taken from the environment, as docs/intake.md writes them. No errata process runs on
+// the developer's side: the check the server holds for the developer denies the model's `npm`
+// call (the reason reaches the model in the tool's result), the owner's correction is captured
+// in the developer's folder on the server, and the instruction file the client loaded is
+// logged there.
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildServer } from "../../runtime/server/index.js";
-import { openJsonlStore } from "../../runtime/stores/index.js";
+import type * as ServerModule from "../../runtime/server/index.js";
+import type * as StoresModule from "../../runtime/stores/index.js";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, workspace, type Workspace } from "./client.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
 
 describe.skipIf(!clientReady())(`http hooks to one server, in the real client (Claude Code ${CLAUDE_CODE_VERSION})`, { timeout: HANG_GUARD_MS }, () => {
@@ -28,6 +30,13 @@ describe.skipIf(!clientReady())(`http hooks to one server, in the real client (C
 
   beforeAll(async () => {
     tmp = tempDir("errata-e2e-http-");
+    // The server as the team installs it: the packed tarball's compiled modules, which Node
+    // loads itself (a package under node_modules is not transformed by vitest). Importing the
+    // TypeScript sources instead had vitest transform the server's whole module graph: 87 s of
+    // transform and 131 s of import (wall, load average ~18) and ~6 CPU-s, for a 14 s test.
+    const pkg = join(dirname(await installErrata()), "errata");
+    const load = <T>(rel: string) => import(pathToFileURL(join(pkg, "dist", "runtime", rel)).href) as Promise<T>;
+    const [{ buildServer }, { openJsonlStore }] = await Promise.all([load<typeof ServerModule>("server/index.js"), load<typeof StoresModule>("stores/index.js")]);
     model = await startModelServer();
     const dir = join(tmp.dir, "srv");
     const store = openJsonlStore(dir);

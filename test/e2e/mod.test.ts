@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, readmeHooks, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, ledgerRows, processesSettled, readmeHooks, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer, type RecordedRequest, type Turn } from "./model-server.js";
 
 const ready = clientReady();
@@ -95,8 +95,9 @@ describe.skipIf(!ready)(`the Errata mod in the real client (Claude Code ${CLAUDE
     }
     const ended = await session.end();
     expect(ended.code, `${name}: ${ended.stderr}`).toBe(0);
-    // The mod's children (tool-event and instructions lines, the Stop hand-off) run in the background: let the last settle.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The mod's children (tool-event and instructions lines, the Stop hand-off) run in the
+    // background: wait for the last of them to end (a fixed 1.5 s before).
+    await processesSettled(ws.project);
     return { ws, main, debug: existsSync(debug) ? readFileSync(debug, "utf8") : "" };
   }
 

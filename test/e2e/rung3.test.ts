@@ -1,15 +1,16 @@
 // Rung 3 in the real Claude Code client: Errata's PreToolUse answers as the client acts on them.
-// One session whose scripted model makes five tool calls in a row: a deny (the model receives
-// the reason as that call's tool_result and the command never runs), a rewrite (`updatedInput`:
-// the command that ran is the rewritten one), a warning (`additionalContext` in the next
-// request, the command runs), a hookify file's block, and a check in shadow (the model sees the
-// plain result, as with no check at all). Then an ask, alone, in print mode: with nobody to
-// answer, and with the owner answering through the client's permission prompt tool (yes, then no).
+// One `claude -p` session whose scripted model makes six tool calls in a row: a deny (the model
+// receives the reason as that call's tool_result and the command never runs), a rewrite
+// (`updatedInput`: the command that ran is the rewritten one), a warning (`additionalContext` in
+// the next request, the command runs), a hookify file's block, a check in shadow (the model sees
+// the plain result, as with no check at all), and an ask with nobody to answer (print mode). The
+// first two tests read that one session (one client start instead of two). Then an ask with the
+// owner answering through the client's permission prompt tool (yes, then no).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, clientSession, CLAUDE_CODE_VERSION, HANG_GUARD_MS, installErrata, readmeHooks, repoRoot, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, type ClientRun, HANG_GUARD_MS, installErrata, readmeHooks, repoRoot, runClient, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, toolResultFor, toolUseIdOf, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -44,6 +45,9 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
   let tmp: { dir: string; cleanup: () => void };
   let server: ModelServer;
   let ws: Workspace;
+  let tidy: ClientRun;
+  /** The tidy-up session's own requests: one per tool call, then the last reply's. */
+  let main: RecordedRequest[];
   beforeAll(async () => {
     tmp = tempDir("errata-e2e-rung3-");
     const bin = await installErrata();
@@ -54,13 +58,8 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
     // hookify's own example file, as hookify ships it, in the project's .claude/.
     const hookify = readFileSync(join(repoRoot, "test", "ladder", "fixtures", "hookify", "hookify.dangerous-rm.local.md"), "utf8");
     writeFileSync(join(ws.project, ".claude", "hookify.dangerous-rm.local.md"), hookify);
-  }, HANG_GUARD_MS);
-  afterAll(async () => {
-    await server?.close();
-    tmp?.cleanup();
-  });
 
-  it("deny, rewrite, warn, a hookify block and a shadow check, as the model and the tool see them", async () => {
+    // The session the first two tests read: six tool calls, one `claude -p` run.
     mkdirSync(join(ws.project, "build-cache"));
     server.script([
       { tool: "Bash", input: { command: "npm --version > npm-ran.txt", description: "npm version" } },
@@ -68,15 +67,23 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
       { tool: "Bash", input: { command: "echo git push origin main > pushed.txt", description: "note a push" } },
       { tool: "Bash", input: { command: "rm -rf build-cache", description: "clean" } },
       { tool: "Bash", input: { command: "echo shadowed > shadowed.txt", description: "touch" } },
-      { text: "All five done." },
+      { tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } },
+      { text: "All six done." },
     ]);
     const asked = server.requests.length;
-    const r = await runClient(ws, server.url, "Tidy up the workspace.");
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe("All five done.");
+    tidy = await runClient(ws, server.url, "Tidy up the workspace.");
+    main = server.requests.slice(asked).filter((q) => q.main);
+  }, HANG_GUARD_MS);
+  afterAll(async () => {
+    await server?.close();
+    tmp?.cleanup();
+  });
+
+  it("deny, rewrite, warn, a hookify block and a shadow check, as the model and the tool see them", () => {
+    expect(tidy.code, tidy.stderr).toBe(0);
+    expect(tidy.stdout.trim()).toBe("All six done.");
     expect(server.pending()).toBe(0);
-    const main = server.requests.slice(asked).filter((q) => q.main);
-    expect(main).toHaveLength(6);
+    expect(main).toHaveLength(7);
 
     // deny: the reason is the tool_result, and npm never ran.
     const deny = resultAfter(main, 0);
@@ -114,19 +121,16 @@ describe.skipIf(!ready)(`rung 3 in the real client (Claude Code ${CLAUDE_CODE_VE
       ["push-warning", "active", "warn"],
       ["hookify:block-dangerous-rm", "active", "deny"],
       ["shadow-touch", "shadow", null],
+      ["ask-deploy", "active", "ask"],
     ]);
     // Each logged line names the tool call the client sent.
-    const ids = main.slice(0, 5).map((q) => toolUseIdOf(q));
+    const ids = main.slice(0, 6).map((q) => toolUseIdOf(q));
     expect(events.filter((e) => e["fired"] === true).map((e) => e["tool_use_id"])).toEqual(ids);
   });
 
-  it("ask, in print mode: the client asks nobody, and the model is told the call was not allowed", async () => {
-    server.script([{ tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } }, { text: "Stopped." }]);
-    const asked = server.requests.length;
-    const r = await runClient(ws, server.url, "Deploy it.");
-    expect(r.code, r.stderr).toBe(0);
-    const main = server.requests.slice(asked).filter((q) => q.main);
-    const result = resultAfter(main, 0);
+  it("ask, in print mode: the client asks nobody, and the model is told the call was not allowed", () => {
+    expect(tidy.code, tidy.stderr).toBe(0);
+    const result = resultAfter(main, 5);
     expect(existsSync(join(ws.project, "deployed.txt"))).toBe(false);
     expect(result.isError).toBe(true);
     expect(result.text).toContain("Deploys need the owner's yes.");

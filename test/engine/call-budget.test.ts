@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import fc from "fast-check";
 import { APIError } from "openai";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createEngine, FairPool } from "../../runtime/engine/index.js";
 import { DeadlineError } from "../../runtime/engine/base/deadline.js";
 import { OpenAILaneSchema, runBoundMs } from "../../runtime/engine/openai/config.js";
@@ -120,19 +120,11 @@ describe("retryWithinBudget: every attempt and every wait inside the call's budg
   });
 });
 
-/** Loopback servers: one sends headers and the first bytes, then stalls; one never answers at all. */
-let server: Server | null = null;
-const sockets = new Set<Socket>();
-afterEach(async () => {
-  for (const s of sockets) s.destroy();
-  sockets.clear();
-  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-  server = null;
-});
-
-async function badServer(kind: "stall-after-headers" | "never-answers"): Promise<{ url: string; questions: () => number }> {
+/** Loopback servers: one sends headers and the first bytes, then stalls; one never answers at all. Each test closes its own. */
+async function badServer(kind: "stall-after-headers" | "never-answers"): Promise<{ url: string; questions: () => number; close: () => Promise<void> }> {
   let questions = 0;
-  server = createServer((req, res) => {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (d: Buffer) => (body += d.toString()));
     req.on("end", () => {
@@ -151,14 +143,20 @@ async function badServer(kind: "stall-after-headers" | "never-answers"): Promise
     });
   });
   server.on("connection", (s) => sockets.add(s));
-  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, questions: () => questions };
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const close = async (): Promise<void> => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, questions: () => questions, close };
 }
 
 describe("a run over N items against a server that stalls: every call within its budget", () => {
   for (const kind of ["stall-after-headers", "never-answers"] as const) {
-    it(`${kind}: 3 items, 10 retries allowed, budget of two time-outs -> at most 2 attempts each, every answer unscored 'timeout' naming the budget`, async () => {
+    // The two kinds run at once: each spends most of its time waiting out time-outs (about 4 s).
+    it.concurrent(`${kind}: 3 items, 10 retries allowed, budget of two time-outs -> at most 2 attempts each, every answer unscored 'timeout' naming the budget`, async ({ expect, onTestFinished }) => {
       const s = await badServer(kind);
+      onTestFinished(() => s.close());
       // 1 s a time-out: long enough that a loaded machine still reaches the server in it (at 200 ms
       // a busy run could spend an attempt before its request arrived), short enough to stay cheap.
       const timeoutMs = 1000;

@@ -50,6 +50,9 @@ describe("approve a check code could not draft", () => {
     expect(ok.code).toBe(0);
     const check = (JSON.parse(readFileSync(join(ladder, "checks.json"), "utf8")) as { checks: Array<Record<string, unknown>> }).checks[0]!;
     expect(check).toMatchObject({ rule_id: "r.secrets", mode: "shadow", project: "/src/app", tools: ["Bash"] });
+    // The deny reason the model reads is the rule, never the proposal's own reasoning (walked as a user: it read
+    // "a check would carry this rule, but code could not draft one that passes (no drafted condition passed").
+    expect(check["message"]).toBe("Never echo secret values.");
     expect(readProposals(ladder).get(id)!.status).toBe("applied");
     expect(checkApplies(check as never, "/src/app/sub")).toBe(true);
     expect(checkApplies(check as never, "/src/other")).toBe(false);
@@ -60,7 +63,8 @@ describe("approve a check code could not draft", () => {
     const file = join(tmp.dir, "hookify.secrets.local.md");
     writeFileSync(file, "---\nname: no-secret-echo\nenabled: true\nevent: bash\npattern: echo\\s+\\$\\w*TOKEN\naction: block\n---\n\nDo not echo secrets.\n");
     expect((await cli(["rules", "approve", id, "--hookify", file])).code).toBe(0);
-    const check = (JSON.parse(readFileSync(join(ladder, "checks.json"), "utf8")) as { checks: Array<{ conditions: Array<{ field: string }> }> }).checks[0]!;
+    const check = (JSON.parse(readFileSync(join(ladder, "checks.json"), "utf8")) as { checks: Array<{ conditions: Array<{ field: string }>; message: string }> }).checks[0]!;
     expect(check.conditions[0]!.field).toBe("command");
+    expect(check.message).toBe("Never echo secret values.");
   });
 });

@@ -13,6 +13,22 @@ describe("lexicon", () => {
     expect(lexiconWords("不能推送到远程")).toEqual(expect.arrayContaining(["never", "push", "remot"]));
   });
 
+  it("reads Korean, whose particles are fused to the word, anywhere in the text", () => {
+    expect(lexiconWords("커밋 메시지에 이모지를 넣지 마세요")).toEqual(expect.arrayContaining(["commit", "messag", "emoji", "never"]));
+    expect(lexiconWords("테스트를 다시 실행하세요")).toEqual(expect.arrayContaining(["test", "again", "run"]));
+    expect(lexiconWords("서버를 직접 시작하지 마세요")).toEqual(expect.arrayContaining(["server", "start", "direct", "never"]));
+    expect(crossTerms("비밀번호를 로그에 출력하지 마")).toEqual(expect.arrayContaining(["password", "print", "never"]));
+    // An English text gets nothing from the Korean entries.
+    expect(crossTerms("Never start the server yourself")).toEqual([]);
+  });
+
+  it("reads the concepts of 2026-12-07 (servers, configuration, hard-coding, folders, tasks) in several languages", () => {
+    expect(lexiconWords("Le seuil est codé en dur, mets-le dans la config")).toEqual(expect.arrayContaining(["hardcod"]));
+    expect(lexiconWords("keine Aufgaben als Liste im Ordner")).toEqual(expect.arrayContaining(["task", "list", "directori"]));
+    expect(lexiconWords("内部サービスをモックしないで。外部の依存だけ")).toEqual(expect.arrayContaining(["intern", "extern", "mock", "never"]));
+    expect(lexiconWords("不要启动服务器")).toEqual(expect.arrayContaining(["never", "start", "server"]));
+  });
+
   it("a short entry matches a whole word only; a long one a word's start", () => {
     expect(lexiconWords("the maize is ripe")).not.toContain("never"); // "mai" (Italian) is whole-word
     expect(lexiconWords("kommentaren fehlen")).toContain("comment");

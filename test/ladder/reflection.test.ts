@@ -234,6 +234,28 @@ describe("the Stop hook's reflection", () => {
     expect(sortedLines(ledger)).toEqual([expect.objectContaining({ cause: "rule_gap", by: "reflection", session_id: "s-proc" })]);
   });
 
+  it("a correction no cue of the cause model places is left for the audit as undecided, never stored as beyond_model", async () => {
+    // Walked as a user (2026-12-07): French, Spanish, Finnish, Portuguese, Russian and German
+    // corrections were each stored "sorted (beyond_model)": the model's constant answer when no
+    // cue fires, which says nothing about the correction.
+    const ledger = join(tmp.dir, "ledger");
+    const env = { ERRATA_DIR: ledger, HOME: tmp.dir };
+    const words = "Je t'ai déjà dit de ne jamais afficher les secrets !";
+    const s = session(tmp.dir, "s-fr", words);
+    const cap = await prompt(env, "s-fr", s.file, words, at(s.promptIso, 400));
+    expect(cap.out()).toMatch(/captured this prompt as a correction/);
+    s.answer();
+    await stop(env, "s-fr", s.file, at(s.promptIso, 30_000));
+    expect(sortedLines(ledger)).toEqual([]);
+    const receipt = readReceipts(join(ledger, LADDER_DIR)).filter((r) => r.loop === "reflection").at(-1)!;
+    expect(receipt.note).toMatch(/undecided/);
+    expect(receipt.note).not.toMatch(/beyond_model/);
+    expect(receipt.counts).toMatchObject({ sorted: 0, undecided: 1 });
+    const r = await runAudit({ ladderDir: join(ledger, LADDER_DIR), projectDir: null, transcripts: [s.file], at: "2026-12-01T03:00:00Z" });
+    expect(r.sorted["beyond_model"] ?? 0).toBe(0);
+    expect(r.sorted["undecided"]).toBeGreaterThanOrEqual(1);
+  });
+
   it("names the exchange as the transcript reader does", () => {
     fc.assert(fc.property(fc.string(), fc.string(), (session, key) => claudeCodeExchangeId(session, key) === exchangeId("claude-code", session, key)), { seed: 22, numRuns: 300 });
   });

@@ -1,30 +1,44 @@
 // The owner's pane in the Errata mod, through the bundle the package ships (mod/hooks/errata-core.js)
-// with ports standing for `$` whose `run` is a real child: the package's own `node bin/errata.cjs`
-// over a scratch ladder. So what the pane draws is what `errata rules morning` and `errata rules
-// approvals` print, and a press on Approve / Reject / Undo (or `/errata approve ID`) is the same
-// `errata rules` command, under the same run lock, changing the real files. What the real client
-// draws: test/e2e/pane.test.ts (the client's own plugin test kit).
+// with ports standing for `$` whose `run` runs the package's own CLI over a scratch ladder. So what
+// the pane draws is what `errata rules morning` and `errata rules approvals` print, and a press on
+// Approve / Reject / Undo (or `/errata approve ID`) is the same `errata rules` command, under the
+// same run lock, changing the real files. What the real client draws: test/e2e/pane.test.ts (the
+// client's own plugin test kit).
+//
+// The mod asks for `node <package>/bin/errata.cjs ARGS`. Where the lock is held by another
+// process, that is a real child (the refusal test); elsewhere ARGS run through the compiled CLI's
+// `run(argv, io)` in this process, with the child's environment and folder (test/cli/in-process.ts,
+// `callInProcess`), and the reference output the first test compares the pane with comes from real
+// `node bin/errata.cjs` processes: a start is about 1.9 CPU-s, and the other tests make a dozen runs.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { acquireRunLock } from "../../runtime/files/index.js";
-import { addProposal, openRuleLedger, readProposals, readShadowLines, shadowVerdict, writeShadowVerdicts } from "../../runtime/ladder/index.js";
+// The ladder modules this test uses, not the room's index (which loads the whole room: seconds of transform).
+import { openRuleLedger } from "../../runtime/ladder/ledger.js";
+import { addProposal, readProposals } from "../../runtime/ladder/proposals.js";
+import { readShadowLines, shadowVerdict, writeShadowVerdicts } from "../../runtime/ladder/shadow.js";
 import { resolvePaths } from "../../runtime/paths.js";
 import type { ModApi } from "../../runtime/mod/api.js";
 import type * as Core from "../../runtime/mod/core.js";
 import type { Check } from "../../runtime/ladder-formats/index.js";
 import type { Proposal } from "../../schemas/ladder-proposals.js";
+import type { Io } from "../../cli/shared/io.js";
+import { callInProcess } from "../cli/in-process.js";
 import { repoRoot } from "../e2e/client.js";
 import { tempDir } from "../helpers/io.js";
 import { pnpm } from "../ladder/helpers.js";
 
 const bundle = join(repoRoot, "mod", "hooks", "errata-core.js");
+const compiledCli = join(repoRoot, "dist", "cli", "main.js");
 let core: typeof Core;
+let runCli: (argv: string[], io: Io) => Promise<number>;
 beforeAll(async () => {
-  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first`);
+  for (const f of [bundle, compiledCli]) if (!existsSync(f)) throw new Error(`${f} is missing: run npm run build first`);
   core = (await import(bundle)) as typeof Core;
+  ({ run: runCli } = (await import(compiledCli)) as { run: typeof runCli });
 });
 
 let tmp: { dir: string; cleanup: () => void };
@@ -65,8 +79,42 @@ function seed(): { leave: string; climb: string } {
   return { leave: leave.id, climb: climb.id };
 }
 
-/** The package's own CLI in a child, as the mod runs it; every run kept. */
-function ports(runs: string[][], opened: Array<{ id: string; title: string }>, placed = false): ModApi {
+/** What in-process runs left changed in the process (each restored); every test expects none. */
+let leaks: string[] = [];
+afterEach(() => {
+  expect(leaks).toEqual([]);
+  leaks = [];
+});
+
+/**
+ * `node bin/errata.cjs ARGS` as the mod asks for it, with the environment a child gets: in a
+ * child (`child: true`), else through the compiled CLI in this process, which the mod cannot tell
+ * apart (exit code, stdout and stderr).
+ */
+async function runErrata(argv: readonly string[], cwd: string | undefined, child: boolean): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const env = { PATH: process.env["PATH"], ERRATA_DIR: ledger(), HOME: tmp.dir };
+  if (child || argv[0] !== "node" || resolve(argv[1] ?? "") !== join(repoRoot, "bin", "errata.cjs")) {
+    const r = spawnSync(argv[0]!, argv.slice(1), { cwd, env, encoding: "utf8" });
+    return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    stdout: { write: (s: string | Uint8Array) => ((stdout += String(s)), true) },
+    stderr: { write: (s: string | Uint8Array) => ((stderr += String(s)), true) },
+    env,
+    cwd: cwd ?? process.cwd(),
+    now: () => Date.now(),
+    readStdin: async () => "",
+    isTTY: false,
+  };
+  const r = await callInProcess(runCli, argv.slice(2), io);
+  leaks.push(...r.leaks);
+  return { exitCode: r.code, stdout, stderr };
+}
+
+/** The package's own CLI, as the mod runs it (in a child with `child`); every run kept. */
+function ports(runs: string[][], opened: Array<{ id: string; title: string }>, placed = false, child = false): ModApi {
   return {
     log: () => undefined,
     sessionInfo: async () => ({}),
@@ -79,8 +127,7 @@ function ports(runs: string[][], opened: Array<{ id: string; title: string }>, p
     list: async () => [],
     run: async (argv, init) => {
       runs.push([...argv]);
-      const r = spawnSync(argv[0]!, argv.slice(1), { cwd: init?.cwd, env: { PATH: process.env["PATH"], ERRATA_DIR: ledger(), HOME: tmp.dir }, encoding: "utf8" });
-      return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
+      return runErrata(argv, init?.cwd, child);
     },
     settings: async () => ({}),
     env: async () => ({ ERRATA_DIR: ledger(), HOME: tmp.dir }),
@@ -139,6 +186,8 @@ describe("the owner's pane", () => {
     // Reading wrote nothing: no morning receipt, no lock left.
     expect(existsSync(join(ladder(), "receipts.jsonl"))).toBe(false);
     expect(runs.map((r) => r.slice(2))).toEqual([["rules", "morning", "--dry-run", "--json"], ["rules", "approvals", "--all", "--json"]]);
+    // The package's own bin, as the client would start it (here served in process: see the top).
+    expect(runs.map((r) => [r[0], resolve(r[1]!)])).toEqual(runs.map(() => ["node", join(repoRoot, "bin", "errata.cjs")]));
   });
 
   it("Approve runs errata rules approve: the check acts, the table shows it applied with Undo, and Undo puts the file back", async () => {
@@ -172,7 +221,8 @@ describe("the owner's pane", () => {
     const { climb } = seed();
     const runs: string[][] = [];
     const mod = core.createErrataMod();
-    const $ = ports(runs, []);
+    // Real children: the lock below is held by this process, the CLI's refusal is across processes.
+    const $ = ports(runs, [], false, true);
     // /errata reject with the owner's words, the same command.
     const r = (await mod.commandRun($, { command: "errata", args: `reject ${climb} not force pushes, tags` }, async () => null)) as { text: string };
     expect(r.text).toBe(`rejected ${climb}`);

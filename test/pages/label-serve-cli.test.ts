@@ -7,7 +7,7 @@ import { EXCHANGES, goldBed, QUESTIONS, type Bed } from "./label-fixture.js";
 
 // `errata eval label serve` as a command: its checks before anything binds, the URLs it
 // prints, and --dry-run (bind, print, stop, write nothing). The serving itself is tested in
-// label-server.test.ts and, in a browser, in test/browser/label-page.test.ts.
+// label-server.test.ts and, in a browser, in test/browser/label-page.ts.
 const tmp = tempDir("errata-serve-");
 let bed: Bed;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { allCleared, redactSecrets } from "../../runtime/privacy/redact.js";
 import { KNOWN_SECRETS_FILE, setKnownSecrets } from "../../runtime/privacy/known-store.js";
 import { learnKnownValues } from "../../runtime/privacy/known-learn.js";
-import { buildStore, dotEnvValues, rememberableValue, secretEnvValues, storeSpans } from "../../runtime/privacy/known-values.js";
+import { buildStore, dotEnvValues, NAME_PATTERNS, rememberableValue, secretEnvValues, secretLookingName, storeSpans } from "../../runtime/privacy/known-values.js";
 
 afterEach(() => setKnownSecrets({ values: [], store: null }));
 
@@ -89,5 +89,37 @@ describe("errata secrets learn's store", () => {
     const text = readFileSync(r.file, "utf8");
     for (const v of ["Pq9zX2vB", "Yt6uN3cV", "Zq8vR2mK"]) expect(text).not.toContain(v);
     expect(statSync(r.file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("which environment names look secret", () => {
+  // secretLookingName tests an ASCII name by string searches instead of its two caseless
+  // patterns (cheaper in a fresh hook process): it must say what the patterns say.
+  const byPatterns = (name: string): boolean => NAME_PATTERNS.secret.test(name) && !NAME_PATTERNS.notSecret.test(name);
+  const words = ["key", "KEY", "Key", "api", "API_KEY", "apikey", "private-key", "token", "Token", "secret", "password", "passwd", "pwd", "pass", "PASS", "passphrase",
+    "credential", "credentials", "auth", "dsn", "session", "cookie", "path", "file", "dir", "sock", "socket", "id", "ID", "url", "name", "type", "host", "port", "user",
+    "username", "timeout", "length", "len", "size", "count", "mode", "enabled", "disabled", "scope", "ttl", "monkey", "x", "Q", "9", "_", ".", "-", "é", "\u212a"];
+  const name = fc.array(fc.constantFrom(...words), { maxLength: 6 }).map((p) => p.join(""));
+
+  it("agrees with the patterns on generated names (fast-check)", () => {
+    let secretSeen = 0;
+    fc.assert(
+      fc.property(name, (n) => {
+        expect(secretLookingName(n), n).toBe(byPatterns(n));
+        if (byPatterns(n)) secretSeen++;
+      }),
+      { numRuns: 3000 },
+    );
+    // Not vacuous: both answers occur.
+    expect(secretSeen).toBeGreaterThan(100);
+    expect(secretSeen).toBeLessThan(2900);
+  });
+
+  it("agrees on names a pattern reads in a way a search might not", () => {
+    const names = ["OPENAI_API_KEY", "GITHUB_TOKEN", "myApiKey", "MONKEY", "KEYS", "X2KEY", "DB_PASSWORD", "SSH_AUTH_SOCK", "SESSION_ID", "AUTH", "pass.word", "A-TOKEN-",
+      "TOKEN_PATH", "_key", "key_", "KEY\u212a", "SOC\u212a_KEY", "\u00e9key", "credentialsX", "npm_config_cache"];
+    const got = names.map((n) => [n, secretLookingName(n)]);
+    expect(got).toEqual(names.map((n) => [n, byPatterns(n)]));
+    expect(got.filter(([, v]) => v).map(([n]) => n)).toEqual(["OPENAI_API_KEY", "GITHUB_TOKEN", "myApiKey", "MONKEY", "DB_PASSWORD", "AUTH", "pass.word", "A-TOKEN-", "_key", "key_", "SOC\u212a_KEY"]);
   });
 });

@@ -7,10 +7,12 @@ import { mulberry32 } from "../../eval/prng.js";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
-import { candidates, mayHoldSecret } from "../../runtime/privacy/prefilter.js";
+import { candidates, mayHoldSecret, PROSE_WORDS } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
-import { caseless, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
+import { caseless, PROSE_PASSWORD_WORDS, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
 import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
+import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
 const rand = prng(42);
@@ -473,5 +475,187 @@ describe("redactSecrets: provider formats and general forms added in issue 34's 
     expect(redactSecrets('{"password": "test123"}').text).toBe('{"password": "[REDACTED:env-assignment]"}');
     const cut = `xkeysib-${r(64, HEX)}-${r(14)}`;
     gone(`echo sendinblue says the v3 key ${cut}…`, cut);
+  });
+});
+
+describe("redactSecrets: near-misses, encoded text and the stricter random test (issue 34, fifth pass)", () => {
+  const HEX = "0123456789abcdef";
+  const gone = (t: string, secret: string): void => {
+    const out = redactSecrets(t).text;
+    expect(out, t).toContain("[REDACTED:");
+    expect(out, t).not.toContain(secret.slice(-12));
+  };
+  const kept = (t: string): void => expect(redactSecrets(t).text, t).toBe(t);
+
+  it("a random token beside \"~\" or right after \"@\" is a piece of a longer value; the same token standing alone is not", () => {
+    const a = r(30);
+    const b = r(34);
+    kept(`signature=${a}~${b}~${r(26)}`);
+    kept(`key URI KSK@${a},${r(8)}`);
+    gone(`paste ${a} into the field`, a);
+  });
+  it("base64 of text with no secret in it is an encoded id or host, not a key; base64 of random bytes or of a user:password pair is not kept", () => {
+    kept(`the node id ${b64url("gid://example/Product/Shirt-Blue")} is in the cart`);
+    kept(`bedrock-api-key-${Buffer.from("bedrock.example.net").toString("base64")}`);
+    const random = Buffer.from(Array.from({ length: 30 }, () => Math.floor(rand() * 256))).toString("base64url");
+    gone(`use ${random} for now`, random);
+    const pair = `tok_${Buffer.from("ana:Pw7xQ2mL9vR4").toString("base64url")}`;
+    gone(`AUTH=${pair}`, pair);
+  });
+  it("a known provider's prefix with a near-miss body (hex with a few letters past f, encoded text) is kept; a strong random body is redacted", () => {
+    let nearHex = r(40, HEX);
+    nearHex = `${nearHex.slice(0, 6)}G${nearHex.slice(7, 20)}K${nearHex.slice(21)}`;
+    kept(`sgp_${r(16, HEX)}_${nearHex.slice(0, 39)}X`);
+    const strong = `sgp_${r(40)}`;
+    gone(`token: ${strong}`, strong);
+  });
+  it("a key named by a provider (whose rule exists) with a value not of its format is kept, unless a key generator made it", () => {
+    let mixedHex = r(40, HEX);
+    mixedHex = `${mixedHex.slice(0, 5)}F${mixedHex.slice(6)}`;
+    kept(`meraki_api_key: ${mixedHex}`);
+    kept("SUMO_ACCESS_KEY: Ab3dEfG7");
+    // A value of the provider's format, one a generator makes, or a password under its name: redacted.
+    const meraki = r(40, HEX);
+    gone(`meraki_token = ${meraki}`, meraki);
+    const random = r(36);
+    gone(`meraki_token = ${random}`, random);
+    const uuid = "5d0c9e3a-7b21-4f68-9a4e-0b1c2d3e4f5a";
+    gone(`codecov_token = ${uuid}`, uuid);
+    gone(`MERAKI_PASSWORD=${mixedHex}`, mixedHex);
+    // No provider named: a random value under a secret's name stays a secret.
+    gone(`other_token = ${mixedHex}`, mixedHex);
+  });
+  // Measured: 48 of 20,000 rejected (0.24%), 46 of them by the word-run test the random-token
+  // rule had before; the quarter beyond hex and the entropy floor reject 2.
+  it("the stricter test: random tokens of 24-64 of the 62 letters and digits pass it at least 997 times in 1,000; encoded text is never one (seeded sample)", () => {
+    const g = prng(20261207);
+    let rejected = 0;
+    let encoded = 0;
+    const N = 20_000;
+    for (let i = 0; i < N; i++) {
+      const n = 24 + Math.floor(g() * 41);
+      let s = "";
+      for (let j = 0; j < n; j++) s += ALNUM[Math.floor(g() * ALNUM.length)];
+      if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) continue;
+      if (!strongRandom(s)) rejected++;
+      if (encodedText(s)) encoded++;
+    }
+    expect(encoded).toBe(0);
+    expect(rejected / N).toBeLessThan(0.003);
+    for (const id of ["gid://shop/Product/1234", "https://api.example.com/v1/things", '{"alg":"HS256","typ":"JWT"}']) expect(encodedText(Buffer.from(id).toString("base64url")), id).toBe(true);
+    expect(encodedText(Buffer.from("ana:hunter2pass").toString("base64"))).toBe(false);
+  });
+});
+
+describe("redactSecrets: a password file line and a password in a sentence (issue 34, fifth pass)", () => {
+  const gone = (t: string, secret: string): void => {
+    const out = redactSecrets(t).text;
+    expect(out, t).toContain("[REDACTED:");
+    expect(out, t).not.toContain(secret);
+  };
+  const kept = (t: string): void => expect(redactSecrets(t).text, t).toBe(t);
+
+  it("a .pgpass line (host:port:database:user:password; port or '*'; escaped colons); times, MAC and IPv6 addresses, port maps are kept", () => {
+    const pw = r(18);
+    gone(`db.internal:5432:shop:app:${pw}`, pw);
+    gone(`*:*:*:replicator:${pw}\n`, pw);
+    gone(`cat ~/.pgpass\n10.0.0.7:6432:billing:ana:${pw}`, pw);
+    gone(`PGPASS="localhost:5432:app:app:${pw}"`, pw);
+    kept("12:30:45 and 2026:12:07:04:25");
+    kept("00:1a:2b:3c:4d:5e");
+    kept("fe80:0:0:0:0:0:0:1");
+    kept("docker run -p 127.0.0.1:8080:80 nginx");
+    kept("db.internal:5432:shop:app:$PGPASSWORD");
+  });
+  it("a password after a log-in verb and 'with'/'using', or after the word password, in prose; words, versions, addresses and paths are kept", () => {
+    for (const pw of ["aZ3kP9qLmX12", "Tr0ub4dor&3x", "k7Pq-2mZ!x9"]) {
+      gone(`log in as admin with ${pw} and check the billing page`, pw);
+      gone(`you can sign in using ${pw}.`, pw);
+      gone(`the password is ${pw}, change it`, pw);
+      gone(`Logged in with the password "${pw}" fine`, pw);
+    }
+    kept("sign in with Google and then log in with GitHub");
+    kept("log in with OAuth2.0 or Python3 tooling");
+    kept("log in with admin/admin on https://example.com/login");
+    expect(redactSecrets("log in with ana@example.com").kinds).toEqual(["email"]);
+    kept("log in with ~/.ssh/id_ed25519 or $DEPLOY_PASSWORD");
+    kept("the password field must be at least 12 characters long");
+    kept("the password is required_field_name");
+    kept("password is incorrect, please try again");
+  });
+  it("the pre-filter's words for it are the rule's own", () => {
+    expect([...PROSE_WORDS]).toEqual([...PROSE_PASSWORD_WORDS]);
+    expect(PROSE_WORDS).toContain("logged in");
+    expect(PROSE_WORDS).not.toContain("log");
+  });
+  it("a random password of 12 of the 62 letters and digits is taken in prose about 83 times in 100 (seeded sample); words with versions never", () => {
+    const g = prng(20261207);
+    let taken = 0;
+    const N = 5_000;
+    for (let i = 0; i < N; i++) {
+      let s = "";
+      for (let j = 0; j < 12; j++) s += ALNUM[Math.floor(g() * ALNUM.length)];
+      if (passwordLike(s)) taken++;
+    }
+    // Measured: 4,132 of 5,000 (82.6%); the rest have no digit, or one case only, or digits only at an end.
+    expect(taken / N).toBeGreaterThan(0.8);
+    for (const w of ["OAuth2.0", "Python3.12", "Windows11", "iPhone15Pro", "ES2022target"]) expect(passwordLike(w), w).toBe(w === "iPhone15Pro" || w === "ES2022target");
+  });
+});
+
+describe("redactSecrets: a provider's allowlist of the secret itself is honoured whatever rule found it (issue 34, fifth pass)", () => {
+  it("Google's public API keys that gitleaks' rule lists are kept under a name too; a random key of the same format is not", () => {
+    // Read from the rule data (gitleaks' allowlist of documented public keys), not copied here.
+    const listed = (gitleaksRule("gcp-api-key")?.rule.allow() ?? []).flatMap((a) => a.regexes.map((re) => re.source)).filter((s) => /^AIza[\w-]{35}$/.test(s));
+    expect(listed.length).toBeGreaterThan(3);
+    for (const k of listed) for (const t of [`GOOGLE_API_KEY=${k}`, `const apiKey = "${k}";`]) expect(redactSecrets(t).text, t).toBe(t);
+    const random = `AIzaSy${r(33, B64URL)}`;
+    expect(redactSecrets(`GOOGLE_API_KEY=${random}`).text).toBe("GOOGLE_API_KEY=[REDACTED:google-api-key]");
+  });
+});
+
+describe("redactSecrets: a near-miss never spares what a key generator makes (issue 34, fifth pass)", () => {
+  // It found, when written: a random token half in word-like runs under `travis_token` kept by
+  // the first near-miss version; and, before this pass, a lower-case random key with one digit
+  // under `nrak_token` taken for an identifier of words, and a hex key under `rapidapi_token`
+  // let through by the generic rule's allowlist ("rapid"). Each fixed generally.
+  it("under every provider name gitleaks' rules know (a keyword of four letters or more), a strong random token, a one-case random run, 32 hex digits and a UUID are redacted", () => {
+    const names = [...new Set(gitleaksRules().filter((g) => g.id !== "generic-api-key").flatMap((g) => g.keywords).filter((k) => /^[a-z]{4,}$/.test(k)))];
+    expect(names.length).toBeGreaterThan(50);
+    const leaks: string[] = [];
+    for (const name of names) {
+      // A one-case value gets a digit: letters only is a shape gitleaks' global allowlist lets
+      // through under a name that is not a strong one, on purpose.
+      const oneCase = (): string => `${r(23, "abcdefghijklmnopqrstuvwxyz0123456789")}${Math.floor(rand() * 10)}`;
+      const values = [0, 1, 2].flatMap(() => [r(32), r(20 + Math.floor(rand() * 30)), oneCase(), r(32, "0123456789abcdef")]);
+      values.push("9f1c2a7e-93d4-4b8a-a1f0-2c5e7d9b3a64");
+      for (const v of values) for (const t of [`${name}_token = ${v}`, `${name.toUpperCase()}_API_KEY="${v}"`]) if (redactSecrets(t).text.includes(v)) leaks.push(`${t}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe("redactSecrets: generated keys under generic secret names (issue 34, fifth pass)", () => {
+  // Measured (seed 7, 4,950 texts): 9 in clear on this pass (3 values, each in its 3 forms), 12
+  // on the build before it (a random token of 62 with one digit taken for an identifier of
+  // words, a key under a bare weak name); a ceiling, so that a change that spares more fails here.
+  it("a random token of 62, a one-case random key and 32 hex digits under api_token, key, … are redacted but for a measured few", () => {
+    const g = prng(7);
+    const pick = (n: number, a: string): string => Array.from({ length: n }, () => a[Math.floor(g() * a.length)]).join("");
+    const LNUM = "abcdefghijklmnopqrstuvwxyz0123456789";
+    const names = ["api_token", "service_key", "session_token", "client_token", "ACCESS_TOKEN", "auth_token", "webhook_secret", "x_api_key", "token", "key", "deploy_key"];
+    const leaks: string[] = [];
+    let total = 0;
+    for (let i = 0; i < 150; i++) {
+      for (const n of names) {
+        const v = i % 3 === 0 ? pick(32, ALNUM) : i % 3 === 1 ? `${pick(23, LNUM)}${Math.floor(g() * 10)}` : pick(32, "0123456789abcdef");
+        for (const t of [`${n} = ${v}`, `${n.toUpperCase()}="${v}"`, `"${n}": "${v}"`]) {
+          total++;
+          if (redactSecrets(t).text.includes(v)) leaks.push(t);
+        }
+      }
+    }
+    process.stdout.write(`generated keys under generic secret names: ${leaks.length}/${total} in clear\n`);
+    expect(leaks.length).toBeLessThanOrEqual(9);
   });
 });

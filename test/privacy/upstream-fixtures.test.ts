@@ -83,7 +83,7 @@ const SECRETLINT_KEPT = new Set([
  * gitleaks rule finds a secret in either. The goal is 5%; it is not met.
  */
 const CEILINGS: Record<Split, { all: number; clean: number }> = {
-  dev: { all: 76 / 703, clean: 40 / 654 },
+  dev: { all: 61 / 703, clean: 29 / 654 },
   "held-out betterleaks": { all: 51 / 136, clean: 20 / 103 },
   "held-out secretlint": { all: 11 / 39, clean: 10 / 38 },
 };

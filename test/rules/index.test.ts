@@ -42,10 +42,19 @@ describe("the rule index on the bundled real instruction files", () => {
       for (const u of r.index.units) expect(u.id.startsWith(`${u.source}.`), u.id).toBe(true);
     }
     expect(Object.keys(perRepo)).toHaveLength(39);
-    expect(Object.values(perRepo).reduce((a, b) => a + b, 0)).toBe(3043);
+    expect(Object.values(perRepo).reduce((a, b) => a + b, 0)).toBe(3539);
     // Spot checks read by hand: uv's CLAUDE.md is "@AGENTS.md" (a pointer, no unit of its
     // own) and AGENTS.md has 20 bullets; 2anki's security rules are 19 table rows + 1 paragraph.
     expect(perRepo["astral-sh__uv"]).toBe(20);
+    // Rules written for other assistants' loaders, which Claude Code never reads unless a
+    // loaded file imports them: Chronicle keeps all its rules in `.ai/rules/` (none was indexed
+    // before, so a correction against one could never name it), repomix in `.agents/rules/`.
+    const chronicle = build(join(claudeMdDir, "Cratis__Chronicle")).index;
+    expect(chronicle.sources.map((s) => [s.path, s.kind, s.load])).toContainEqual([".ai/rules/git-commits.md", "agents", "not-loaded"]);
+    expect(chronicle.sources).toHaveLength(8);
+    expect(perRepo["Cratis__Chronicle"]).toBe(466);
+    const repomix = build(join(claudeMdDir, "yamadashy__repomix")).index;
+    expect(repomix.sources.map((s) => [s.path, s.load])).toEqual([["browser/CLAUDE.md", "on-demand"], [".agents/rules/base.md", "not-loaded"]]);
     const twoAnki = build(join(claudeMdDir, "2anki__server")).index;
     const sec = twoAnki.units.filter((u) => u.source === "claude-rules-security");
     expect(sec.filter((u) => u.kind === "table-row")).toHaveLength(19);

@@ -3,7 +3,7 @@
  * another folder adds (never replaces), and a root that is not a folder exits 2 and writes
  * nothing. On two real instruction files (datasets/claude-md).
  */
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
@@ -44,6 +44,53 @@ describe("rules build over several projects", () => {
     const third = await cli(["rules", "build", "--root", a, "--root", b, "--no-git", "--no-home", "--json"]);
     expect(JSON.parse(third.out)).toMatchObject({ vanished: 0, added: 0, carried: 0 });
     expect(new Set((JSON.parse(readFileSync(file, "utf8")) as { units: Array<{ id: string }> }).units.map((u) => u.id))).toEqual(all);
+  });
+
+  it("a build in the home folder (a cron job's folder) renames no rule of the user's own files and copies no indexed project's rules", async () => {
+    // Walked as a user (2026-12-07): two projects under ~/code indexed, then a bare `errata rules
+    // build` in ~ renamed the user's rule (user-claude.* -> claude-claude.*: "1 vanished") and
+    // indexed both projects' CLAUDE.md again as subfolder files of ~, 83 rules twice under new ids.
+    const home = join(tmp.dir, "home");
+    const a = join(home, "code", "big");
+    const b = join(home, "code", "uv");
+    cpSync(join(DATA, "0xBigBoss__claude-code"), a, { recursive: true });
+    cpSync(join(DATA, "astral-sh__uv"), b, { recursive: true });
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    writeFileSync(join(home, ".claude", "CLAUDE.md"), "# Me\n\n- Always reply in Finnish.\n");
+    const first = await cli(["rules", "build", "--root", a, "--root", b, "--no-git", "--json"]);
+    expect(first.code).toBe(0);
+    const file = JSON.parse(first.out).file as string;
+    const before = (JSON.parse(readFileSync(file, "utf8")) as { units: Array<{ id: string; text: string }> }).units;
+    const userRule = before.find((u) => u.text.includes("Finnish"))!;
+    expect(userRule.id).toMatch(/^user-/);
+    const inHome = await cli(["rules", "build", "--no-git", "--json"], home);
+    expect(inHome.code).toBe(0);
+    expect(JSON.parse(inHome.out)).toMatchObject({ vanished: 0 });
+    const after = (JSON.parse(readFileSync(file, "utf8")) as { units: Array<{ id: string; text: string }> }).units;
+    const ids = new Set(after.map((u) => u.id));
+    for (const u of before) expect(ids.has(u.id), u.id).toBe(true);
+    // Each rule text of the two projects and the user's file is indexed once.
+    expect(after.length).toBe(before.length);
+  });
+
+  it("the summary tells two projects' CLAUDE.md apart", async () => {
+    // Walked as a user (2026-12-07): two lines "CLAUDE.md  project, always: 74 units" and "... 9 units", no project named.
+    const a = join(tmp.dir, "big");
+    const b = join(tmp.dir, "uv");
+    cpSync(join(DATA, "0xBigBoss__claude-code"), a, { recursive: true });
+    cpSync(join(DATA, "astral-sh__uv"), b, { recursive: true });
+    const out = (await cli(["rules", "build", "--root", a, "--root", b, "--no-git", "--no-home"])).out;
+    expect(out).toContain(`  ${join(a, "CLAUDE.md")}  project, always`);
+    expect(out).toContain(`  ${join(b, "CLAUDE.md")}  project, always`);
+    // One project: the file as before, relative to it.
+    const one = tempDir("errata-rules-one-");
+    try {
+      const m = memoryIo({ env: { ERRATA_DIR: join(one.dir, "ledger") }, cwd: one.dir });
+      expect(await run(["rules", "build", "--root", a, "--no-git", "--no-home"], m.io)).toBe(0);
+      expect(m.out()).toMatch(/^ {2}CLAUDE\.md {2}project, always/m);
+    } finally {
+      one.cleanup();
+    }
   });
 
   it("a root that is not a folder exits 2 and writes nothing", async () => {

@@ -1,5 +1,5 @@
 import { platform } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { badInput } from "../../../core/errors.js";
 import { resolvePaths } from "../../../runtime/paths.js";
@@ -92,7 +92,9 @@ export function register(group: Command, ctx: CommandContext): void {
       }
       const s = result.index.sources;
       println(ctx.io, `rules: ${count(result.index.units.length, "unit")} from ${count(s.length, "source")} (${result.added} new, ${result.kept} kept, ${result.carried} carried, ${result.vanished} vanished)`);
-      for (const src of s) println(ctx.io, `  ${src.path}  ${src.kind}, ${src.load}${src.scope ? ` [${src.scope.join(", ")}]` : ""}: ${count(src.units, "unit")}`);
+      // With several projects in the index, a project's file is named with its folder (two CLAUDE.md lines otherwise).
+      const several = result.index.projects.length > 1;
+      for (const src of s) println(ctx.io, `  ${several && src.project !== null ? join(src.project, src.path) : src.path}  ${src.kind}, ${src.load}${src.scope ? ` [${src.scope.join(", ")}]` : ""}: ${count(src.units, "unit")}`);
       for (const p of problems) println(ctx.io, `  problem: ${p}`);
       if (s.length === 0) println(ctx.io, "  no instruction file found (looked for CLAUDE.md, .claude/CLAUDE.md, .claude/rules/, CLAUDE.local.md, AGENTS.md, hookify rules; --root names another project)");
       if (flags.dryRun) println(ctx.io, result.changed ? `dry run: would write ${report.file}` : "dry run: nothing changed");

@@ -65,7 +65,8 @@ export function runRulesBuild(opts: RulesBuildOptions): RulesBuildReport {
   // Every slug the index ever gave is taken for a new file: the one it was given to reuses it above.
   const taken = new Set((previous?.sources ?? []).map((s) => s.source));
   const otherProjects = (previous?.projects ?? []).filter((p) => !building.has(resolve(p))).length;
-  const sources = discoverProjects(opts.roots, { home: opts.home, managed: opts.managed, extra: opts.extra, otherProjects, slugs: { reuse, taken } });
+  const ownProjects = (previous?.projects ?? []).filter((p) => !building.has(resolve(p)));
+  const sources = discoverProjects(opts.roots, { home: opts.home, managed: opts.managed, extra: opts.extra, otherProjects, slugs: { reuse, taken }, ownProjects });
   const result = buildIndex(sources, previous, {
     today: opts.today,
     projects: opts.roots.map((r) => resolve(r.project ?? r.root)),

@@ -11,7 +11,7 @@ import { CHROMIUM, hasChromium, launch } from "./chromium.js";
 // The static pages in chromium, opened from disk: every notebook and the Pulse page show
 // their figures and ask for nothing beyond their own file (offline at view time).
 // Screenshots go to ERRATA_SCREENSHOT_DIR when it is set.
-if (!hasChromium) process.stdout.write(`SKIP test/browser/static-pages.test.ts: no chromium at ${CHROMIUM} (apt-get install -y chromium)\n`);
+if (!hasChromium) process.stdout.write(`SKIP test/browser/static-pages.ts: no chromium at ${CHROMIUM} (apt-get install -y chromium)\n`);
 const root = new URL("../../", import.meta.url).pathname;
 const tmp = tempDir("errata-static-");
 let context: BrowserContext;

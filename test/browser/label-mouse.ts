@@ -17,7 +17,7 @@ import { built } from "../helpers/built.js";
 // side by side without names, a pick, an ambiguous, an undo, every decision appended apart
 // from the labels. Screenshots go to ERRATA_SCREENSHOT_DIR when it is set.
 const skip = !hasChromium ? `no chromium at ${CHROMIUM} (apt-get install -y chromium)` : !built ? "no dist/ (npm run build first)" : null;
-if (skip !== null) process.stdout.write(`SKIP test/browser/label-mouse.test.ts: ${skip}\n`);
+if (skip !== null) process.stdout.write(`SKIP test/browser/label-mouse.ts: ${skip}\n`);
 
 const tmp = tempDir("errata-browser-mouse-");
 let context: BrowserContext;

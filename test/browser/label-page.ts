@@ -17,7 +17,7 @@ import { built } from "../helpers/built.js";
 // "e", imported, and compared row for row with the CSV route; a second labeller's token
 // sees none of it. Screenshots go to ERRATA_SCREENSHOT_DIR when it is set.
 const skip = !hasChromium ? `no chromium at ${CHROMIUM} (apt-get install -y chromium)` : !built ? "no dist/ (npm run build first)" : null;
-if (skip !== null) process.stdout.write(`SKIP test/browser/label-page.test.ts: ${skip}\n`);
+if (skip !== null) process.stdout.write(`SKIP test/browser/label-page.ts: ${skip}\n`);
 
 const tmp = tempDir("errata-browser-");
 let bed: Bed;
