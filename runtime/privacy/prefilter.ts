@@ -68,7 +68,7 @@ const LITERALS: readonly string[] = [
   "API-", "gitleaks:octopus-deploy-api-key", "v1.0-", "gitleaks:cloudflare-origin-ca-key",
   ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
   "STS.", "own:alibaba-sts-access-key-id", "CCIP", "own:circleci-token",
-  "sdk-", "own:launchdarkly-key", "api-", "own:launchdarkly-key", "mob-", "own:launchdarkly-key", "00D", "own:salesforce-session-id",
+  "00D", "own:salesforce-session-id",
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
@@ -79,7 +79,7 @@ const LOWER_LITERALS: readonly string[] = [
   "ldapwhoami", "own:password-flag", "ldappasswd", "own:password-flag", "ldapcompare", "own:password-flag", "ldapmodrdn", "own:password-flag",
   "sqlcmd", "own:password-flag", "bcp ", "own:password-flag",
   "client-key-data", "own:kubeconfig-data", "client-certificate-data", "own:kubeconfig-data",
-  "net use", "own:windows-credential", "net user", "own:windows-credential", "/pass", "own:windows-credential",
+  "net use", "own:windows-credential", "net user", "own:windows-credential",
   "schtasks", "own:windows-credential", "psexec", "own:windows-credential", "paexec", "own:windows-credential",
 ];
 
@@ -183,6 +183,10 @@ const WITNESSES: readonly Witness[] = [
     name: "query key", rules: ["own:query-key"], need: ["?", "&"],
     re: /[?&](?:app_?id|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|api[_-]?token|private[_-]?token|client[_-]?secret|secret|token|key|sig|signature)=[a-z0-9_\-.~%]{16}/,
   },
+  // The own launchdarkly-key rule ("sdk-", "api-" or "mob-" and a UUID) and windows-credential's
+  // "/pass:" and "/password:" flags ("/pass" alone is common in paths).
+  { name: "launchdarkly key", rules: ["own:launchdarkly-key"], need: ["sdk-", "api-", "mob-"], re: /(?:sdk|api|mob)-[0-9a-f]{8}-[0-9a-f]{4}-/ },
+  { name: "windows password flag", rules: ["own:windows-credential"], need: ["/pass"], re: /\s\/(?:pass|password):/ },
   // The own ably-key rule: "<id>.<id>:" and 30 of [a-z0-9_-].
   { name: "ably key", rules: ["own:ably-key"], need: [":"], gate: /\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/, re: /[a-z0-9_-]{4,12}\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/ },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
