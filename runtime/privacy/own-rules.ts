@@ -22,8 +22,9 @@ export interface OwnRule {
 }
 
 import {
-  bareToken, documentId, encodedText, keepAssignment, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+  bareToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
+import { FORMAT_RULES } from "./own-formats.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
@@ -112,6 +113,8 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
   { kind: "groq-api-key", need: (t) => t.includes("gsk_"), re: new RegExp(`${B}gsk_[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "xai-api-key", need: (t) => t.includes("xai-"), re: new RegExp(`${B}xai-[A-Za-z0-9]{40,}${E}`, "g") },
   { kind: "replicate-token", need: (t) => t.includes("r8_"), re: new RegExp(`${B}r8_[A-Za-z0-9]{30,}${E}`, "g") },
+  // Provider formats from their docs (own-formats.ts).
+  ...FORMAT_RULES,
   {
     kind: "prefixed-token",
     // The shape most providers now give their keys, gitleaks' list or not: a short
@@ -126,7 +129,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // `napi_`, Django's `django-insecure-` keys; a git SHA after "commit-" is hex and stays.
     // A body that is base64 of text holding no secret (`bedrock-api-key-YmVkcm9jay5…`, the
     // provider's fixed "bedrock.amazonaws.com"; a JSON header cut before its values) is no key.
-    replace: (m, prefix, body) => ((tokenBody(body ?? "") || oneCaseToken(body ?? "")) && !encodedText(body ?? "") ? m : `${prefix}${body}`),
+    // Stripe's publishable keys ("pk_test_", "pk_live_") are public by design (its docs put them
+    // in the page's script) and stay.
+    replace: (m, prefix, body) => ((tokenBody(body ?? "") || oneCaseToken(body ?? "")) && !encodedText(body ?? "") && !/^pk_(?:test|live)_$/.test(prefix ?? "") ? m : `${prefix}${body}`),
   },
   {
     kind: "prefixed-token",
@@ -150,7 +155,9 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // A random-looking run against a clip mark ("…"), at either end: what is left of a token
     // after a summary or a reply-end clip cut it; too short for its provider's own rule.
     need: (t) => t.includes("…"),
-    re: /(?<![A-Za-z0-9_\-.+/=:])([A-Za-z0-9_\-.+/=:]{12,})(?=…)|(?<=…)([A-Za-z0-9_\-+/=]{12,})(?![A-Za-z0-9_\-+/=])/g,
+    // The left run takes "@" too: a webhook path's "<uuid>@<uuid>/…" cut by a summary left the
+    // first UUID in clear (the fourth held-out set's Teams webhook, through the doors).
+    re: /(?<![A-Za-z0-9_\-.+/=:@])([A-Za-z0-9_\-.+/=:@]{12,})(?=…)|(?<=…)([A-Za-z0-9_\-+/=]{12,})(?![A-Za-z0-9_\-+/=])/g,
     replace: (m, before, after) => {
       const run = before || after || "";
       // A labelled hash ("sha512-…" integrity, "sha256:…" digest) is a hash, cut or not.
@@ -185,6 +192,13 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 let assignmentRe: RegExp | undefined;
 /** A directive's name that names a secret (the assignment rule's name endings, on the lower-cased name). */
 const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
+/** password-in-prose's words beyond English (lower-cased): see PROSE_PASSWORD_WORDS. */
+const PROSE_OTHER_WORDS: readonly string[] = [
+  "passwort", "kennwort", "mot de passe", "contraseña", "contrasena", "senha", "wachtwoord", "salasan", "lösenord", "losenord",
+  "пароль", "пароля", "паролем", "パスワード", "暗証番号", "密码", "密碼", "비밀번호", "패스워드", "암호",
+  "anmeld", "angemeld", "einlogg", "eingeloggt", "identifie", "sesión", "sesion", "accede", "accedi", "ingresa", "entra", "acess",
+  "inlogg", "aanmeld", "kirjaudu", "logga in", "войд", "войти", "зайд", "зайти", "cred", "zugangsdaten", "identifiants", "connect", "clave", "mdp",
+];
 /**
  * Words of which the password-in-prose rule's texts hold one (lower-cased): every spelling its
  * verbs take ("log" + "ged"? + " " or "-"? + "in"/"on", "sign" + "ed"? + …), the word password.
@@ -193,6 +207,10 @@ const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|pas
 export const PROSE_PASSWORD_WORDS: readonly string[] = [
   ...["log", "logged", "sign", "signed"].flatMap((v) => ["", " ", "-"].flatMap((sep) => (v.startsWith("log") ? ["in", "on"] : ["in"]).map((p) => `${v}${sep}${p}`))),
   "authenticat", "passw", "passphrase",
+  // The word for password in the languages of the capture (German, French, Spanish, Portuguese,
+  // Italian, Dutch, Finnish, Swedish, Japanese, Chinese, Korean, Russian), their log-in verbs,
+  // and the words for credentials ("creds are admin / …").
+  ...PROSE_OTHER_WORDS,
 ];
 /** Tools of the second password-flag rule (their names, lower-cased). */
 const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
@@ -226,6 +244,14 @@ export const LATE_RULES: readonly OwnRule[] = [
       if (xName) return keepAssignment(xName, xValue ?? "") ? `<${xName}>${xValue}</${xName}>` : `<${xName}>${m}</${xName}>`;
       return keepAssignment(pName ?? "", pValue ?? "") ? `${pre}${q}${pValue}${q}` : `${pre}${q}${m}${q}`;
     },
+  },
+  {
+    kind: "query-key",
+    // An API key in a URL's query ("?appid=…", "&api_key=…", "&access_token=…", "?key=…"): a
+    // random value (letters and two digits or more, not an identifier).
+    need: (t) => t.includes("=") && (t.includes("?") || t.includes("&")),
+    re: /([?&](?:app_?id|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|api[_-]?token|private[_-]?token|client[_-]?secret|secret|token|key|sig|signature)=)([A-Za-z0-9_\-.~%]{16,})(?=[&#\s"'`)]|$)/gi,
+    replace: (m, pre, value) => (proseToken(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
     kind: "config-directive",
@@ -284,7 +310,9 @@ export const LATE_RULES: readonly OwnRule[] = [
     // most "is"/"was"/"=", then a long random-looking token (digits and letters, more than
     // 3 bits of entropy per character).
     need: (_t, lower) => SECRET_NAME_PARTS.some((w) => lower().includes(w)),
-    re: /\b((?:api[ _-]?)?(?:key|token|secret|password|passwd|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?)((?!\[REDACTED)[A-Za-z0-9_\-+/=.]{16,})/gi,
+    // Not a command-line flag that names keys in the plural ("--recv-keys", "--list-secret-keys"):
+    // it takes key ids, not a key.
+    re: /\b(?!(?<=--[\w-]*)[\w-]*keys\s)((?:api[ _-]?)?(?:key|token|secret|password|passwd|pwd|passphrase|credential)s?\s+(?:(?:is|was|are)\s+)?(?:[=:]\s*)?)((?!\[REDACTED)[A-Za-z0-9_\-+/=.]{16,})/gi,
     replace: (m, pre, token) => (proseToken(token ?? "") ? `${pre}${m}` : `${pre}${token}`),
   },
   {
@@ -306,6 +334,35 @@ export const LATE_RULES: readonly OwnRule[] = [
     need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
     re: /(\b(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?)(["'`]?)((?!\[REDACTED)[^\s"'`]{8,64})\2(?=[\s.,;:!?)"'`]|$)/gi,
     replace: (m, pre, q, value) => (passwordLike((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
+  },
+  {
+    kind: "password-in-prose",
+    // The same in every language of the capture: the word for password (German, French, Spanish,
+    // Portuguese, Dutch, Finnish, Swedish, Russian, Japanese, Chinese, Korean; English too), a few
+    // words of the clause ("for the staging server", "del wifi"), then "is" in that language, a
+    // colon or a CJK topic particle, then the password.
+    need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
+    re: /((?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호)[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]{0,4}[^.,;\n:：=。、，]{0,40}?(?:\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это)(?![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])|\s?[:：]|\s[—–-]|は|是|为|為|은|는|이|가)\s*)(["'`]?)((?!\[REDACTED)[^\s"'`。、，]{8,64})\2(?=[\s.,;:!?)"'`。、，]|$)/gi,
+    replace: (m, pre, q, value) => (namedPassword((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
+  },
+  {
+    kind: "password-in-prose",
+    // A log-in verb of those languages and their "with" ("melde dich mit … an", "connecte-toi
+    // avec …", "inicia sesión con …", "entrar com …", "accedi con …", "inloggen met …", "logga in
+    // med …", "войди с …"); and credentials given as user / password ("creds are admin / …").
+    need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
+    re: /((?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])(?:(?:anmelden|angemeldet|einloggen|eingeloggt|connecter|connectez|connecte|connecté|identifier|identifiez|inicia(?:r)? sesi[oó]n|entra(?:r)?|accede(?:r)?|ingresa(?:r)?|accedi|accedere|acessa(?:r)?|inloggen|aanmelden|logga in|войд[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]*|войти|зайд[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]*|зайти)(?![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])[^.,;\n]{0,60}?(?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])(?:mit|avec|con|com|met|med|с|со)\s+(?:(?:dem|le|la|el|a|o|het|il)\s+)?(?:(?:passwort|mot de passe|contraseña|senha|wachtwoord|lösenord|паролем|password)\s+)?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)\s*(?:(?:are|is|sind|sont|son|sono)\s+|[:=]\s*)?[\w.@\\-]{1,40}\s*\/\s*))(["'`]?)((?!\[REDACTED)[^\s"'`。、，]{8,64})\2(?=[\s.,;:!?)"'`。、，]|$)/gi,
+    replace: (m, pre, q, value) => ((/^(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)/i.test(pre ?? "") ? namedPassword : passwordLike)((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
+  },
+  {
+    kind: "windows-credential",
+    // Windows commands that take a password on their command line: "net use [Z:] \\host\share
+    // <password> /user:…" (the password after the share, before or after the flags), "net user
+    // <name> <password>", cmdkey's and wmic's "/pass:" and "/password:", schtasks' "/RP",
+    // PsExec's "-p".
+    need: (_t, lower) => ["net use", "net user", "/pass", "schtasks", "psexec", "paexec"].some((w) => lower().includes(w)),
+    re: /(\bnet use(?:\s+(?:[A-Za-z]:|\*))?\s+\\\\[^\s]+(?:\s+\/[^\s]+)*\s+|\bnet user\s+(?!\/)[^\s]+\s+|\s\/(?:pass|password):|\bschtasks\b[^\n]*?\s\/rp\s+|\b(?:psexec|paexec)\b[^\n]*?\s-p\s+)(["']?)((?![/*\\])[^\s"']{4,})\2/gi,
+    replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
   },
   {
     kind: "random-token",

@@ -52,6 +52,11 @@ export function oneCaseToken(s: string): boolean {
  */
 export function bareToken(s: string): boolean {
   // A hex string in both cases is a digest or a format's example, not a key of 62 symbols.
+  // "0x" and 40 hex digits is an Ethereum address (20 bytes; the case of its letters is EIP-55's
+  // checksum), public; "0x" and 64 is a private key and stays a token.
+  if (/^0x[0-9a-fA-F]{40}$/.test(s)) return false;
+  // Stripe's publishable keys are public by design (its docs put them in the page's script).
+  if (/^pk_(?:test|live)_/.test(s)) return false;
   if (s.length < 24 || !tokenBody(s) || (s.match(/\d/g) ?? []).length < 2 || !/[g-zG-Z]/.test(s)) return false;
   let words = 0;
   for (const m of s.matchAll(/[A-Z]?[a-z]{4,}/g)) words += m[0].length;
@@ -170,6 +175,18 @@ export function passwordLike(s: string): boolean {
   if (/@.*\.|:\/\/|^[~./\\]|^[$%{<]|\[REDACTED/.test(s) || looksLikeValueNotSecret(s) || looksLikeIdentifier(s)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((c) => c.test(s)).length;
   return classes >= 3 && /[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(s);
+}
+
+/**
+ * A password after its own word ("das Passwort ist …", "creds are admin / …"): the context says
+ * it is one, so three classes of the four are enough, without passwordLike's letters and digits
+ * interleaved (a random 12 of letters and digits often has its digits at an end: "uXNEGRPBRt49").
+ */
+export function namedPassword(s: string): boolean {
+  if (passwordLike(s)) return true;
+  if (s.length < 8 || s.length > 64 || /\s/.test(s)) return false;
+  if (/@.*\.|:\/\/|^[~./\\]|^[$%{<]|\[REDACTED/.test(s) || looksLikeValueNotSecret(s) || looksLikeIdentifier(s)) return false;
+  return [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((c) => c.test(s)).length >= 3 && /\d/.test(s);
 }
 
 /** Values after a secret-named key that are clearly not secrets: numbers, booleans, paths, placeholders, references. */

@@ -68,6 +68,7 @@ const LITERALS: readonly string[] = [
   "API-", "gitleaks:octopus-deploy-api-key", "v1.0-", "gitleaks:cloudflare-origin-ca-key",
   ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
   "STS.", "own:alibaba-sts-access-key-id", "CCIP", "own:circleci-token",
+  "00D", "own:salesforce-session-id",
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
@@ -77,6 +78,9 @@ const LOWER_LITERALS: readonly string[] = [
   "ldapsearch", "own:password-flag", "ldapadd", "own:password-flag", "ldapmodify", "own:password-flag", "ldapdelete", "own:password-flag",
   "ldapwhoami", "own:password-flag", "ldappasswd", "own:password-flag", "ldapcompare", "own:password-flag", "ldapmodrdn", "own:password-flag",
   "sqlcmd", "own:password-flag", "bcp ", "own:password-flag",
+  "client-key-data", "own:kubeconfig-data", "client-certificate-data", "own:kubeconfig-data",
+  "net use", "own:windows-credential", "net user", "own:windows-credential",
+  "schtasks", "own:windows-credential", "psexec", "own:windows-credential", "paexec", "own:windows-credential",
 ];
 
 interface Witness {
@@ -118,6 +122,10 @@ export const GENERIC_WITNESS = /(?:access|auth|api|cred|key|passw|secret|token)[
 export const PROSE_WORDS: readonly string[] = [
   ...["log", "logged", "sign", "signed"].flatMap((v) => ["", " ", "-"].flatMap((sep) => (v.startsWith("log") ? ["in", "on"] : ["in"]).map((p) => `${v}${sep}${p}`))),
   "authenticat", "passw", "passphrase",
+  "passwort", "kennwort", "mot de passe", "contraseña", "contrasena", "senha", "wachtwoord", "salasan", "lösenord", "losenord",
+  "пароль", "пароля", "паролем", "パスワード", "暗証番号", "密码", "密碼", "비밀번호", "패스워드", "암호",
+  "anmeld", "angemeld", "einlogg", "eingeloggt", "identifie", "sesión", "sesion", "accede", "accedi", "ingresa", "entra", "acess",
+  "inlogg", "aanmeld", "kirjaudu", "logga in", "войд", "войти", "зайд", "зайти", "cred", "zugangsdaten", "identifiants", "connect", "clave", "mdp",
 ];
 
 /**
@@ -162,6 +170,25 @@ const WITNESSES: readonly Witness[] = [
     need: PROSE_WORDS,
     re: /(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?["'`]?(?=[^\s"'`]{0,63}\d)[^\s"'`]{8}/,
   },
+  // The own password-in-prose rules of every language, and credentials as user / password: a run
+  // of 8 with a digit after one of their words (their check of the password needs a digit).
+  // (the word for password, then within 60 characters a run of 8 with a digit; a log-in verb,
+  // its "with" and such a run; a credentials word, "/" and such a run).
+  {
+    name: "password in prose, every language", rules: ["own:password-in-prose"], need: PROSE_WORDS,
+    re: /(?:(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호)[\s\S]{0,60}?|(?:anmelden|angemeldet|einloggen|eingeloggt|connect|identifi|sesi|entra|acced|ingresa|acessa|inloggen|aanmelden|logga in|войд|войти|зайд|зайти)[^.,;\n]{0,80}?(?:mit|avec|con|com|met|med|с|со)\s[\s\S]{0,40}?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)[\s\S]{0,60}?\/[\s\S]{0,4}?)(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
+  },
+  // The own query-key rule: a key's name as a query parameter and 16 value characters.
+  {
+    name: "query key", rules: ["own:query-key"], need: ["?", "&"],
+    re: /[?&](?:app_?id|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|api[_-]?token|private[_-]?token|client[_-]?secret|secret|token|key|sig|signature)=[a-z0-9_\-.~%]{16}/,
+  },
+  // The own launchdarkly-key rule ("sdk-", "api-" or "mob-" and a UUID) and windows-credential's
+  // "/pass:" and "/password:" flags ("/pass" alone is common in paths).
+  { name: "launchdarkly key", rules: ["own:launchdarkly-key"], need: ["sdk-", "api-", "mob-"], re: /(?:sdk|api|mob)-[0-9a-f]{8}-[0-9a-f]{4}-/ },
+  { name: "windows password flag", rules: ["own:windows-credential"], need: ["/pass"], re: /\s\/(?:pass|password):/ },
+  // The own ably-key rule: "<id>.<id>:" and 30 of [a-z0-9_-].
+  { name: "ably key", rules: ["own:ably-key"], need: [":"], gate: /\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/, re: /[a-z0-9_-]{4,12}\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/ },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
   // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
   { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secretkey", "secret_key", "secretaccess", "secret_access"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
@@ -189,8 +216,8 @@ const isWord = (c: number): boolean => isDigit(c) || isLetter(c) || c === 95;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 /** [A-Za-z0-9_-]: the own prefixed-token and url-token rules' token bodies. */
 const isNarrow = (c: number): boolean => isWord(c) || c === 45;
-/** [A-Za-z0-9_+/=-], and with `dotColon` also "." and ":" (the clipped-token rule's runs). */
-const isClipRunChar = (c: number, dotColon: boolean): boolean => isNarrow(c) || c === 43 || c === 47 || c === 61 || (dotColon && (c === 46 || c === 58));
+/** [A-Za-z0-9_+/=-], and with `dotColon` also ".", ":" and "@" (the clipped-token rule's runs). */
+const isClipRunChar = (c: number, dotColon: boolean): boolean => isNarrow(c) || c === 43 || c === 47 || c === 61 || (dotColon && (c === 46 || c === 58 || c === 64));
 
 /**
  * Whether `literal` occurs followed by at least `n` characters that `ok` takes (and, with
