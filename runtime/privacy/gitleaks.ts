@@ -189,6 +189,22 @@ export function lineAt(text: string, offset: number, length: number): string {
 }
 
 /**
+ * Where a pattern walk resumes after the escape or character class starting at `i` (the index
+ * of its last character), or `i` itself when neither starts there: a parenthesis inside either
+ * opens no group. Shared by the two hand-written walks over patterns' sources
+ * (firstGroupRepeated here, groupSource in upstream-verdict.ts).
+ */
+export function pastLiteral(src: string, i: number): number {
+  if (src[i] === "\\") return i + 1;
+  if (src[i] !== "[") return i;
+  let j = i + 1;
+  if (src[j] === "^") j++;
+  if (src[j] === "]") j++;
+  while (j < src.length && src[j] !== "]") j += src[j] === "\\" ? 2 : 1;
+  return j;
+}
+
+/**
  * Whether the pattern's first capturing group is repeated (`([a-z0-9]{4}-){3}`): such a group
  * holds only its last repetition, a few characters of the token, never the secret (gitleaks'
  * Teams webhook rule), so the whole match is taken instead.
@@ -198,15 +214,9 @@ export function firstGroupRepeated(src: string): boolean {
   let open = -1;
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      i++;
-      if (src[i] === "^") i++;
-      if (src[i] === "]") i++;
-      while (i < src.length && src[i] !== "]") i += src[i] === "\\" ? 2 : 1;
+    const past = pastLiteral(src, i);
+    if (past !== i) {
+      i = past;
       continue;
     }
     if (c === "(") {

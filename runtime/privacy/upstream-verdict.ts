@@ -26,7 +26,7 @@
  * Example: `upstreamDisowns("env-assignment", 'apiKey:"6fe4476ee5a1832882e326b506d14126"', 8, 40)`
  * -> true; `upstreamDisowns("prefixed-token", "sgp_local_d45b6G86aBb0F2Cee943902dbaDBCFCFDD1dA089", 0, 50)` -> true.
  */
-import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, shannonEntropy, stopwordsIn, upstreamRejects, type GitleaksRule } from "./gitleaks.js";
+import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, shannonEntropy, stopwordsIn, upstreamRejects, type GitleaksRule } from "./gitleaks.js";
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { NOT_SECRET_NAMES, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { strongRandom } from "./own-shapes.js";
@@ -231,15 +231,9 @@ export function groupSource(src: string, n: number): string | null {
   const opens: Array<number | null> = [];
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      i++;
-      if (src[i] === "^") i++;
-      if (src[i] === "]") i++;
-      while (i < src.length && src[i] !== "]") i += src[i] === "\\" ? 2 : 1;
+    const past = pastLiteral(src, i);
+    if (past !== i) {
+      i = past;
       continue;
     }
     if (c === "(") {

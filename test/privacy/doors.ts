@@ -12,6 +12,7 @@ import { run } from "../../cli/main.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
 import { hookIo } from "../hooks/hook-helpers.js";
 import { memoryIo } from "../helpers/io.js";
+import { leakIn } from "./corpus.js";
 
 export interface World {
   root: string;
@@ -77,6 +78,25 @@ export async function throughEveryDoor(w: World, texts: string[]): Promise<void>
     appendFileSync(join(projects, `${sid}.jsonl`), line(sid, lasts[i]!, "user", `and again: ${text}`, "2026-11-30T11:52:00.000Z").text);
   }
   expect(await cli(w, ["exchanges", "--root", join(w.root, "projects")])).toMatchObject({ code: 0 });
+}
+
+/**
+ * Which secrets some file of the world holds in clear, and where: one row per secret found,
+ * `id (file, file)` with the dates, ids and session numbers of the paths starred out.
+ */
+export function leaksThroughDoors(w: World, secrets: ReadonlyArray<{ id: string; secret: string }>): { ids: string[]; rows: string[] } {
+  const files = w.dirs.flatMap(written);
+  expect(files.length).toBeGreaterThan(0);
+  const leaked = new Map<string, Set<string>>();
+  for (const s of secrets) {
+    for (const f of files) {
+      if (f.texts.some((x) => leakIn(x, s.secret) !== null)) {
+        const rel = f.file.slice(w.root.length).replace(/\d{4}-\d{2}|[0-9a-f-]{36}|s\d{3}/g, "*");
+        leaked.set(s.id, (leaked.get(s.id) ?? new Set()).add(rel));
+      }
+    }
+  }
+  return { ids: [...leaked.keys()], rows: [...leaked].map(([id, where]) => `${id} (${[...where].sort().join(", ")})`) };
 }
 
 /** Every file under `dir`, with its text and (for JSON) every string inside it. */
