@@ -1,8 +1,9 @@
 /**
- * Real-looking secrets of the two kinds the over-redaction work trades against (docs/privacy.md,
+ * Real-looking secrets of the three kinds the over-redaction work trades against (docs/privacy.md,
  * "Still not met"): a random body behind a prefix no rule knows (an unknown provider's token,
- * standing alone, in a sentence or passed to a call), and a random value under a secret's name
- * (generic names and made-up providers' names, in five quotings). Drawn from a seeded PRNG, so
+ * standing alone, in a sentence or passed to a call), a random value under a secret's name
+ * (generic names and made-up providers' names, in five quotings), and a random token with
+ * neither (the same places as the prefixed ones). Drawn from a seeded PRNG, so
  * the repository holds no credential and every figure can be run again.
  *
  * Example: `generatedSecrets(34, 2)[0]` -> `{ kind: "prefixed", text: "…", secret: "…" }`; the
@@ -11,7 +12,7 @@
 import { mulberry32 } from "../../eval/prng.js";
 
 export interface GeneratedSecret {
-  kind: "prefixed" | "named";
+  kind: "prefixed" | "named" | "bare";
   text: string;
   secret: string;
 }
@@ -64,6 +65,12 @@ export function generatedSecrets(seed: number, perKind: number): GeneratedSecret
     const upper = name.toUpperCase();
     const text = pick([`${name} = ${v}`, `${upper}="${v}"`, `"${name}": "${v}"`, `${name}: ${v}`, `export ${upper}=${v}`]);
     out.push({ kind: "named", text, secret: v });
+  }
+  // Drawn after the other two kinds, so that their texts are those of the seed whatever follows.
+  for (let i = 0; i < perKind; i++) {
+    const token = withDigits(int(24, 64), ALNUM);
+    const text = pick([token, `use ${token} for the staging deploy`, `client = Client("${token}")`, `  --api ${token} \\`]);
+    out.push({ kind: "bare", text, secret: token });
   }
   return out;
 }
