@@ -332,7 +332,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     // "password: …" in prose). Shorter than the named-in-prose rule's tokens (16): a password a
     // person chose (passwordLike). Within one clause (no ".", "," or new line between).
     need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
-    re: /(\b(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?)(["'`]?)((?!\[REDACTED)[^\s"'`]{8,64})\2(?=[\s.,;:!?)"'`]|$)/gi,
+    re: /((?<!\[REDACTED:[a-z0-9-]{0,40})\b(?:(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|authenticat(?:e|es|ed|ing))\b[^.,;\n]{0,60}?\b(?:with|using)|(?:password|passphrase|passwd)s?(?:\s+(?:is|was|of|=|:))?)\s+(?:(?:the\s+)?(?:password|passphrase|pass|pw|pwd)\s+)?)(["'`]?)((?!\[REDACTED)[^\s"'`]{8,64})\2(?=[\s.,;:!?)"'`]|$)/gi,
     replace: (m, pre, q, value) => (passwordLike((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
   },
   {
@@ -340,9 +340,11 @@ export const LATE_RULES: readonly OwnRule[] = [
     // The same in every language of the capture: the word for password (German, French, Spanish,
     // Portuguese, Dutch, Finnish, Swedish, Russian, Japanese, Chinese, Korean; English too), a few
     // words of the clause ("for the staging server", "del wifi"), then "is" in that language, a
-    // colon or a CJK topic particle, then the password.
+    // colon or a CJK topic particle, then the password. Not the word inside a marker: a URL's
+    // password redacted first ("app:[REDACTED:url-password]@localhost:5432/appdb1") put the word
+    // before the host's colon, and a later pass took the port and database for a password.
     need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
-    re: /((?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호)[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]{0,4}[^.,;\n:：=。、，]{0,40}?(?:\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это)(?![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])|\s?[:：]|\s[—–-]|は|是|为|為|은|는|이|가)\s*)(["'`]?)((?!\[REDACTED)[^\s"'`。、，]{8,64})\2(?=[\s.,;:!?)"'`。、，]|$)/gi,
+    re: /((?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]|\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호)[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]{0,4}[^.,;\n:：=。、，]{0,40}?(?:\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это)(?![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])|\s?[:：]|\s[—–-]|は|是|为|為|은|는|이|가)\s*)(["'`]?)((?!\[REDACTED)[^\s"'`。、，]{8,64})\2(?=[\s.,;:!?)"'`。、，]|$)/gi,
     replace: (m, pre, q, value) => (namedPassword((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
   },
   {

@@ -9,7 +9,9 @@ import fc from "fast-check";
 import { allCleared, redactSecrets, redactSecretsUnfiltered } from "../../runtime/privacy/redact.js";
 import { candidates, mayHoldSecret, PROSE_WORDS } from "../../runtime/privacy/prefilter.js";
 import { loadCorpus } from "./corpus.js";
-import { caseless, PROSE_PASSWORD_WORDS, SECRET_NAME } from "../../runtime/privacy/own-rules.js";
+import { generatedSecrets, inClear } from "./generated-secrets.js";
+import { caseless, EARLY_RULES, LATE_RULES, PROSE_PASSWORD_WORDS, SECRET_NAME, SPECIFIC_RULES } from "../../runtime/privacy/own-rules.js";
+import { kindOf } from "../../runtime/privacy/engine.js";
 import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
 import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
 import { gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
@@ -699,5 +701,51 @@ describe("redactSecrets: the sixth pass's forms (issue 34, the fourth held-out s
   ];
   it.each(kept)("keeps %s", (text) => {
     expect(redactSecrets(text).text).toBe(text);
+  });
+});
+
+describe("redactSecrets: over-redaction, issue 34's seventh pass", () => {
+  it("a URL's port and database after its redacted password are kept: a marker's kind is no word of the text", () => {
+    // The URL password's marker ("[REDACTED:url-password]") put the word password before the
+    // host's colon, and a later pass took "5432/appdb1" for a password in prose.
+    for (const [text, pw, rest] of [
+      ["DATABASE_URL=postgres://app:Xk9pQz3Lw@localhost:5432/appdb1", "Xk9pQz3Lw", "@localhost:5432/appdb1"],
+      ["amqp://guest:Hq7pQz3Lw@rabbitmq:5672/vhost1", "Hq7pQz3Lw", "@rabbitmq:5672/vhost1"],
+    ] as const) {
+      const out = redactSecrets(text).text;
+      expect(out).not.toContain(pw);
+      expect(out).toContain(`[REDACTED:url-password]${rest}`);
+    }
+    // The words themselves still wake the rule.
+    expect(redactSecrets("the password for localhost: Hq7pQz3Lw9").text).not.toContain("Hq7pQz3Lw9");
+  });
+
+  it("for every kind, what follows a marker is redacted as it is after a marker of no kind (the build before this pass: 47 of 7,848 differed)", () => {
+    const kinds = [...new Set([...[...EARLY_RULES, ...SPECIFIC_RULES, ...LATE_RULES].map((r) => r.kind), ...gitleaksRules().map((g) => kindOf(g.id)), "known-secret"])];
+    const differ: string[] = [];
+    for (const k of kinds)
+      for (const sep of [" ", ": ", "=", "@localhost:", " is ", " with ", "\n", '": "', " / "])
+        for (const v of ["5432/appdb1", "Hq7pQz3Lw9", "aZ3kQm9xWv2pLr8tYb4nHc6d", "example_value_1"]) {
+          const after = redactSecrets(`[REDACTED:${k}]${sep}${v}`).text;
+          const neutral = redactSecrets(`[REDACTED:x]${sep}${v}`).text.replace("[REDACTED:x]", `[REDACTED:${k}]`);
+          if (after !== neutral) differ.push(after);
+        }
+    expect(kinds.length).toBeGreaterThan(200);
+    expect(differ).toEqual([]);
+  });
+
+  // The privacy side of the trade-off docs/privacy.md measures ("Still not met"): real-looking
+  // secrets of the three kinds the remaining upstream false samples are, generated (seed 34,
+  // 1,000 a kind). Measured on this pass: 272 prefixed tokens in clear (hex bodies behind an
+  // unknown prefix, a known gap: a git SHA or digest after a prefix is kept), 4 named values
+  // (base64 keys that start with "/", read as paths) and no bare token. Ceilings, so that a
+  // change that spares more of them to spare upstream false samples fails here.
+  it("generated secrets of an unknown provider: behind a prefix, under a secret's name or standing alone, stay redacted but for a measured few", () => {
+    const counts = { prefixed: 0, named: 0, bare: 0 };
+    for (const s of generatedSecrets(34, 1000)) if (inClear(redactSecrets(s.text).text, s.secret)) counts[s.kind]++;
+    process.stdout.write(`generated secrets in clear (seed 34, 1,000 a kind): prefixed ${counts.prefixed}, named ${counts.named}, bare ${counts.bare}\n`);
+    expect(counts.prefixed).toBeLessThanOrEqual(272);
+    expect(counts.named).toBeLessThanOrEqual(4);
+    expect(counts.bare).toBe(0);
   });
 });
