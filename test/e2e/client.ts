@@ -6,12 +6,13 @@
  * model (model-server.ts) with a scratch HOME.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { expect } from "vitest";
+import { repoRoot } from "./install.js";
+
+export { installErrata, repoRoot } from "./install.js";
 
 export const CLAUDE_CODE_VERSION = "2.1.328";
 /**
@@ -20,13 +21,6 @@ export const CLAUDE_CODE_VERSION = "2.1.328";
  * above any normal run, so a busy machine never fails them.
  */
 export const HANG_GUARD_MS = 30 * 60_000;
-/** The repository: the nearest folder above with a package.json (this file also runs compiled, from dist/test/e2e for the bench). */
-export const repoRoot = ((): string => {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-})();
-
 /** Where scripts/claude-code.mjs installs the client (the same rule, kept equal by test/e2e/install.test.ts). */
 export function clientCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env["ERRATA_CLAUDE_CODE_CACHE"] ?? join(env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "errata", "claude-code", CLAUDE_CODE_VERSION);
@@ -37,92 +31,6 @@ export const clientReady = (): boolean => existsSync(clientBinary()) && existsSy
 
 /** A recording hook (a shell script: it runs beside every hook): appends `{event, payload}` to $ERRATA_E2E_PAYLOADS, answers nothing. */
 export const RECORDER = join(repoRoot, "test", "e2e", "record-hook.sh");
-
-/** What the packed tarball depends on: package.json and every file under bin/, dist/ and mod/ (path, size, mtime). */
-function buildFingerprint(): string {
-  const h = createHash("sha256");
-  h.update(readFileSync(join(repoRoot, "package.json")));
-  for (const top of ["bin", "dist", "mod"]) {
-    const entries = readdirSync(join(repoRoot, top), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    // What package.json "files" leaves out of the tarball (tsc --noEmit rewrites .tsbuildinfo).
-    const packed = (p: string) => !/[\\/]dist[\\/](test|bench)[\\/]|\.tsbuildinfo$/.test(p);
-    for (const e of entries.map((x) => join(x.parentPath, x.name)).filter(packed).sort()) {
-      const st = statSync(e);
-      h.update(`${e}\0${st.size}\0${st.mtimeMs}\n`);
-    }
-  }
-  return h.digest("hex").slice(0, 16);
-}
-
-/**
- * Marks an install as in use (its folder's time set to now) and returns `bin`: the clean-up
- * below removes installs nobody has touched for an hour, and using one touched nothing, so a
- * test run of another build (another worktree on the same machine) removed an install that
- * the files of a run still going were using, and the next file packed and installed it again
- * (18 CPU-s of `npm pack` and `npm install`, seen 2026-12-07).
- */
-function touched(dir: string, bin: string): string {
-  try {
-    const now = new Date();
-    utimesSync(dir, now, now);
-  } catch {
-    /* removed meanwhile: the caller's next use fails loudly */
-  }
-  return bin;
-}
-
-/**
- * Errata installed as the README says: the repository packed as npm publishes it (dist/ as
- * built; scripts/pack-check.mjs checks the same) and the tarball installed into a prefix.
- * Returns the prefix's bin folder (`errata`, `errata-tool-hook`). Packing and installing take
- * tens of seconds, so the install is kept in the system's temp folder under a fingerprint of
- * the build and shared by the suite's files; a file that finds it half-made waits for it.
- */
-export async function installErrata(): Promise<string> {
-  const dir = join(tmpdir(), `errata-e2e-install-${buildFingerprint()}`);
-  const bin = join(dir, "prefix", "node_modules", ".bin");
-  const lock = `${dir}.lock`;
-  for (;;) {
-    if (existsSync(join(dir, "done"))) return touched(dir, bin);
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another file installs it, or a crashed one left its lock: wait, and take over a stale lock.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* the lock went away meanwhile */
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  try {
-    if (existsSync(join(dir, "done"))) return touched(dir, bin);
-    const work = `${dir}.part`;
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    const pack = spawnSync("npm", ["pack", "--ignore-scripts", "--loglevel=error", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" });
-    if (pack.status !== 0) throw new Error(`npm pack: ${pack.stderr}`);
-    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-    if (!tarball) throw new Error("npm pack wrote no tarball");
-    const install = (mode: string) => spawnSync("npm", ["install", mode, "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error", "--prefix", join(work, "prefix"), join(work, tarball)], { encoding: "utf8" });
-    let r = install("--offline");
-    if (r.status !== 0) r = install("--prefer-offline");
-    if (r.status !== 0) throw new Error(`npm install of the tarball: ${r.stderr.slice(-600)}`);
-    writeFileSync(join(work, "done"), "");
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(work, dir);
-    // Installs of earlier builds (80 MB each) go once nobody has touched them for an hour.
-    for (const old of readdirSync(tmpdir()).filter((n) => /^errata-e2e-install-[0-9a-f]{16}$/.test(n) && join(tmpdir(), n) !== dir)) {
-      const p = join(tmpdir(), old);
-      if (Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
-    }
-    return bin;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 /** A settings hook: a command, or an http hook posting the payload to a URL (a team's server). */
 type HookHandler = { type: "command"; command: string } | { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[] };
