@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpat
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { HANG_MS } from "../helpers/child.js";
 import { repoRoot } from "./install.js";
 
 export { installErrata, repoRoot } from "./install.js";
@@ -136,7 +137,7 @@ export interface TurnResult {
 export interface ClientSession {
   /** Types one prompt and waits until the client reports the turn done (its Stop hooks have run). */
   turn(prompt: string): Promise<TurnResult>;
-  /** Closes the client's input; the process ends. */
+  /** Waits for the hooks still running (`hooksEnded`), then closes the client's input; the process ends. */
   end(): Promise<ClientRun>;
 }
 
@@ -187,11 +188,60 @@ export function clientSession(ws: Workspace, serverUrl: string, opts: { args?: s
         child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: prompt } })}\n`);
       });
     },
-    end() {
+    async end() {
+      if (child.pid !== undefined && child.exitCode === null) await hooksEnded(child.pid, mcpServerCommands(args));
       child.stdin.end();
       return closed;
     },
   };
+}
+
+/** The command lines of the MCP servers a `--mcp-config` among `args` gives the client (each its child for the whole session). */
+function mcpServerCommands(args: readonly string[]): string[] {
+  const i = args.indexOf("--mcp-config");
+  if (i < 0 || args[i + 1] === undefined) return [];
+  const config = JSON.parse(readFileSync(args[i + 1]!, "utf8")) as { mcpServers?: Record<string, { command: string; args?: string[] }> };
+  return Object.values(config.mcpServers ?? {}).map((m) => [m.command, ...(m.args ?? [])].join("\0"));
+}
+
+/**
+ * The client's child processes still running, but the MCP servers it holds for the whole
+ * session (`commands`, as mcpServerCommands gives them): its hooks, a tool's shell, the mod's
+ * children. A zombie only waits to be reaped. Read from /proc; null where there is none.
+ */
+function runningChildren(pid: number, mcp: readonly string[]): number[] | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  const out: number[] = [];
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(join("/proc", p, "stat"), "utf8");
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(ppid) !== pid || state === "Z") continue;
+      if (!mcp.includes(readFileSync(join("/proc", p, "cmdline"), "utf8").replace(/\0$/, ""))) out.push(Number(p));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+/**
+ * Waits until the client runs no hook (nor anything else but its MCP servers): the hooks it
+ * started for the turns so far have ended. The client reports a turn's result without waiting
+ * for an InstructionsLoaded command hook, and a session that ends while one runs ends it too
+ * (docs/e2e.md): a scripted session that ended one reply after a file loaded lost that load on
+ * a loaded machine. Waiting for the hook's own end, not for a time, keeps a busy machine from
+ * failing a test; the client's own limit on a hook's run bounds the wait, and HANG_MS
+ * (test/helpers/child.ts) is the guard against a hang.
+ */
+async function hooksEnded(pid: number, mcp: readonly string[]): Promise<void> {
+  const t0 = Date.now();
+  for (let left = runningChildren(pid, mcp); left !== null && left.length > 0; left = runningChildren(pid, mcp)) {
+    if (Date.now() - t0 > HANG_MS) throw new Error(`the client's children (processes ${left.join(", ")}) still run after ${HANG_MS} ms: taken for hung`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { heldOut } from "../../runtime/ladder-formats/holdout.js";
 import { tempDir } from "../helpers/io.js";
-import { clientReady, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, runClient, workspace, type Workspace } from "./client.js";
+import { clientReady, clientSession, CLAUDE_CODE_VERSION, errataCli as errata, errataJson, HANG_GUARD_MS, installErrata, readmeHooks, workspace, type Workspace } from "./client.js";
 import { contentText, startModelServer, type ModelServer, type RecordedRequest } from "./model-server.js";
 
 const ready = clientReady();
@@ -44,11 +44,18 @@ describe.skipIf(!ready)(`the randomised holdout of rule lines in the real client
     tmp?.cleanup();
   });
 
-  /** One session: the model reads package.json (the scoped file loads), then answers. The two main requests' user text. */
+  /**
+   * One session: the model reads package.json (the scoped file loads), then answers. The two
+   * main requests' user text. A streamed session (clientSession), whose end waits for the
+   * hooks still running: the client does not wait for an InstructionsLoaded hook, and a `claude
+   * -p` run that ended one reply after the read lost the load's line once on a loaded machine.
+   */
   async function session(id: string): Promise<{ first: string; second: string }> {
     server.script([{ tool: "Read", input: { file_path: join(ws.project, "package.json") } }, { text: "Done." }]);
     const from = server.requests.length;
-    const r = await runClient(ws, server.url, "What is in package.json?", { args: ["--session-id", id, "--plugin-dir", modDir] });
+    const client = clientSession(ws, server.url, { args: ["--session-id", id, "--plugin-dir", modDir] });
+    expect(await client.turn("What is in package.json?")).toMatchObject({ subtype: "success", is_error: false, session_id: id });
+    const r = await client.end();
     expect(r.code, r.stderr).toBe(0);
     const main = server.requests.slice(from).filter((q) => q.main);
     expect(main).toHaveLength(2);
