@@ -6,12 +6,14 @@
  * model (model-server.ts) with a scratch HOME.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { expect } from "vitest";
+import { HANG_MS } from "../helpers/child.js";
+import { repoRoot } from "./install.js";
+
+export { installErrata, repoRoot } from "./install.js";
 
 export const CLAUDE_CODE_VERSION = "2.1.328";
 /**
@@ -20,13 +22,6 @@ export const CLAUDE_CODE_VERSION = "2.1.328";
  * above any normal run, so a busy machine never fails them.
  */
 export const HANG_GUARD_MS = 30 * 60_000;
-/** The repository: the nearest folder above with a package.json (this file also runs compiled, from dist/test/e2e for the bench). */
-export const repoRoot = ((): string => {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-})();
-
 /** Where scripts/claude-code.mjs installs the client (the same rule, kept equal by test/e2e/install.test.ts). */
 export function clientCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env["ERRATA_CLAUDE_CODE_CACHE"] ?? join(env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "errata", "claude-code", CLAUDE_CODE_VERSION);
@@ -37,92 +32,6 @@ export const clientReady = (): boolean => existsSync(clientBinary()) && existsSy
 
 /** A recording hook (a shell script: it runs beside every hook): appends `{event, payload}` to $ERRATA_E2E_PAYLOADS, answers nothing. */
 export const RECORDER = join(repoRoot, "test", "e2e", "record-hook.sh");
-
-/** What the packed tarball depends on: package.json and every file under bin/, dist/ and mod/ (path, size, mtime). */
-function buildFingerprint(): string {
-  const h = createHash("sha256");
-  h.update(readFileSync(join(repoRoot, "package.json")));
-  for (const top of ["bin", "dist", "mod"]) {
-    const entries = readdirSync(join(repoRoot, top), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    // What package.json "files" leaves out of the tarball (tsc --noEmit rewrites .tsbuildinfo).
-    const packed = (p: string) => !/[\\/]dist[\\/](test|bench)[\\/]|\.tsbuildinfo$/.test(p);
-    for (const e of entries.map((x) => join(x.parentPath, x.name)).filter(packed).sort()) {
-      const st = statSync(e);
-      h.update(`${e}\0${st.size}\0${st.mtimeMs}\n`);
-    }
-  }
-  return h.digest("hex").slice(0, 16);
-}
-
-/**
- * Marks an install as in use (its folder's time set to now) and returns `bin`: the clean-up
- * below removes installs nobody has touched for an hour, and using one touched nothing, so a
- * test run of another build (another worktree on the same machine) removed an install that
- * the files of a run still going were using, and the next file packed and installed it again
- * (18 CPU-s of `npm pack` and `npm install`, seen 2026-12-07).
- */
-function touched(dir: string, bin: string): string {
-  try {
-    const now = new Date();
-    utimesSync(dir, now, now);
-  } catch {
-    /* removed meanwhile: the caller's next use fails loudly */
-  }
-  return bin;
-}
-
-/**
- * Errata installed as the README says: the repository packed as npm publishes it (dist/ as
- * built; scripts/pack-check.mjs checks the same) and the tarball installed into a prefix.
- * Returns the prefix's bin folder (`errata`, `errata-tool-hook`). Packing and installing take
- * tens of seconds, so the install is kept in the system's temp folder under a fingerprint of
- * the build and shared by the suite's files; a file that finds it half-made waits for it.
- */
-export async function installErrata(): Promise<string> {
-  const dir = join(tmpdir(), `errata-e2e-install-${buildFingerprint()}`);
-  const bin = join(dir, "prefix", "node_modules", ".bin");
-  const lock = `${dir}.lock`;
-  for (;;) {
-    if (existsSync(join(dir, "done"))) return touched(dir, bin);
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another file installs it, or a crashed one left its lock: wait, and take over a stale lock.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* the lock went away meanwhile */
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  try {
-    if (existsSync(join(dir, "done"))) return touched(dir, bin);
-    const work = `${dir}.part`;
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    const pack = spawnSync("npm", ["pack", "--ignore-scripts", "--loglevel=error", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" });
-    if (pack.status !== 0) throw new Error(`npm pack: ${pack.stderr}`);
-    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-    if (!tarball) throw new Error("npm pack wrote no tarball");
-    const install = (mode: string) => spawnSync("npm", ["install", mode, "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error", "--prefix", join(work, "prefix"), join(work, tarball)], { encoding: "utf8" });
-    let r = install("--offline");
-    if (r.status !== 0) r = install("--prefer-offline");
-    if (r.status !== 0) throw new Error(`npm install of the tarball: ${r.stderr.slice(-600)}`);
-    writeFileSync(join(work, "done"), "");
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(work, dir);
-    // Installs of earlier builds (80 MB each) go once nobody has touched them for an hour.
-    for (const old of readdirSync(tmpdir()).filter((n) => /^errata-e2e-install-[0-9a-f]{16}$/.test(n) && join(tmpdir(), n) !== dir)) {
-      const p = join(tmpdir(), old);
-      if (Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
-    }
-    return bin;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 /** A settings hook: a command, or an http hook posting the payload to a URL (a team's server). */
 type HookHandler = { type: "command"; command: string } | { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[] };
@@ -228,7 +137,7 @@ export interface TurnResult {
 export interface ClientSession {
   /** Types one prompt and waits until the client reports the turn done (its Stop hooks have run). */
   turn(prompt: string): Promise<TurnResult>;
-  /** Closes the client's input; the process ends. */
+  /** Waits for the hooks still running (`hooksEnded`), then closes the client's input; the process ends. */
   end(): Promise<ClientRun>;
 }
 
@@ -279,11 +188,60 @@ export function clientSession(ws: Workspace, serverUrl: string, opts: { args?: s
         child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: prompt } })}\n`);
       });
     },
-    end() {
+    async end() {
+      if (child.pid !== undefined && child.exitCode === null) await hooksEnded(child.pid, mcpServerCommands(args));
       child.stdin.end();
       return closed;
     },
   };
+}
+
+/** The command lines of the MCP servers a `--mcp-config` among `args` gives the client (each its child for the whole session). */
+function mcpServerCommands(args: readonly string[]): string[] {
+  const i = args.indexOf("--mcp-config");
+  if (i < 0 || args[i + 1] === undefined) return [];
+  const config = JSON.parse(readFileSync(args[i + 1]!, "utf8")) as { mcpServers?: Record<string, { command: string; args?: string[] }> };
+  return Object.values(config.mcpServers ?? {}).map((m) => [m.command, ...(m.args ?? [])].join("\0"));
+}
+
+/**
+ * The client's child processes still running, but the MCP servers it holds for the whole
+ * session (`commands`, as mcpServerCommands gives them): its hooks, a tool's shell, the mod's
+ * children. A zombie only waits to be reaped. Read from /proc; null where there is none.
+ */
+function runningChildren(pid: number, mcp: readonly string[]): number[] | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  const out: number[] = [];
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(join("/proc", p, "stat"), "utf8");
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(ppid) !== pid || state === "Z") continue;
+      if (!mcp.includes(readFileSync(join("/proc", p, "cmdline"), "utf8").replace(/\0$/, ""))) out.push(Number(p));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+/**
+ * Waits until the client runs no hook (nor anything else but its MCP servers): the hooks it
+ * started for the turns so far have ended. The client reports a turn's result without waiting
+ * for an InstructionsLoaded command hook, and a session that ends while one runs ends it too
+ * (docs/e2e.md): a scripted session that ended one reply after a file loaded lost that load on
+ * a loaded machine. Waiting for the hook's own end, not for a time, keeps a busy machine from
+ * failing a test; the client's own limit on a hook's run bounds the wait, and HANG_MS
+ * (test/helpers/child.ts) is the guard against a hang.
+ */
+async function hooksEnded(pid: number, mcp: readonly string[]): Promise<void> {
+  const t0 = Date.now();
+  for (let left = runningChildren(pid, mcp); left !== null && left.length > 0; left = runningChildren(pid, mcp)) {
+    if (Date.now() - t0 > HANG_MS) throw new Error(`the client's children (processes ${left.join(", ")}) still run after ${HANG_MS} ms: taken for hung`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**
