@@ -14,7 +14,7 @@ import type { CommandContext } from "../shared/command.js";
 import { ErrataError, badInput } from "../../core/errors.js";
 import { printJson, println } from "../shared/io.js";
 import { ledgerFor, oneLine, parseKind, parseNumber, parseSource, parseTime, rel } from "../shared/ledger.js";
-import { attachmentForWrite, isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
+import { attachmentForWrite, isPseudonym, knowProjectValues, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "../../runtime/privacy/index.js";
 import { safeAttachmentName, writeAttachment } from "../../runtime/store/index.js";
 import { parseErText } from "../../runtime/store/index.js";
 import { newErratum } from "../../runtime/store/index.js";
@@ -103,6 +103,10 @@ export function register(program: Command, ctx: CommandContext): void {
 
       const ledger = ledgerFor(ctx, { fsync: true });
       const paths = ledger.paths;
+      // The project's own .env values are scrubbed even if the owner never ran `errata secrets
+      // learn` there: the folder it is run in, and the session's folder it names.
+      knowProjectValues(ctx.io.cwd);
+      if (opts.cwd !== undefined) knowProjectValues(resolve(ctx.io.cwd, opts.cwd));
       const rawReporter = opts.reporterId ?? "owner";
       // The key is created only when something is written: a dry run or bad input leaves no key behind.
       const pseudonymFor = (create: boolean): string => {

@@ -11,6 +11,7 @@ import { rmSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "../paths.js";
+import { knowProjectValues } from "../privacy/known-store.js";
 import { allCleared, redactSecrets } from "../privacy/redact.js";
 import { writeAttachment } from "../store/attachments.js";
 import { appendErratumRaw } from "../store/raw-append.js";
@@ -37,6 +38,10 @@ export interface CaptureInput {
 /** Writes the row; returns the line for the host, or null when the verdict writes nothing. */
 export function captureToLedger(c: CaptureInput): string | null {
   const paths = resolvePaths(c.env, c.cwd);
+  // The .env values of the folder the hook runs in (the client runs it in the project; the
+  // intake server in the developer's own folder there, never the payload's cwd): a capture in a
+  // project `errata secrets learn` never read is scrubbed of them too (docs/privacy.md).
+  knowProjectValues(c.cwd);
   const { tail, reply } = c.reply;
   const since = tail.previousPromptTs === null ? null : Date.parse(tail.previousPromptTs);
   const outputIds = readOutputIds(hostOutputsFile(c.env, paths.ledgerDir), c.sessionId, since, c.nowMs);

@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { resolvePaths } from "../paths.js";
 import { isoTime } from "../store/ids.js";
+import { knowProjectValues } from "../privacy/known-store.js";
 import { rememberCleared } from "../privacy/redact.js";
 import { loadLastReply, saveLastReply } from "./hook-state.js";
 import { emptyTail, readTranscriptTail, type TranscriptTail } from "./transcript-tail.js";
@@ -73,5 +74,8 @@ export function keepLastReply(
   const reply = given ?? tail.reply;
   if (reply === null) return;
   const readable = transcriptPath !== null && existsSync(transcriptPath) ? transcriptPath : null;
+  // With no transcript the text itself may be kept (when nothing in it is a secret): the
+  // project's .env values count as secrets there too. With one, only the hash is kept.
+  if (readable === null) knowProjectValues(cwd);
   saveLastReply(resolvePaths(env, cwd).stateDir, { session_id: sessionId, ts: isoTime(nowMs), reply, model: tail.model }, nowMs, readable);
 }

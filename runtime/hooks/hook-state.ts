@@ -30,7 +30,7 @@ import { join } from "node:path";
 // The module itself, not runtime/files' index (which loads zod and the lock): the hook path.
 import { writeFileAtomic } from "../files/atomic.js";
 // The pre-filter alone, not the redactor, and only for a session without a transcript.
-import { mayHoldSecret } from "../privacy/prefilter.js";
+import { allCleared } from "../privacy/redact.js";
 import { lastReplyFileName, LAST_REPLY_SCHEMA, MAX_KEPT_REPLY_CHARS } from "./last-reply-key.js";
 
 export { LAST_REPLY_SCHEMA, MAX_KEPT_REPLY_CHARS };
@@ -73,7 +73,10 @@ export function saveLastReply(
   const dir = hookStateDir(stateDir);
   const file = fileFor(stateDir, entry.session_id);
   const reply = entry.reply.length > MAX_KEPT_REPLY_CHARS ? entry.reply.slice(-MAX_KEPT_REPLY_CHARS) : entry.reply;
-  const kept = transcriptPath === null && !mayHoldSecret(reply);
+  // allCleared: the pre-filter, and the owner's own values (known-store.ts), which are in no
+  // pre-filter condition: a password of words from the environment, the store or the project's
+  // .env was kept in clear here when the pre-filter alone decided (issue 34's walk as a user).
+  const kept = transcriptPath === null && allCleared([reply]);
   const record: LastReply = { schema: LAST_REPLY_SCHEMA, ...entry, reply: kept ? reply : null, reply_sha256: sha256Tagged(reply) };
   if (kept) record.reply_cleared = true;
   else record.reply_withheld = true;

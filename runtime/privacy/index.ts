@@ -4,3 +4,4 @@ export { redactForWrite, redactTextForWrite, type RedactedForWrite } from "./for
 export { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } from "./pseudonym.js";
 export { redactNullable, redactSecrets } from "./redact.js";
 export { learnKnownValues } from "./known-learn.js";
+export { knowProjectValues } from "./known-store.js";

@@ -12,10 +12,9 @@ import { join } from "node:path";
 import { loadNodeCrypto } from "../../core/node-crypto-load.js";
 import { writeFileAtomic } from "../files/index.js";
 import { KNOWN_SECRETS_FILE, setKnownSecrets } from "./known-store.js";
-import { buildStore, dotEnvValues, secretEnvValues } from "./known-values.js";
+import { buildStore, DOT_ENV_FILES, dotEnvValues, secretEnvValues } from "./known-values.js";
 
-/** The `.env` files read in each project folder. */
-export const DOT_ENV_FILES = [".env", ".env.local", ".env.development", ".env.development.local", ".env.production", ".env.production.local", ".env.test", ".env.test.local"];
+export { DOT_ENV_FILES };
 
 /**
  * Learns the values to scrub: `env`'s secret-looking variables and the `.env` files of

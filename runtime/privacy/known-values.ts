@@ -210,6 +210,9 @@ export function parseStore(text: string): KnownStore | null {
   }
 }
 
+/** The `.env` files read in a project folder (by `errata secrets learn`, and by a door writing from the folder: known-store.ts). */
+export const DOT_ENV_FILES = [".env", ".env.local", ".env.development", ".env.development.local", ".env.production", ".env.production.local", ".env.test", ".env.test.local"];
+
 /** `NAME=value` lines of a `.env` file (`export`, quotes and trailing comments handled): name and value. */
 export function parseDotEnv(text: string): Array<{ name: string; value: string }> {
   const out: Array<{ name: string; value: string }> = [];

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ExchangeSchema, type Exchange } from "../../schemas/exchange.js";
 import { appendJsonl, iterateJsonl, reportProblems, type JsonlProblem } from "../files/index.js";
-import { redactForWrite } from "../privacy/index.js";
+import { knowProjectValues, redactForWrite } from "../privacy/index.js";
 import type { CapturedIndex } from "./captured.js";
 import { loadCarry, storeCarry } from "./carry-refs.js";
 import { cursorPath, EXCHANGES_CURSOR_SCHEMA, loadCursor, saveCursor, tailHash, type CursorFile, type FileCursor } from "./cursor.js";
@@ -170,6 +170,9 @@ export async function sweepExchanges(opts: SweepOptions): Promise<SweepReport> {
     report.newExchanges += fresh.length;
     // One write of whole lines; a torn tail left by a crashed run is set apart first.
     // Secrets are redacted here, at the write: the scan keeps the text as it was typed.
+    // The project each exchange was typed in: its .env values are the owner's own secrets,
+    // learned or not (the transcripts are the owner's, on this machine).
+    for (const ex of fresh) knowProjectValues(ex.cwd);
     if (!opts.dryRun && fresh.length > 0) appendJsonl(out, fresh.map((ex) => redactForWrite(ex).value));
     nextCursor.files[f.path] = cursorEntry(f.path, st.ino, result);
   }

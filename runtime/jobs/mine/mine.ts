@@ -26,6 +26,7 @@ import { captureRow } from "../../hooks/capture-row.js";
 import { IdTakenError, newErratumId } from "../../store/index.js";
 import { ledgerTurns } from "../../transcripts/index.js";
 import { classify } from "../../classifier/index.js";
+import { knowProjectValues } from "../../privacy/index.js";
 
 export const MINE_CURSOR_SCHEMA = "mine-cursor/1";
 
@@ -112,6 +113,9 @@ export async function mineTranscripts(o: MineOptions): Promise<MineReport> {
       if (!p) continue;
       report.prompts++;
       const verdict = classify(p.text, { previousReply: p.replyEnd });
+      // The project the prompt was typed in: its .env values are scrubbed from the row as the
+      // owner's own secrets, learned or not.
+      knowProjectValues(p.cwd);
       const ex = { session_id: p.sessionId, prompt: p.text, prompt_ts: p.ts };
       const built = captureRow(
         verdict,
