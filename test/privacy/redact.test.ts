@@ -749,3 +749,18 @@ describe("redactSecrets: over-redaction, issue 34's seventh pass", () => {
     expect(counts.bare).toBe(0);
   });
 });
+
+describe("redactSecrets: a named value cut by a clip mark (issue 34, the fifth held-out set's door leak)", () => {
+  // A tool call's summary clips a long command ("--set config.token=glagent-vOdg…"): the named value
+  // holds the clip mark, so its provider's rule, finding no whole key, is no verdict on it.
+  it.each([
+    // Cut before the body's first digit: the clipped-token rule's random test (two digits) does
+    // not take what is left, so the named-value rule is the one that must.
+    ["echo helm upgrade agent --set config.token=glagent-QmpRzLxWab…", "glagent-QmpRzLxWab"],
+    ["Bash: deploy --set auth.token=glpat-HxkPqmVzab…", "glpat-HxkPqmVzab"],
+    ["summary: api_token=pscale_tkn_TqwErPzLmab…", "pscale_tkn_TqwErPzLmab"],
+  ])("takes all of %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    for (let i = 0; i + 8 <= secret.length; i++) expect(out).not.toContain(secret.slice(i, i + 8));
+  });
+});
