@@ -114,6 +114,8 @@ interface Entry {
   cjk: boolean;
   prefix: boolean;
   english: readonly string[];
+  /** A form of several words: its words, space-joined with a space before, once the first text asks (segmenting it every call was most of this function's cost). */
+  phrase?: string;
 }
 
 /** Scripts matched anywhere in the text: Japanese and Chinese have no spaces, and Korean attaches its particles to the word ("테스트를"). */
@@ -136,13 +138,14 @@ export function lexiconWords(text: string): string[] {
   const folded = text.normalize("NFKC").toLowerCase();
   const ws = words(folded);
   const spaced = ` ${ws.join(" ")} `;
+  const whole = new Set(ws);
   const out: string[] = [];
   const seen = new Set<string>();
   for (const e of ENTRIES) {
     let hit: boolean;
     if (e.cjk) hit = folded.includes(e.form);
-    else if (e.form.includes(" ") || e.form.includes("-")) hit = spaced.includes(` ${words(e.form).join(" ")}`);
-    else hit = ws.some((w) => (e.prefix ? w.startsWith(e.form) : w === e.form));
+    else if (e.form.includes(" ") || e.form.includes("-")) hit = spaced.includes((e.phrase ??= ` ${words(e.form).join(" ")}`));
+    else hit = e.prefix ? ws.some((w) => w.startsWith(e.form)) : whole.has(e.form);
     if (!hit) continue;
     for (const t of e.english) {
       if (seen.has(t)) continue;

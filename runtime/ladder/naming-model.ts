@@ -103,11 +103,27 @@ export type NamingWeights = z.infer<typeof NamingWeightsSchema>;
 
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
-/** A text's subject words, in English where the lexicon knows them (Chinese, Japanese and Korean words of two characters kept). */
-export function keyTerms(text: string): Set<string> {
-  const out = new Set(contentTerms(text));
-  for (const t of terms(text)) if (CJK.test(t) && t.length >= 2) out.add(t);
-  for (const t of terms(lexiconWords(text).join(" "))) out.add(t);
+/**
+ * The key terms of the texts met lately (see keyTerms). Naming reads the same rule texts for
+ * every correction of a project, and a text's words come from Intl.Segmenter, most of the
+ * namer's cost: each text is segmented once. Bounded: short texts only, emptied when full.
+ */
+const KEY_TERMS = new Map<string, ReadonlySet<string>>();
+const KEY_TERMS_MAX = 4096;
+const KEY_TERMS_TEXT_MAX = 4000;
+
+/** A text's subject words, in English where the lexicon knows them (Chinese, Japanese and Korean words of two characters kept). Shared between calls: read-only. */
+export function keyTerms(text: string): ReadonlySet<string> {
+  let out = KEY_TERMS.get(text);
+  if (out !== undefined) return out;
+  const made = new Set(contentTerms(text));
+  for (const t of terms(text)) if (CJK.test(t) && t.length >= 2) made.add(t);
+  for (const t of terms(lexiconWords(text).join(" "))) made.add(t);
+  out = made;
+  if (text.length <= KEY_TERMS_TEXT_MAX) {
+    if (KEY_TERMS.size >= KEY_TERMS_MAX) KEY_TERMS.clear();
+    KEY_TERMS.set(text, out);
+  }
   return out;
 }
 
@@ -140,14 +156,28 @@ const share = (of: ReadonlySet<string>, within: ReadonlySet<string>): number => 
   return n / of.size;
 };
 
-export function namingFeatures(turn: NamingTurn, c: NamingCandidate, said: ReadonlySet<string> = keyTerms(turn.text)): number[] {
+/** What namingFeatures reads of the turn alone, the same for each of its candidates (work it out once per turn). */
+export interface NamingTurnTerms {
+  /** The key terms of the reply and tool calls before. */
+  replySide: ReadonlySet<string>;
+  /** 1 when the lexicon reads a term in the correction that its own words lack (another language). */
+  foreign: number;
+}
+
+export function namingTurnTerms(turn: NamingTurn): NamingTurnTerms {
+  const ownTerms = new Set(terms(turn.text));
+  return {
+    replySide: keyTerms([turn.reply ?? "", ...turn.tools].join(" ")),
+    foreign: [...terms(lexiconWords(turn.text).join(" "))].some((t) => !ownTerms.has(t)) ? 1 : 0,
+  };
+}
+
+export function namingFeatures(turn: NamingTurn, c: NamingCandidate, said: ReadonlySet<string> = keyTerms(turn.text), side: NamingTurnTerms = namingTurnTerms(turn)): number[] {
   const rule = keyTerms(c.ruleText);
-  const replySide = keyTerms([turn.reply ?? "", ...turn.tools].join(" "));
+  const { replySide, foreign } = side;
   const p = Math.min(1 - 1e-6, Math.max(1e-6, c.covers));
   let hits = 0;
   for (const t of said) if (rule.has(t)) hits++;
-  const ownTerms = new Set(terms(turn.text));
-  const foreign = [...terms(lexiconWords(turn.text).join(" "))].some((t) => !ownTerms.has(t)) ? 1 : 0;
   // What only this candidate shares with the correction: between two close rules, the words
   // they both carry say nothing; the ones only one of them has do.
   let unique = 0;

@@ -19,7 +19,7 @@ import { classify } from "../classifier/index.js";
 import { appliesTo, COMPLAINT_WEIGHT, failureQuery, noulProbability, ruleCoversFeatures, RuleRetriever, terms, type RuleNoulWeights } from "../rules/index.js";
 import { lexiconWords } from "./lexicon.js";
 import { witnessOf } from "./derive.js";
-import { keyTerms, namingFeatures, namingProbability, shippedNamingModel, withMargins, type NamingWeights } from "./naming-model.js";
+import { keyTerms, namingFeatures, namingProbability, namingTurnTerms, shippedNamingModel, withMargins, type NamingWeights } from "./naming-model.js";
 import { RuleNoulWeightsSchema, type RuleUnit } from "../../schemas/rules.js";
 import type { LedgerRule } from "./ledger.js";
 import type { OwnerTurn, ToolUseLite } from "./signals.js";
@@ -163,6 +163,7 @@ export class RuleNamer {
     if (this.weights === null) return { scored: false, rows: [] };
     const byId = new Map(rules.map((r) => [r.rule_id, r]));
     const said = keyTerms(turn.text);
+    const side = namingTurnTerms({ text: turn.text, reply: turn.reply_before, tools });
     const found = hits.flatMap((h, i) => {
       const rule = byId.get(h.unit.id);
       return rule === undefined ? [] : [{ h, i, rule, key: keyTerms([rule.text, ...rule.keywords].join(" ")) }];
@@ -173,7 +174,7 @@ export class RuleNamer {
       const covers = noulProbability(this.weights!.rule_covers, x);
       const others = new Set(found.flatMap((f, k) => (k === j ? [] : [...f.key])));
       const w = witnessOf(rule, turn);
-      const nx = namingFeatures({ text: turn.text, reply: turn.reply_before, tools }, { ruleText: [rule.text, ...rule.keywords].join(" "), covers, ...ctx, others, witness: w === true ? 1 : w === false ? -1 : 0 }, said);
+      const nx = namingFeatures({ text: turn.text, reply: turn.reply_before, tools }, { ruleText: [rule.text, ...rule.keywords].join(" "), covers, ...ctx, others, witness: w === true ? 1 : w === false ? -1 : 0 }, said, side);
       return { rule, covers, score: h.score, rank: i + 1, x: nx };
     });
     const margins = withMargins(rows.map((r) => r.x));

@@ -23,7 +23,20 @@ interface TrainSummary {
   questions: Record<string, { n: number; non_zero: number; l2: number }>;
 }
 
-async function train(extra: string[]): Promise<TrainSummary["questions"][string]> {
+/**
+ * One `engine train --dry-run` per distinct set of flags in this file: training is
+ * deterministic and a dry run writes nothing, so the two tests that train with
+ * `--max-features 50` read one run (about a third of the file's CPU each).
+ */
+const trained = new Map<string, Promise<TrainSummary["questions"][string]>>();
+function train(extra: string[]): Promise<TrainSummary["questions"][string]> {
+  const key = extra.join("\u0000");
+  let r = trained.get(key);
+  if (r === undefined) trained.set(key, (r = trainOnce(extra)));
+  return r;
+}
+
+async function trainOnce(extra: string[]): Promise<TrainSummary["questions"][string]> {
   const r = await cli(["engine", "train", "--labels", labels, "--l2", "1", "--dry-run", "--json", ...extra]);
   expect(r.code, r.err).toBe(0);
   const s = JSON.parse(r.out) as TrainSummary;
