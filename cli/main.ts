@@ -143,6 +143,11 @@ export async function run(argv: string[], given: Io = defaultIo()): Promise<numb
     io.stderr.write("errata: no command given (expected a command such as `errata add ...`; run `errata --help` for the list)\n");
     return exitCodeOfKind("input");
   }
+  // The .env values of the folder a command is run in are the owner's own secrets: whatever it
+  // writes (a complaint, a reason for a no, a loosening's why) is scrubbed of them, whether or
+  // not `errata secrets learn` ever read that folder (docs/privacy.md, "Walked as a user").
+  // Imported here, not at the top: `errata --version` and a bare `errata` load no privacy room.
+  (await import("../runtime/privacy/index.js")).knowProjectValues(io.cwd);
   const program = buildProgram(ctx, await loadRegisters(commandsFor(argv[0], commandNames()), argv));
   if (json) {
     // With --json a usage error is reported as the one JSON value on stdout, not by commander on stderr.

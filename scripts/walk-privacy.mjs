@@ -204,7 +204,26 @@ try {
   proposals = [];
 }
 log(`${proposals.length} proposals: ${proposals.map((p) => `${p.type}:${p.id}`).join(", ")}`);
+// The owner's pane, through the mod in `claude -p` (answered by the mod, no model turn).
+const pane = await client.runClient(ws, server.url, "/errata pane", { args: ["--plugin-dir", join(prefix, "node_modules", "errata", "mod")], env: secretEnv });
+outputs.push({ what: "/errata pane", text: pane.stdout + pane.stderr });
+log(`/errata pane: exit ${pane.code}, ${pane.stdout.length} characters`);
 if (proposals[0]) keep("rules approve", errata(["rules", "approve", proposals[0].id]));
+// Loosening the approved rule, then saying no to that with a reason holding secrets, in the pane's words.
+if (proposals[0]?.rule_id) {
+  keep("rules loosen", errata(["rules", "loosen", proposals[0].rule_id, "--why", `it blocked ${S.npm_token} and ${S.known_dotenv_bare}`]));
+  let loosen = [];
+  try {
+    loosen = JSON.parse(errata(["rules", "approvals", "--json"]).stdout).proposals ?? [];
+  } catch {
+    loosen = [];
+  }
+  if (loosen[0]) {
+    const r = await client.runClient(ws, server.url, `/errata reject ${loosen[0].id} not now, the token ${S.github_pat} and ${S.known_env_bare} must stay out`, { args: ["--plugin-dir", join(prefix, "node_modules", "errata", "mod")], env: secretEnv });
+    outputs.push({ what: "/errata reject", text: r.stdout + r.stderr });
+    log(`/errata reject ${loosen[0].id}: exit ${r.code}: ${r.stdout.slice(0, 200)}`);
+  }
+}
 if (proposals[1]) keep("rules reject", errata(["rules", "reject", proposals[1].id, "--why", `not now, ${S.known_env_bare}`]));
 keep("rules budget", errata(["rules", "budget"]));
 keep("rules report", errata(["rules", "report"]));
@@ -230,7 +249,10 @@ async function serveAndPost(storeArgs, label) {
   keep(`tenants add (${label})`, add);
   const token = JSON.parse(add.stdout).token;
   const port = await freePort();
-  const child = spawn(join(bin, "errata"), ["serve", ...storeArgs, "--port", String(port), "--log", join(root, `serve-${label}.log`)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  // The server runs elsewhere (a team's machine): its own HOME, none of the developer's secrets in its environment.
+  const serverHome = join(root, "server-home");
+  mkdirSync(serverHome, { recursive: true });
+  const child = spawn(join(bin, "errata"), ["serve", ...storeArgs, "--port", String(port), "--log", join(root, `serve-${label}.log`)], { cwd: root, env: { PATH: env.PATH, HOME: serverHome }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
@@ -256,6 +278,11 @@ async function serveAndPost(storeArgs, label) {
   for (const p of ["/v1/pages/pulse", "/v1/errata", "/v1/team/rules"]) {
     const r = await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${token}` } });
     outputs.push({ what: `GET ${p} (${label})`, text: await r.text() });
+  }
+  if (label === "jsonl") {
+    // The developer brings the server's errata and their http hooks' captures down, and their ladder up.
+    keep("sync --from", errata(["sync", "--from", base, "--json"], { env: { ERRATA_SYNC_TOKEN: token } }));
+    keep("sync --hooks", errata(["sync", "--hooks", "--from", base, "--json"], { env: { ERRATA_SYNC_TOKEN: token } }));
   }
   child.kill("SIGTERM");
   await new Promise((r) => child.on("close", r));

@@ -104,8 +104,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const ledger = ledgerFor(ctx, { fsync: true });
       const paths = ledger.paths;
       // The project's own .env values are scrubbed even if the owner never ran `errata secrets
-      // learn` there: the folder it is run in, and the session's folder it names.
-      knowProjectValues(ctx.io.cwd);
+      // learn` there: the folder it is run in (cli/main.ts), and the session's folder it names.
       if (opts.cwd !== undefined) knowProjectValues(resolve(ctx.io.cwd, opts.cwd));
       const rawReporter = opts.reporterId ?? "owner";
       // The key is created only when something is written: a dry run or bad input leaves no key behind.

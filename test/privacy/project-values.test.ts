@@ -17,6 +17,8 @@ import { knowProjectValues } from "../../runtime/privacy/index.js";
 import { redactSecrets } from "../../runtime/privacy/redact.js";
 import type { HookIo } from "../../runtime/hooks/hook-main.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
+import { openRuleLedger } from "../../runtime/ladder/index.js";
+import { pnpm, writeSession } from "../ladder/helpers.js";
 
 // Drawn once with a seeded generator for this file (mixed case and digits: what the scrubber
 // remembers; no rule finds a bare one in prose).
@@ -132,6 +134,31 @@ describe("a project's .env values, never learned, are not written in clear", () 
       expect(holding(join(tmp.dir, dir), BARE), dir).toEqual([]);
       expect(holding(join(tmp.dir, dir), REPLY_ONLY), dir).toEqual([]);
     }
+  });
+
+  it("every command run in the project: the owner's reason for saying no (errata rules reject --why) and for loosening", async () => {
+    const ledger = join(tmp.dir, "ledger");
+    const ladder = join(ledger, "ladder");
+    mkdirSync(ladder, { recursive: true });
+    writeFileSync(join(project, "CLAUDE.md"), "- Use pnpm, never npm.\n");
+    openRuleLedger(ladder).append([{ ...pnpm, text: "Use pnpm, never npm.", location: { kind: "text", file: join(project, "CLAUDE.md"), section: null } }]);
+    const slip = [
+      { prompt: "add lodash", tools: [{ name: "Bash", input: { command: "npm install lodash" } }], reply: "Installed with npm." },
+      { prompt: "No, that's wrong. I told you to use pnpm, not npm.", reply: "Redone." },
+    ];
+    const t = [writeSession(tmp.dir, "a", "2026-11-20T10:00:00Z", slip), writeSession(tmp.dir, "b", "2026-11-24T10:00:00Z", slip)];
+    const cli = async (argv: string[]) => {
+      const m = memoryIo({ env: { ...env, ERRATA_DIR: ledger }, cwd: project, now: Date.parse("2026-11-26T03:00:00Z") });
+      const code = await run(argv, m.io);
+      expect(code, m.err()).toBe(0);
+      return m.out();
+    };
+    const id = (JSON.parse(await cli(["rules", "audit", "--transcript", ...t, "--json"])) as { proposals: string[] }).proposals[0]!;
+    await cli(["rules", "reject", id, "--why", `not now, it needs ${BARE}`]);
+    await cli(["rules", "loosen", pnpm.rule_id, "--why", `it blocked the deploy with ${REPLY_ONLY}`]);
+    expect(readFileSync(join(ladder, "proposals.jsonl"), "utf8")).toContain("[REDACTED:known-secret]");
+    expect(holding(ledger, BARE)).toEqual([]);
+    expect(holding(ledger, REPLY_ONLY)).toEqual([]);
   });
 
   it("knowProjectValues: the .env values of a folder, in memory; a folder with none, or none at all, adds nothing", () => {
