@@ -221,10 +221,26 @@ for (const [bundle, parts] of [["hook.bundle.cjs", ["hook-capture", "hook-reflec
 // not fill).
 // Each ends with its build id (bin/cache-key.cjs: a digest of the text, so a code cache is
 // matched to the text by reading one line, with no hashing in the hook process).
+// Every bundle is written in ASCII: one character outside it anywhere (esbuild's `charset:
+// "ascii"` escapes strings but leaves regular expression literals as written, and the
+// unminified bundles' comments hold "…") makes V8 decode the whole file into two-byte text, twice
+// the bytes in the young generation (enough to cost a capture a garbage collection) and a
+// slower decode (docs/privacy.md "Cost"). Outside strings and comments such characters stand in
+// regular expression literals, where `\uXXXX` means the same code unit (a pair of them, one
+// code point under the `u` flag); a character after a backslash, or a raw template (whose raw
+// text the escape would change), is refused rather than guessed at.
+function asciiOnly(text, name) {
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  if (/String\.raw/.test(text)) throw new Error(`bundle-hook: ${name} holds String.raw and characters outside ASCII; escape them in the source`);
+  return text.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, ch) => {
+    if (slashes.length % 2 === 1) throw new Error(`bundle-hook: ${name} holds an escaped character outside ASCII (${JSON.stringify(ch)}); write it as \\u${ch.charCodeAt(0).toString(16).padStart(4, "0")} in the source`);
+    return `${slashes}\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
 const { WRAP_HEAD, WRAP_TAIL } = createRequire(import.meta.url)("../bin/errata.cjs");
 const { buildIdLine } = createRequire(import.meta.url)("../bin/cache-key.cjs");
 for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", ...redactBundles, "tool-hook.bundle.cjs"]) {
   const file = `${outDir}/${name}`;
-  const text = `${WRAP_HEAD}${readFileSync(file, "utf8")}${WRAP_TAIL}`;
+  const text = `${WRAP_HEAD}${asciiOnly(readFileSync(file, "utf8"), name)}${WRAP_TAIL}`;
   writeFileSync(file, `${text}${buildIdLine(createHash("sha256").update(text).digest("hex").slice(0, 32))}`);
 }
