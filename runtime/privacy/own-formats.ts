@@ -1,9 +1,13 @@
 /**
  * Provider formats of the redactor's own rules, written from each provider's public docs (issue
  * 34's sixth pass; own-rules.ts runs them among its SPECIFIC_RULES): LaunchDarkly's keys, Ably's
- * API keys, Salesforce session ids, a kubeconfig's client key and certificate data.
+ * API keys, Salesforce session ids, a kubeconfig's client key and certificate data; since the
+ * seventh pass (the fifth held-out set's misses, by form) Mercado Pago's access tokens, Atlassian's
+ * API tokens of any length, Telegram's bot tokens, Midtrans' server keys, a PuTTY key file's
+ * private lines and base64 of a JSON object that holds a random value (Cloudflare's tunnel tokens).
  */
 import { shannonEntropy } from "./gitleaks.js";
+import { encodedText } from "./own-shapes.js";
 import type { OwnRule } from "./own-rules.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
@@ -29,5 +33,41 @@ export const FORMAT_RULES: readonly OwnRule[] = [
     need: (t) => t.includes("-data"),
     re: /(\b(?:client-key|client-certificate)-data:[ \t]*["']?)([A-Za-z0-9+/=]{16,})/g,
     replace: (m, pre) => `${pre}${m}`,
+  },
+  // --- the seventh pass (docs/privacy.md "A fifth held-out set") ---
+  // Mercado Pago's access tokens, as its credentials page gives them: "APP_USR-" (production) or
+  // "TEST-", the application's number, a six-digit part, 32 hex digits and the user's number.
+  { kind: "mercadopago-access-token", need: (t) => t.includes("APP_USR-") || t.includes("TEST-"), re: /(?<![A-Za-z0-9_-])(?:APP_USR|TEST)-\d{6,20}-\d{6}-[0-9a-f]{32}-\d{6,12}(?![A-Za-z0-9_-])/g },
+  // Atlassian's API tokens ("ATATT3" and a long base64url body with an "=" and a checksum):
+  // gitleaks' rule takes one exact length; a token of another is still Atlassian's.
+  { kind: "atlassian-api-token", need: (t) => t.includes("ATATT3"), re: /(?<![A-Za-z0-9_-])ATATT3[A-Za-z0-9_=-]{50,}/g },
+  {
+    kind: "telegram-bot-token",
+    // A Telegram bot token, as the Bot API gives it: the bot's number, ":" and 35 base64url
+    // characters (they start "AA"); in the API's URLs after "bot" ("/bot<token>/sendMessage").
+    need: (t) => t.includes(":AA"),
+    re: /(?<![A-Za-z0-9:])(bot)?(\d{6,12}:AA[A-Za-z0-9_-]{30,40})(?![A-Za-z0-9_-])/g,
+    replace: (m, bot) => `${bot ?? ""}${m}`,
+  },
+  // Midtrans' server keys, as its docs give them: "Mid-server-" (or "SB-Mid-server-" in its
+  // sandbox) and a random body. Its client keys ("Mid-client-") are public by design.
+  { kind: "midtrans-server-key", need: (t) => t.includes("Mid-server-"), re: /(?<![A-Za-z0-9_-])(?:SB-)?Mid-server-[A-Za-z0-9_-]{16,}/g },
+  {
+    kind: "putty-private-key",
+    // A PuTTY key file's private part (its format, PuTTY's manual appendix C): the base64 lines
+    // after "Private-Lines: N", encrypted or not (the file's "Private-MAC:" is a MAC, kept).
+    need: (t) => t.includes("Private-Lines"),
+    re: /(Private-Lines:[ \t]*\d+[ \t]*\r?\n)((?:[A-Za-z0-9+/=]+\r?\n)*[A-Za-z0-9+/=]+)/g,
+    replace: (m, pre) => `${pre}${m}`,
+  },
+  {
+    kind: "encoded-json-token",
+    // Base64 of a JSON object ("eyJ": `{"`) with no "." after it (a JWT is the jwt rule's), 60
+    // characters or more, that decodes to something other than plain text without a random run
+    // (encodedText): Cloudflare's tunnel tokens ({"a": account, "t": tunnel, "s": secret}), a
+    // registry's encoded auth config. Not a data URI's body ("base64,eyJ…": a source map).
+    need: (t) => t.includes("eyJ"),
+    re: /(?<![A-Za-z0-9+/=_.-]|base64,)(eyJ[A-Za-z0-9+/_-]{60,}={0,2})(?![A-Za-z0-9+/=_.-])/g,
+    replace: (m, token) => (encodedText(token ?? "") ? token ?? "" : m),
   },
 ];

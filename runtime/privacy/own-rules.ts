@@ -25,6 +25,7 @@ import {
   bareToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 import { FORMAT_RULES } from "./own-formats.js";
+import { LETTERS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS } from "./own-places.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
@@ -147,7 +148,8 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
     // the URL names a resource only its holder may use. Hex segments (commit ids, digests)
     // are not taken: a token body has both cases.
     need: (t) => t.includes("://"),
-    re: /(\bhttps?:\/\/[^\s/?#]{1,253}(?:\/[^\s/?#]*)*?\/)([A-Za-z0-9_-]{24,})(?=[/?#\s"'`)]|$)/g,
+    // A base64 segment may end in its padding ("…==": Sumo Logic's HTTP source URLs).
+    re: /(\bhttps?:\/\/[^\s/?#]{1,253}(?:\/[^\s/?#]*)*?\/)([A-Za-z0-9_-]{24,}={0,2})(?=[/?#\s"'`)]|$)/g,
     replace: (m, pre, seg) => (urlSegmentToken(seg ?? "") && !documentId(pre ?? "") ? `${pre}${m}` : `${pre}${seg}`),
   },
   {
@@ -191,13 +193,14 @@ export const SPECIFIC_RULES: readonly OwnRule[] = [
 
 let assignmentRe: RegExp | undefined;
 /** A directive's name that names a secret (the assignment rule's name endings, on the lower-cased name). */
-const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
+const DIRECTIVE_NAME = /(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|pass[_-]?phrase|credentials?|auth|psk|(?:^|[_.-])pat)$/;
 /** password-in-prose's words beyond English (lower-cased): see PROSE_PASSWORD_WORDS. */
 const PROSE_OTHER_WORDS: readonly string[] = [
   "passwort", "kennwort", "mot de passe", "contraseña", "contrasena", "senha", "wachtwoord", "salasan", "lösenord", "losenord",
   "пароль", "пароля", "паролем", "パスワード", "暗証番号", "密码", "密碼", "비밀번호", "패스워드", "암호",
   "anmeld", "angemeld", "einlogg", "eingeloggt", "identifie", "sesión", "sesion", "accede", "accedi", "ingresa", "entra", "acess",
   "inlogg", "aanmeld", "kirjaudu", "logga in", "войд", "войти", "зайд", "зайти", "cred", "zugangsdaten", "identifiants", "connect", "clave", "mdp",
+  ...PROSE_MORE_WORDS, // since the seventh pass (own-places.ts)
 ];
 /**
  * Words of which the password-in-prose rule's texts hold one (lower-cased): every spelling its
@@ -215,6 +218,7 @@ export const PROSE_PASSWORD_WORDS: readonly string[] = [
 /** Tools of the second password-flag rule (their names, lower-cased). */
 const MORE_PASSWORD_TOOLS = ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "sqlcmd", "bcp ", " login"];
 let pairRe: RegExp | undefined;
+let proseWordsRe: RegExp | undefined;
 
 /** Runs after gitleaks' generic rule: values named by their key, in every quoting. */
 export const LATE_RULES: readonly OwnRule[] = [
@@ -292,9 +296,9 @@ export const LATE_RULES: readonly OwnRule[] = [
   {
     kind: "basic-auth",
     // A user and password given as a pair to an HTTP client (Python's requests and httpx:
-    // auth=("user", "password")): the password.
+    // auth=("user", "password"); jira's and elasticsearch's basic_auth=, http_auth=): the password.
     need: (t) => t.includes("auth"),
-    re: /(\bauth\s*=\s*\(\s*[^,()\n]{1,80}?\s*,\s*)(['"])((?!\[REDACTED)[^'"\s]{4,})\2(?=\s*\))/g,
+    re: /(\b(?:[a-z]+_)?auth\s*=\s*\(\s*[^,()\n]{1,80}?\s*,\s*)(['"])((?!\[REDACTED)[^'"\s]{4,})\2(?=\s*\))/g,
     replace: (m, pre, q) => `${pre}${q}${m}${q}`,
   },
   {
@@ -344,7 +348,14 @@ export const LATE_RULES: readonly OwnRule[] = [
     // password redacted first ("app:[REDACTED:url-password]@localhost:5432/appdb1") put the word
     // before the host's colon, and a later pass took the port and database for a password.
     need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
-    re: /((?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]|\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호)[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]{0,4}[^.,;\n:：=。、，]{0,40}?(?:\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это)(?![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])|\s?[:：]|\s[—–-]|は|是|为|為|은|는|이|가)\s*)(["'`]?)((?!\[REDACTED)[^\s"'`。、，]{8,64})\2(?=[\s.,;:!?)"'`。、，]|$)/gi,
+    // Since the seventh pass more languages (own-places.ts), and the password right after its word
+    // where the verb comes last (Turkish "şifresi … olarak ayarlandı", Hindi "पासवर्ड … है").
+    get re() {
+      return (proseWordsRe ??= new RegExp(
+        `((?<![${LETTERS}]|\\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|${PROSE_MORE_PASSWORD_WORDS})[${LETTERS}]{0,4}(?:[^.,;\\n:：=。、，]{0,40}?(?:\\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это|jest|to|je|van|este|er|είναι|הוא|היא|هي|هو|là|adalah|ialah|คือ|є)(?![${LETTERS}])|\\s?[:：]|\\s[—–-]|は|是|为|為|은|는|이|가)|(?=[ \\t]))\\s*)(["'\`]?)((?!\\[REDACTED)[^\\s"'\`。、，]{8,64})\\2(?=[\\s.,;:!?)"'\`。、，]|$)`,
+        "gi",
+      ));
+    },
     replace: (m, pre, q, value) => (namedPassword((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
   },
   {
@@ -366,6 +377,8 @@ export const LATE_RULES: readonly OwnRule[] = [
     re: /(\bnet use(?:\s+(?:[A-Za-z]:|\*))?\s+\\\\[^\s]+(?:\s+\/[^\s]+)*\s+|\bnet user\s+(?!\/)[^\s]+\s+|\s\/(?:pass|password):|\bschtasks\b[^\n]*?\s\/rp\s+|\b(?:psexec|paexec)\b[^\n]*?\s-p\s+)(["']?)((?![/*\\])[^\s"']{4,})\2/gi,
     replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
   },
+  // Secrets in a place (own-places.ts, the seventh pass).
+  ...PLACE_RULES,
   {
     kind: "random-token",
     // A random token standing alone (bareToken): what no prefix, name or place tells, a key

@@ -123,10 +123,40 @@ export function encodedText(s: string): boolean {
   let counting = 1;
   for (let i = 1; i < bytes.length && counting < 8; i++) counting = bytes[i] === bytes[i - 1]! + 1 ? counting + 1 : 1;
   if (counting >= 8) return true;
-  for (const b of bytes) if (!((b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13)) return false;
-  const text = bytes.toString("latin1");
+  // gzip data (its magic number, 1f 8b 08: "H4sI" in base64) is read inflated: a compressed
+  // event body is text too. Data cut short does not inflate and is read as bytes.
+  // Read whole: its last bytes (gzip's checksum and length) may sit in a last, short quantum.
+  const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 8 ? gunzip(Buffer.from(body, "base64")) : null;
+  const plain = inflated ?? bytes;
+  for (const b of plain) if (!((b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13)) return false;
+  const text = plain.toString("latin1");
+  // Inflated text is a document (an event, a payload), whose ids mix letters and digits
+  // ("A-2026-118843"): only what the redactor would take there counts, a random token of both
+  // cases or a hex key of 32 or more.
+  if (inflated !== null) return !(text.match(/[A-Za-z0-9_-]{16,}/g) ?? []).some((r) => tokenBody(r) || /^[0-9a-fA-F]{32,}$/.test(r)) && !/^[^\s:]+:[^\s:/]+$/.test(text);
   if (/^[^\s:]+:[^\s:/]+$/.test(text)) return false;
   return !(text.match(/[A-Za-z0-9_-]{8,}/g) ?? []).some(looksRandom);
+}
+
+/**
+ * `bytes` gunzipped (at most 64 KB out), or null when they do not inflate. node:zlib is loaded
+ * only here, on gzip data: the redactor part of the hook does not pay for it otherwise.
+ */
+function gunzip(bytes: Buffer): Buffer | null {
+  try {
+    const zlib = process.getBuiltinModule("node:zlib") as typeof import("node:zlib");
+    return zlib.gunzipSync(bytes, { maxOutputLength: 65536 });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A JSON Web Key's public member at `start` (RFC 7518: an EC key's "x" and "y", an RSA key's "n"
+ * and "e") in an object that says its key type; a private key's "d", "p", "q", … are not.
+ */
+export function jwkPublicMember(text: string, start: number): boolean {
+  return /"(?:x|y|n|e)"\s*:\s*"$/.test(text.slice(Math.max(0, start - 12), start)) && /"kty"\s*:/.test(text.slice(Math.max(0, start - 1000), start + 1000));
 }
 
 /**
@@ -202,12 +232,16 @@ export function looksLikeValueNotSecret(value: string): boolean {
 const WEAK_NAMES = /^(key|keys|auth|pass|pwd)$/;
 /**
  * Names that end in "key" or "token" but name a column, an index or a limit, not a secret
- * ("primary_key", "sort_key", "cache_key", "idempotency_key", "max_tokens", "key_id").
+ * ("primary_key", "sort_key", "cache_key", "idempotency_key", "max_tokens", "key_id"), or a key
+ * public by design ("public_key", "publishable_key"; a captcha's "sitekey": reCAPTCHA's,
+ * hCaptcha's and Turnstile's site keys go in the page, their secret keys are the other ones), or
+ * a form's anti-forgery token ("authenticity_token", "csrf_token": bound to a session, gitleaks'
+ * generic allowlist keeps them).
  */
 export const NOT_SECRET_NAMES =
-  /(?:^|[_.-])(?:primary|foreign|sort|partition|cluster(?:ing)?|shard(?:ing)?|range|hash|row|index|unique|composite|natural|surrogate|sequence|lookup|join|cache|idempotency|dedupe?|dedup|public|publishable|max|min|num|total|count)[_.-]?(?:keys?|tokens?)$|(?:keys?|tokens?)[_.-]?(?:id|ids|name|names|type|path|file|count|limit|size|length|prefix|url|uri|endpoint)$/;
+  /(?:^|[_.-])(?:primary|foreign|sort|partition|cluster(?:ing)?|shard(?:ing)?|range|hash|row|index|unique|composite|natural|surrogate|sequence|lookup|join|cache|idempotency|dedupe?|dedup|public|publishable|site|authenticity|csrf|xsrf|max|min|num|total|count)[_.-]?(?:keys?|tokens?)$|(?:keys?|tokens?)[_.-]?(?:id|ids|name|names|type|path|file|count|limit|size|length|prefix|url|uri|endpoint)$/;
 /** Strong names: whatever the value looks like (words included), it is a secret. */
-export const STRONG_NAMES = /(?:password|passwd|passphrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
+export const STRONG_NAMES = /(?:password|passwd|pass[_-]?phrase|secret|private[_-]?key|api[_-]?key|apikey|access[_-]?key|credentials?)$/;
 
 /**
  * A value that reads as an identifier or words ("user_id", "created_at", "order-2041-retry",
@@ -236,7 +270,7 @@ export function keepAssignment(name: string, value: string): boolean {
 
 /** A secret-naming key (regex source): NAME's last part names a secret. */
 export const SECRET_NAME =
-  "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}[A-Za-z0-9]{0,30}?(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|passphrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key|authtoken|auth[_-]?token|psk|(?<![A-Za-z0-9])pat)";
+  "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}[A-Za-z0-9]{0,30}?(?:api[_-]?key|apikey|key|keys|token|secret|password|passwd|pwd|pass|pass[_-]?phrase|credentials?|auth|private[_-]?key|client[_-]?secret|access[_-]?key|authtoken|auth[_-]?token|psk|(?<![A-Za-z0-9])pat)";
 
 /**
  * `src` with each ASCII letter outside a character class or an escape made a class of both its

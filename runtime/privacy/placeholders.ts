@@ -54,11 +54,12 @@ function ascendingRun(s: string): number {
   return best;
 }
 
-const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+]([^${}]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/g;
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+]([^${}]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]/g;
 
 /**
  * Only references to variables, with shell defaults that are references too:
- * "${USER:-${DEFAULT_USER}}:${APIKEY:-${DEFAULT_APIKEY}}", "$TOKEN", "%API_KEY%". What runs
+ * "${USER:-${DEFAULT_USER}}:${APIKEY:-${DEFAULT_APIKEY}}", "$TOKEN", "%API_KEY%", Python's
+ * configparser and printf interpolation "%(smtp_secret)s". What runs
  * there is filled in at run time: no value is written. Checked for every rule's finding,
  * gitleaks' provider rules included (its curl rule took the nested default above).
  */

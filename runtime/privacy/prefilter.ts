@@ -17,8 +17,10 @@
  */
 import { KeywordGate } from "./keyword-gate.js";
 import { tokenRuns } from "./token-runs.js";
+import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
+export { KEY_WORDS } from "./witness-places.js";
 
 /**
  * The keywords of every other gitleaks rule (lower-case; a keyword that contains another one
@@ -69,11 +71,15 @@ const LITERALS: readonly string[] = [
   ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
   "STS.", "own:alibaba-sts-access-key-id", "CCIP", "own:circleci-token",
   "00D", "own:salesforce-session-id",
+  // The seventh pass (docs/privacy.md "A fifth held-out set"): provider formats' literals.
+  "APP_USR-", "own:mercadopago-access-token", "TEST-", "own:mercadopago-access-token", "ATATT3", "own:atlassian-api-token",
+  ":AA", "own:telegram-bot-token", "Mid-server-", "own:midtrans-server-key", "Private-Lines", "own:putty-private-key",
+  "eyJ", "own:encoded-json-token",
 ];
 
 /** Lower-case literals: basic-auth needs "Authorization:"; password-flag a tool's name; gocardless its name. */
 const LOWER_LITERALS: readonly string[] = [
-  "authorization", "own:basic-auth", "sshpass", "own:password-flag", "mysql", "own:password-flag", "mariadb", "own:password-flag", "redis-cli", "own:password-flag",
+  "authorization", "own:basic-auth own:auth-header", "sshpass", "own:password-flag", "mysql", "own:password-flag", "mariadb", "own:password-flag", "redis-cli", "own:password-flag",
   "psql", "own:password-flag", "smbclient", "own:password-flag", "htpasswd", "own:password-flag", "gocardless", "gitleaks:gocardless-api-token",
   "ldapsearch", "own:password-flag", "ldapadd", "own:password-flag", "ldapmodify", "own:password-flag", "ldapdelete", "own:password-flag",
   "ldapwhoami", "own:password-flag", "ldappasswd", "own:password-flag", "ldapcompare", "own:password-flag", "ldapmodrdn", "own:password-flag",
@@ -83,7 +89,7 @@ const LOWER_LITERALS: readonly string[] = [
   "schtasks", "own:windows-credential", "psexec", "own:windows-credential", "paexec", "own:windows-credential",
 ];
 
-interface Witness {
+export interface Witness {
   name: string;
   /** The rules it stands for. */
   rules: readonly string[];
@@ -126,7 +132,9 @@ export const PROSE_WORDS: readonly string[] = [
   "пароль", "пароля", "паролем", "パスワード", "暗証番号", "密码", "密碼", "비밀번호", "패스워드", "암호",
   "anmeld", "angemeld", "einlogg", "eingeloggt", "identifie", "sesión", "sesion", "accede", "accedi", "ingresa", "entra", "acess",
   "inlogg", "aanmeld", "kirjaudu", "logga in", "войд", "войти", "зайд", "зайти", "cred", "zugangsdaten", "identifiants", "connect", "clave", "mdp",
+  ...MORE_PROSE_WORDS, // the seventh pass (witness-places.ts)
 ];
+
 
 /**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
@@ -145,21 +153,21 @@ const WITNESSES: readonly Witness[] = [
   {
     name: "named value", rules: ["own:env-assignment"],
     need: NAME_WORDS,
-    gate: /(?:key|token|secret|pass|pwd|credential|auth|psk|pat)[a-z]*["']?\s*[:=>]/,
-    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth|psk|pat)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
+    gate: /(?:key|token|secret|pass|pwd|credential|auth|psk|pat|phrase)[a-z]*["']?\s*[:=>]/,
+    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
   },
   // The own config-directive rule: a secret name at a line's start, spaces, one value to the line's end.
   {
     name: "config directive", rules: ["own:config-directive"],
     need: NAME_WORDS,
-    re: /(?:^|\n)[ \t]*[a-z0-9_.-]*(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:phrase)?|credentials?|auth|psk|pat)[ \t]+[^\s"'=:]{4,}[ \t]*(?:\n|$)/,
+    re: /(?:^|\n)[ \t]*[a-z0-9_.-]*(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)[ \t]+[^\s"'=:]{4,}[ \t]*(?:\n|$)/,
   },
   // The own password-flag rule's registry logins, cli-login-token, secret-file-write and the
   // basic-auth rule's (user, password) pair.
   { name: "registry login", rules: ["own:password-flag"], need: ["login"], re: /\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n]*?\blogin\b[^\n]*?\s(?:-p|--password)/ },
   { name: "cli login token", rules: ["own:cli-login-token"], need: ["login", "auth"], re: /\b(?:login|auth(?:enticate)?)\s+[a-z0-9_-]{20}/ },
   { name: "secret file write", rules: ["own:secret-file-write"], need: ["echo"], re: /\becho\s+['"]?[^\s'"]{16,}['"]?\s*>>?\s*[^\s;|&]*(?:key|token|secret|passw|credential)/ },
-  { name: "auth pair", rules: ["own:basic-auth"], need: ["auth"], re: /\bauth\s*=\s*\(/ },
+  { name: "auth pair", rules: ["own:basic-auth"], need: ["auth"], re: /\b(?:[a-z]+_)?auth\s*=\s*\(/ },
   // The own password-file rule (a .pgpass line: host, port or "*", two fields, a password of 4 or
   // more); its gate is the port between two colons.
   { name: "password file line", rules: ["own:password-file"], need: [":"], gate: /:(?:\d{1,5}|\*):/, re: /[a-z0-9*_.-]+:(?:\d{1,5}|\*):[^\s:"'`]+:[^\s:"'`]+:(?:[^\s:\\"'`]|\\[:\\]){4}/ },
@@ -176,7 +184,7 @@ const WITNESSES: readonly Witness[] = [
   // its "with" and such a run; a credentials word, "/" and such a run).
   {
     name: "password in prose, every language", rules: ["own:password-in-prose"], need: PROSE_WORDS,
-    re: /(?:(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호)[\s\S]{0,60}?|(?:anmelden|angemeldet|einloggen|eingeloggt|connect|identifi|sesi|entra|acced|ingresa|acessa|inloggen|aanmelden|logga in|войд|войти|зайд|зайти)[^.,;\n]{0,80}?(?:mit|avec|con|com|met|med|с|со)\s[\s\S]{0,40}?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)[\s\S]{0,60}?\/[\s\S]{0,4}?)(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
+    re: /(?:(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|hasł|hasl|heslo|hesla|jelsz|şifre|sifre|parola|parolă|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozink|geslo|κωδικ|συνθηματικ|סיסמ|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло)[\s\S]{0,60}?|(?:anmelden|angemeldet|einloggen|eingeloggt|connect|identifi|sesi|entra|acced|ingresa|acessa|inloggen|aanmelden|logga in|войд|войти|зайд|зайти)[^.,;\n]{0,80}?(?:mit|avec|con|com|met|med|с|со)\s[\s\S]{0,40}?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)[\s\S]{0,60}?\/[\s\S]{0,4}?)(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
   },
   // The own query-key rule: a key's name as a query parameter and 16 value characters.
   {
@@ -203,6 +211,8 @@ const WITNESSES: readonly Witness[] = [
   // gitleaks' cloudflare-api-key and cloudflare-global-api-key: the generic shape after
   // "cloudflare", with a value of 37 ([a-f0-9]) or 40 ([a-z0-9_-]) characters.
   { name: "cloudflare", rules: ["gitleaks:cloudflare-api-key", "gitleaks:cloudflare-global-api-key"], need: ["cloudflare"], re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/ },
+  // The seventh pass's witnesses, apart (witness-places.ts).
+  ...PLACE_WITNESSES,
 ];
 
 /** The own url-password rule, on the text as it is (no letters in it): scheme://user:password@host. */
@@ -342,6 +352,8 @@ export function candidates(text: string, within?: Candidates): Candidates {
   }
   // Own named-in-prose rule: a token of 16 with a letter and two digits, after a secret word.
   if (runs.wide && PROSE.test(lower)) hold("witness named in prose", "own:named-in-prose");
+  // The seventh pass: a key or token in a sentence of any language (own-places.ts), gated as the line above.
+  if (runs.wide && !rules.has("own:named-in-prose") && (within === undefined || within.rules.has("own:named-in-prose")) && KEY_WORDS.some((w) => lower.includes(w)) && KEY_PROSE.test(lower)) hold("witness key in prose", "own:named-in-prose");
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

@@ -29,7 +29,7 @@
 import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, shannonEntropy, stopwordsIn, upstreamRejects, type GitleaksRule } from "./gitleaks.js";
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { NOT_SECRET_NAMES, STRONG_NAMES, tokenBody } from "./own-rules.js";
-import { strongRandom } from "./own-shapes.js";
+import { jwkPublicMember, strongRandom } from "./own-shapes.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
@@ -55,7 +55,8 @@ export function nameBefore(text: string, start: number): { name: string; withOpe
 function randomWithout(value: string, stopwords: readonly string[]): boolean {
   let rest = value;
   for (const w of stopwords) rest = rest.replace(new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), "");
-  return (rest.match(/[A-Za-z0-9+/=]{16,}/g) ?? []).some(tokenBody) || generatedValue(rest);
+  // base64url's "_" and "-" too: a random key holds them by chance ("Mid-server-9dNd…_oRXr…").
+  return (rest.match(/[A-Za-z0-9+/=_-]{16,}/g) ?? []).some(tokenBody) || generatedValue(rest);
 }
 
 function namedValueDisowned(text: string, start: number, end: number): boolean {
@@ -66,6 +67,8 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
   // The allowlists that read the match see the name and operator only: a value that happens to
   // hold "author" or "rapid" is no reason.
   const strong = STRONG_NAMES.test(name.toLowerCase());
+  // A name the assignment rule keeps whatever the value (a column, a public key: `data-sitekey`).
+  if (NOT_SECRET_NAMES.test(name.toLowerCase())) return true;
   // The value's own format says no: it starts with a provider's prefix ("xoxp-1234-…",
   // "essu_…", "SBX-…") and that provider's rule finds no key in it (prefixedDisowned: a body
   // random over the whole alphabet still counts as the provider's key).
@@ -373,12 +376,12 @@ function randomTokenDisowned(text: string, start: number, end: number): boolean 
 /**
  * Inside public key material: an armoured block that is not a private key's (`-----BEGIN PGP
  * PUBLIC KEY BLOCK-----`, a certificate) not yet ended, or an SSH public key's body
- * ("ssh-ed25519 AAAA…"). Base64 lines of 64 characters hold long runs of letters and digits.
+ * ("ssh-ed25519 AAAA…"), or a JWK's public member. Base64 lines hold long runs of letters and digits.
  */
 function inPublicKey(text: string, start: number): boolean {
   const begin = text.lastIndexOf("-----BEGIN ", start);
   if (begin >= 0 && !/^-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(begin, begin + 60)) && text.lastIndexOf("-----END ", start) < begin) return true;
-  return /(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) $/.test(text.slice(Math.max(0, start - 40), start));
+  return /(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) $/.test(text.slice(Math.max(0, start - 40), start)) || jwkPublicMember(text, start);
 }
 
 /** Words a secret's name holds (the own named-value rules' name parts). */

@@ -1,0 +1,52 @@
+/**
+ * The pre-filter's conditions for the seventh pass's rules (own-places.ts, docs/privacy.md "A
+ * fifth held-out set"), apart from prefilter.ts: each witness needs a rare string (an attribute
+ * written `name="`, a log-in call, a secret word followed by a space, " -p ", a tool's name)
+ * before its pattern is tried, since every witness costs on every captured text (docs/privacy.md
+ * "Cost"). Each is a relaxation of its rule's pattern, on the lower-cased text; the key-in-prose
+ * one runs only when the token runs hold a wide one (prefilter.ts).
+ */
+import type { Witness } from "./prefilter.js";
+
+/** The seventh pass's words for password (own-places.ts PROSE_MORE_WORDS, the same list: a test compares them). */
+export const MORE_PROSE_WORDS: readonly string[] = [
+  "hasł", "hasl", "heslo", "hesla", "jelsz", "şifre", "sifre", "parola", "parolă", "mật khẩu", "mat khau", "kata sandi", "kata laluan",
+  "adgangskode", "passord", "kodeord", "lozink", "geslo", "κωδικ", "συνθηματικ", "סיסמ", "كلمة المرور", "كلمة السر", "رمز عبور", "گذرواژه",
+  "पासवर्ड", "পাসওয়ার্ড", "รหัสผ่าน", "гасло",
+];
+
+/**
+ * The own-places.ts key-in-prose rule's words (PROSE_KEY_WORDS there, the same list: a test compares them).
+ */
+export const KEY_WORDS: readonly string[] = [
+  "api key", "api-key", "apikey", "access key", "access token", "key", "token", "secret",
+  "clave", "llave", "chave", "clé", "jeton", "schlüssel", "schluessel", "chiave", "sleutel", "klucz", "klíč", "kulcs", "anahtar",
+  "ключ", "токен", "секрет", "κλειδί", "מפתח", "مفتاح", "कुंजी", "टोकन", "คีย์", "โทเค็น", "khóa",
+  "キー", "トークン", "シークレット", "鍵", "密钥", "密鑰", "秘钥", "令牌", "키", "토큰", "시크릿",
+];
+/**
+ * The key-in-prose rule relaxed (on the lower-cased text): one of its words, 44 characters of the
+ * clause, "is" in a language, a colon or a particle, then 16 token characters. Tried only when the
+ * token runs hold a wide one (its token needs a letter and two digits), as the English prose witness.
+ */
+export const KEY_PROSE = /(?:api key|api-key|apikey|access key|access token|key|token|secret|clave|llave|chave|clé|jeton|schlüssel|schluessel|chiave|sleutel|klucz|klíč|kulcs|anahtar|ключ|токен|секрет|κλειδί|מפתח|مفتاح|कुंजी|टोकन|คีย์|โทเค็น|khóa|キー|トークン|シークレット|鍵|密钥|密鑰|秘钥|令牌|키|토큰|시크릿)[^.,;\n:：=。、，"`]{0,44}?(?:\s(?:is|was|are|es|era|é|est|ist|lautet|è|jest|to|je|van|dır|dir|это|є|είναι|הוא|היא|هو|هي|है|คือ|là|adalah)|\s?[:：]|は|是|为|為|은|는|이|가)\s*["'`]?[a-z0-9_\-+=.][a-z0-9_\-+/=.]{15}/;
+
+export const PLACE_WITNESSES: readonly Witness[] = [
+  // An XML element's name or key attribute naming a secret, then its value attribute or text.
+  {
+    name: "xml named value", rules: ["own:xml-named-value"], need: ["name=\"", "name='", "key=\"", "key='"],
+    re: /(?:name|key)=["'][^"'<>]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[^"'<>]*["'][^<>]*?(?:value\s*=\s*["'][^"'<>\s]{4}|>[^<\s]{4})/,
+  },
+  // A password passed to a log-in call with its user.
+  { name: "log-in call", rules: ["own:password-call"], need: [".login(", ".authenticate(", ".auth(", ".signin(", ".sign_in("], re: /\.(?:login|authenticate|auth|signin|sign_in)\(\s*[^,()\n]{1,80}?\s*,\s*["'][^"'\n]{4}/ },
+  // A command line's option naming a secret, a space, a value; "-u user … -p value"; an Oracle tool's user/password.
+  {
+    name: "secret option", rules: ["own:password-flag"], need: ["pass", "password", "passwd", "passphrase", "pwd", "secret", "token", "key"].flatMap((w) => [`${w} `, `${w}\t`]),
+    re: /\s-{1,2}[a-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|access[-_]?key|private[-_]?key)[ \t]+["']?[^\s"'$<{[-][^\s"']{3}/,
+  },
+  { name: "user and -p", rules: ["own:password-flag"], need: [" -p ", " -p\t", "\t-p ", "\t-p\t"], re: /\s-u[ \t]+[^\s-]\S*[ \t]+(?:\S+[ \t]+){0,8}?-p[ \t]+["']?[^\s"'$<{[-][^\s"']{3}/ },
+  {
+    name: "oracle logon", rules: ["own:password-flag"], need: ["sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"],
+    re: /(?:\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b(?:[ \t]+(?:-[a-z]+|target|catalog|auxiliary|userid=))*|\brman\b[^\n]*[ \t](?:catalog|auxiliary))[ \t]+["']?[a-z][\w$#.]*\/[^\s@/"']{3}/,
+  },
+];
