@@ -144,11 +144,12 @@ export const PLACE_RULES: readonly OwnRule[] = [
     // CJK particle, then a random token (proseToken: letters, two digits, more than 3 bits a
     // character, not an identifier) of 16 or more, not a path or a URL's rest ("https:" is no
     // colon of a sentence), the clause not across a double quote. ("my key is …", the word right before the
-    // token, is the English named-in-prose rule's.)
+    // token, is the English named-in-prose rule's.) Not the word inside a marker's kind
+    // ("[REDACTED:groq-api-key] is …"): a marker's kind is no word of the text.
     need: (_t, lower) => PROSE_KEY_WORDS.some((w) => lower().includes(w)),
     get re() {
       return (keyProseRe ??= new RegExp(
-        `((?<![${L}])(?:${PROSE_KEY_WORDS.map(esc).join("|")})[${L}]{0,4}[^.,;\\n:：=。、，"\`]{0,40}?(?:\\s(?:${COPULAS})(?![${L}])|\\s?[:：]|は|是|为|為|은|는|이|가)\\s*)(["'\`]?)((?!\\[REDACTED|[/\\\\])[A-Za-z0-9_\\-+/=.]{16,})\\2`,
+        `((?<![${L}]|\\[REDACTED:[a-z0-9-]{0,40})(?:${PROSE_KEY_WORDS.map(esc).join("|")})[${L}]{0,4}[^.,;\\n:：=。、，"\`]{0,40}?(?:\\s(?:${COPULAS})(?![${L}])|\\s?[:：]|は|是|为|為|은|는|이|가)\\s*)(["'\`]?)((?!\\[REDACTED|[/\\\\])[A-Za-z0-9_\\-+/=.]{16,})\\2`,
         "gi",
       ));
     },
