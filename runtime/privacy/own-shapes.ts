@@ -160,6 +160,33 @@ export function jwkPublicMember(text: string, start: number): boolean {
 }
 
 /**
+ * A key that its provider documents as public, found at `start`..`end` of `text` (issue 34:
+ * over-redaction down; the eighth pass, docs/privacy.md "A sixth held-out set"), whatever rule
+ * found it: Mapbox's public tokens ("pk." and a base64 JSON body; its secret ones start "sk.",
+ * its temporary ones "tk.": its docs put public ones in the page's script), PostHog's project API
+ * keys ("phc_": the browser sends one with every event; its personal API keys, "phx_", are
+ * secret), and a Google API key in a Firebase web app's config (the object that also holds the
+ * app's `authDomain` and its `projectId` or a "….firebaseapp.com" host: Firebase's docs say that
+ * key identifies the project and is no secret; the same key elsewhere stays a secret).
+ */
+export function publicByDesign(text: string, start: number, end: number): boolean {
+  const c = text.charCodeAt(start);
+  // 'p' or 'e' (Mapbox), 'A' (Google): most findings are read no further.
+  if (c !== 112 && c !== 101 && c !== 65) return false;
+  const value = text.slice(start, end);
+  if (value.startsWith("pk.eyJ") || (value.startsWith("eyJ") && text.slice(Math.max(0, start - 3), start) === "pk.")) return true;
+  if (value.startsWith("phc_")) return true;
+  if (value.startsWith("AIza")) {
+    const open = text.lastIndexOf("{", start);
+    const close = text.indexOf("}", end);
+    if (open < 0 || close < 0) return false;
+    const config = text.slice(open, close);
+    return /\bauthDomain\b/.test(config) && /\bprojectId\b|\.firebaseapp\.com\b/.test(config);
+  }
+  return false;
+}
+
+/**
  * A URL path segment that is a token: a token body, where a long base64url segment may hold
  * a few more "_" and "-" (about one in sixteen characters, as random base64url does) than
  * a slug of words would leave once they are taken out.
