@@ -35,12 +35,12 @@ export const MORE_SECRET_NAME = "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}(?:sk|[A
  * A value under one of MORE_SECRET_NAME's names: an SK only when random (a generated token: "sk"
  * alone is also Slovak's language code), a pepper as the assignment rule reads a value
  * (keepAssignment), an `encrypt` key only as base64 of 16, 24 or 32 random bytes (the key sizes
- * of AES; `encrypt = true` is a switch).
+ * of AES, both cases as random bytes' base64 has them; `encrypt = true` is a switch).
  */
 function moreNamedSecret(name: string, value: string): boolean {
   const n = name.toLowerCase();
   if (n.endsWith("pepper")) return !keepAssignment(name, value);
-  if (n.endsWith("encrypt")) return /^(?:[A-Za-z0-9+/]{22}(?:==)?|[A-Za-z0-9+/]{32}|[A-Za-z0-9+/]{43}=?)$/.test(value) && /\d/.test(value) && !encodedText(value);
+  if (n.endsWith("encrypt")) return /^(?:[A-Za-z0-9+/]{22}(?:==)?|[A-Za-z0-9+/]{32}|[A-Za-z0-9+/]{43}=?)$/.test(value) && /[A-Z]/.test(value) && /[a-z]/.test(value) && !encodedText(value);
   return !looksLikeValueNotSecret(value) && !looksLikeIdentifier(value) && generatedToken(value);
 }
 

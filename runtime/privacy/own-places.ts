@@ -76,7 +76,7 @@ const L = LETTERS;
  */
 /** The word for password in Lao, Khmer and Burmese (the eighth pass), whole; in PROSE_MORE_WORDS and PROSE_MORE_PASSWORD_WORDS. */
 export const UNSPACED_PASSWORD_WORDS: readonly string[] = ["ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်"];
-export const PROSE_MORE_PASSWORD_WORDS = "hasło|hasła|hasłem|haslo|hasla|heslo|hesla|heslem|jelszó|jelszava|jelszo|şifre|şifresi|sifre|sifresi|parola|parolă|parolası|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozinka|lozinku|geslo|κωδικός|κωδικό|συνθηματικό|סיסמה|סיסמא|הסיסמה|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှក်";
+export const PROSE_MORE_PASSWORD_WORDS = `hasło|hasła|hasłem|haslo|hasla|heslo|hesla|heslem|jelszó|jelszava|jelszo|şifre|şifresi|sifre|sifresi|parola|parolă|parolası|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozinka|lozinku|geslo|κωδικός|κωδικό|συνθηματικό|סיסמה|סיסמא|הסיסמה|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|${UNSPACED_PASSWORD_WORDS.join("|")}`;
 export const PROSE_MORE_WORDS: readonly string[] = [
   "hasł", "hasl", "heslo", "hesla", "jelsz", "şifre", "sifre", "parola", "parolă", "mật khẩu", "mat khau", "kata sandi", "kata laluan",
   "adgangskode", "passord", "kodeord", "lozink", "geslo", "κωδικ", "συνθηματικ", "סיסמ", "كلمة المرور", "كلمة السر", "رمز عبور", "گذرواژه",

@@ -85,4 +85,11 @@ export const PLACE_WITNESSES: readonly Witness[] = [
     name: "password in prose, unspaced scripts", rules: ["own:password-in-prose"], need: ["ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်"],
     re: /(?:ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှက်)[\s\S]{0,60}?(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
   },
+  // A secret's name, ":" or "=", and a base64 key that starts with "/" (own-shapes.ts slashKey):
+  // the named-value witness in prefilter.ts leaves values that start with "/" (paths) out.
+  {
+    name: "named value, slash key", rules: ["own:env-assignment"], need: ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat"],
+    gate: /[:=][ \t]*["']?\//,
+    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)["']?[ \t]*[:=][ \t]*["']?\/[a-z0-9+/]{19}/,
+  },
 ];
