@@ -48,10 +48,12 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
   {
     kind: "more-named-value",
     // NAME=value, NAME: value, "NAME": "value", HCL's `NAME = "value"`, `-NAME=value`, for the
-    // names of MORE_SECRET_NAME (as the assignment rule for its own names).
+    // names of MORE_SECRET_NAME (as the assignment rule for its own names), the name after a space,
+    // a new line or a separator (not at the text's very start: the pre-filter's witness then needs
+    // only literals, "_sk", " sk", …, and no pattern on every text that says "task" or "ask").
     need: (t, lower) => (t.includes("=") || t.includes(":")) && (lower().includes("sk") || lower().includes("pepper") || lower().includes("encrypt")),
     get re() {
-      return (moreNamedRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${MORE_SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
+      return (moreNamedRe ??= new RegExp(caseless(`([\\s{,;(?&'"\`$-])(["']?)(${MORE_SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
     },
     replace: (m, lead, q, name, sep, vq, value) => (moreNamedSecret(name ?? "", value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${m}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${value}${vq}`),
   },
@@ -110,18 +112,28 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     kind: "client-key",
     // A key passed to an API client's constructor with the account's id (Algolia's
     // `algoliasearch(appId, apiKey)` and `SearchClient.create(appId, apiKey)`, any `…Client(…)`,
-    // `…Client.create(…)`, `…Client::new(…)`): a literal of 32 hex digits or more or a UUID (a
+    // `…Client.create(…)`, `…Client::new(…)`, "(" right after the name): a literal of 32 hex digits or more or a UUID (a
     // random token of both cases is the random-token rule's already). Not the search-only key of
     // a page's search client, which Algolia documents as public: InstantSearch's docs make it
     // `const searchClient = algoliasearch(appId, searchOnlyKey)` (or algoliasearch/lite's
     // `liteClient`), a browser's client named for searching.
     need: (t) => t.includes("lient") || t.includes("algoliasearch"),
-    re: /((?:\b([A-Za-z_$][\w$]*)\s*=\s*)?(?:\balgoliasearch|\b[A-Za-z_$][\w$]*[Cc]lient(?:\.[Cc]reate|::new|\.new)?)\s*\(\s*(?:[^()\n]{0,200}?,\s*)?)(["'])([A-Za-z0-9_-]{20,})\3(?=\s*[,)])/g,
+    re: /((?:\b([A-Za-z_$][\w$]*)\s*=\s*)?(?:\balgoliasearch|\b[A-Za-z_$][\w$]*[Cc]lient(?:\.[Cc]reate|::new|\.new)?)\(\s*(?:[^()\n]{0,200}?,\s*)?)(["'])([A-Za-z0-9_-]{20,})\3(?=\s*[,)])/g,
     replace: (m, pre, target, q, value) => {
       const key = /^(?:[0-9a-f]{32,}|[0-9A-F]{32,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/.test(value ?? "") && !/^0+$|^f+$/i.test(value ?? "");
       const searchOnly = /search/i.test(target ?? "") && /(?:algoliasearch|liteClient)\s*\(/.test(pre ?? "");
       return key && !searchOnly ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`;
     },
   },
+  {
+    kind: "auth-header",
+    // An Authorization header whose credentials come with no scheme word (RFC 9110 wants one; some
+    // APIs take the key bare: Unleash's API tokens, "<project>:<environment>.<hex>", in its SDKs'
+    // `customHeaders`), quoted or not: taken when a part of it (split at ":" and ".") is what a
+    // key generator makes (generatedToken: 32 hex digits or more, a UUID, a random token). The
+    // seventh pass's rule (own-places.ts) takes the credentials after a scheme word.
+    need: (_t, lower) => lower().includes("authorization"),
+    re: /(\b[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]["']?[ \t]*[:=][ \t]*)(["']?)((?!\[REDACTED|[Bb]earer\b|[Bb]asic\b)[A-Za-z0-9._~+/=:*[\]-]{16,})\2/g,
+    replace: (m, pre, q, value) => ((value ?? "").split(/[:.]/).some((p) => p.length >= 16 && generatedToken(p.replace(/=+$/, ""))) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
+  },
 ];
-

@@ -32,6 +32,12 @@ export const KEY_WORDS: readonly string[] = [
  */
 export const KEY_PROSE = /(?:api key|api-key|apikey|access key|access token|key|token|secret|clave|llave|chave|clé|jeton|schlüssel|schluessel|chiave|sleutel|klucz|klíč|kulcs|anahtar|ключ|токен|секрет|κλειδί|מפתח|مفتاح|कुंजी|टोकन|คีย์|โทเค็น|khóa|キー|トークン|シークレット|鍵|密钥|密鑰|秘钥|令牌|키|토큰|시크릿)[^.,;\n:：=。、，"`]{0,44}?(?:\s(?:is|was|are|es|era|é|est|ist|lautet|è|jest|to|je|van|dır|dir|это|є|είναι|הוא|היא|هو|هي|है|คือ|là|adalah)|\s?[:：]|は|是|为|為|은|는|이|가|คือ|ແມ່ນ|ຄື|គឺ|မှာ|သည်)\s*["'`]?[a-z0-9_\-+=.][a-z0-9_\-+/=.]{15}/;
 
+/** What may stand before the more-named-value rule's name "sk": a separator, a space of any kind (JavaScript's \s), or its lead's other characters. */
+const SK_LEADS: readonly string[] = [
+  ..."_.{,;(?&'\"`$-",
+  ..." \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
+];
+
 export const PLACE_WITNESSES: readonly Witness[] = [
   // An XML element's name or key attribute naming a secret, then its value attribute or text.
   {
@@ -51,24 +57,19 @@ export const PLACE_WITNESSES: readonly Witness[] = [
     re: /(?:\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b(?:[ \t]+(?:-[a-z]+|target|catalog|auxiliary|userid=))*|\brman\b[^\n]*[ \t](?:catalog|auxiliary))[ \t]+["']?[a-z][\w$#.]*\/[^\s@/"']{3}/,
   },
   // --- the eighth pass (docs/privacy.md "A sixth held-out set"; own-formats.ts, own-places.ts MORE_PLACE_RULES) ---
-  // Unleash's "<project>:<environment>.<hex>" and BIP32's extended private keys.
-  { name: "unleash token", rules: ["own:unleash-api-token"], need: [":"], gate: /\.[0-9a-f]{32}/, re: /(?:\*|\[\]|[a-z0-9][a-z0-9_-]{0,99}):[a-z0-9][a-z0-9_-]{0,99}\.[0-9a-f]{32}/ },
+  // BIP32's extended private keys. (The scheme-less Authorization rule needs no witness: "authorization" is a literal of prefilter.ts.)
   { name: "bip32 private key", rules: ["own:bip32-private-key"], need: ["prv"], re: /[xtyzuv]prv[a-z0-9]{100}/ },
-  // An SK, a pepper or an `encrypt` key named, then ":" or "=" and a value of 4.
+  // An SK (after a separator or the name's start: not "task:"), a pepper or an `encrypt` key named, then ":" or "=" and a value of 4.
   {
-    name: "more named value", rules: ["own:more-named-value"], need: ["sk", "pepper", "encrypt"],
-    re: /(?:sk|pepper|encrypt)["']?[ \t]*[:=][ \t]*["']?[^\s"',;`$<{[=:][^\s"',;`]{3}/,
+    name: "more named value", rules: ["own:more-named-value"],
+    // The rule's name "sk" follows a separator or its lead (a space of any kind, as \s, or one of {,;(?&'"`$-).
+    need: ["pepper", "encrypt", ...SK_LEADS.map((c) => `${c}sk`)],
+    re: /(?:(?:^|[^a-z0-9])sk|pepper|encrypt)["']?[ \t]*[:=][ \t]*["']?[^\s"',;`$<{[=:][^\s"',;`]{3}/,
   },
   // Dockerfile's legacy `ENV <key> <value>`, the key a secret's name.
   {
     name: "dockerfile env", rules: ["own:dockerfile-env"], need: ["env ", "env\t"],
-    re: /env[ \t]+[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|sk|pepper|encrypt)[a-z]*[ \t]+["']?[^\s"'$<{[=]/,
-  },
-  // A keyword naming a secret (EDN, Clojure, Emacs Lisp, Ruby's `:name =>`), then a string of 4.
-  {
-    name: "keyword value", rules: ["own:keyword-value"], need: ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat", "sk", "pepper", "encrypt"],
-    gate: /:[^\s"']*\s+(?:=>\s*)?["']/,
-    re: /:(?:[\w.*+!?-]+\/)?[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|sk|pepper|encrypt)[a-z]*\s+(?:=>\s*)?["'][^"'\s]{4}/,
+    re: /env[ \t]+(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)[ \t]+["']?[^\s"'$<{[=]/,
   },
   // A password set by SQL (IDENTIFIED … BY|AS, CREATE|ALTER USER|ROLE|LOGIN … PASSWORD '…', SET PASSWORD … = '…').
   {
@@ -77,19 +78,25 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   },
   // A literal of 20 or more token characters passed to an API client's constructor.
   {
-    name: "client key", rules: ["own:client-key"], need: ["client", "algoliasearch"],
-    re: /(?:algoliasearch|client(?:\.create|::new|\.new)?)\s*\([^()\n]{0,200}?["'][a-z0-9_-]{20}/,
+    name: "client key", rules: ["own:client-key"], need: ["client(", "client.create(", "client::new(", "client.new(", "algoliasearch("],
+    re: /(?:algoliasearch|client(?:\.create|::new|\.new)?)\([^()\n]{0,200}?["'][a-z0-9_-]{20}/,
   },
   // The word for password in Lao, Khmer and Burmese, then within 60 characters a run of 8 with a digit (as the other languages' witness).
   {
     name: "password in prose, unspaced scripts", rules: ["own:password-in-prose"], need: ["ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်"],
     re: /(?:ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှက်)[\s\S]{0,60}?(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
   },
-  // A secret's name, ":" or "=", and a base64 key that starts with "/" (own-shapes.ts slashKey):
-  // the named-value witness in prefilter.ts leaves values that start with "/" (paths) out.
+  // One witness for two rules, so that a text with a secret word compiles one gate, not two (a
+  // regex's first use costs its compiling in a fresh process; docs/privacy.md "Cost"); it holds
+  // both when either matches, a superset as the pre-filter may be:
+  // - a keyword naming a secret (EDN, Clojure, Emacs Lisp, Ruby's `:name =>`), then a string of 4;
+  // - a secret's name, ":" or "=", and a base64 key that starts with "/" (own-shapes.ts slashKey):
+  //   the named-value witness in prefilter.ts leaves values that start with "/" (paths) out. Its
+  //   value has a digit (strongRandom's token body): a path of words ("/var/lib/secrets") has none.
   {
-    name: "named value, slash key", rules: ["own:env-assignment"], need: ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat"],
-    gate: /[:=][ \t]*["']?\//,
-    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)["']?[ \t]*[:=][ \t]*["']?\/[a-z0-9+/]{19}/,
+    name: "keyword value, slash key", rules: ["own:keyword-value", "own:env-assignment"],
+    need: ["key", "token", "secret", "pass", "pwd", "cred", "auth", "psk", "pat", ":sk", "/sk", "_sk", ".sk", "-sk", "pepper", "encrypt"],
+    gate: /:[^\s"']*\s+(?:=>\s*)?["']|[:=][ \t]*["']?\//,
+    re: /:(?:[\w.*+!?-]+\/)?(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)\s+(?:=>\s*)?["'][^"'\s]{4}|(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)["']?[ \t]*[:=][ \t]*["']?\/(?=[a-z0-9+/]{19})[a-z+/]*\d/,
   },
 ];
