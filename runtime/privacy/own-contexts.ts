@@ -25,15 +25,15 @@ const moreName = (name: string): boolean => /(?:^|[_.-])sk$|pepper$|encrypt$/i.t
 /**
  * Secret names the assignment rule's SECRET_NAME lacks (the eighth pass, docs/privacy.md "A sixth
  * held-out set"), as a regex source: the SK of a cloud's AK/SK pair (Huawei Cloud's, Volcengine's,
- * Baidu's, Qiniu's secret access key beside its access key id: `HUAWEICLOUD_SDK_SK`, `sk`), a
+ * Baidu's, Qiniu's secret access key beside its access key id: `HUAWEICLOUD_SDK_SK`, `VOLC_SK`), a
  * pepper (the secret key a password hash is keyed with, OWASP's password storage sheet), and
  * `encrypt`, the gossip encryption key of HashiCorp's Consul, Nomad and Serf agents.
  */
-export const MORE_SECRET_NAME = "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}(?:sk|[A-Za-z0-9]{0,30}?pepper|encrypt)";
+export const MORE_SECRET_NAME = "(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){1,8}sk|(?:[A-Za-z][A-Za-z0-9]{0,40}[_.-]){0,8}(?:[A-Za-z0-9]{0,30}?pepper|encrypt)";
 
 /**
- * A value under one of MORE_SECRET_NAME's names: an SK only when random (a generated token: "sk"
- * alone is also Slovak's language code), a pepper as the assignment rule reads a value
+ * A value under one of MORE_SECRET_NAME's names: an SK only when random (a generated token: "…_sk"
+ * may name a Slovak text), a pepper as the assignment rule reads a value
  * (keepAssignment), an `encrypt` key only as base64 of 16, 24 or 32 random bytes (the key sizes
  * of AES, both cases as random bytes' base64 has them; `encrypt = true` is a switch).
  */
@@ -48,12 +48,13 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
   {
     kind: "more-named-value",
     // NAME=value, NAME: value, "NAME": "value", HCL's `NAME = "value"`, `-NAME=value`, for the
-    // names of MORE_SECRET_NAME (as the assignment rule for its own names), the name after a space,
-    // a new line or a separator (not at the text's very start: the pre-filter's witness then needs
-    // only literals, "_sk", " sk", …, and no pattern on every text that says "task" or "ask").
+    // names of MORE_SECRET_NAME (as the assignment rule for its own names). An SK only as a compound
+    // name's last part ("HUAWEICLOUD_SDK_SK", "volc.sk"): the pre-filter's witness then needs the
+    // literals "_sk", ".sk", "-sk", and tries no pattern on every text that says "task" or "ask"; a
+    // bare `sk = "…"` of 24 random characters or more is the random-token rule's.
     need: (t, lower) => (t.includes("=") || t.includes(":")) && (lower().includes("sk") || lower().includes("pepper") || lower().includes("encrypt")),
     get re() {
-      return (moreNamedRe ??= new RegExp(caseless(`([\\s{,;(?&'"\`$-])(["']?)(${MORE_SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
+      return (moreNamedRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${MORE_SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
     },
     replace: (m, lead, q, name, sep, vq, value) => (moreNamedSecret(name ?? "", value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${m}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${value}${vq}`),
   },
@@ -76,10 +77,11 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     kind: "keyword-value",
     // A secret named by a keyword, the value a string after it: Clojure's and EDN's maps
     // (`{:user "app" :password "…"}`, `:db/password`), Emacs Lisp's property lists (auth-source's
-    // `:secret "…"`), Ruby's hash rockets (`:api_key => '…'`).
+    // `:secret "…"`), Ruby's hash rockets (`:api_key => '…'`). The keyword after a space, "{", "(",
+    // "[" or "," (the pre-filter's witness needs those literals), not at the text's very start.
     need: (t) => t.includes(":") && (t.includes('"') || t.includes("'")),
     get re() {
-      return (keywordRe ??= new RegExp(`((?:^|[\\s{(\\[,])(:(?:[\\w.*+!?-]+\\/)?(${caseless(`${SECRET_NAME}|${MORE_SECRET_NAME}`)}))\\s+(?:=>\\s*)?)(["'])((?!\\[REDACTED)[^"'\\s]{4,})\\4`, "g"));
+      return (keywordRe ??= new RegExp(`([\\s{(\\[,](:(?:[\\w.*+!?-]+\\/)?(${caseless(`${SECRET_NAME}|${MORE_SECRET_NAME}`)}))\\s+(?:=>\\s*)?)(["'])((?!\\[REDACTED)[^"'\\s]{4,})\\4`, "g"));
     },
     replace: (m, pre, _kw, name, q, value) => {
       return (moreName(name ?? "") ? moreNamedSecret(name ?? "", value ?? "") : !keepAssignment(name ?? "", value ?? "")) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`;
@@ -96,8 +98,8 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     get re() {
       return (sqlRe ??= new RegExp(
         `(\\b${caseless("(?:(?:CREATE|ALTER)\\s+USER|GRANT)")}\\b[^;\\n]{0,200}?\\b${caseless("IDENTIFIED")}\\s+(?:${caseless("WITH")}\\s+[A-Za-z_][\\w$]*\\s+)?(?:${caseless("BY|AS")})\\s+(?:${caseless("PASSWORD")}\\s+)?` +
-          `|\\b${caseless("(?:CREATE|ALTER)")}\\s+${caseless("(?:USER|ROLE|LOGIN)")}\\b[^;\\n]{0,200}?\\b${caseless("PASSWORD")}\\s*=?\\s*(?=["'])` +
-          `|\\b${caseless("SET")}\\s+${caseless("PASSWORD")}\\b[^;\\n=]{0,80}=\\s*(?:${caseless("PASSWORD")}\\s*\\(\\s*)?(?=["']))` +
+          `|\\b${caseless("(?:CREATE|ALTER)")}\\s+${caseless("(?:USER|ROLE|LOGIN)")}\\b[^;\\n]{0,200}?\\b${caseless("PASSWORD")} ?=? ?(?=["'])` +
+          `|\\b${caseless("SET PASSWORD")}\\b[^;\\n=]{0,80}=\\s*(?:${caseless("PASSWORD")}\\s*\\(\\s*)?(?=["']))` +
           `(?:(["'])((?!\\[REDACTED)[^"'\\n]{3,128})\\2|((?![?:@&$%<{"']|\\[REDACTED|${caseless("(?:VALUES|PASSWORD|NULL|RANDOM)")}\\b)[^\\s"'\`;,)]{3,128}))`,
         "g",
       ));
