@@ -3,16 +3,18 @@
 // client against a scripted model, seeded synthetic secrets planted in the owner's prompts and
 // corrections, the project's files, tool outputs, the model's replies and CLAUDE.md; then what an
 // owner runs (captures, `errata add`, `secrets learn`, `daily`, the rules wing and an approval,
-// reports, the mod, exports, the intake server on JSONL and on PostgreSQL); then every file under
-// the scratch HOME, the project, the install prefix (what changed during the walk), the server's
-// folder and a dump of the database is searched for each secret and each 8-character fragment of
-// it. Files the owner planted and files the client writes itself (its transcripts, its
-// settings) are listed apart: they are not Errata's. docs/privacy.md, "Walked as a user".
+// reports, the mod, exports, the intake server on JSONL and on PostgreSQL), every model lane
+// pointed at a loopback server that records each request; then every file under the scratch
+// HOME, the project, the install prefix (what changed during the walk), the server's folder and
+// a dump of the database, and every request body, is searched for each secret and each
+// 8-character fragment of it. Files the owner planted and files the client writes itself (its
+// transcripts, its settings) are listed apart: they are not Errata's. docs/privacy.md, "Walked
+// as a user".
 //
 // Usage: node scripts/walk-privacy.mjs [--seed N] [--keep] [--no-pg] [--no-server]
 // Needs `npm run build` (the walk imports the e2e helpers from dist/test/) and the pinned client
 // (`node scripts/claude-code.mjs install`); PostgreSQL's binaries for the database part.
-// Exit 0: no secret of the walk in clear in a file Errata wrote; 1: each leak listed.
+// Exit 0: no secret of the walk in clear in a file Errata wrote or a request to a model; 1: each leak listed.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
