@@ -120,8 +120,17 @@ const server = require("node:http").createServer((req, res) => {
     const body = Buffer.concat(chunks).toString("utf8");
     appendFileSync(process.argv[1], JSON.stringify({ path: req.url, body }) + "\\n");
     // A judge's question is answered yes (so the v4 pass finds failures and asks its diagnose
-    // questions too); any other prompt gets an empty object.
-    const content = body.includes("You judge one moment") ? JSON.stringify({ answer: "yes", confidence: 0.9 }) : "{}";
+    // questions too). The enrichment and the reviewer are answered in their shapes, quoting a
+    // planted token (a model that echoes a secret: what Errata writes of a reply must hold none);
+    // any other prompt gets an empty object.
+    const tok = process.argv[2];
+    const content = body.includes("You judge one moment")
+      ? JSON.stringify({ answer: "yes", confidence: 0.9 })
+      : body.includes("You read one complaint")
+        ? JSON.stringify({ how_upset: 2, which_part: "the reply", what_upset: "it printed " + tok, reporter_right: true, reporter_right_reason: "the key " + tok + " was shown", root_cause_hypothesis: "it echoed " + tok, class: null, proposed_fix: "never print " + tok, confidence: 0.8 })
+        : body.includes("You review changes")
+          ? JSON.stringify({ against: "the evidence quotes " + tok + " and is thin" })
+          : "{}";
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ id: "chatcmpl-walk", object: "chat.completion", created: 0, model: "walk", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
   });
@@ -141,7 +150,7 @@ async function walk() {
 // after it have diagnosed failures to show). It runs in a process of
 // its own: the walk's commands run with spawnSync, which holds this process's event loop.
 mkdirSync(dirname(laneRecord), { recursive: true });
-lane = spawn(process.execPath, ["-e", LANE_SERVER, laneRecord], { stdio: ["ignore", "pipe", "inherit"] });
+lane = spawn(process.execPath, ["-e", LANE_SERVER, laneRecord, S.github_pat], { stdio: ["ignore", "pipe", "inherit"] });
 const lanePort = await new Promise((done) => lane.stdout.once("data", (d) => done(Number(String(d).trim()))));
 const ledgerDir = join(ws.home, ".local", "share", "errata");
 mkdirSync(ledgerDir, { recursive: true });
