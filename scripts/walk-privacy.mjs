@@ -136,6 +136,9 @@ const server = require("node:http").createServer((req, res) => {
   });
 });
 server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
+// Ends with the walk, even one that failed half-way: its stdin closes when the walk's process exits.
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();
 `;
 let pgDump = existsSync(join(root, "pg-dump.sql")) ? join(root, "pg-dump.sql") : null;
 planted.set(join(project2, ".env"), "planted by the walk");
@@ -150,7 +153,7 @@ async function walk() {
 // after it have diagnosed failures to show). It runs in a process of
 // its own: the walk's commands run with spawnSync, which holds this process's event loop.
 mkdirSync(dirname(laneRecord), { recursive: true });
-lane = spawn(process.execPath, ["-e", LANE_SERVER, laneRecord, S.github_pat], { stdio: ["ignore", "pipe", "inherit"] });
+lane = spawn(process.execPath, ["-e", LANE_SERVER, laneRecord, S.github_pat], { stdio: ["pipe", "pipe", "inherit"] });
 const lanePort = await new Promise((done) => lane.stdout.once("data", (d) => done(Number(String(d).trim()))));
 const ledgerDir = join(ws.home, ".local", "share", "errata");
 mkdirSync(ledgerDir, { recursive: true });
