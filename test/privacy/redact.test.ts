@@ -14,8 +14,8 @@ import { loadCorpus } from "./corpus.js";
 import { generatedSecrets, inClear } from "./generated-secrets.js";
 import { caseless, EARLY_RULES, LATE_RULES, PROSE_PASSWORD_WORDS, SECRET_NAME, SPECIFIC_RULES } from "../../runtime/privacy/own-rules.js";
 import { kindOf } from "../../runtime/privacy/engine.js";
-import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
-import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { notASecret, onlyReferences, SEQUENCES, WORDS } from "../../runtime/privacy/placeholders.js";
+import { encodedText, NOT_SECRET_NAMES, notSecretName, passwordLike, strongRandom, testCaseless } from "../../runtime/privacy/own-shapes.js";
 import { gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
@@ -272,6 +272,44 @@ describe("redactSecrets: properties", () => {
       );
     }
     expect(matched).toBeGreaterThan(100);
+  });
+  it("testCaseless answers as the pattern with the i flag, the Kelvin sign and the dotted capital I included", () => {
+    const patterns = [WORDS, SEQUENCES, /^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/];
+    const pieces = ["example", "placeholder", "your_", "dummy", "change-me", "replaceme", "insert_", "xxxx", "<api key>", "{{", "${", "abcdefgh", "qwertyui", "12345678", "test", "foo", "my", "_", "fa\u212Ae", "\u0130NSERT_", "Xk3mQ9vT2bLpR7sW", "\u017F", "ÄÖ", "k", "K", "i"];
+    const flip = (t: string, seed: number): string => [...t].map((c, i) => (((seed >> (i % 24)) & 1) === 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+    const text = fc.oneof(
+      fc.tuple(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 2 ** 24 })).map(([ps, seed]) => flip(ps.join(""), seed)),
+      fc.string({ maxLength: 20 }),
+    );
+    let matched = 0;
+    let special = 0;
+    for (const re of patterns) {
+      expect(re.flags).toBe("");
+      const withI = new RegExp(re.source, "i");
+      fc.assert(
+        fc.property(text, (t) => {
+          if (withI.test(t)) matched++;
+          if (t.includes("\u212A") || t.includes("\u0130")) special++;
+          expect(testCaseless(re, t)).toBe(withI.test(t));
+        }),
+        { numRuns: 600, seed: 20261207 },
+      );
+    }
+    expect(matched).toBeGreaterThan(200);
+    expect(special).toBeGreaterThan(20);
+  });
+  it("notSecretName answers as NOT_SECRET_NAMES on lower-cased names (every name it takes holds key or token)", () => {
+    const names = fc.oneof(fc.stringMatching(NOT_SECRET_NAMES), fc.constantFrom("id", "key_id", "primary_key", "api_key", "max_tokens", "password", "public-key", "token"), fc.string({ maxLength: 16 }));
+    let taken = 0;
+    fc.assert(
+      fc.property(names, (n) => {
+        const lower = n.toLowerCase();
+        if (NOT_SECRET_NAMES.test(lower)) taken++;
+        expect(notSecretName(lower)).toBe(NOT_SECRET_NAMES.test(lower));
+      }),
+      { numRuns: 1000, seed: 20261207 },
+    );
+    expect(taken).toBeGreaterThan(200);
   });
   it("redacts several secrets in one text, each with its kind", () => {
     const text = `${SECRETS[0]!.text}\n${SECRETS[17]!.text}\nmail ana@example.com`;
