@@ -4,7 +4,9 @@
  * API keys, Salesforce session ids, a kubeconfig's client key and certificate data; since the
  * seventh pass (the fifth held-out set's misses, by form) Mercado Pago's access tokens, Atlassian's
  * API tokens of any length, Telegram's bot tokens, Midtrans' server keys, a PuTTY key file's
- * private lines and base64 of a JSON object that holds a random value (Cloudflare's tunnel tokens).
+ * private lines and base64 of a JSON object that holds a random value (Cloudflare's tunnel tokens);
+ * since the eighth pass (the sixth held-out set's misses, by form) Unleash's API tokens and BIP32
+ * extended private keys.
  */
 import { shannonEntropy } from "./gitleaks.js";
 import { encodedText } from "./own-shapes.js";
@@ -70,4 +72,19 @@ export const FORMAT_RULES: readonly OwnRule[] = [
     re: /(?<![A-Za-z0-9+/=_.-]|base64,)(eyJ[A-Za-z0-9+/_-]{60,}={0,2})(?![A-Za-z0-9+/=_.-])/g,
     replace: (m, token) => (encodedText(token ?? "") ? token ?? "" : m),
   },
+  // --- the eighth pass (docs/privacy.md "A sixth held-out set") ---
+  // Unleash's API tokens (client, frontend and admin), as its docs give them:
+  // "<project>:<environment>.<hash>", the project "*" for all of them or "[]" for several, the
+  // hash hex (56 digits in Unleash's own server; 32 or more taken). A hex run after a "name:name."
+  // label is otherwise rare: a container image's digest is "sha256:<hex>", with no dot.
+  {
+    kind: "unleash-api-token",
+    need: (t) => t.includes(":") && t.includes("."),
+    re: /(?<![A-Za-z0-9_*:.\]-])(?:\*|\[\]|[A-Za-z0-9][A-Za-z0-9_-]{0,99}):[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.[0-9a-f]{32,}(?![A-Za-z0-9_-])/g,
+  },
+  // A BIP32 extended private key (BIP 32; its version bytes make "xprv" on main net, "tprv" on
+  // test net, SLIP-132's "yprv", "zprv", "Yprv", "Zprv", "uprv", "vprv", "Uprv", "Vprv"): 111
+  // base58 characters in all. Any letter or digit is taken after the prefix, so a key copied with
+  // a letter base58 leaves out is still one; the extended public key ("xpub…") is public.
+  { kind: "bip32-private-key", need: (t) => t.includes("prv"), re: /(?<![A-Za-z0-9])[xtyzuvYZUV]prv[A-Za-z0-9]{100,110}(?![A-Za-z0-9])/g },
 ];

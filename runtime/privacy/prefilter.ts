@@ -18,6 +18,7 @@
 import { KeywordGate } from "./keyword-gate.js";
 import { tokenRuns } from "./token-runs.js";
 import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
+import { importedKeywords } from "./imported-rules.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 export { KEY_WORDS } from "./witness-places.js";
@@ -364,6 +365,8 @@ export function candidates(text: string, within?: Candidates): Candidates {
     const gate = new KeywordGate(lower);
     keyword = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
   }
+  // The owner's imported betterleaks rules' keywords, when any (imported-rules.ts; null when none).
+  if (keyword === undefined && (within === undefined || within.keyword !== null)) keyword = importedKeywords()?.find((kw) => lower.includes(kw));
   if (keyword !== undefined) first ??= `keyword ${keyword}`;
   return { rules, keyword: keyword ?? null, first };
 }
