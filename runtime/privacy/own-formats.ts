@@ -5,8 +5,7 @@
  * seventh pass (the fifth held-out set's misses, by form) Mercado Pago's access tokens, Atlassian's
  * API tokens of any length, Telegram's bot tokens, Midtrans' server keys, a PuTTY key file's
  * private lines and base64 of a JSON object that holds a random value (Cloudflare's tunnel tokens);
- * since the eighth pass (the sixth held-out set's misses, by form) Unleash's API tokens and BIP32
- * extended private keys.
+ * since the eighth pass (the sixth held-out set's misses, by form) BIP32 extended private keys.
  */
 import { shannonEntropy } from "./gitleaks.js";
 import { encodedText } from "./own-shapes.js";
@@ -73,15 +72,6 @@ export const FORMAT_RULES: readonly OwnRule[] = [
     replace: (m, token) => (encodedText(token ?? "") ? token ?? "" : m),
   },
   // --- the eighth pass (docs/privacy.md "A sixth held-out set") ---
-  // Unleash's API tokens (client, frontend and admin), as its docs give them:
-  // "<project>:<environment>.<hash>", the project "*" for all of them or "[]" for several, the
-  // hash hex (56 digits in Unleash's own server; 32 or more taken). A hex run after a "name:name."
-  // label is otherwise rare: a container image's digest is "sha256:<hex>", with no dot.
-  {
-    kind: "unleash-api-token",
-    need: (t) => t.includes(":") && t.includes("."),
-    re: /(?<![A-Za-z0-9_*:.\]-])(?:\*|\[\]|[A-Za-z0-9][A-Za-z0-9_-]{0,99}):[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.[0-9a-f]{32,}(?![A-Za-z0-9_-])/g,
-  },
   // A BIP32 extended private key (BIP 32; its version bytes make "xprv" on main net, "tprv" on
   // test net, SLIP-132's "yprv", "zprv", "Yprv", "Zprv", "uprv", "vprv", "Uprv", "Vprv"): 111
   // base58 characters in all. Any letter or digit is taken after the prefix, so a key copied with

@@ -155,7 +155,8 @@ const WITNESSES: readonly Witness[] = [
     name: "named value", rules: ["own:env-assignment"],
     need: NAME_WORDS,
     gate: /(?:key|token|secret|pass|pwd|credential|auth|psk|pat|phrase)[a-z]*["']?\s*[:=>]/,
-    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)(?:["']?\s*[:=]\s*["']?[^\s"',;`$<{[/][^\s"',;`]{3}|>[^<\s]{4})/,
+    // A value that starts with "/" only as a base64 key's might (own-shapes.ts slashKey: a digit in its run; a path of words has none).
+    re: /(?:keys?|token|secret|passw(?:or)?d|pwd|pass(?:[_-]?phrase)?|credentials?|auth|psk|pat)(?:["']?\s*[:=]\s*["']?(?:[^\s"',;`$<{[/][^\s"',;`]{3}|\/(?=[a-z0-9+/]{19})[a-z+/]*\d)|>[^<\s]{4})/,
   },
   // The own config-directive rule: a secret name at a line's start, spaces, one value to the line's end.
   {

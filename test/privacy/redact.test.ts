@@ -922,9 +922,10 @@ describe("redactSecrets: the eighth pass's forms (issue 34, the sixth held-out s
   const k32 = Buffer.from(Array.from({ length: 32 }, () => Math.floor(own() * 256))).toString("base64");
   const xprv = `zprvAWgYBBk7JR8Gj${r(94)}`;
   const taken: [string, string][] = [
-    // Provider formats from their docs.
+    // An Authorization header with no scheme word (Unleash's tokens), a BIP32 private key.
     [`UNLEASH_API_TOKEN="*:development.${hex56}"`, hex56],
     [`curl -H "Authorization: []:production.${hex56}" https://flags.example.net/api/client/features`, hex56],
+    [`headers = {"authorization": "${v40}"}`, v40],
     [`importmulti '[{"desc": "tr(${xprv}/86h/1h/0h/0/*)"}]'`, xprv],
     // Names the assignment rule lacked: a cloud's SK, a pepper, a gossip encrypt key.
     [`VOLCENGINE_AK=AKLTNmE4ZjI4 VOLCENGINE_SK=${v40}`, v40],
@@ -965,6 +966,7 @@ describe("redactSecrets: the eighth pass's forms (issue 34, the sixth held-out s
     // Near texts of the new forms.
     `docker pull registry.example.org/app@sha256:${r(64, HEX)}`,
     `commit ${r(40, HEX)} on origin:main.`,
+    'Authorization: ${UNLEASH_TOKEN}\nheaders["Authorization"] = "Token " + key',
     "lang: sk\nlocale.sk = Slovak",
     "encrypt = true\nencrypt: false",
     `encrypt = "${Buffer.from("hello world, this is text").toString("base64")}"`,
