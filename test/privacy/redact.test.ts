@@ -1000,3 +1000,32 @@ describe("redactSecrets: the eighth pass's forms (issue 34, the sixth held-out s
     }
   });
 });
+
+describe("redactSecrets: an AWS key pair on one line (issue 34, found by the walk as a user)", () => {
+  // The walk's correction "rotate AWS AKIA… / <secret>" kept the 40-character secret when it held
+  // "+" or "/" (no rule read a lone run of base64's alphabet). Property: for any seeded secret of
+  // AWS's form and any of the separators people paste between the two, the secret is redacted,
+  // through the hook's pre-filter path (redactSecrets) and with every rule run (unfiltered).
+  const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  it("the secret after its key id is redacted, whatever separates them on the line", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(" / ", ":", " ", ", secret ", " and the secret is "), (seed, sep) => {
+        const rnd = mulberry32(seed);
+        const id = `AKIA${Array.from({ length: 16 }, () => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[Math.floor(rnd() * 32)]).join("")}`;
+        let secret = Array.from({ length: 40 }, () => ALPHA[Math.floor(rnd() * 64)]).join("");
+        secret = `${secret.slice(0, 10)}+${secret.slice(11, 25)}/${secret.slice(26)}`; // the shape the walk found kept
+        for (const out of [redactSecrets(`rotate AWS ${id}${sep}${secret} today`).text, redactSecretsUnfiltered(`rotate AWS ${id}${sep}${secret} today`).text]) {
+          expect(out).not.toContain(secret.slice(0, 12));
+          expect(out).not.toContain(id);
+        }
+      }),
+      { seed: 34, numRuns: 200 },
+    );
+  });
+  it.each([
+    ["key AKIAZ3KQM9XWV2PLR8TY, sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709", ", sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709"],
+    ["[REDACTED:aws-access-key] in /usr/local/share/applications/foo/bar/baz1", " in /usr/local/share/applications/foo/bar/baz1"],
+  ])("keeps what beside a key id is no secret: %s", (text, tail) => {
+    expect(redactSecrets(text).text).toBe(`${text.startsWith("[") ? "[REDACTED:aws-access-key]" : "key [REDACTED:aws-access-key]"}${tail}`);
+  });
+});
