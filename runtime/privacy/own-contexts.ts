@@ -77,11 +77,12 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     kind: "keyword-value",
     // A secret named by a keyword, the value a string after it: Clojure's and EDN's maps
     // (`{:user "app" :password "…"}`, `:db/password`), Emacs Lisp's property lists (auth-source's
-    // `:secret "…"`), Ruby's hash rockets (`:api_key => '…'`). The keyword after a space, "{", "(",
-    // "[" or "," (the pre-filter's witness needs those literals), not at the text's very start.
+    // `:secret "…"`), Ruby's hash rockets (`:api_key => '…'`). The keyword after a space, a tab, a
+    // new line, "{", "(", "[" or "," (the pre-filter's witness needs those literals), not at the
+    // text's very start.
     need: (t) => t.includes(":") && (t.includes('"') || t.includes("'")),
     get re() {
-      return (keywordRe ??= new RegExp(`([\\s{(\\[,](:(?:[\\w.*+!?-]+\\/)?(${caseless(`${SECRET_NAME}|${MORE_SECRET_NAME}`)}))\\s+(?:=>\\s*)?)(["'])((?!\\[REDACTED)[^"'\\s]{4,})\\4`, "g"));
+      return (keywordRe ??= new RegExp(`([ \\t\\n{(\\[,](:(?:[\\w.*+!?-]+\\/)?(${caseless(`${SECRET_NAME}|${MORE_SECRET_NAME}`)}))\\s+(?:=>\\s*)?)(["'])((?!\\[REDACTED)[^"'\\s]{4,})\\4`, "g"));
     },
     replace: (m, pre, _kw, name, q, value) => {
       return (moreName(name ?? "") ? moreNamedSecret(name ?? "", value ?? "") : !keepAssignment(name ?? "", value ?? "")) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`;

@@ -32,10 +32,8 @@ export const KEY_WORDS: readonly string[] = [
  */
 export const KEY_PROSE = /(?:api key|api-key|apikey|access key|access token|key|token|secret|clave|llave|chave|clé|jeton|schlüssel|schluessel|chiave|sleutel|klucz|klíč|kulcs|anahtar|ключ|токен|секрет|κλειδί|מפתח|مفتاح|कुंजी|टोकन|คีย์|โทเค็น|khóa|キー|トークン|シークレット|鍵|密钥|密鑰|秘钥|令牌|키|토큰|시크릿)[^.,;\n:：=。、，"`]{0,44}?(?:\s(?:is|was|are|es|era|é|est|ist|lautet|è|jest|to|je|van|dır|dir|это|є|είναι|הוא|היא|هو|هي|है|คือ|là|adalah)|\s?[:：]|は|是|为|為|은|는|이|가|คือ|ແມ່ນ|ຄື|គឺ|မှာ|သည်)\s*["'`]?[a-z0-9_\-+=.][a-z0-9_\-+/=.]{15}/;
 
-/** A space of any kind (JavaScript's \s). */
-const SPACES = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
-/** What may stand before the keyword-value rule's ":" (own-contexts.ts). */
-const KEYWORD_LEADS: readonly string[] = [..."{([,", ...SPACES];
+/** What may stand before the keyword-value rule's ":" (own-contexts.ts): few literals, each a search of the whole text when absent. */
+const KEYWORD_LEADS: readonly string[] = [..."{([, \t\n"];
 
 export const PLACE_WITNESSES: readonly Witness[] = [
   // An XML element's name or key attribute naming a secret, then its value attribute or text.
@@ -73,7 +71,7 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   // A password set by SQL (IDENTIFIED … BY|AS, CREATE|ALTER USER|ROLE|LOGIN … PASSWORD '…', SET PASSWORD … = '…').
   {
     name: "sql password", rules: ["own:sql-password"],
-    need: ["identified", "set password", ...["", " "].flatMap((s1) => ["", "="].flatMap((eq) => ["", " "].flatMap((s2) => ["'", '"'].map((q) => `password${s1}${eq}${s2}${q}`))))],
+    need: ["identified", "password"],
     re: /identified\s+(?:with\s+[a-z_][\w$]*\s+)?(?:by|as)\s|\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,200}?\bpassword ?=? ?["']|\bset password\b[^;\n=]{0,80}=/,
   },
   // A literal of 20 or more token characters passed to an API client's constructor.
@@ -87,7 +85,7 @@ export const PLACE_WITNESSES: readonly Witness[] = [
     re: /(?:ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှက်)[\s\S]{0,60}?(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
   },
   // A keyword naming a secret (EDN, Clojure, Emacs Lisp, Ruby's `:name =>`), then a string of 4:
-  // its ":" follows a space, "{", "(", "[" or "," (literal needs, so ordinary text compiles no pattern here).
+  // its ":" follows a space, a tab, a new line, "{", "(", "[" or "," (literal needs, so ordinary text compiles no pattern here).
   {
     name: "keyword value", rules: ["own:keyword-value"], need: KEYWORD_LEADS.map((c) => `${c}:`),
     re: /:(?:[\w.*+!?-]+\/)?(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)\s+(?:=>\s*)?["'][^"'\s]{4}/,
