@@ -21,6 +21,7 @@ import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
 import { applySpans, widenToToken, type Span } from "./spans.js";
 import { notASecret, onlyReferences } from "./placeholders.js";
+import { publicByDesign } from "./own-shapes.js";
 import { spellsItsName, upstreamDisowns } from "./upstream-verdict.js";
 
 export interface Redaction {
@@ -225,7 +226,8 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
       // Upstream's own verdict on a broad rule's finding (upstream-verdict.ts), and, for every
       // rule, a value made only of variable references ("${USER:-${DEFAULT_USER}}:${APIKEY}").
       const value = text.slice(start, end);
-      if (onlyReferences(value) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
+      // A key its provider documents as public (own-shapes.ts publicByDesign), whichever rule found it.
+      if (onlyReferences(value) || publicByDesign(text, start, end) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
         if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
           rescannedFrom = s + 1;
           // The rescan finds every later match of the rule too: it replaces the rest of the queue.

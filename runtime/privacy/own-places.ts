@@ -33,8 +33,20 @@ function flagSecret(value: string): boolean {
   return namedPassword(value) || appPassword(value) || generatedToken(value);
 }
 
-/** Letters of the scripts the prose rules read (Latin with its accents, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Bengali, Thai, Vietnamese). */
-export const LETTERS = "A-Za-z0-9_\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF\\u0590-\\u05FF\\u0600-\\u06FF\\u0900-\\u09FF\\u0E00-\\u0E7F\\u1E00-\\u1EFF";
+/** Letters of the scripts the prose rules read that part their words by spaces (Latin with its accents, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Bengali, Vietnamese). */
+export const SPACED_LETTERS = "A-Za-z0-9_\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF\\u0590-\\u05FF\\u0600-\\u06FF\\u0900-\\u09FF\\u1E00-\\u1EFF";
+/**
+ * Those and the scripts that write a sentence's words together, without spaces (Thai, Lao,
+ * Burmese, Khmer; since the eighth pass): a word of these starts wherever it stands, so the rules'
+ * "not inside a longer word" reads SPACED_LETTERS only.
+ */
+export const LETTERS = `${SPACED_LETTERS}\\u0E00-\\u0EFF\\u1000-\\u109F\\u1780-\\u17FF`;
+/**
+ * "is" and topic markers in those unspaced scripts (the eighth pass; a Thai sentence runs its
+ * clause into "คือ" with no space: "รหัสผ่านของเซิร์ฟเวอร์คือ …"): Thai "คือ", Lao "ແມ່ນ" and
+ * "ຄື", Khmer "គឺ", Burmese "မှာ" and "သည်". Read without a space before them, as the CJK particles.
+ */
+export const UNSPACED_COPULAS = "คือ|ແມ່ນ|ຄື|គឺ|မှာ|သည်";
 
 /**
  * The word for a key, a token or a secret in the languages of the capture and beyond (English,
@@ -62,11 +74,14 @@ const L = LETTERS;
  * Bengali, Thai, Ukrainian: whole words for its pattern, and the stems the pre-filter and the
  * rule's `need` search (PROSE_MORE_WORDS, in PROSE_PASSWORD_WORDS; prefilter.ts has the same).
  */
-export const PROSE_MORE_PASSWORD_WORDS = "hasło|hasła|hasłem|haslo|hasla|heslo|hesla|heslem|jelszó|jelszava|jelszo|şifre|şifresi|sifre|sifresi|parola|parolă|parolası|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozinka|lozinku|geslo|κωδικός|κωδικό|συνθηματικό|סיסמה|סיסמא|הסיסמה|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло";
+/** The word for password in Lao, Khmer and Burmese (the eighth pass), whole; in PROSE_MORE_WORDS and PROSE_MORE_PASSWORD_WORDS. */
+export const UNSPACED_PASSWORD_WORDS: readonly string[] = ["ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်"];
+export const PROSE_MORE_PASSWORD_WORDS = `hasło|hasła|hasłem|haslo|hasla|heslo|hesla|heslem|jelszó|jelszava|jelszo|şifre|şifresi|sifre|sifresi|parola|parolă|parolası|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozinka|lozinku|geslo|κωδικός|κωδικό|συνθηματικό|סיסמה|סיסמא|הסיסמה|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|${UNSPACED_PASSWORD_WORDS.join("|")}`;
 export const PROSE_MORE_WORDS: readonly string[] = [
   "hasł", "hasl", "heslo", "hesla", "jelsz", "şifre", "sifre", "parola", "parolă", "mật khẩu", "mat khau", "kata sandi", "kata laluan",
   "adgangskode", "passord", "kodeord", "lozink", "geslo", "κωδικ", "συνθηματικ", "סיסמ", "كلمة المرور", "كلمة السر", "رمز عبور", "گذرواژه",
   "पासवर्ड", "পাসওয়ার্ড", "รหัสผ่าน", "гасло",
+  ...UNSPACED_PASSWORD_WORDS,
 ];
 let keyProseRe: RegExp | undefined;
 
@@ -149,7 +164,7 @@ export const PLACE_RULES: readonly OwnRule[] = [
     need: (_t, lower) => PROSE_KEY_WORDS.some((w) => lower().includes(w)),
     get re() {
       return (keyProseRe ??= new RegExp(
-        `((?<![${L}]|\\[REDACTED:[a-z0-9-]{0,40})(?:${PROSE_KEY_WORDS.map(esc).join("|")})[${L}]{0,4}[^.,;\\n:：=。、，"\`]{0,40}?(?:\\s(?:${COPULAS})(?![${L}])|\\s?[:：]|は|是|为|為|은|는|이|가)\\s*)(["'\`]?)((?!\\[REDACTED|[/\\\\])[A-Za-z0-9_\\-+/=.]{16,})\\2`,
+        `((?<![${SPACED_LETTERS}]|\\[REDACTED:[a-z0-9-]{0,40})(?:${PROSE_KEY_WORDS.map(esc).join("|")})[${L}]{0,4}[^.,;\\n:：=。、，"\`]{0,40}?(?:\\s(?:${COPULAS})(?![${L}])|\\s?[:：]|は|是|为|為|은|는|이|가|${UNSPACED_COPULAS})\\s*)(["'\`]?)((?!\\[REDACTED|[/\\\\])[A-Za-z0-9_\\-+/=.]{16,})\\2`,
         "gi",
       ));
     },

@@ -25,9 +25,10 @@ import {
   bareToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 import { FORMAT_RULES } from "./own-formats.js";
-import { LETTERS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS } from "./own-places.js";
+import { CONTEXT_RULES } from "./own-contexts.js";
+import { LETTERS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
 
-export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
+export { caseless, looksRandom, NOT_SECRET_NAMES, notSecretName, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
 const E = "(?![A-Za-z0-9_-])"; // token end
@@ -349,10 +350,10 @@ export const LATE_RULES: readonly OwnRule[] = [
     // before the host's colon, and a later pass took the port and database for a password.
     need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
     // Since the seventh pass more languages (own-places.ts), and the password right after its word
-    // where the verb comes last (Turkish "şifresi … olarak ayarlandı", Hindi "पासवर्ड … है").
+    // where the verb comes last (Turkish "şifresi … olarak ayarlandı", Hindi "पासवर्ड … है"); Thai's, Lao's,… unspaced (UNSPACED_COPULAS).
     get re() {
       return (proseWordsRe ??= new RegExp(
-        `((?<![${LETTERS}]|\\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|${PROSE_MORE_PASSWORD_WORDS})[${LETTERS}]{0,4}(?:[^.,;\\n:：=。、，]{0,40}?(?:\\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это|jest|to|je|van|este|er|είναι|הוא|היא|هي|هو|là|adalah|ialah|คือ|є)(?![${LETTERS}])|\\s?[:：]|\\s[—–-]|は|是|为|為|은|는|이|가)|(?=[ \\t]))\\s*)(["'\`]?)((?!\\[REDACTED)[^\\s"'\`。、，]{8,64})\\2(?=[\\s.,;:!?)"'\`。、，]|$)`,
+        `((?<![${SPACED_LETTERS}]|\\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|${PROSE_MORE_PASSWORD_WORDS})[${LETTERS}]{0,4}(?:[^.,;\\n:：=。、，]{0,40}?(?:\\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это|jest|to|je|van|este|er|είναι|הוא|היא|هي|هو|là|adalah|ialah|คือ|є)(?![${LETTERS}])|\\s?[:：]|\\s[—–-]|は|是|为|為|은|는|이|가|${UNSPACED_COPULAS})|(?=[ \\t]))\\s*)(["'\`]?)((?!\\[REDACTED)[^\\s"'\`。、，]{8,64})\\2(?=[\\s.,;:!?)"'\`。、，]|$)`,
         "gi",
       ));
     },
@@ -377,8 +378,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     re: /(\bnet use(?:\s+(?:[A-Za-z]:|\*))?\s+\\\\[^\s]+(?:\s+\/[^\s]+)*\s+|\bnet user\s+(?!\/)[^\s]+\s+|\s\/(?:pass|password):|\bschtasks\b[^\n]*?\s\/rp\s+|\b(?:psexec|paexec)\b[^\n]*?\s-p\s+)(["']?)((?![/*\\])[^\s"']{4,})\2/gi,
     replace: (m, pre, q, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${q}${value}${q}` : `${pre}${q}${m}${q}`),
   },
-  // Secrets in a place (own-places.ts, the seventh pass).
-  ...PLACE_RULES,
+  ...PLACE_RULES, ...CONTEXT_RULES, // secrets in a place (own-places.ts, the seventh pass), in a language's or tool's context (own-contexts.ts, the eighth)
   {
     kind: "random-token",
     // A random token standing alone (bareToken): what no prefix, name or place tells, a key

@@ -13,6 +13,7 @@ export const MORE_PROSE_WORDS: readonly string[] = [
   "hasł", "hasl", "heslo", "hesla", "jelsz", "şifre", "sifre", "parola", "parolă", "mật khẩu", "mat khau", "kata sandi", "kata laluan",
   "adgangskode", "passord", "kodeord", "lozink", "geslo", "κωδικ", "συνθηματικ", "סיסמ", "كلمة المرور", "كلمة السر", "رمز عبور", "گذرواژه",
   "पासवर्ड", "পাসওয়ার্ড", "รหัสผ่าน", "гасло",
+  "ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်", // the eighth pass (own-places.ts UNSPACED_PASSWORD_WORDS)
 ];
 
 /**
@@ -29,7 +30,12 @@ export const KEY_WORDS: readonly string[] = [
  * clause, "is" in a language, a colon or a particle, then 16 token characters. Tried only when the
  * token runs hold a wide one (its token needs a letter and two digits), as the English prose witness.
  */
-export const KEY_PROSE = /(?:api key|api-key|apikey|access key|access token|key|token|secret|clave|llave|chave|clé|jeton|schlüssel|schluessel|chiave|sleutel|klucz|klíč|kulcs|anahtar|ключ|токен|секрет|κλειδί|מפתח|مفتاح|कुंजी|टोकन|คีย์|โทเค็น|khóa|キー|トークン|シークレット|鍵|密钥|密鑰|秘钥|令牌|키|토큰|시크릿)[^.,;\n:：=。、，"`]{0,44}?(?:\s(?:is|was|are|es|era|é|est|ist|lautet|è|jest|to|je|van|dır|dir|это|є|είναι|הוא|היא|هو|هي|है|คือ|là|adalah)|\s?[:：]|は|是|为|為|은|는|이|가)\s*["'`]?[a-z0-9_\-+=.][a-z0-9_\-+/=.]{15}/;
+export const KEY_PROSE = /(?:api key|api-key|apikey|access key|access token|key|token|secret|clave|llave|chave|clé|jeton|schlüssel|schluessel|chiave|sleutel|klucz|klíč|kulcs|anahtar|ключ|токен|секрет|κλειδί|מפתח|مفتاح|कुंजी|टोकन|คีย์|โทเค็น|khóa|キー|トークン|シークレット|鍵|密钥|密鑰|秘钥|令牌|키|토큰|시크릿)[^.,;\n:：=。、，"`]{0,44}?(?:\s(?:is|was|are|es|era|é|est|ist|lautet|è|jest|to|je|van|dır|dir|это|є|είναι|הוא|היא|هو|هي|है|คือ|là|adalah)|\s?[:：]|は|是|为|為|은|는|이|가|คือ|ແມ່ນ|ຄື|គឺ|မှာ|သည်)\s*["'`]?[a-z0-9_\-+=.][a-z0-9_\-+/=.]{15}/;
+
+/** A space of any kind (JavaScript's \s). */
+const SPACES = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+/** What may stand before the keyword-value rule's ":" (own-contexts.ts). */
+const KEYWORD_LEADS: readonly string[] = [..."{([,", ...SPACES];
 
 export const PLACE_WITNESSES: readonly Witness[] = [
   // An XML element's name or key attribute naming a secret, then its value attribute or text.
@@ -48,5 +54,42 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   {
     name: "oracle logon", rules: ["own:password-flag"], need: ["sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"],
     re: /(?:\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b(?:[ \t]+(?:-[a-z]+|target|catalog|auxiliary|userid=))*|\brman\b[^\n]*[ \t](?:catalog|auxiliary))[ \t]+["']?[a-z][\w$#.]*\/[^\s@/"']{3}/,
+  },
+  // --- the eighth pass (docs/privacy.md "A sixth held-out set"; own-formats.ts, own-places.ts MORE_PLACE_RULES) ---
+  // BIP32's extended private keys. (The scheme-less Authorization rule needs no witness: "authorization" is a literal of prefilter.ts.)
+  { name: "bip32 private key", rules: ["own:bip32-private-key"], need: ["prv"], re: /[xtyzuv]prv[a-z0-9]{100}/ },
+  // An SK (a compound name's last part: not "task:"), a pepper or an `encrypt` key named, then ":" or "=" and a value of 4.
+  {
+    name: "more named value", rules: ["own:more-named-value"],
+    // The rule's "sk" is a compound name's last part ("…_SK", "….sk", "…-sk").
+    need: ["pepper", "encrypt", "_sk", ".sk", "-sk"],
+    re: /(?:[_.-]sk|pepper|encrypt)["']?[ \t]*[:=][ \t]*["']?[^\s"',;`$<{[=:][^\s"',;`]{3}/,
+  },
+  // Dockerfile's legacy `ENV <key> <value>`, the key a secret's name.
+  {
+    name: "dockerfile env", rules: ["own:dockerfile-env"], need: ["env ", "env\t"],
+    re: /env[ \t]+(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)[ \t]+["']?[^\s"'$<{[=]/,
+  },
+  // A password set by SQL (IDENTIFIED … BY|AS, CREATE|ALTER USER|ROLE|LOGIN … PASSWORD '…', SET PASSWORD … = '…').
+  {
+    name: "sql password", rules: ["own:sql-password"],
+    need: ["identified", "set password", ...["", " "].flatMap((s1) => ["", "="].flatMap((eq) => ["", " "].flatMap((s2) => ["'", '"'].map((q) => `password${s1}${eq}${s2}${q}`))))],
+    re: /identified\s+(?:with\s+[a-z_][\w$]*\s+)?(?:by|as)\s|\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,200}?\bpassword ?=? ?["']|\bset password\b[^;\n=]{0,80}=/,
+  },
+  // A literal of 20 or more token characters passed to an API client's constructor.
+  {
+    name: "client key", rules: ["own:client-key"], need: ["client(", "client.create(", "client::new(", "client.new(", "algoliasearch("],
+    re: /(?:algoliasearch|client(?:\.create|::new|\.new)?)\([^()\n]{0,200}?["'][a-z0-9_-]{20}/,
+  },
+  // The word for password in Lao, Khmer and Burmese, then within 60 characters a run of 8 with a digit (as the other languages' witness).
+  {
+    name: "password in prose, unspaced scripts", rules: ["own:password-in-prose"], need: ["ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်"],
+    re: /(?:ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှက်)[\s\S]{0,60}?(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
+  },
+  // A keyword naming a secret (EDN, Clojure, Emacs Lisp, Ruby's `:name =>`), then a string of 4:
+  // its ":" follows a space, "{", "(", "[" or "," (literal needs, so ordinary text compiles no pattern here).
+  {
+    name: "keyword value", rules: ["own:keyword-value"], need: KEYWORD_LEADS.map((c) => `${c}:`),
+    re: /:(?:[\w.*+!?-]+\/)?(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)\s+(?:=>\s*)?["'][^"'\s]{4}/,
   },
 ];

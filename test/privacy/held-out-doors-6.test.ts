@@ -1,12 +1,14 @@
 /**
  * The sixth held-out set (test/fixtures/privacy/held-out-doors-6.yaml: secret shapes in none of
  * the other five privacy fixture files, written by a helper that never read the redactor, and
- * committed before anyone ran the redactor on it). Without ERRATA_REPORT_DOORS6=1 this checks the
- * file's form only and prints one line saying the figures are report-only; with it, every text
- * goes through the redactor alone and through every door Errata writes by (the same doors as
- * held-out-doors.test.ts), and the figures are printed. They are a report, never a target: no
- * list of expected misses is kept here, so nobody tunes the redactor against this set while
- * working on it.
+ * committed before anyone ran the redactor on it). Held out until its first run, dev since: the
+ * lead ran it once (2026-12-07, before any change made from it) and docs/privacy.md ("A sixth
+ * held-out set") reports that run, the held-out figure: 55 of 65 caught by the redactor alone,
+ * 18 of 21 look-alikes kept, 10 of 65 found in clear through every door. Since then every text
+ * goes through the redactor alone and through every door Errata writes by (as
+ * held-out-doors.test.ts) on every run, and the lists below are what is measured now: a secret
+ * newly missed, or a look-alike newly hurt, fails here.
+ * ERRATA_REPORT_DOORS6=1 is no longer needed; the figures are printed either way.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +22,6 @@ import { leaksThroughDoors, throughEveryDoor, world, type World } from "./doors.
 const FILE = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-6.yaml");
 const FOURTH = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-4.yaml");
 const FIFTH = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-5.yaml");
-const REPORT = process.env["ERRATA_REPORT_DOORS6"] === "1";
 const set = loadCorpus(FILE);
 
 interface RawEntry {
@@ -39,9 +40,12 @@ const others = [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE, FOURT
 /** A recipe's literal prefix before its first random part ("gsk_" of "gsk_{alnum:52}"). */
 const literalPrefix = (recipe: string): string => recipe.split("{")[0]!;
 
-describe("the sixth held-out set: form", () => {
-  if (!REPORT) process.stdout.write("sixth held-out set (test/fixtures/privacy/held-out-doors-6.yaml): form checked only; its figures are report-only, printed with ERRATA_REPORT_DOORS6=1\n");
+/** Secrets the redactor leaves in clear (in part or whole), by id. */
+const MISSED: readonly string[] = [];
+/** Look-alikes it changes, by id. */
+const HURT: readonly string[] = [];
 
+describe("the sixth held-out set: form", () => {
   it("has about 60 secrets and 20 look-alikes, ids unique here and new to the other fixture files", () => {
     expect(set.secrets.length).toBeGreaterThanOrEqual(55);
     expect(set.lookAlikes.length).toBeGreaterThanOrEqual(18);
@@ -94,7 +98,7 @@ describe("the sixth held-out set: form", () => {
   });
 });
 
-describe.runIf(REPORT)("the sixth held-out set: report (ERRATA_REPORT_DOORS6=1)", () => {
+describe("the sixth held-out set (dev since its first run)", () => {
   let t: { dir: string; cleanup: () => void };
   let w: World;
   beforeAll(async () => {
@@ -104,11 +108,16 @@ describe.runIf(REPORT)("the sixth held-out set: report (ERRATA_REPORT_DOORS6=1)"
   });
   afterAll(() => t?.cleanup());
 
-  it("the redactor alone, then every file Errata wrote through every door", () => {
+  it("the redactor alone: misses and hurt look-alikes are the ones listed", () => {
     const missed = set.secrets.filter((s) => leakIn(redactSecrets(s.text).text, s.secret) !== null).map((s) => s.id);
     const hurt = set.lookAlikes.filter((l) => redactSecrets(l.text).text !== l.text).map((l) => l.id);
-    process.stdout.write(`sixth held-out set, redactor alone (report-only): ${set.secrets.length - missed.length}/${set.secrets.length} secrets caught (missed: ${missed.join(", ") || "none"}); ${set.lookAlikes.length - hurt.length}/${set.lookAlikes.length} look-alikes kept (hurt: ${hurt.join(", ") || "none"})\n`);
+    process.stdout.write(`sixth held-out set (dev), redactor alone: ${set.secrets.length - missed.length}/${set.secrets.length} secrets caught (missed: ${missed.join(", ") || "none"}); ${set.lookAlikes.length - hurt.length}/${set.lookAlikes.length} look-alikes kept (hurt: ${hurt.join(", ") || "none"})\n`);
+    expect({ missed, hurt }).toEqual({ missed: [...MISSED], hurt: [...HURT] });
+  });
+
+  it("the secrets found in clear in any file Errata wrote through every door are the redactor's listed misses, no more", () => {
     const { ids, rows } = leaksThroughDoors(w, set.secrets);
-    process.stdout.write(`sixth held-out set through every door (report-only): ${ids.length}/${set.secrets.length} secrets found in clear${rows.length ? `: ${rows.join("; ")}` : ""}\n`);
+    process.stdout.write(`sixth held-out set (dev) through every door: ${ids.length}/${set.secrets.length} secrets found in clear${rows.length ? `: ${rows.join("; ")}` : ""}\n`);
+    expect([...ids].sort()).toEqual([...MISSED].sort());
   });
 });

@@ -14,8 +14,8 @@ import { loadCorpus } from "./corpus.js";
 import { generatedSecrets, inClear } from "./generated-secrets.js";
 import { caseless, EARLY_RULES, LATE_RULES, PROSE_PASSWORD_WORDS, SECRET_NAME, SPECIFIC_RULES } from "../../runtime/privacy/own-rules.js";
 import { kindOf } from "../../runtime/privacy/engine.js";
-import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
-import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { notASecret, onlyReferences, SEQUENCES, WORDS } from "../../runtime/privacy/placeholders.js";
+import { encodedText, NOT_SECRET_NAMES, notSecretName, passwordLike, strongRandom, testCaseless } from "../../runtime/privacy/own-shapes.js";
 import { gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
@@ -272,6 +272,44 @@ describe("redactSecrets: properties", () => {
       );
     }
     expect(matched).toBeGreaterThan(100);
+  });
+  it("testCaseless answers as the pattern with the i flag, the Kelvin sign and the dotted capital I included", () => {
+    const patterns = [WORDS, SEQUENCES, /^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/];
+    const pieces = ["example", "placeholder", "your_", "dummy", "change-me", "replaceme", "insert_", "xxxx", "<api key>", "{{", "${", "abcdefgh", "qwertyui", "12345678", "test", "foo", "my", "_", "fa\u212Ae", "\u0130NSERT_", "Xk3mQ9vT2bLpR7sW", "\u017F", "ÄÖ", "k", "K", "i"];
+    const flip = (t: string, seed: number): string => [...t].map((c, i) => (((seed >> (i % 24)) & 1) === 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+    const text = fc.oneof(
+      fc.tuple(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 2 ** 24 })).map(([ps, seed]) => flip(ps.join(""), seed)),
+      fc.string({ maxLength: 20 }),
+    );
+    let matched = 0;
+    let special = 0;
+    for (const re of patterns) {
+      expect(re.flags).toBe("");
+      const withI = new RegExp(re.source, "i");
+      fc.assert(
+        fc.property(text, (t) => {
+          if (withI.test(t)) matched++;
+          if (t.includes("\u212A") || t.includes("\u0130")) special++;
+          expect(testCaseless(re, t)).toBe(withI.test(t));
+        }),
+        { numRuns: 600, seed: 20261207 },
+      );
+    }
+    expect(matched).toBeGreaterThan(200);
+    expect(special).toBeGreaterThan(20);
+  });
+  it("notSecretName answers as NOT_SECRET_NAMES on lower-cased names (every name it takes holds key or token)", () => {
+    const names = fc.oneof(fc.stringMatching(NOT_SECRET_NAMES), fc.constantFrom("id", "key_id", "primary_key", "api_key", "max_tokens", "password", "public-key", "token"), fc.string({ maxLength: 16 }));
+    let taken = 0;
+    fc.assert(
+      fc.property(names, (n) => {
+        const lower = n.toLowerCase();
+        if (NOT_SECRET_NAMES.test(lower)) taken++;
+        expect(notSecretName(lower)).toBe(NOT_SECRET_NAMES.test(lower));
+      }),
+      { numRuns: 1000, seed: 20261207 },
+    );
+    expect(taken).toBeGreaterThan(200);
   });
   it("redacts several secrets in one text, each with its kind", () => {
     const text = `${SECRETS[0]!.text}\n${SECRETS[17]!.text}\nmail ana@example.com`;
@@ -740,14 +778,15 @@ describe("redactSecrets: over-redaction, issue 34's seventh pass", () => {
   // secrets of the three kinds the remaining upstream false samples are, generated (seed 34,
   // 1,000 a kind). Measured on this pass: 272 prefixed tokens in clear (hex bodies behind an
   // unknown prefix, a known gap: a git SHA or digest after a prefix is kept), 4 named values
-  // (base64 keys that start with "/", read as paths) and no bare token. Ceilings, so that a
-  // change that spares more of them to spare upstream false samples fails here.
+  // (base64 keys that start with "/", read as paths; none since the eighth pass, own-shapes.ts
+  // slashKey) and no bare token. Ceilings, so that a change that spares more of them to spare
+  // upstream false samples fails here.
   it("generated secrets of an unknown provider: behind a prefix, under a secret's name or standing alone, stay redacted but for a measured few", () => {
     const counts = { prefixed: 0, named: 0, bare: 0 };
     for (const s of generatedSecrets(34, 1000)) if (inClear(redactSecrets(s.text).text, s.secret)) counts[s.kind]++;
     process.stdout.write(`generated secrets in clear (seed 34, 1,000 a kind): prefixed ${counts.prefixed}, named ${counts.named}, bare ${counts.bare}\n`);
     expect(counts.prefixed).toBeLessThanOrEqual(272);
-    expect(counts.named).toBeLessThanOrEqual(4);
+    expect(counts.named).toBe(0);
     expect(counts.bare).toBe(0);
   });
 });
@@ -865,5 +904,128 @@ describe("redactSecrets: the seventh pass's forms (issue 34, the fifth held-out 
   });
   it("an app password is four groups of four lower-case letters, one separator throughout", () => {
     expect([appPassword("abcd-efgh-ijkl-mnop"), appPassword("abcd efgh ijkl mnop"), appPassword("abcd-efgh ijkl-mnop"), appPassword("abcd-efgh-ijkl"), appPassword("Abcd-efgh-ijkl-mnop")]).toEqual([true, true, false, false, false]);
+  });
+});
+
+describe("redactSecrets: the eighth pass's forms (issue 34, the sixth held-out set's misses, by form)", () => {
+  // Values, providers, languages and configs made up here, none the held-out set's: each form with
+  // a secret it must take, and near texts it must keep. Their own PRNG: the file's shared one
+  // draws at collection time, and a block that drew from it would change the blocks before.
+  const own = prng(20261208);
+  const r = (n: number, alphabet = ALNUM): string => {
+    let s = "";
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(own() * alphabet.length)];
+    return alphabet.includes("a") && alphabet.includes("A") && n >= 8 ? `aZ${s.slice(2, -2)}47` : s;
+  };
+  const [hex32, hex40, hex56] = [r(32, HEX), r(40, HEX), r(56, HEX)];
+  const [v12, v14, v16, v20, v24, v40] = [r(12), r(14), r(16), r(20), r(24), r(40)];
+  const k32 = Buffer.from(Array.from({ length: 32 }, () => Math.floor(own() * 256))).toString("base64");
+  const xprv = `zprvAWgYBBk7JR8Gj${r(94)}`;
+  const taken: [string, string][] = [
+    // An Authorization header with no scheme word (Unleash's tokens), a BIP32 private key.
+    [`UNLEASH_API_TOKEN="*:development.${hex56}"`, hex56],
+    [`curl -H "Authorization: []:production.${hex56}" https://flags.example.net/api/client/features`, hex56],
+    [`headers = {"authorization": "${v40}"}`, v40],
+    [`importmulti '[{"desc": "tr(${xprv}/86h/1h/0h/0/*)"}]'`, xprv],
+    // Names the assignment rule lacked: a cloud's SK, a pepper, a gossip encrypt key.
+    [`VOLCENGINE_AK=AKLTNmE4ZjI4 VOLCENGINE_SK=${v40}`, v40],
+    [`sk: "${v24}"`, v24],
+    [`password_pepper: ${hex40}`, hex40],
+    [`nomad agent -server -encrypt=${k32}`, k32],
+    [`{"encrypt": "${k32}", "datacenter": "dc2"}`, k32],
+    // A Dockerfile's legacy ENV, at a line's start, folded onto one line, or in a JSON string.
+    [`FROM node:22\nENV STRIPE_SECRET ${v24}\nRUN npm ci`, v24],
+    [`FROM node:22 ENV SESSION_PEPPER ${hex32} RUN npm ci`, hex32],
+    [`{"dockerfile":"FROM alpine\\nENV API_TOKEN ${v20}\\nCMD run"}`, v20],
+    // Keywords naming a secret: EDN, Clojure, Emacs Lisp, Ruby.
+    [`(def db {:subprotocol "mysql" :db/password "${v16}"})`, v16],
+    [`{:api-key "${v20}" :region "eu"}`, v20],
+    [`(auth-source-search :host "imap.example.org" :secret "${v14}")`, v14],
+    [`client = Api.new(:access_token => '${v24}')`, v24],
+    // A password set by SQL.
+    [`ALTER USER reporting IDENTIFIED BY ${v12} ACCOUNT UNLOCK;`, v12],
+    [`CREATE USER 'etl'@'%' IDENTIFIED WITH caching_sha2_password BY '${v16}';`, v16],
+    [`CREATE ROLE grafana WITH LOGIN ENCRYPTED PASSWORD '${v14}';`, v14],
+    [`CREATE LOGIN report_svc WITH PASSWORD = '${v16}', CHECK_POLICY = ON;`, v16],
+    [`SET PASSWORD FOR 'app'@'localhost' = '${v12}';`, v12],
+    // A key passed to an API client's constructor.
+    [`const client = algoliasearch("ZK82HQ01XA", "${hex32}");`, hex32],
+    [`var client = SearchClient.Create("ZK82HQ01XA", "${hex32}");`, hex32],
+    [`let c = BillingClient::new("acct_8", "${hex40}");`, hex40],
+    // A password in a sentence of a script that writes its words together.
+    ["ตั้งรหัสผ่านใหม่แล้วคือ Tz4kWq8mNp2x", "Tz4kWq8mNp2x"],
+    ["ລະຫັດຜ່ານແມ່ນ Lq7vBn3mKz9w", "Lq7vBn3mKz9w"],
+    ["ពាក្យសម្ងាត់គឺ Km5rTy8uIo2p", "Km5rTy8uIo2p"],
+    ["စကားဝှက်မှာ Mb3nVc6xZa9s", "Mb3nVc6xZa9s"],
+  ];
+  it.each(taken)("takes the secret of %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    for (let i = 0; i + 12 <= secret.length; i++) expect(out).not.toContain(secret.slice(i, i + 12));
+  });
+  const kept = [
+    // Near texts of the new forms.
+    `docker pull registry.example.org/app@sha256:${r(64, HEX)}`,
+    `commit ${r(40, HEX)} on origin:main.`,
+    'Authorization: ${UNLEASH_TOKEN}\nheaders["Authorization"] = "Token " + key',
+    "lang: sk\nlocale.sk = Slovak",
+    "encrypt = true\nencrypt: false",
+    `encrypt = "${Buffer.from("hello world, this is text").toString("base64")}"`,
+    "ENV NODE_ENV production\nENV API_KEY_FILE /run/secrets/api_key",
+    "we set the env TOKEN_TTL 3600 for staging",
+    '{:user "app" :password-file "/etc/app/pw" :auth "basic"}',
+    "CREATE USER u IDENTIFIED BY :pw;\nCREATE USER v IDENTIFIED BY RANDOM PASSWORD;\nALTER USER w IDENTIFIED BY ${DB_PASS};",
+    "the rows are identified by their primary key",
+    `git client checkout("${r(40, HEX)}")`,
+    `const searchClient = algoliasearch("ZK82HQ01XA", "${r(32, HEX)}");`,
+    "รหัสผ่านต้องมีอย่างน้อย 8 ตัวอักษร",
+    // Keys their providers document as public.
+    `mapboxgl.accessToken = "pk.${b64url('{"u":"maps-demo","a":"clx0q9w2h0abc"}')}.${r(22, B64URL)}";`,
+    `posthog.init("phc_${r(43)}", { api_host: "https://us.i.posthog.example" })`,
+    `const firebaseConfig = { apiKey: "AIza${r(35, B64URL)}", authDomain: "demo-app.firebaseapp.com", projectId: "demo-app" };`,
+  ];
+  it.each(kept)("keeps %s", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+  it("a base64 key that starts with \"/\" under a secret's name is a key; paths of words are kept", () => {
+    const key = `/${r(42, B64)}=`;
+    expect(redactSecrets(`DB_SECRET="${key}"`).text).not.toContain(key.slice(1, 20));
+    for (const path of ["API_KEY=/usr/local/etc/key.pem", "token: /Users/Anna2024/Projects/App3", "secret=/usr/include/c++/13/bits", "ssh_key: /home/ci/.ssh/id_ed25519"]) expect(redactSecrets(path).text).toBe(path);
+  });
+  it("a public key's secret sibling stays a secret: Mapbox's sk. token, PostHog's phx_ key, a Google API key outside a Firebase config", () => {
+    const sk = `sk.${b64url('{"u":"maps-demo","a":"clx0q9w2h0abc"}')}.${r(22, B64URL)}`;
+    const phx = `phx_${r(43)}`;
+    const aiza = `AIza${r(35, B64URL)}`;
+    for (const [text, secret] of [[`MAPBOX_TOKEN=${sk}`, sk], [`POSTHOG_PERSONAL_API_KEY=${phx}`, phx], [`const maps = new Client({ key: "${aiza}" });`, aiza]] as const) {
+      expect(redactSecrets(text).text).not.toContain(secret.slice(-20));
+    }
+  });
+});
+
+describe("redactSecrets: an AWS key pair on one line (issue 34, found by the walk as a user)", () => {
+  // The walk's correction "rotate AWS AKIA… / <secret>" kept the 40-character secret when it held
+  // "+" or "/" (no rule read a lone run of base64's alphabet). Property: for any seeded secret of
+  // AWS's form and any of the separators people paste between the two, the secret is redacted,
+  // through the hook's pre-filter path (redactSecrets) and with every rule run (unfiltered).
+  const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  it("the secret after its key id is redacted, whatever separates them on the line", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(" / ", ":", " ", ", secret ", " and the secret is "), (seed, sep) => {
+        const rnd = mulberry32(seed);
+        const id = `AKIA${Array.from({ length: 16 }, () => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[Math.floor(rnd() * 32)]).join("")}`;
+        let secret = Array.from({ length: 40 }, () => ALPHA[Math.floor(rnd() * 64)]).join("");
+        secret = `${secret.slice(0, 10)}+${secret.slice(11, 25)}/${secret.slice(26)}`; // the shape the walk found kept
+        for (const out of [redactSecrets(`rotate AWS ${id}${sep}${secret} today`).text, redactSecretsUnfiltered(`rotate AWS ${id}${sep}${secret} today`).text]) {
+          expect(out).not.toContain(secret.slice(0, 12));
+          expect(out).not.toContain(id);
+        }
+      }),
+      { seed: 34, numRuns: 200 },
+    );
+  });
+  it.each([
+    ["key AKIAZ3KQM9XWV2PLR8TY, sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709", ", sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709"],
+    ["[REDACTED:aws-access-key] in /usr/local/share/applications/foo/bar/baz1", " in /usr/local/share/applications/foo/bar/baz1"],
+  ])("keeps what beside a key id is no secret: %s", (text, tail) => {
+    expect(redactSecrets(text).text).toBe(`${text.startsWith("[") ? "[REDACTED:aws-access-key]" : "key [REDACTED:aws-access-key]"}${tail}`);
   });
 });
