@@ -53,6 +53,12 @@ async function main() {
       XDG_DATA_HOME: path.join(scratch, "data"),
       XDG_STATE_HOME: path.join(scratch, "state"),
     };
+    // The redactor's front reads the owner's known secrets and imported betterleaks rules
+    // through process.env, not the hook's io: the scratch folders there too, as a hook process
+    // has its own environment, so the samples take the path of an owner with neither (an import
+    // in the builder's own state folder would load the imported-rules part, which the check
+    // below refuses, and leave the no-import path out of the caches).
+    Object.assign(process.env, env);
     const loader = createLoader(dir, { useCache: false });
     const { runHook } = loader.load("hook.bundle.cjs");
     const faults = [];

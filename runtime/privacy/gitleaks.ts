@@ -16,7 +16,7 @@
  */
 import { globalAllowData, ruleAllowData, ruleData, ruleHead, RULE_COUNT, type Pattern } from "./gitleaks-data.js";
 import type { Finding } from "./filter-eval.js";
-import { mergeImported } from "./imported-rule.js";
+import { loadMergeImported } from "./imported-load.js";
 import { importedRules } from "./imported-rules.js";
 
 interface CompiledAllow {
@@ -85,7 +85,7 @@ let merged: GitleaksRule[] | null = null;
 function withImported(): GitleaksRule[] | null {
   if (merged !== null) return merged;
   const data = importedRules();
-  return data === null ? null : (merged = mergeImported(Array.from({ length: RULE_COUNT }, (_, i) => ruleAt(i)), data));
+  return data === null ? null : (merged = loadMergeImported()(Array.from({ length: RULE_COUNT }, (_, i) => ruleAt(i)), data));
 }
 
 /** The rules, in the file's order (the generic rule is split off: it runs after the specific ones). */
