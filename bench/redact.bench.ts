@@ -29,7 +29,8 @@
  *   real session makes: every typed prompt of the real sessions is one UserPromptSubmit run
  *   (ordinary, or a capture when the hook's classifier captures it, cleared or not) and each
  *   turn ends in one Stop run; the added cost per hook run is the variants' figures weighed by
- *   those counts.
+ *   those counts. Against each baseline it also says whether every capture is at or under the
+ *   baseline's count (issue 34's target against the build before its redactor work, 7640657).
  *
  * Run: `npm run build && node dist/bench/run.js redact`
  * (against another build: `REDACT_BENCH_BASELINE_BIN=../base/bin/errata.cjs node dist/bench/run.js redact`)
@@ -350,6 +351,12 @@ function hookReport(label: string, variants: readonly HookVariant[], m: (k: stri
     const base = m(`${label}: ${v.what}`);
     process.stdout.write(`  ${v.what}: ${(mine / 1e6).toFixed(1)} M vs ${(base / 1e6).toFixed(1)} M, added ${((mine - base) / 1e6).toFixed(1)} M = ${pc(added(v.what))} of a bare Node start\n`);
   }
+  // Issue 34's target: every capture at or under the baseline's count in the same run (a
+  // baseline such as the build before its redactor work, 7640657; docs/privacy.md "Cost").
+  const captures = variants.filter((v) => v.captures === true);
+  const aboveBase = captures.filter((v) => m(`this build: ${v.what}`) > m(`${label}: ${v.what}`));
+  if (captures.length > 0)
+    process.stdout.write(`  every capture at or under ${label} (issue 34): ${aboveBase.length === 0 ? "met" : `not met: ${aboveBase.length} of ${captures.length} over (${aboveBase.map((v) => `${v.what} x${(m(`this build: ${v.what}`) / m(`${label}: ${v.what}`)).toFixed(3)}`).join("; ")})`}\n`);
   if (real !== null && variants.length === 8) {
     // A difference below zero is noise (the ordinary prompt's main bundle holds no redaction at
     // all): the mix counts it as zero, never as a saving.

@@ -34,7 +34,7 @@ const stubRedaction = process.argv.includes("--stub-redaction");
 // cache lacks parses, less text (their comments held non-ASCII characters, which made V8 keep
 // the redactor part's whole source as two-byte text). Names are kept, so a fault's stack still
 // names its functions. Measured: docs/privacy.md "Cost".
-const MINIFIED = new Set(["hook-capture.bundle.cjs", "hook-redact.bundle.cjs"]);
+const MINIFIED = new Set(["hook-capture.bundle.cjs", "hook-redact.bundle.cjs", "hook-imported.bundle.cjs"]);
 const mini = (name) => (MINIFIED.has(name) ? { minifyWhitespace: true, minifySyntax: true, charset: "ascii" } : {});
 const outDir = `${outRoot}/${dir}`;
 // The bundles sit in dist/runtime/hooks: the language folder is ../classifier/lang from
@@ -107,6 +107,20 @@ const redactPart = {
 // into V8's string table, to redact a text that wakes one rule or none (docs/privacy.md
 // "Cost"). The ES module (runtime/privacy/gitleaks-data.ts) serves the same data from the
 // JSON module; test/privacy/redact-part.test.ts checks that the bundled part redacts as it does.
+// The merge of the owner's imported betterleaks rules (runtime/privacy/imported-load.ts), with
+// the filter evaluator, is a part of its own, required by the redactor part only when rules were
+// imported (docs/privacy.md, "betterleaks' rules at run time").
+const IMPORTED_PART = "./hook-imported.bundle.cjs";
+const importedPart = {
+  name: "imported-part",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]imported-load\.js$/ }, () => ({
+      contents: `export function loadMergeImported() { return require(${JSON.stringify(IMPORTED_PART)}).mergeImported; }\n`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^\.\/hook-imported\.bundle\.cjs$/ }, () => ({ path: IMPORTED_PART, external: true }));
+  },
+};
 const GITLEAKS_DATA_FILE = "gitleaks-rules.data";
 const lazyGitleaksData = {
   name: "lazy-gitleaks-data",
@@ -182,8 +196,9 @@ await build({
   ...mini("hook-capture.bundle.cjs"),
 });
 await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
-const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs"];
-if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
+const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs", "hook-imported.bundle.cjs"];
+if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData, importedPart], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
+if (!stubRedaction) await build({ ...common, entryPoints: ["dist/runtime/privacy/imported-rule.js"], outfile: `${outDir}/hook-imported.bundle.cjs`, ...mini("hook-imported.bundle.cjs") });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or
 // the payload is not a plain tool call). node:os (paths.ts's homedir, used only when HOME is

@@ -74,7 +74,11 @@ async function main() {
     await runHook(["stop"], io(hookJson({ hook_event_name: "Stop", last_assistant_message: `I set DB_PASSWORD=${SAMPLE_SECRET} in .env as you asked.` })));
     await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt: `no, I said the token is ${SAMPLE_SECRET}9 not that one` })));
     if (faults.some((s) => s.includes("internal fault"))) throw new Error(`the hook faulted on a sample prompt: ${faults.join("")}`);
-    const names = loader.report().map((r) => r.name);
+    // The redactor's front reads imported betterleaks rules through process.env, not the hook's
+    // io: an import in the builder's own state folder loads their part too (not cached here).
+    // Giving the samples the scratch folders in process.env instead made captures dearer (the
+    // prompt variant of the redactor's bench, +0.7 M: docs/privacy.md, "betterleaks' rules at run time").
+    const names = loader.report().map((r) => r.name).filter((n) => n !== "hook-imported.bundle.cjs");
     written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
     // The Stop loads the reflection's sort too (the sample captures are the session's, unsorted);
     // the redactor part is absent from a build with redaction stubbed out (the bench's baseline).

@@ -3,16 +3,18 @@
 // client against a scripted model, seeded synthetic secrets planted in the owner's prompts and
 // corrections, the project's files, tool outputs, the model's replies and CLAUDE.md; then what an
 // owner runs (captures, `errata add`, `secrets learn`, `daily`, the rules wing and an approval,
-// reports, the mod, exports, the intake server on JSONL and on PostgreSQL); then every file under
-// the scratch HOME, the project, the install prefix (what changed during the walk), the server's
-// folder and a dump of the database is searched for each secret and each 8-character fragment of
-// it. Files the owner planted and files the client writes itself (its transcripts, its
-// settings) are listed apart: they are not Errata's. docs/privacy.md, "Walked as a user".
+// reports, the mod, exports, the intake server on JSONL and on PostgreSQL), every model lane
+// pointed at a loopback server that records each request; then every file under the scratch
+// HOME, the project, the install prefix (what changed during the walk), the server's folder and
+// a dump of the database, and every request body, is searched for each secret and each
+// 8-character fragment of it. Files the owner planted and files the client writes itself (its
+// transcripts, its settings) are listed apart: they are not Errata's. docs/privacy.md, "Walked
+// as a user".
 //
 // Usage: node scripts/walk-privacy.mjs [--seed N] [--keep] [--no-pg] [--no-server]
 // Needs `npm run build` (the walk imports the e2e helpers from dist/test/) and the pinned client
 // (`node scripts/claude-code.mjs install`); PostgreSQL's binaries for the database part.
-// Exit 0: no secret of the walk in clear in a file Errata wrote; 1: each leak listed.
+// Exit 0: no secret of the walk in clear in a file Errata wrote or a request to a model; 1: each leak listed.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -25,7 +27,8 @@ const flag = (f) => args.includes(f);
 const seed = Number(args[args.indexOf("--seed") + 1] ?? 0) || 20261207;
 const client = await import("../dist/test/e2e/client.js");
 const { startModelServer } = await import("../dist/test/e2e/model-server.js");
-const log = (s) => process.stdout.write(`walk: ${s}\n`);
+const started = Date.now();
+const log = (s) => process.stdout.write(`walk: [${((Date.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
 
 // ---- the secrets, drawn from a seeded generator (mulberry32: small and reproducible) ----
 let st = seed >>> 0;
@@ -106,11 +109,56 @@ const outputs = []; // what the commands printed (not files; searched and report
 const srv = join(root, "srv");
 const project2 = join(root, "project2");
 let pg = null;
+let lane = null; // the loopback model server (below)
+const laneRecord = join(root, "model-lane", "requests.jsonl"); // the walk's own record: not searched as a file
+const LANE_SERVER = `
+const { appendFileSync } = require("node:fs");
+const server = require("node:http").createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (d) => chunks.push(d));
+  req.on("end", () => {
+    const body = Buffer.concat(chunks).toString("utf8");
+    appendFileSync(process.argv[1], JSON.stringify({ path: req.url, body }) + "\\n");
+    // A judge's question is answered yes (so the v4 pass finds failures and asks its diagnose
+    // questions too). The enrichment and the reviewer are answered in their shapes, quoting a
+    // planted token (a model that echoes a secret: what Errata writes of a reply must hold none);
+    // any other prompt gets an empty object.
+    const tok = process.argv[2];
+    const content = body.includes("You judge one moment")
+      ? JSON.stringify({ answer: "yes", confidence: 0.9 })
+      : body.includes("You read one complaint")
+        ? JSON.stringify({ how_upset: 2, which_part: "the reply", what_upset: "it printed " + tok, reporter_right: true, reporter_right_reason: "the key " + tok + " was shown", root_cause_hypothesis: "it echoed " + tok, class: null, proposed_fix: "never print " + tok, confidence: 0.8 })
+        : body.includes("You review changes")
+          ? JSON.stringify({ against: "the evidence quotes " + tok + " and is thin" })
+          : "{}";
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ id: "chatcmpl-walk", object: "chat.completion", created: 0, model: "walk", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+  });
+});
+server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
+// Ends with the walk, even one that failed half-way: its stdin closes when the walk's process exits.
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();
+`;
 let pgDump = existsSync(join(root, "pg-dump.sql")) ? join(root, "pg-dump.sql") : null;
 planted.set(join(project2, ".env"), "planted by the walk");
 planted.set(join(root, "notes-to-attach.txt"), "planted by the walk (an attachment's source)");
 if (!searchOnly) await walk();
 async function walk() {
+// The model lanes pointed at a loopback OpenAI-compatible server that records every request
+// body (what would leave the machine) and answers it (below): the engine
+// config names it as the enrichment, generative and reviewer lane for every command of the walk
+// (mode structured: no probe, every question sent), and `v4 detect`/`v4 diagnose --lane openai`
+// below judge the exchanges on it (the daily's v4 pass keeps the embedded lane, so the reports
+// after it have diagnosed failures to show). It runs in a process of
+// its own: the walk's commands run with spawnSync, which holds this process's event loop.
+mkdirSync(dirname(laneRecord), { recursive: true });
+lane = spawn(process.execPath, ["-e", LANE_SERVER, laneRecord, S.github_pat], { stdio: ["pipe", "pipe", "inherit"] });
+const lanePort = await new Promise((done) => lane.stdout.once("data", (d) => done(Number(String(d).trim()))));
+const ledgerDir = join(ws.home, ".local", "share", "errata");
+mkdirSync(ledgerDir, { recursive: true });
+writeFileSync(join(ledgerDir, "errata-engine.json"), JSON.stringify({ schema: "engine-config/1", lanes: { openai: { kind: "openai", baseURL: `http://127.0.0.1:${lanePort}/v1`, model: "walk", mode: "structured" } }, generative: "openai", reviewer: "openai" }));
+planted.set(join(ledgerDir, "errata-engine.json"), "planted by the walk (the engine config)");
 // The owner, as the README's install paragraph says, remembers their secrets first.
 keep("secrets learn (first)", errata(["secrets", "learn", "--json"]));
 keep("rules build", errata(["rules", "build", "--json"]));
@@ -193,6 +241,7 @@ keep("add", errata(["add", `bug: it printed ${S.anthropic_key} and ${S.known_dot
 // `secrets learn` is not run again: the owner ran it once, at install (the README's order).
 const projects = join(ws.home, ".claude", "projects");
 keep("daily", errata(["daily", "--root", projects, "--json"]));
+log(`the model lane has received ${existsSync(laneRecord) ? readFileSync(laneRecord, "utf8").split("\n").length - 1 : 0} requests`);
 keep("rules build (again)", errata(["rules", "build", "--json"]));
 keep("rules morning", errata(["rules", "morning"]));
 const approvals = errata(["rules", "approvals", "--json"]);
@@ -230,9 +279,18 @@ keep("rules report", errata(["rules", "report"]));
 keep("v4 report", errata(["v4", "report"]));
 keep("report", errata(["report"]));
 keep("list", errata(["list"]));
-keep("weekly", errata(["weekly", "--root", projects]));
+keep("weekly", errata(["weekly"]));
+keep("rules cover", errata(["rules", "cover"]));
+keep("rules cluster", errata(["rules", "cluster"]));
+keep("rules recommend", errata(["rules", "recommend", "--file", "--json"]));
+keep("v4 detect (model lane)", errata(["v4", "detect", "--lane", "openai", "--json"]));
+keep("v4 diagnose (model lane)", errata(["v4", "diagnose", "--lane", "openai", "--json"]));
+keep("engine ask (model lane)", errata(["engine", "ask", "--exchanges", join(ws.home, ".local", "share", "errata", "v4", "exchanges.jsonl"), "--lane", "openai", "--question", "detect.unhappy", "--no-cache", "--out", join(ws.project, "asked.jsonl"), "--json"]));
+keep("rules hooks --write", errata(["rules", "hooks", "--write", "--json"]));
+const v4json = errata(["v4", "report", "--json"]);
+writeFileSync(join(ws.project, "v4-report.json"), v4json.stdout); // the owner's redirect, as the notebook's help says
 keep("store export", errata(["store", "export", "--out", join(ws.project, "errata-export.jsonl")]));
-keep("notebook rules", errata(["notebook", "rules", "--out", join(ws.project, "notebook")]));
+keep("notebook rules", errata(["notebook", "rules", "--input", `report=${join(ws.project, "v4-report.json")}`, "--out", join(ws.project, "notebook")]));
 
 // ---- the intake server (JSONL, then PostgreSQL) ----
 async function freePort() {
@@ -273,7 +331,7 @@ async function serveAndPost(storeArgs, label) {
   };
   await post("/v1/errata", { complaint: `The app showed ${S.stripe_live} and ${S.known_env_bare}`, reporter: { id: "ana@example.com" }, context: { requested: `login with ${pgUrl}`, response_preview: `key ${S.anthropic_key}` } });
   await post("/v1/hooks/stop", { session_id: "walk-s1", hook_event_name: "Stop", cwd: ws.project, last_assistant_message: `Your token is ${S.github_pat} and ${S.known_dotenv_reply}` });
-  await post("/v1/hooks/user-prompt-submit", { session_id: "walk-s1", hook_event_name: "UserPromptSubmit", cwd: ws.project, prompt: `No, that's wrong, never print ${S.slack_bot} or ${S.env_signing_secret}.` });
+  await post("/v1/hooks/user-prompt-submit", { session_id: "walk-s1", hook_event_name: "UserPromptSubmit", cwd: ws.project, prompt: `No, that's wrong, never print ${S.slack_bot} or ${S.env_signing_secret}; the staging one is ${S.known_dotenv_bare}.` });
   await post("/v1/hooks/pre-tool-use", { session_id: "walk-s1", hook_event_name: "PreToolUse", cwd: ws.project, tool_name: "Bash", tool_input: { command: `curl -H "Authorization: Bearer ${S.bearer}" https://api.example.com` }, tool_use_id: "toolu_walk1" });
   for (const p of ["/v1/pages/pulse", "/v1/errata", "/v1/team/rules"]) {
     const r = await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${token}` } });
@@ -292,7 +350,6 @@ async function serveAndPost(storeArgs, label) {
 if (!flag("--no-server")) {
   await serveAndPost(["--dir", srv], "jsonl");
   keep("store export (server)", errata(["store", "export", "--dir", srv, "--tenant", "acme", "--out", join(root, "srv-export.jsonl")], { cwd: root }));
-  keep("daily (server store)", errata(["daily", "--dir", srv, "--tenant", "acme", "--json"], { cwd: root }));
   const { POSTGRES_BIN, startPostgres } = await import("../dist/test/helpers/postgres.js");
   if (POSTGRES_BIN !== null && !flag("--no-pg")) {
     pg = await startPostgres();
@@ -307,6 +364,7 @@ if (!flag("--no-server")) {
   } else log("PostgreSQL: skipped (no binaries or --no-pg)");
 }
 await server.close();
+lane.kill("SIGTERM");
 await client.processesSettled(ws.project);
 await client.processesSettled(project2);
 }
@@ -316,7 +374,7 @@ const values = Object.entries(S).flatMap(([name, v]) => (name === "private_key_b
 const fragments = values.map(([name, v]) => [name, v, Array.from({ length: v.length - 7 }, (_, i) => v.slice(i, i + 8))]);
 /** The file's text, and its JSON strings decoded, gzip or a zip's entries opened. */
 function textsOf(p) {
-  let buf = readFileSync(p);
+  let buf = Buffer.isBuffer(p) ? p : readFileSync(p);
   const out = [];
   try {
     if (buf[0] === 0x1f && buf[1] === 0x8b) buf = gunzipSync(buf);
@@ -366,23 +424,40 @@ const searched = [
   // the exports and the database's dump.
   ...walkFiles(root),
   ...(searchOnly ? [] : walkFiles(prefix).filter((p) => statSync(p).mtimeMs >= t0)),
-].filter((p) => existsSync(p) && !p.includes(`${join(ws.project, ".git")}/`) && !p.includes(`${join(project2, ".git")}/`));
+].filter((p) => existsSync(p) && p !== laneRecord && !p.includes(`${join(ws.project, ".git")}/`) && !p.includes(`${join(project2, ".git")}/`));
 const leaks = [];
 const notErrata = [];
+// The developer's own bare values (their environment's and .env's): no form tells them, only the
+// developer's machine knows them. The intake server runs elsewhere and never reads a folder a
+// request names, so in its files they are marked (still leaks: issue 34 is not met there).
+const devOnly = new Set(["known_env_bare", "known_dotenv_bare", "known_dotenv_reply"]);
+const serverSide = (p) => ["srv", "errata-server", "server-home", "srv-export.jsonl", "pg-dump.sql"].some((d) => p === join(root, d) || p.startsWith(`${join(root, d)}/`)) || /^serve-.*\.log$/.test(relative(root, p));
 for (const p of searched) {
   const text = textsOf(p);
   const hits = [];
   for (const [name, v, frags] of fragments) {
-    if (text.includes(v)) hits.push(`${name} (whole)`);
+    const why = serverSide(p) && devOnly.has(name) ? ", the developer's own value: the server cannot know it" : "";
+    if (text.includes(v)) hits.push(`${name} (whole${why})`);
     else {
       const f = frags.find((x) => text.includes(x));
-      if (f) hits.push(`${name} (fragment ${JSON.stringify(f)})`);
+      if (f) hits.push(`${name} (fragment ${JSON.stringify(f)}${why})`);
     }
   }
   if (hits.length === 0) continue;
   const shown = relative(root, p);
   if (planted.has(p) || clientOwn(p)) notErrata.push(`${shown}: ${hits.length} (${planted.get(p) ?? "the client's own file"})`);
   else leaks.push(`${shown}: ${hits.join(", ")}`);
+}
+// What left for the model: each request body the loopback lane recorded, searched as a file is.
+const sent = existsSync(laneRecord) ? readFileSync(laneRecord, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)) : [];
+const toModel = [];
+for (const [i, r] of sent.entries()) {
+  const text = textsOf(Buffer.from(r.body));
+  const hits = fragments.filter(([, v, frags]) => text.includes(v) || frags.some((x) => text.includes(x))).map(([n]) => n);
+  if (hits.length === 0) continue;
+  // The text just before the first hit, so the door that sent it can be found.
+  const at = Math.min(...fragments.flatMap(([, v, frags]) => [v, ...frags]).map((x) => text.indexOf(x)).filter((n) => n >= 0));
+  toModel.push(`request ${i + 1} (${r.path}): ${hits.join(", ")}; after ${JSON.stringify(text.slice(Math.max(0, at - 160), at))}`);
 }
 const printed = [];
 for (const o of outputs) {
@@ -396,8 +471,10 @@ log(`printed by a command or answered by the server (not a file), holding secret
 for (const l of printed) log(`  ${l}`);
 log(`LEAKS (files Errata wrote): ${leaks.length}`);
 for (const l of leaks) log(`  ${l}`);
+log(`LEAKS (sent to the model lane, of ${sent.length} requests): ${toModel.length}`);
+for (const l of toModel) log(`  ${l}`);
 pg?.stop();
 if (!flag("--keep") && !searchOnly) rmSync(root, { recursive: true, force: true });
 else log(`kept ${root}`);
 log(`${((Date.now() - t0) / 1000).toFixed(0)} s`);
-process.exitCode = leaks.length > 0 ? 1 : 0;
+process.exitCode = leaks.length + toModel.length > 0 ? 1 : 0;

@@ -15,7 +15,7 @@
  * Example: `redactAll("export OPENAI_API_KEY=sk-proj-…T3BlbkFJ…")`
  * -> `{ text: "export OPENAI_API_KEY=[REDACTED:openai-api-key]", kinds: ["openai-api-key"] }`
  */
-import { gitleaksFindings, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, type GitleaksRule, type KeywordCheck } from "./gitleaks.js";
+import { gitleaksFindings, GENERIC_RULE_ID, gitleaksRule, gitleaksRules, rulesGeneration, type GitleaksRule, type KeywordCheck } from "./gitleaks.js";
 import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
@@ -71,8 +71,13 @@ function steps(set: RuleSet): Step[] {
 }
 // Made on first use: a hook run needs only the whole plan, and building the one-set plans (for
 // the comparison of the sets) would cost it a pass over every rule twice more.
-const plans: Partial<Record<RuleSet, Step[]>> = {};
-const plan = (set: RuleSet): Step[] => (plans[set] ??= steps(set));
+let plans: Partial<Record<RuleSet, Step[]>> = {};
+let plansOf = rulesGeneration();
+const plan = (set: RuleSet): Step[] => {
+  // Made again when the imported rules were set anew (gitleaks.ts resetImportedMerge).
+  if (plansOf !== rulesGeneration()) [plans, plansOf] = [{}, rulesGeneration()];
+  return (plans[set] ??= steps(set));
+};
 
 /**
  * With `only` (the pre-filter's candidates, prefilter.ts): of the own rules and the witnessed
@@ -239,7 +244,8 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
   plan.forEach((step, rank) => {
     if ("gitleaks" in step) {
       if (only !== undefined) {
-        const witnessed = WITNESSED.has(step.gitleaks.id);
+        // An imported rule of a witnessed id is gated by its keywords (imported-rule.ts).
+        const witnessed = WITNESSED.has(step.gitleaks.id) && step.gitleaks.imported !== true;
         if (witnessed ? !only.has(`gitleaks:${step.gitleaks.id}`) : !keywordSeen) return;
       }
       gate ??= few ? includesGate(lower()) : new KeywordGate(lower());

@@ -15,6 +15,9 @@
  * `[REDACTED:sendgrid-api-token]`.
  */
 import { globalAllowData, ruleAllowData, ruleData, ruleHead, RULE_COUNT, type Pattern } from "./gitleaks-data.js";
+import type { Finding } from "./filter-eval.js";
+import { loadMergeImported } from "./imported-load.js";
+import { importedRules } from "./imported-rules.js";
 
 interface CompiledAllow {
   target: string;
@@ -36,6 +39,10 @@ export interface GitleaksRule {
   /** Compiled on first use. */
   re: () => RegExp;
   allow: () => CompiledAllow[];
+  /** A betterleaks rule the owner imported (imported-rule.ts): gated by its keywords, judged by `discards`. */
+  imported?: true;
+  /** Its filters: whether upstream discards a finding (in place of entropy and allowlists). */
+  discards?: (f: Finding) => boolean;
 }
 
 function once<T>(make: () => T): () => T {
@@ -73,19 +80,42 @@ const made: GitleaksRule[] = [];
 const ruleAt = (i: number): GitleaksRule => (made[i] ??= toRule(i));
 let byId: Map<string, number> | null = null;
 
+/** gitleaks' rules with the owner's imported betterleaks rules in (imported-rule.ts), made once. */
+let merged: GitleaksRule[] | null = null;
+function withImported(): GitleaksRule[] | null {
+  if (merged !== null) return merged;
+  const data = importedRules();
+  return data === null ? null : (merged = loadMergeImported()(Array.from({ length: RULE_COUNT }, (_, i) => ruleAt(i)), data));
+}
+
 /** The rules, in the file's order (the generic rule is split off: it runs after the specific ones). */
 export function gitleaksRules(): readonly GitleaksRule[] {
-  return Array.from({ length: RULE_COUNT }, (_, i) => ruleAt(i));
+  return withImported() ?? Array.from({ length: RULE_COUNT }, (_, i) => ruleAt(i));
 }
 
 /** One rule by id, with its place in the file's order, or null when the data has none. */
 export function gitleaksRule(id: string): { rule: GitleaksRule; index: number } | null {
+  const all = withImported();
+  if (all !== null) {
+    const at = all.findIndex((r) => r.id === id);
+    return at < 0 ? null : { rule: all[at]!, index: at };
+  }
   if (byId === null) {
     byId = new Map();
     for (let i = 0; i < RULE_COUNT; i++) byId.set(ruleHead(i).id, i);
   }
   const i = byId.get(id);
   return i === undefined ? null : { rule: ruleAt(i), index: i };
+}
+
+/** Counts the forgets below, so that a plan made of the rules (engine.ts) is made again after one. */
+let generation = 0;
+export const rulesGeneration = (): number => generation;
+
+/** Forgets the merged list (tests, and an import's check of its samples, in the same process). */
+export function resetImportedMerge(): void {
+  merged = null;
+  generation++;
 }
 
 const globalAllow = once((): CompiledAllow => {
@@ -158,6 +188,7 @@ export type UpstreamReject = "entropy" | "allowlist" | "shape" | "stopword";
  * documented example key among the generic rule's stopwords).
  */
 export function upstreamRejects(rule: GitleaksRule, secret: string, match: string, line: string): UpstreamReject | null {
+  if (rule.discards !== undefined) return rule.discards(findingOf(secret, match, line, Math.max(0, line.indexOf(match)))) ? "allowlist" : null;
   const { entropy } = rule.body();
   if (entropy > 0 && shannonEntropy(secret) <= entropy) return "entropy";
   const g = allowedBy(globalAllow(), secret, match, line);
@@ -173,6 +204,23 @@ export function upstreamRejects(rule: GitleaksRule, secret: string, match: strin
 export function stopwordsIn(rule: GitleaksRule, secret: string): string[] {
   const lower = secret.toLowerCase();
   return [...globalAllow().stopwords, ...rule.allow().flatMap((a) => a.stopwords)].filter((w) => lower.includes(w));
+}
+
+/** What betterleaks' filters read of a finding (filter-eval.ts): `fragment` is the text the match is at `offset` in. */
+function findingOf(secret: string, match: string, fragment: string, offset: number): Finding {
+  const lineStart = fragment.lastIndexOf("\n", offset - 1) + 1;
+  const lineEnd = fragment.indexOf("\n", offset + match.length);
+  const end = lineEnd < 0 ? fragment.length : lineEnd;
+  return {
+    secret,
+    match,
+    line: fragment.slice(lineStart, end),
+    fragment_raw: fragment,
+    match_start_idx: offset,
+    match_end_idx: offset + match.length,
+    match_line_start_idx: lineStart,
+    match_line_end_idx: end,
+  };
 }
 
 /** The `[\w.-]` characters (at most `max`) just before `offset`: the rest of the match's name. */
@@ -252,6 +300,12 @@ export function gitleaksFindings(rule: GitleaksRule, text: string, gate: Keyword
     if (secret.includes("[REDACTED:")) continue;
     if (entropy > 0 && shannonEntropy(secret) <= entropy) continue;
     const line = lineAt(text, offset, match.length);
+    if (rule.discards !== undefined) {
+      if (rule.discards(findingOf(secret, match, text, offset))) continue;
+      const at = offset + match.lastIndexOf(secret);
+      found.push([at, at + secret.length]);
+      continue;
+    }
     const named = reachBack > 0 ? `${nameBefore(text, offset, reachBack)}${match}` : match;
     if (allowedBy(globalAllow(), secret, named, line) !== null || rule.allow().some((a) => allowedBy(a, secret, named, line) !== null)) continue;
     const at = offset + match.lastIndexOf(secret);

@@ -5,3 +5,4 @@ export { isPseudonym, loadOrCreateReporterKey, pseudonymize, readReporterKey } f
 export { redactNullable, redactSecrets } from "./redact.js";
 export { learnKnownValues } from "./known-learn.js";
 export { knowProjectValues } from "./known-store.js";
+export { importRulesFile, importedRulesStatus } from "./import-rules-file.js";

@@ -5,10 +5,11 @@
  * seventh pass (the fifth held-out set's misses, by form) Mercado Pago's access tokens, Atlassian's
  * API tokens of any length, Telegram's bot tokens, Midtrans' server keys, a PuTTY key file's
  * private lines and base64 of a JSON object that holds a random value (Cloudflare's tunnel tokens);
- * since the eighth pass (the sixth held-out set's misses, by form) BIP32 extended private keys.
+ * since the eighth pass (the sixth held-out set's misses, by form) BIP32 extended private keys;
+ * and an AWS key pair written on one line (the walk as a user found the secret kept).
  */
 import { shannonEntropy } from "./gitleaks.js";
-import { encodedText } from "./own-shapes.js";
+import { encodedText, strongRandom } from "./own-shapes.js";
 import type { OwnRule } from "./own-rules.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
@@ -76,5 +77,19 @@ export const FORMAT_RULES: readonly OwnRule[] = [
   // test net, SLIP-132's "yprv", "zprv", "Yprv", "Zprv", "uprv", "vprv", "Uprv", "Vprv"): 111
   // base58 characters in all. Any letter or digit is taken after the prefix, so a key copied with
   // a letter base58 leaves out is still one; the extended public key ("xpub…") is public.
+  {
+    kind: "aws-secret-key",
+    // An AWS key pair as people paste it on one line ("AKIA… / <secret>", "AKIA…:<secret>", "key
+    // AKIA… secret …"): a secret access key is 40 characters of base64's alphabet (AWS's IAM
+    // docs), here standing alone after the pair's key id on the same line, at most 40 characters
+    // on. The named forms (aws_secret_access_key=, "SecretAccessKey") are the INI rule's; a lone
+    // 40-character run holding "+" or "/" was read by no rule (scripts/walk-privacy.mjs found it
+    // in clear in every file and in 28 requests to the model). The key id may already be a
+    // marker (the EARLY rule ran first). Random over the whole (strongRandom), so a path or a
+    // hash of 40 hex digits beside a key id is kept.
+    need: (t) => t.includes("[REDACTED:aws-access-") || /(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|A3T)/.test(t),
+    re: /((?:\[REDACTED:aws-access-key\]|(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9]))[^\n]{1,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+    replace: (m, pre, value) => (strongRandom(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
+  },
   { kind: "bip32-private-key", need: (t) => t.includes("prv"), re: /(?<![A-Za-z0-9])[xtyzuvYZUV]prv[A-Za-z0-9]{100,110}(?![A-Za-z0-9])/g },
 ];

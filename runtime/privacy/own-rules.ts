@@ -28,7 +28,7 @@ import { FORMAT_RULES } from "./own-formats.js";
 import { CONTEXT_RULES } from "./own-contexts.js";
 import { LETTERS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
 
-export { caseless, looksRandom, NOT_SECRET_NAMES, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
+export { caseless, looksRandom, NOT_SECRET_NAMES, notSecretName, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
 const E = "(?![A-Za-z0-9_-])"; // token end

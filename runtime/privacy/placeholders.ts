@@ -15,10 +15,13 @@
  * Example: `notASecret("AKIAIOSFODNN7EXAMPLE")` -> true; `notASecret("Xk3mQ9vT2bLpR7sW")` -> false.
  */
 
+import { testCaseless } from "./own-shapes.js";
+
 const REPEATED = /([A-Za-z0-9])\1{5,}/g;
 const MASKED = /[#*•]{4,}/;
-const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/i;
-const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/i;
+// WORDS and SEQUENCES are caseless, tried on the lower-cased value (testCaseless: a third of the cost to compile).
+export const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/;
+export const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/;
 // A word (a capital or none, then lower-case letters), or an acronym of two to four capitals
 // just before a capitalised word ("RHFSearch", "EXPSubs": camelCase names hold them).
 const WORD_RUN = /[A-Z]{2,4}(?=[A-Z][a-z]{3,})|[A-Z]?[a-z]{3,}/g;
@@ -82,7 +85,7 @@ export function notASecret(s: string): boolean {
   let runs = 0;
   for (const m of s.matchAll(REPEATED)) runs += m[0].length;
   if (runs >= 0.3 * s.length) return true;
-  if (MASKED.test(s) || WORDS.test(s) || SEQUENCES.test(s) || ascendingRun(s) >= 8 || onlyReferences(s)) return true;
+  if (MASKED.test(s) || testCaseless(WORDS, s) || testCaseless(SEQUENCES, s) || ascendingRun(s) >= 8 || onlyReferences(s)) return true;
   // An identifier of words after a short prefix ("hf_", "rhf_"): the body alone is read.
   const body = s.replace(/^[A-Za-z0-9]{1,8}[_-]/, "");
   return body.length >= 24 && !/[0-9+/=]/.test(body.replace(/[A-Z]?[a-z]+/g, "").replace(/[0-9]/, "")) && wordShare(body) >= 0.75;

@@ -18,6 +18,7 @@
 import { KeywordGate } from "./keyword-gate.js";
 import { tokenRuns } from "./token-runs.js";
 import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
+import { importedKeywords } from "./imported-rules.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 export { KEY_WORDS } from "./witness-places.js";
@@ -53,7 +54,7 @@ export const GITLEAKS_KEYWORDS: readonly string[] = [
  * Literals (case as written) of which every match of the named rules holds one (rules are
  * named "own:<kind>" and "gitleaks:<id>"): own rules' private key block, Bearer header, JWT and
  * provider prefixes; AWS key ids (own rule and gitleaks' aws-access-token, whose pattern is
- * case-sensitive); Octopus Deploy's "API-" (gitleaks, case-sensitive); Cloudflare's origin CA
+ * case-sensitive; with the pair's secret after one, as written or as a marker); Octopus Deploy's "API-" (gitleaks, case-sensitive); Cloudflare's origin CA
  * key prefix; Authress keys' ".acc_"/".acc-" part. Flat (literal, then its rules joined by
  * spaces): in a fresh process each array literal costs its own boilerplate when the module
  * loads (docs/privacy.md "Cost").
@@ -61,12 +62,14 @@ export const GITLEAKS_KEYWORDS: readonly string[] = [
 const LITERALS: readonly string[] = [
   "-----BEGIN ", "own:private-key", "FlyV1", "own:flyio-access-token", "Bearer", "own:bearer-token", "eyJ", "own:jwt", "hf_", "own:huggingface-token",
   "xox", "own:slack-token", "gsk_", "own:groq-api-key", "xai-", "own:xai-api-key", "r8_", "own:replicate-token",
-  "AKIA", "own:aws-access-key gitleaks:aws-access-token", "ASIA", "own:aws-access-key gitleaks:aws-access-token",
-  "ABIA", "own:aws-access-key gitleaks:aws-access-token", "ACCA", "own:aws-access-key gitleaks:aws-access-token",
-  "AGPA", "own:aws-access-key gitleaks:aws-access-token", "AIDA", "own:aws-access-key gitleaks:aws-access-token",
-  "AIPA", "own:aws-access-key gitleaks:aws-access-token", "ANPA", "own:aws-access-key gitleaks:aws-access-token",
-  "ANVA", "own:aws-access-key gitleaks:aws-access-token", "AROA", "own:aws-access-key gitleaks:aws-access-token",
-  "APKA", "own:aws-access-key gitleaks:aws-access-token", "A3T", "own:aws-access-key gitleaks:aws-access-token",
+  "AKIA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token", "ASIA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token",
+  "ABIA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token", "ACCA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token",
+  "AGPA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token", "AIDA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token",
+  "AIPA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token", "ANPA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token",
+  "ANVA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token", "AROA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token",
+  "APKA", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token", "A3T", "own:aws-access-key own:aws-secret-key gitleaks:aws-access-token",
+  // A key id already redacted: the key pair's secret may follow it (own-formats.ts aws-secret-key).
+  "[REDACTED:aws-access-key]", "own:aws-secret-key",
   "API-", "gitleaks:octopus-deploy-api-key", "v1.0-", "gitleaks:cloudflare-origin-ca-key",
   ".acc_", "gitleaks:authress-service-client-access-key", ".acc-", "gitleaks:authress-service-client-access-key",
   "STS.", "own:alibaba-sts-access-key-id", "CCIP", "own:circleci-token",
@@ -365,6 +368,8 @@ export function candidates(text: string, within?: Candidates): Candidates {
     const gate = new KeywordGate(lower);
     keyword = GITLEAKS_KEYWORDS.find((kw) => gate.has(kw));
   }
+  // The owner's imported betterleaks rules' keywords, when any (imported-rules.ts; null when none).
+  if (keyword === undefined && (within === undefined || within.keyword !== null)) keyword = importedKeywords()?.find((kw) => lower.includes(kw));
   if (keyword !== undefined) first ??= `keyword ${keyword}`;
   return { rules, keyword: keyword ?? null, first };
 }

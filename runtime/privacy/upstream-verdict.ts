@@ -28,8 +28,8 @@
  */
 import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, shannonEntropy, stopwordsIn, upstreamRejects, type GitleaksRule } from "./gitleaks.js";
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
-import { NOT_SECRET_NAMES, STRONG_NAMES, tokenBody } from "./own-rules.js";
-import { jwkPublicMember, strongRandom } from "./own-shapes.js";
+import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
+import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
@@ -68,7 +68,7 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
   // hold "author" or "rapid" is no reason.
   const strong = STRONG_NAMES.test(name.toLowerCase());
   // A name the assignment rule keeps whatever the value (a column, a public key: `data-sitekey`).
-  if (NOT_SECRET_NAMES.test(name.toLowerCase())) return true;
+  if (notSecretName(name.toLowerCase())) return true;
   // The value's own format says no: it starts with a provider's prefix ("xoxp-1234-…",
   // "essu_…", "SBX-…") and that provider's rule finds no key in it (prefixedDisowned: a body
   // random over the whole alphabet still counts as the provider's key).
@@ -263,7 +263,7 @@ export function groupSource(src: string, n: number): string | null {
  */
 export function testValue(value: string): boolean {
   const body = value.replace(/^[A-Za-z][A-Za-z0-9]{1,11}[_-](?=.)/, "");
-  return body.length >= 6 && /^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/i.test(body);
+  return body.length >= 6 && testCaseless(/^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/, body);
 }
 
 /** Keyword -> the provider rules it gates, for keywords that are a token's prefix ("sgp_", "bedrock-api-key-"). */
@@ -354,7 +354,7 @@ function randomTokenDisowned(text: string, start: number, end: number): boolean 
   const { name, withOperator } = nameBefore(text, start);
   if (name !== "" && /[=:]/.test(withOperator.slice(name.length)) && (/[_.-]|[a-z][A-Z]/.test(name) || withOperator.slice(name.length).includes("="))) {
     const lower = name.toLowerCase();
-    if (!SECRET_WORDS.some((w) => lower.includes(w)) || NOT_SECRET_NAMES.test(lower)) return true;
+    if (!SECRET_WORDS.some((w) => lower.includes(w)) || notSecretName(lower)) return true;
   }
   const token = text.slice(start, end).toLowerCase();
   const rules: GitleaksRule[] = [];

@@ -6,6 +6,11 @@
 import { afterAll } from "vitest";
 import { removeTempDirs } from "./io.js";
 
+// The owner's imported betterleaks rules (`errata secrets rules import`, in the real state
+// folder) would change what the redactor finds in every test: off, unless a run sets it
+// (docs/privacy.md measures with ERRATA_IMPORTED_RULES=on and ERRATA_STATE_DIR).
+process.env["ERRATA_IMPORTED_RULES"] ??= "off";
+
 afterAll(() => {
   removeTempDirs();
 });

@@ -16,4 +16,5 @@ export const ISOLATED = [
   "test/cli/contract-process.test.ts",
   "test/cli/first-hour.test.ts",
   "test/engine/call-budget.test.ts",
+  "test/privacy/betterleaks-import.test.ts",
 ];

@@ -26,6 +26,8 @@ interface Requirement {
 
 /** The upstream secret scanners' samples (test/privacy/upstream-fixtures.test.ts). */
 export const UPSTREAM_FIXTURES = join(shared, "upstream-secret-fixtures", "fixtures.json");
+/** betterleaks' rule file, beside them (test/privacy/betterleaks-import.test.ts). */
+export const BETTERLEAKS_RULES = join(shared, "upstream-secret-fixtures", "betterleaks.toml");
 
 export const REQUIREMENTS: readonly Requirement[] = [
   { tests: "AB-ReDial reference figures, agreement and eval loop, importer round trip, classifier quality (test/eval/*, test/corpora/ab-redial, test/classifier/quality)", paths: [join(shared, "ab-redial", "annotated_turns.csv")], how: GET_SHARED },
@@ -43,6 +45,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
     tests: "the upstream scanners' samples (test/privacy/upstream-fixtures)",
     paths: [UPSTREAM_FIXTURES],
     how: "run scripts/extract-upstream-fixtures.js on gitleaks', betterleaks' and secretlint's checkouts (docs/privacy.md says which commits) with --out into ../shared/datasets/upstream-secret-fixtures/ (or ERRATA_SHARED_DATASETS)",
+  },
+  {
+    tests: "betterleaks' rule file converted, every rule compiled and checked on its samples (test/privacy/betterleaks-import)",
+    paths: [BETTERLEAKS_RULES, UPSTREAM_FIXTURES],
+    how: "put betterleaks' config/betterleaks.toml (v1.7.0, commit 6381fa45ae946c588e2e1334d8396a15e5171ad6, MIT) beside fixtures.json as ../shared/datasets/upstream-secret-fixtures/betterleaks.toml (or under ERRATA_SHARED_DATASETS)",
   },
   { tests: "the PostgreSQL store and the server over it (test/server/pg-store, pg-daily, hooks-ladder, the Postgres cases of test/server/intake and sync)", paths: [POSTGRES_INITDB], how: "install Debian's PostgreSQL (`apt-get install -y postgresql`; the tests start their own throwaway cluster)" },
   { tests: `the real-client suite (test/e2e/*, Claude Code ${CLAUDE_CODE_VERSION})`, paths: [clientBinary(), join(repoRoot, "dist", "cli", "main.js")], how: "run `node scripts/claude-code.mjs install` (the pinned client, into a cache folder outside the package; it needs the npm registry) and `npm run build`" },

@@ -12,6 +12,7 @@ import { hookIdentity, identityFile } from "../../runtime/hooks/hook-identity.js
 import { loadLastReply, saveLastReply } from "../../runtime/hooks/hook-state.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
 import { readTranscriptTail } from "../../runtime/hooks/transcript-tail.js";
+import { importRulesFile } from "../../runtime/privacy/import-rules-file.js";
 import { loadOrCreateReporterKey, pseudonymize, REPORTER_KEY_FILE } from "../../runtime/privacy/pseudonym.js";
 import { instanceId } from "../../runtime/store/new-erratum.js";
 import { tempDir } from "../helpers/io.js";
@@ -156,6 +157,28 @@ describe.skipIf(!built)("the hook's load footprint", () => {
     expect(row.context.response_preview).toContain("DB_PASSWORD=[REDACTED");
     expect(row.context.response_preview).not.toContain(value);
     expect(row.context.response_hash).toBe(sha256Tagged(reply));
+  });
+
+  it("betterleaks' imported rules: without an import the redactor part loads no part for them; with one it does, and redacts by them", () => {
+    const ledger = join(tmp.dir, "ledger");
+    // On here (the test setup turns it off): the child reads its own state folder, which holds no import at first.
+    const env = { ERRATA_DIR: ledger, HOME: tmp.dir, USER: "ana", ERRATA_IMPORTED_RULES: "on" };
+    // A provider format gitleaks' data has no rule for, written for this test.
+    const token = "acme_Zq8vR2mK9pLw4xTyNb7cQe3h";
+    const without = probe({ session_id: "s1", prompt: `no, that's wrong, the key is ${token}` }, env);
+    expect(without.stdout).toMatch(/captured this prompt as a correction/);
+    expect(without.bundles.map((b) => b.name)).toContain("hook-redact.bundle.cjs");
+    expect(without.bundles.map((b) => b.name)).not.toContain("hook-imported.bundle.cjs");
+    const toml = join(tmp.dir, "rules.toml");
+    writeFileSync(toml, ['title = "betterleaks config"', "[[rules]]", 'id = "acme-api-token"', "regex = '''acme_[A-Za-z0-9]{24}'''", 'keywords = ["acme_"]', ""].join("\n"));
+    importRulesFile(join(ledger, ".state"), toml, { version: "v1.0.0", commit: "", licence: "MIT" }, new Date());
+    const withImport = probe({ session_id: "s2", prompt: `no, that's wrong again, the key is ${token}` }, env);
+    expect(withImport.bundles.map((b) => b.name)).toContain("hook-imported.bundle.cjs");
+    const rows = ledgerLines(ledger).map((r) => JSON.stringify(r));
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => !r.includes(token))).toBe(true);
+    expect(rows[0]).not.toContain("[REDACTED:acme-api-token]");
+    expect(rows[1]).toContain("[REDACTED:acme-api-token]");
   });
 
   it("a kept reply marked cleared is not scanned again; one without the mark (an earlier version's file) is redacted by the capture", async () => {

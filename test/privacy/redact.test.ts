@@ -14,8 +14,8 @@ import { loadCorpus } from "./corpus.js";
 import { generatedSecrets, inClear } from "./generated-secrets.js";
 import { caseless, EARLY_RULES, LATE_RULES, PROSE_PASSWORD_WORDS, SECRET_NAME, SPECIFIC_RULES } from "../../runtime/privacy/own-rules.js";
 import { kindOf } from "../../runtime/privacy/engine.js";
-import { notASecret, onlyReferences } from "../../runtime/privacy/placeholders.js";
-import { encodedText, passwordLike, strongRandom } from "../../runtime/privacy/own-shapes.js";
+import { notASecret, onlyReferences, SEQUENCES, WORDS } from "../../runtime/privacy/placeholders.js";
+import { encodedText, NOT_SECRET_NAMES, notSecretName, passwordLike, strongRandom, testCaseless } from "../../runtime/privacy/own-shapes.js";
 import { gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
 
 const prng = mulberry32;
@@ -272,6 +272,44 @@ describe("redactSecrets: properties", () => {
       );
     }
     expect(matched).toBeGreaterThan(100);
+  });
+  it("testCaseless answers as the pattern with the i flag, the Kelvin sign and the dotted capital I included", () => {
+    const patterns = [WORDS, SEQUENCES, /^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/];
+    const pieces = ["example", "placeholder", "your_", "dummy", "change-me", "replaceme", "insert_", "xxxx", "<api key>", "{{", "${", "abcdefgh", "qwertyui", "12345678", "test", "foo", "my", "_", "fa\u212Ae", "\u0130NSERT_", "Xk3mQ9vT2bLpR7sW", "\u017F", "ÄÖ", "k", "K", "i"];
+    const flip = (t: string, seed: number): string => [...t].map((c, i) => (((seed >> (i % 24)) & 1) === 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+    const text = fc.oneof(
+      fc.tuple(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 2 ** 24 })).map(([ps, seed]) => flip(ps.join(""), seed)),
+      fc.string({ maxLength: 20 }),
+    );
+    let matched = 0;
+    let special = 0;
+    for (const re of patterns) {
+      expect(re.flags).toBe("");
+      const withI = new RegExp(re.source, "i");
+      fc.assert(
+        fc.property(text, (t) => {
+          if (withI.test(t)) matched++;
+          if (t.includes("\u212A") || t.includes("\u0130")) special++;
+          expect(testCaseless(re, t)).toBe(withI.test(t));
+        }),
+        { numRuns: 600, seed: 20261207 },
+      );
+    }
+    expect(matched).toBeGreaterThan(200);
+    expect(special).toBeGreaterThan(20);
+  });
+  it("notSecretName answers as NOT_SECRET_NAMES on lower-cased names (every name it takes holds key or token)", () => {
+    const names = fc.oneof(fc.stringMatching(NOT_SECRET_NAMES), fc.constantFrom("id", "key_id", "primary_key", "api_key", "max_tokens", "password", "public-key", "token"), fc.string({ maxLength: 16 }));
+    let taken = 0;
+    fc.assert(
+      fc.property(names, (n) => {
+        const lower = n.toLowerCase();
+        if (NOT_SECRET_NAMES.test(lower)) taken++;
+        expect(notSecretName(lower)).toBe(NOT_SECRET_NAMES.test(lower));
+      }),
+      { numRuns: 1000, seed: 20261207 },
+    );
+    expect(taken).toBeGreaterThan(200);
   });
   it("redacts several secrets in one text, each with its kind", () => {
     const text = `${SECRETS[0]!.text}\n${SECRETS[17]!.text}\nmail ana@example.com`;
@@ -960,5 +998,34 @@ describe("redactSecrets: the eighth pass's forms (issue 34, the sixth held-out s
     for (const [text, secret] of [[`MAPBOX_TOKEN=${sk}`, sk], [`POSTHOG_PERSONAL_API_KEY=${phx}`, phx], [`const maps = new Client({ key: "${aiza}" });`, aiza]] as const) {
       expect(redactSecrets(text).text).not.toContain(secret.slice(-20));
     }
+  });
+});
+
+describe("redactSecrets: an AWS key pair on one line (issue 34, found by the walk as a user)", () => {
+  // The walk's correction "rotate AWS AKIA… / <secret>" kept the 40-character secret when it held
+  // "+" or "/" (no rule read a lone run of base64's alphabet). Property: for any seeded secret of
+  // AWS's form and any of the separators people paste between the two, the secret is redacted,
+  // through the hook's pre-filter path (redactSecrets) and with every rule run (unfiltered).
+  const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  it("the secret after its key id is redacted, whatever separates them on the line", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(" / ", ":", " ", ", secret ", " and the secret is "), (seed, sep) => {
+        const rnd = mulberry32(seed);
+        const id = `AKIA${Array.from({ length: 16 }, () => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[Math.floor(rnd() * 32)]).join("")}`;
+        let secret = Array.from({ length: 40 }, () => ALPHA[Math.floor(rnd() * 64)]).join("");
+        secret = `${secret.slice(0, 10)}+${secret.slice(11, 25)}/${secret.slice(26)}`; // the shape the walk found kept
+        for (const out of [redactSecrets(`rotate AWS ${id}${sep}${secret} today`).text, redactSecretsUnfiltered(`rotate AWS ${id}${sep}${secret} today`).text]) {
+          expect(out).not.toContain(secret.slice(0, 12));
+          expect(out).not.toContain(id);
+        }
+      }),
+      { seed: 34, numRuns: 200 },
+    );
+  });
+  it.each([
+    ["key AKIAZ3KQM9XWV2PLR8TY, sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709", ", sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709"],
+    ["[REDACTED:aws-access-key] in /usr/local/share/applications/foo/bar/baz1", " in /usr/local/share/applications/foo/bar/baz1"],
+  ])("keeps what beside a key id is no secret: %s", (text, tail) => {
+    expect(redactSecrets(text).text).toBe(`${text.startsWith("[") ? "[REDACTED:aws-access-key]" : "key [REDACTED:aws-access-key]"}${tail}`);
   });
 });

@@ -4,29 +4,12 @@
  * extracted by scripts/extract-upstream-fixtures.js into `upstream-secret-fixtures/fixtures.json`
  * of the shared data sets (what is fetched from a repository is not committed here).
  * docs/privacy.md ("Upstream samples") lists every exception and why, and the figures per split.
- *
- * Splits: "dev" is what the redactor was tuned on (gitleaks' samples and betterleaks' samples of
- * rules whose id hashes even, or whose text gitleaks has too); "held-out" is betterleaks' other
- * rules' samples and all of secretlint's, read only to report.
+ * The samples and their splits (dev, held-out): upstream-samples.ts.
  */
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { redactAll } from "../../runtime/privacy/engine.js";
 import { gitleaksFindings, gitleaksRule, gitleaksRules } from "../../runtime/privacy/gitleaks.js";
-import { UPSTREAM_FIXTURES } from "../helpers/skips.js";
-
-interface Sample {
-  source: string;
-  rule: string;
-  expect: "secret" | "clean";
-  text: string;
-  /** secretlint: the expected findings' ranges. */
-  spans?: Array<[number, number]>;
-}
-
-const have = existsSync(UPSTREAM_FIXTURES);
-const samples: Sample[] = have ? (JSON.parse(readFileSync(UPSTREAM_FIXTURES, "utf8")) as { samples: Sample[] }).samples : [];
+import { haveSamples as have, samples, splitOf, type Sample, type Split } from "./upstream-samples.js";
 
 /**
  * True samples the redactor leaves as they are, by rule (docs/privacy.md lists each with its
@@ -45,14 +28,6 @@ const MISSED_ON_PURPOSE = new Set([
  * (Alibaba STS, CircleCI, CockroachDB, Devin, Fly.io) are caught since (own-rules.ts).
  */
 const KNOWN_GAPS = new Set(["clickhouse-cloud-key-id", "gumroad-access-token"]);
-
-type Split = "dev" | "held-out betterleaks" | "held-out secretlint";
-const gitleaksTexts = new Set(samples.filter((s) => s.source === "gitleaks").map((s) => s.text));
-function splitOf(s: Sample): Split {
-  if (s.source === "secretlint") return "held-out secretlint";
-  const odd = (createHash("sha256").update(s.rule.replace(/\.\d+$/, "")).digest()[0]! & 1) === 1;
-  return s.source === "betterleaks" && odd && !gitleaksTexts.has(s.text) ? "held-out betterleaks" : "dev";
-}
 
 /** A false sample of one rule that another gitleaks rule (its allowlists honoured) finds a secret in. */
 function anotherRuleFinds(s: Sample): boolean {
@@ -94,8 +69,9 @@ describe.skipIf(!have)("upstream samples (gitleaks, betterleaks, secretlint)", (
   it("no marker inside a marker; no secret a gitleaks rule finds is left whole or in part", () => {
     const partial: string[] = [];
     for (const s of samples) {
-      const text = out.get(s)!;
-      expect(text, s.rule).not.toMatch(/\[REDACTED:[^\]]*\[REDACTED:/);
+      // Markers out before the runs are looked for: a marker's kind may hold one (configcat-sdk-1/…).
+      const text = out.get(s)!.replace(/\[REDACTED:[^\]]*\]/g, " ");
+      expect(out.get(s)!, s.rule).not.toMatch(/\[REDACTED:[^\]]*\[REDACTED:/);
       if (s.expect !== "secret" || s.spans !== undefined) continue;
       const r = gitleaksRule(s.rule.replace(/\.\d+$/, ""));
       if (r === null) continue;

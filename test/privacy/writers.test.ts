@@ -39,6 +39,7 @@ const NEED_NOT: Record<string, string> = {
   "runtime/jobs/mine/mine.ts": "the mine cursor: sizes and modification times",
   "runtime/privacy/pseudonym.ts": "the reporter key (random bytes, 0600)",
   "runtime/privacy/known-learn.ts": "the known-value store (0600): lengths, salted fingerprints and salted SHA-256s of the owner's secrets, never a value",
+  "runtime/privacy/import-rules-file.ts": "betterleaks' rules converted from the rule file the owner names (patterns, keywords, filters, the file's release and sha256), never a captured text",
   "runtime/store/attachments.ts": "the generic attachment write: its callers (add, the hook) redact",
   "runtime/transcripts/cursor.ts": "the exchanges cursor: offsets and hashes only (transcripts/carry-refs.ts)",
   "runtime/jobs/rules/filing.ts": "rule upgrades and filings: ids, hashes, counts and dates, no text",

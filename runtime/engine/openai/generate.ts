@@ -3,6 +3,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/ch
 import type { BudgetBook, Reservation } from "../base/budget.js";
 import { withDeadline } from "../base/deadline.js";
 import type { ChatMessage } from "../base/prompt.js";
+import { redactTextForWrite } from "../../privacy/index.js";
 import { laneTimeoutMs, retryPolicy, type OpenAILaneConfig } from "./config.js";
 import { tokenBound } from "./lane.js";
 import { describeError, gaveUp, isRetryable, isTimeout, retryWithinBudget } from "./retry.js";
@@ -48,7 +49,10 @@ export function generativeLane(cfg: OpenAILaneConfig, apiKey: string, book: Budg
       const maxTokens = opts.maxTokens ?? GENERATE_MAX_TOKENS;
       const body: ChatCompletionCreateParamsNonStreaming = {
         model: cfg.model,
-        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        // Every message redacted as it leaves, as the judging lane's request() does (lane.ts):
+        // the callers' texts (a rule, the upgrades queue, exemplars) were redacted when written,
+        // but not against a value the owner's store learned since.
+        messages: messages.map((m) => ({ role: m.role, content: redactTextForWrite(m.content) })),
         temperature: cfg.temperature,
         max_tokens: maxTokens,
         response_format: { type: "json_object" },

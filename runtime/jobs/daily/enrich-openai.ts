@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { Erratum } from "../../../schemas/erratum.js";
 import { CLASS_IDS } from "../../../questions/index.js";
 import { withDeadline } from "../../engine/index.js";
+import { redactTextForWrite } from "../../privacy/index.js";
 import { parseProseReply, type ProseReply } from "./enrich-reply.js";
 
 /**
@@ -69,7 +70,9 @@ export function openAiProseLane(opts: OpenAiLaneOptions): ProseLane {
             model: opts.model,
             messages: [
               { role: "system", content: ENRICH_SYSTEM_PROMPT },
-              { role: "user", content: enrichUserPrompt(e) },
+              // Redacted as it leaves, as the engine's lanes do (openai/lane.ts): a row written
+              // before the owner's value was known, or by an older version, holds it in clear.
+              { role: "user", content: redactTextForWrite(enrichUserPrompt(e)) },
             ],
             response_format: { type: "json_object" },
             ...(opts.serviceTier !== undefined ? { service_tier: opts.serviceTier } : {}),
