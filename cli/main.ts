@@ -38,7 +38,7 @@ const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   promote: () => import("./commands/promote.js"),
   report: () => import("./commands/report.js"),
   rotate: () => import("./commands/rotate.js"),
-  secrets: () => import("./commands/secrets.js"),
+  secrets: () => import("./commands/secrets/index.js"),
   serve: () => import("./commands/serve.js"),
   rules: () => import("./commands/rules/index.js"),
   show: () => import("./commands/show.js"),

@@ -193,6 +193,15 @@ describe("errata secrets rules import", () => {
     expect(status.out).toContain("4 rules (4 keywords), 2 left out, 1 notes; not checked on samples");
   });
 
+  it("--licence is recorded as given (a fork's file under another licence)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "errata-bl-"));
+    writeFileSync(join(dir, "rules.toml"), TOML);
+    const r = await cliIn(dir, ["secrets", "rules", "import", "rules.toml", "--release", "v9.9.9", "--licence", "Apache-2.0", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    expect((JSON.parse(r.out) as { source: ImportedRulesData["source"] }).source.licence).toBe("Apache-2.0");
+    expect((await cliIn(dir, ["secrets", "rules", "status"])).out).toContain("betterleaks v9.9.9, Apache-2.0, sha256 ");
+  });
+
   it("--samples: a rule that fails its own samples is left out with the reason, the others checked and kept; --dry-run writes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "errata-bl-"));
     writeFileSync(join(dir, "rules.toml"), TOML);
