@@ -135,7 +135,7 @@ export interface TurnResult {
 }
 
 export interface ClientSession {
-  /** Types one prompt and waits until the client reports the turn done (its Stop hooks have run). */
+  /** Types one prompt and waits until the client reports the turn done and its hooks have ended. */
   turn(prompt: string): Promise<TurnResult>;
   /** Waits for the hooks still running (`hooksEnded`), then closes the client's input; the process ends. */
   end(): Promise<ClientRun>;
@@ -152,6 +152,7 @@ export function clientSession(ws: Workspace, serverUrl: string, opts: { args?: s
   const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash", ...(opts.args ?? [])];
   const t0 = performance.now();
   const child = spawn(clientBinary(), args, { cwd: ws.project, env: clientEnv(ws, serverUrl, opts.env), stdio: ["pipe", "pipe", "pipe"] });
+  const mcp = mcpServerCommands(args);
   let stdout = "";
   let stderr = "";
   let pending = "";
@@ -181,15 +182,21 @@ export function clientSession(ws: Workspace, serverUrl: string, opts: { args?: s
   });
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   return {
-    turn(prompt) {
+    async turn(prompt) {
       if (waiting) throw new Error("one turn at a time");
-      return new Promise<TurnResult>((done, fail) => {
+      const r = await new Promise<TurnResult>((done, fail) => {
         waiting = { done, fail };
         child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: prompt } })}\n`);
       });
+      // The result can come before the turn's Stop hook has ended (seen on a loaded machine: the
+      // reflection's sorted.jsonl line missing, from the settings hooks' arm in one run and the
+      // both-installed arm in the next), and the next prompt then ends it. A person types the
+      // next prompt seconds later; here the next turn waits for the hooks of this one.
+      if (child.pid !== undefined && child.exitCode === null) await hooksEnded(child.pid, mcp);
+      return r;
     },
     async end() {
-      if (child.pid !== undefined && child.exitCode === null) await hooksEnded(child.pid, mcpServerCommands(args));
+      if (child.pid !== undefined && child.exitCode === null) await hooksEnded(child.pid, mcp);
       child.stdin.end();
       return closed;
     },

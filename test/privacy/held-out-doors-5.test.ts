@@ -10,34 +10,18 @@
  * secret newly missed, or a look-alike newly hurt, fails here.
  * ERRATA_REPORT_DOORS5=1 is no longer needed; the figures are printed either way.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactSecrets } from "../../runtime/privacy/redact.js";
 import { tempDir } from "../helpers/io.js";
 import { CORPUS_FILE, HELD_OUT_DOORS_FILE, leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { describeHeldOutForm } from "./held-out-form.js";
 import { leaksThroughDoors, throughEveryDoor, world, type World } from "./doors.js";
 
 const FILE = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-5.yaml");
 const FOURTH = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-4.yaml");
 const set = loadCorpus(FILE);
 
-interface RawEntry {
-  id: string;
-  secret?: string;
-  /** The provider and shape of a secret (this file only). */
-  shape?: string;
-  /** Where the provider documents the format: a URL, or "generic" (this file only). */
-  doc?: string;
-  /** Why a look-alike is not a secret (this file only). */
-  why?: string;
-}
-const rawOf = (file: string): { secrets: RawEntry[]; lookalikes: RawEntry[] } => parse(readFileSync(file, "utf8")) as { secrets: RawEntry[]; lookalikes: RawEntry[] };
-const mine = rawOf(FILE);
-const others = [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE, FOURTH].map(rawOf);
-/** A recipe's literal prefix before its first random part ("gsk_" of "gsk_{alnum:52}"). */
-const literalPrefix = (recipe: string): string => recipe.split("{")[0]!;
 
 /** Secrets the redactor leaves in clear (in part or whole), by id. */
 const MISSED: readonly string[] = [];
@@ -48,59 +32,7 @@ const MISSED: readonly string[] = [];
  */
 const HURT: readonly string[] = ["h5-look-gerrit-change-id"];
 
-describe("the fifth held-out set: form", () => {
-
-  it("has about 60 secrets and 20 look-alikes, ids unique here and new to the other fixture files", () => {
-    expect(set.secrets.length).toBeGreaterThanOrEqual(55);
-    expect(set.lookAlikes.length).toBeGreaterThanOrEqual(18);
-    const ids = [...set.secrets, ...set.lookAlikes].map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.filter((id) => !id.startsWith("h5-"))).toEqual([]);
-    const otherIds = new Set(others.flatMap((o) => [...o.secrets, ...o.lookalikes].map((e) => e.id)));
-    expect(ids.filter((id) => otherIds.has(id))).toEqual([]);
-  });
-
-  it("no secret's literal prefix (4+ characters) is a shape another fixture file already has", () => {
-    const theirs = new Set(others.flatMap((o) => o.secrets.map((s) => literalPrefix(s.secret ?? ""))).filter((p) => p.length >= 4));
-    const dup = mine.secrets.filter((s) => literalPrefix(s.secret ?? "").length >= 4 && theirs.has(literalPrefix(s.secret ?? ""))).map((s) => s.id);
-    expect(dup).toEqual([]);
-  });
-
-  it("every secret says its shape and where its format is documented; every look-alike says why it is not a secret", () => {
-    const bad: string[] = [];
-    for (const s of mine.secrets) {
-      if (!s.shape?.trim()) bad.push(`${s.id}: no shape`);
-      if (s.doc !== "generic" && !/^https:\/\/\S+/.test(s.doc ?? "")) bad.push(`${s.id}: doc is neither a URL nor "generic"`);
-    }
-    for (const l of mine.lookalikes) if (!l.why?.trim()) bad.push(`${l.id}: no why`);
-    expect(bad).toEqual([]);
-  });
-
-  it("every secret is expanded, random in part, and appears once in its text; no look-alike holds a recipe", () => {
-    const bad: string[] = [];
-    for (const s of set.secrets) {
-      const raw = mine.secrets.find((r) => r.id === s.id)!;
-      if (!/\{\w+(:\d+)?\}/.test(raw.secret ?? "")) bad.push(`${s.id}: recipe without a random part`);
-      if (/\{\w+(:\d+)?\}/.test(s.secret)) bad.push(`${s.id}: recipe not expanded`);
-      if (s.secret.length < 8) bad.push(`${s.id}: secret shorter than 8`);
-      if (s.text.split(s.secret).length !== 2) bad.push(`${s.id}: secret not exactly once in the text`);
-      if (s.text.includes("{S}")) bad.push(`${s.id}: {S} left in the text`);
-    }
-    for (const l of set.lookAlikes) if (/\{S\}|\{\w+:\d+\}/.test(l.text)) bad.push(`${l.id}: a recipe in a look-alike`);
-    expect(bad).toEqual([]);
-  });
-
-  it("no secret value is also in a look-alike, and no two secrets are equal", () => {
-    const values = set.secrets.map((s) => s.secret);
-    expect(new Set(values).size).toBe(values.length);
-    const inLook = set.secrets.filter((s) => set.lookAlikes.some((l) => l.text.includes(s.secret))).map((s) => s.id);
-    expect(inLook).toEqual([]);
-  });
-
-  it("expands the same on every load (the secrets come from the ids, not from the clock)", () => {
-    expect(loadCorpus(FILE).secrets.map((s) => s.secret)).toEqual(set.secrets.map((s) => s.secret));
-  });
-});
+describeHeldOutForm({ title: "the fifth held-out set: form", file: FILE, prefix: "h5-", others: [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE, FOURTH], minSecrets: 80, minLookAlikes: 20 });
 
 describe("the fifth held-out set (dev since its first run)", () => {
   let t: { dir: string; cleanup: () => void };
