@@ -40,6 +40,8 @@ export interface SortInput {
   transcriptPath: string | null;
   /** The capture classifier's verdict kind on a prompt and the reply before it (the main bundle's). */
   verdictKind: (prompt: string, reply: string | null) => string;
+  /** How long to wait for the transcript to hold the capture's prompt (TRANSCRIPT_WAIT_MS unless given). */
+  transcriptWaitMs?: number;
 }
 
 export type ReflectOutcome =
@@ -59,8 +61,21 @@ export function claudeCodeExchangeId(session: string, key: string): string {
   return `ex-${sha256Hex(`claude-code\u0000${session}\u0000${key}`).slice(0, 16)}`;
 }
 
+/**
+ * How long a Stop waits for the transcript to hold the captured prompt. The client writes its
+ * transcript asynchronously: on a loaded machine the real client (2.1.328) ran the Stop hook
+ * while the transcript's last typed prompt was still the one before the correction, and the
+ * reflection left the correction to the audit (the e2e mod file lost its sorted line in about
+ * one run of three). It waits only while the transcript's last typed prompt is older than the
+ * capture and is not it (or there is none): the session's newest hook row is then a capture no
+ * reflection has handled whose prompt the client has not written yet. The transcript is read
+ * again every TRANSCRIPT_POLL_MS.
+ */
+export const TRANSCRIPT_WAIT_MS = 3000;
+const TRANSCRIPT_POLL_MS = 50;
+
 /** Sorts the gate's row if it is the last prompt's capture; every run ends in one receipt naming the erratum. */
-export function sortCapture(input: SortInput, row: CaptureRow): ReflectOutcome {
+export async function sortCapture(input: SortInput, row: CaptureRow): Promise<ReflectOutcome> {
   const dir = join(input.ledgerDir, LADDER_DIR);
   const at = new Date(input.nowMs).toISOString();
   const done = (sorted: boolean, exchangeId: string | null, cause: string | null, why: string, counts: Record<string, number>): ReflectOutcome => {
@@ -68,7 +83,14 @@ export function sortCapture(input: SortInput, row: CaptureRow): ReflectOutcome {
     appendLines(join(dir, RECEIPTS_FILE), [{ v: 1, loop: "reflection", at, night: at.slice(0, 10), ok: true, counts, note }]);
     return { ran: true, sorted, exchange_id: exchangeId, cause, note };
   };
-  const turn = input.transcriptPath !== null && existsSync(input.transcriptPath) ? lastTypedTurn(input.transcriptPath) : null;
+  const read = (): LastTurn | null => (input.transcriptPath !== null && existsSync(input.transcriptPath) ? lastTypedTurn(input.transcriptPath) : null);
+  // Not there yet: no typed prompt, or the last one is older than the capture and is not it (a
+  // newer prompt that is not the capture means the capture's Stop never ran: no wait then).
+  const pending = (t: LastTurn | null): boolean => t === null || (!matches(row, t.text, Date.parse(t.ts ?? "")) && !(Date.parse(t.ts ?? "") >= Date.parse(row.ts)));
+  let turn = read();
+  for (const t0 = Date.now(); input.transcriptPath !== null && pending(turn) && Date.now() - t0 < (input.transcriptWaitMs ?? TRANSCRIPT_WAIT_MS); turn = read()) {
+    await new Promise((r) => setTimeout(r, TRANSCRIPT_POLL_MS));
+  }
   if (turn === null) return done(false, null, null, "no typed prompt in the transcript; left for the audit", { sorted: 0, left_for_audit: 1 });
   if (!matches(row, turn.text, Date.parse(turn.ts ?? ""))) return done(false, null, null, "not the capture of the transcript's last prompt; left for the audit", { sorted: 0, left_for_audit: 1 });
   if (turn.uuid === null) return done(false, null, null, "the prompt's record has no uuid; left for the audit", { sorted: 0, left_for_audit: 1 });

@@ -44,7 +44,7 @@ export async function reflectAfterStop(input: ReflectInput): Promise<ReflectOutc
     const row = sessionCapture(ledgerDir, input.sessionId, input.nowMs);
     if (row === null || reflectedBefore(ledgerDir, row.id)) return { ran: false };
     const { sortCapture } = await import("./hook-reflect-sort.js");
-    return sortCapture({ ledgerDir, nowMs: input.nowMs, sessionId: input.sessionId, transcriptPath: input.transcriptPath, verdictKind: input.verdictKind }, row);
+    return await sortCapture({ ledgerDir, nowMs: input.nowMs, sessionId: input.sessionId, transcriptPath: input.transcriptPath, verdictKind: input.verdictKind, ...(input.transcriptWaitMs !== undefined ? { transcriptWaitMs: input.transcriptWaitMs } : {}) }, row);
   } catch (err) {
     input.say(`reflection fault (${err instanceof Error ? err.message : String(err)}); the nightly audit sorts this correction`);
     return { ran: false };

@@ -125,6 +125,26 @@ describe("the Stop hook's reflection", () => {
     expect(r2.incidents).toBe(0);
   });
 
+  it("waits for a transcript that has not written the captured prompt yet (the client writes it asynchronously)", async () => {
+    // Seen in the real client on a loaded machine: the Stop hook ran while the transcript's last
+    // typed prompt was still the one before the correction, and the correction went to the audit.
+    const ledger = join(tmp.dir, "ledger");
+    const env = { ERRATA_DIR: ledger, HOME: tmp.dir };
+    const s = session(tmp.dir, "s-lag", CORRECTION);
+    await prompt(env, "s-lag", s.file, CORRECTION, at(s.promptIso, 400));
+    s.answer();
+    const lines = readFileSync(s.file, "utf8").trimEnd().split("\n");
+    writeFileSync(s.file, `${lines.slice(0, -2).join("\n")}\n`); // the typed prompt and its answer: not written yet
+    const late = setTimeout(() => appendFileSync(s.file, `${lines.slice(-2).join("\n")}\n`), 300);
+    try {
+      await stop(env, "s-lag", s.file, at(s.promptIso, 30_000));
+    } finally {
+      clearTimeout(late);
+    }
+    expect(sortedLines(ledger).map((l) => l["exchange_id"])).toEqual([(await transcriptTurns(s.file)).turns[1]!.exchange_id]);
+    expect(readReceipts(join(ledger, LADDER_DIR)).map((r) => r.note)).toEqual([expect.stringMatching(/^er-\S+: sorted \(/)]);
+  });
+
   it("a Stop with nothing captured writes nothing, and one after an uncaptured prompt does not sort an earlier capture", async () => {
     const ledger = join(tmp.dir, "ledger");
     const env = { ERRATA_DIR: ledger, HOME: tmp.dir };
