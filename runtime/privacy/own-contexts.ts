@@ -11,7 +11,8 @@
  * `{:user "app" :password "…"}` -> the password is `[REDACTED:keyword-value]`.
  */
 import type { OwnRule } from "./own-rules.js";
-import { caseless, encodedText, keepAssignment, looksLikeIdentifier, looksLikeValueNotSecret, SECRET_NAME } from "./own-shapes.js";
+import { caseless, encodedText, keepAssignment, looksLikeIdentifier, looksLikeValueNotSecret, notSecretName, SECRET_NAME, slashKey } from "./own-shapes.js";
+import { notASecret } from "./placeholders.js";
 import { generatedToken } from "./own-places.js";
 
 let moreNamedRe: RegExp | undefined;
@@ -140,3 +141,15 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     replace: (m, pre, q, value) => ((value ?? "").split(/[:.]/).some((p) => p.length >= 16 && generatedToken(p.replace(/=+$/, ""))) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
 ];
+
+/**
+ * A quoted value under a secret's name that a clip mark ("…") cut before its closing quote (a
+ * tool call's summary): no whole value to judge by its look, so what is left is kept only under
+ * no secret's name, as a placeholder or reference, or as a path (the assignment rule's own
+ * exclusions). The seventh held-out set's door leaks: `access_token: 'access-production-9130…`
+ * and `secret_key="sk-lf-2701…` in summaries, caught whole by the assignment rule and cut in clear.
+ */
+export function keepClippedValue(name: string, clipped: string): boolean {
+  const cut = clipped.slice(0, -1);
+  return notSecretName(name.toLowerCase()) || notASecret(cut) || (cut.startsWith("/") && !slashKey(cut));
+}

@@ -25,7 +25,7 @@ import {
   bareToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 import { FORMAT_RULES } from "./own-formats.js";
-import { CONTEXT_RULES } from "./own-contexts.js";
+import { CONTEXT_RULES, keepClippedValue } from "./own-contexts.js";
 import { LETTERS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, notSecretName, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
@@ -231,10 +231,10 @@ export const LATE_RULES: readonly OwnRule[] = [
     // Made on first use: the rewrite is a loop over the pattern, which a hook process whose
     // texts hold no named value need not run.
     get re() {
-      return (assignmentRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})\\5`), "gm"));
+      return (assignmentRe ??= new RegExp(caseless(`(^|[\\s{,;(?&'"\`$-])(["']?)(${SECRET_NAME})\\2([ \\t]*[:=][ \\t]*)(["']?)((?![$<{[=:]|\\[REDACTED)[^\\s"',;\`]{4,})(?:\\5|(?<=…))`), "gm"));
     },
-    replace: (m, lead, q, name, sep, vq, value) =>
-      keepAssignment(name ?? "", value ?? "") ? `${lead}${q}${name}${q}${sep}${vq}${value}${vq}` : `${lead}${q}${name}${q}${sep}${vq}${m}${vq}`,
+    replace: (m, lead, q, name, sep, vq, value) => // a quoted value a clip mark cut before its closing quote: own-contexts.ts keepClippedValue
+      vq !== "" && value?.endsWith("…") ? `${lead}${q}${name}${q}${sep}${vq}${keepClippedValue(name ?? "", value) ? value : m}` : `${lead}${q}${name}${q}${sep}${vq}${keepAssignment(name ?? "", value ?? "") ? value : m}${vq}`,
   },
   {
     kind: "env-assignment",

@@ -1029,3 +1029,26 @@ describe("redactSecrets: an AWS key pair on one line (issue 34, found by the wal
     expect(redactSecrets(text).text).toBe(`${text.startsWith("[") ? "[REDACTED:aws-access-key]" : "key [REDACTED:aws-access-key]"}${tail}`);
   });
 });
+
+describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the seventh held-out set's door leaks)", () => {
+  // A tool call's summary clips a long command inside a quoted value: the closing quote is gone,
+  // so the assignment rule, which wanted it, took nothing, and the part before the mark was
+  // written in clear (caught whole when the same text was not clipped).
+  it.each([
+    ["Bash: echo client.get(access_token: 'access-production-9130…", "access-production-9130"],
+    ['Bash: echo Langfuse( public_key="pk-lf-49a0", secret_key="sk-lf-27019bb5-54a7-71b4…', "sk-lf-27019bb5-54a7-71b4"],
+    ['echo { "client_id": "reporting", "client_secret": "CWdpnS-DbC1vPSNAhwodV…', "CWdpnS-DbC1vPSNAhwodV"],
+  ])("takes all of %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    for (let i = 0; i + 8 <= secret.length; i++) expect(out).not.toContain(secret.slice(i, i + 8));
+    expect(redactSecretsUnfiltered(text).text).toBe(out);
+  });
+  it.each([
+    'API_KEY="your-api-key-here…',
+    'password: "${DB_PASSWORD…',
+    'token_count: "12345678…',
+    'key_file: "/home/ana/.config/app/settings…',
+  ])("keeps a placeholder, a reference, a name no secret's or a path: %s", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+});
