@@ -1038,6 +1038,9 @@ describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the 
     ["Bash: echo client.get(access_token: 'access-production-9130…", "access-production-9130"],
     ['Bash: echo Langfuse( public_key="pk-lf-49a0", secret_key="sk-lf-27019bb5-54a7-71b4…', "sk-lf-27019bb5-54a7-71b4"],
     ['echo { "client_id": "reporting", "client_secret": "CWdpnS-DbC1vPSNAhwodV…', "CWdpnS-DbC1vPSNAhwodV"],
+    // X's app-only bearer token starts with 21 "A"s (zero bytes): cut short, the run was a third
+    // of what was left and read as a placeholder's repeated character.
+    ['Bash: echo tweepy.Client(bearer_token="AAAAAAAAAAAAAAAAAAAAAFMpSpE2fqoBry0NCna6u53%2B13l30TBS3dw6hcQ9Jz46%3Ds4e…', "FMpSpE2fqoBry0NCna6u53"],
   ])("takes all of %s", (text, secret) => {
     const out = redactSecrets(text).text;
     for (let i = 0; i + 8 <= secret.length; i++) expect(out).not.toContain(secret.slice(i, i + 8));
@@ -1048,6 +1051,8 @@ describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the 
     'password: "${DB_PASSWORD…',
     'token_count: "12345678…',
     'key_file: "/home/ana/.config/app/settings…',
+    "sk_live_AAAAAAAAAAAAAAAAAAAAAAAA",
+    "token=AAAAAAAAAAAAAAAAAAAAAAAAAAAA1234",
   ])("keeps a placeholder, a reference, a name no secret's or a path: %s", (text) => {
     expect(redactSecrets(text).text).toBe(text);
   });
