@@ -14,6 +14,8 @@ export const MORE_PROSE_WORDS: readonly string[] = [
   "adgangskode", "passord", "kodeord", "lozink", "geslo", "κωδικ", "συνθηματικ", "סיסמ", "كلمة المرور", "كلمة السر", "رمز عبور", "گذرواژه",
   "पासवर्ड", "পাসওয়ার্ড", "รหัสผ่าน", "гасло",
   "ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်", // the eighth pass (own-places.ts UNSPACED_PASSWORD_WORDS)
+  // the ninth pass (own-places.ts NINTH_PASSWORD_WORDS)
+  "contrasenya", "nenosiri", "парол", "лозинк", "parool", "slaptažod", "lykilorð", "கடவுச்சொல்", "పాస్‌వర్డ్", "პაროლ", "գաղտնաբառ", "کلمه عبور",
 ];
 
 /**
