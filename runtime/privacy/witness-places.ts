@@ -92,4 +92,14 @@ export const PLACE_WITNESSES: readonly Witness[] = [
     name: "keyword value", rules: ["own:keyword-value"], need: KEYWORD_LEADS.map((c) => `${c}:`),
     re: /:(?:[\w.*+!?-]+\/)?(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)\s+(?:=>\s*)?["'][^"'\s]{4}/,
   },
+  // --- the ninth pass (docs/privacy.md "A seventh held-out set"; own-configs.ts) ---
+  // ipsec.secrets: ":", PSK|EAP|XAUTH|NTLM, a space, a secret of 4.
+  {
+    name: "ipsec secret", rules: ["own:ipsec-secret"], need: ["psk", "eap", "xauth", "ntlm"].flatMap((w) => [`${w} `, `${w}\t`]),
+    re: /:[ \t]*(?:psk|eap|xauth|ntlm)[ \t]+(?:["'][^"'\n]{4}|0[xs])/,
+  },
+  { name: "openvpn static key", rules: ["own:openvpn-static-key"], need: ["openvpn static key v"], re: /-----begin openvpn static key v\d-----\s*[0-9a-f]{16}/ },
+  { name: "snmp createuser", rules: ["own:snmp-passphrase"], need: ["createuser"], re: /\bcreateuser[ \t][^\n]*?[ \t](?:md5|sha)/ },
+  { name: "unattend password", rules: ["own:unattend-password"], need: ["<value>"], re: /password>\s*<value>[^<\s]{4}/ },
+  { name: "nkey seed block", rules: ["own:nkey-seed"], need: ["nkey seed-----"], re: /-----begin [a-z]+ nkey seed-----\s*s[uaoncx][a-z2-7]{56}/ },
 ];
