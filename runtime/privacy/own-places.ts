@@ -156,8 +156,9 @@ export const PLACE_RULES: readonly OwnRule[] = [
     // A user and a password given as `-u <user> … -p <password>` (Apple's altool, mongo, influx,
     // many database clients), the password a password, an app password or a generated token:
     // `docker run -u 1000 -p 8080:80` publishes a port.
-    need: (t) => t.includes("-p"),
-    re: /(\s-u[ \t]+[^\s-][^\s]*[ \t]+(?:[^\s]+[ \t]+){0,8}?-p[ \t]+)(["']?)((?![-$<{[]|\[REDACTED)[^\s"']{4,})\2/g,
+    // mosquitto_pub's and mosquitto_sub's password is `-P` (their `-p` is the port).
+    need: (t) => t.includes("-p") || t.includes("-P"),
+    re: /(\s-u[ \t]+[^\s-][^\s]*[ \t]+(?:[^\s]+[ \t]+){0,8}?-[pP][ \t]+)(["']?)((?![-$<{[]|\[REDACTED)[^\s"']{4,})\2/g,
     replace: (m, pre, q, value) => (flagSecret(value ?? "") ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
   {

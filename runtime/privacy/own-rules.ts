@@ -22,7 +22,7 @@ export interface OwnRule {
 }
 
 import {
-  bareToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+  bareToken, letterToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 import { FORMAT_RULES } from "./own-formats.js";
 import { CONTEXT_RULES, keepClippedValue } from "./own-contexts.js";
@@ -268,7 +268,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     re: /^([ \t]*([A-Za-z][A-Za-z0-9_.-]{0,60})[ \t]+)((?![$<{[]|\[REDACTED)[^\s"'=:]{4,})[ \t]*$/gm,
     // Without an operator a plain word is a sentence's ("password combination."), not a value.
     replace: (m, pre, name, value) =>
-      !DIRECTIVE_NAME.test((name ?? "").toLowerCase()) || /^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`,
+      !DIRECTIVE_NAME.test((name ?? "").toLowerCase()) || (/^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") && !letterToken(value ?? "")) || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`,
   },
   {
     kind: "password-flag",

@@ -350,3 +350,13 @@ export function testCaseless(re: RegExp, s: string): boolean {
   return re.test(s.toLowerCase());
 }
 
+/**
+ * A random token of letters only (the ninth pass: Logz.io's shipping tokens are 32 letters): 20 or
+ * more, both cases each at least a third of it, over 4 bits of entropy a character. Words joined
+ * in camelCase have a capital every five letters or so ("ThisIsMyPasswordForTheServer": 7 of 28).
+ */
+export function letterToken(s: string): boolean {
+  if (s.length < 20 || !/^[A-Za-z]+$/.test(s)) return false;
+  const upper = (s.match(/[A-Z]/g) ?? []).length;
+  return upper * 3 >= s.length && (s.length - upper) * 3 >= s.length && shannonEntropy(s) > 4;
+}

@@ -102,4 +102,15 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   { name: "snmp createuser", rules: ["own:snmp-passphrase"], need: ["createuser"], re: /\bcreateuser[ \t][^\n]*?[ \t](?:md5|sha)/ },
   { name: "unattend password", rules: ["own:unattend-password"], need: ["<value>"], re: /password>\s*<value>[^<\s]{4}/ },
   { name: "nkey seed block", rules: ["own:nkey-seed"], need: ["nkey seed-----"], re: /-----begin [a-z]+ nkey seed-----\s*s[uaoncx][a-z2-7]{56}/ },
+  // own-tools.ts: each a literal of its tool or format, then the rule relaxed.
+  { name: "woocommerce secret", rules: ["own:woocommerce-secret"], need: ["cs_"], re: /cs_[0-9a-f]{40}/ },
+  { name: "credentials to base64", rules: ["own:tool-password"], need: ["base64"], re: /(?:printf[ \t]+(?:'%s'|"%s")|echo(?:[ \t]+-n)?)[ \t]+["'][^"'\s:]{1,128}:[^"'\s]{4}[^"'\s]*["'][ \t]*\|[ \t]*base64/ },
+  { name: "hdbuserstore set", rules: ["own:tool-password"], need: ["hdbuserstore"], re: /hdbuserstore(?:[ \t]+-[a-z]+)*[ \t]+set[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+["']?[^\s"']{4}/ },
+  { name: "go dsn", rules: ["own:url-password"], need: ["@tcp", "@unix("], re: /[\w.-]:[^\s:@"'`/]{4,}@(?:tcp6?|unix)\(/ },
+  { name: "securestring", rules: ["own:tool-password"], need: ["convertto-securestring"], re: /convertto-securestring[ \t]+(?:-string[ \t]+)?["'][^"'\n]{4}/ },
+  { name: "openssl raw key", rules: ["own:tool-password"], need: ["openssl"], re: /openssl\b[^\n]*?[ \t]-k[ \t]+[0-9a-f]{16}/ },
+  { name: "bundle config", rules: ["own:tool-password"], need: ["bundle config"], re: /bundle config[ \t][^\n]*?[a-z0-9-]\.[a-z0-9-][^\s]*[ \t]+[^\s:"']+:[^\s"']{4}/ },
+  { name: "cdata secret", rules: ["own:xml-named-value"], need: ["<![cdata["], re: /(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[^<>]*>\s*<!\[cdata\[[^\]]{4}/ },
+  { name: "secret element with attributes", rules: ["own:xml-named-value"], need: ["</"], gate: /<[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[a-z0-9_.-]*\s/, re: /<[a-z0-9_.-]*(?:key|keys|token|secret|password|passwd|pwd|pass|phrase|credentials?|auth|psk|pat)\s[^<>]*>[^<\s]{4}/ },
+  { name: "solana keypair", rules: ["own:solana-keypair"], need: ["solana", "keypair"], re: /(?:solana|keypair)[^[\]]{0,200}?\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]/ },
 ];
