@@ -28,10 +28,12 @@ export const CONFIG_RULES: readonly OwnRule[] = [
   {
     kind: "openvpn-static-key",
     // OpenVPN's static key (tls-auth, tls-crypt, secret): 2048 bits of hex between its BEGIN and
-    // END lines, inline in a .ovpn or in its own file; a block cut before its END line too.
+    // END lines, inline in a .ovpn or in its own file; a block cut by a clip mark before its END
+    // line (its last line a part), or after its BEGIN line (a summary's "…nVPN Static key V1-----"):
+    // then the hex lines before the END line.
     need: (t) => t.includes("OpenVPN Static key"),
-    re: /(-----BEGIN OpenVPN Static key V\d-----\s*)([0-9a-fA-F]{16,}(?:\s+[0-9a-fA-F]{16,})*)/g,
-    replace: (m, pre) => `${pre}${m}`,
+    re: /(-----BEGIN OpenVPN Static key V\d-----\s*)([0-9a-fA-F]{16,}(?:\s+[0-9a-fA-F]+)*)|(?<![0-9A-Za-z])[0-9a-fA-F]+(?:\s+[0-9a-fA-F]{16,})+(?=\s*-----END OpenVPN Static key V\d-----)/g,
+    replace: (m, pre) => (pre ? `${pre}${m}` : m),
   },
   {
     kind: "snmp-passphrase",

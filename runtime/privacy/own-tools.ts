@@ -90,7 +90,8 @@ export const TOOL_RULES: readonly OwnRule[] = [
     // The Solana CLI's keypair file (id.json): the 64-byte ed25519 keypair as a JSON array of byte
     // values, after the word Solana or keypair (its path, its command): 64 bytes alone may be any data.
     need: (t) => /solana|keypair/i.test(t),
-    re: /((?:[Ss]olana|[Kk]eypair)[^[\]]{0,200}?)(\[\s*(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*,\s*){63}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*\])/g,
+    // An array a clip mark cut after 17 values or more is read too ("[187,30,…,2,2…").
+    re: /((?:[Ss]olana|[Kk]eypair)[^[\]]{0,200}?)(\[\s*(?:(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*,\s*){63}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*\]|(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*,\s*){16,62}\d{0,3}…))/g,
     replace: (m, pre) => `${pre}${m}`,
   },
 ];

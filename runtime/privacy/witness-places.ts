@@ -98,7 +98,7 @@ export const PLACE_WITNESSES: readonly Witness[] = [
     name: "ipsec secret", rules: ["own:ipsec-secret"], need: ["psk", "eap", "xauth", "ntlm"].flatMap((w) => [`${w} `, `${w}\t`]),
     re: /:[ \t]*(?:psk|eap|xauth|ntlm)[ \t]+(?:["'][^"'\n]{4}|0[xs])/,
   },
-  { name: "openvpn static key", rules: ["own:openvpn-static-key"], need: ["openvpn static key v"], re: /-----begin openvpn static key v\d-----\s*[0-9a-f]{16}/ },
+  { name: "openvpn static key", rules: ["own:openvpn-static-key"], need: ["openvpn static key v"], re: /-----begin openvpn static key v\d-----\s*[0-9a-f]{16}|[0-9a-f]{16}\s*-----end openvpn static key v\d-----/ },
   { name: "snmp createuser", rules: ["own:snmp-passphrase"], need: ["createuser"], re: /\bcreateuser[ \t][^\n]*?[ \t](?:md5|sha)/ },
   { name: "unattend password", rules: ["own:unattend-password"], need: ["<value>"], re: /password>\s*<value>[^<\s]{4}/ },
   { name: "nkey seed block", rules: ["own:nkey-seed"], need: ["nkey seed-----"], re: /-----begin [a-z]+ nkey seed-----\s*s[uaoncx][a-z2-7]{56}/ },
@@ -112,5 +112,5 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   { name: "bundle config", rules: ["own:tool-password"], need: ["bundle config"], re: /bundle config[ \t][^\n]*?[a-z0-9-]\.[a-z0-9-][^\s]*[ \t]+[^\s:"']+:[^\s"']{4}/ },
   { name: "cdata secret", rules: ["own:xml-named-value"], need: ["<![cdata["], re: /(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[^<>]*>\s*<!\[cdata\[[^\]]{4}/ },
   { name: "secret element with attributes", rules: ["own:xml-named-value"], need: ["</"], gate: /<[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[a-z0-9_.-]*\s/, re: /<[a-z0-9_.-]*(?:key|keys|token|secret|password|passwd|pwd|pass|phrase|credentials?|auth|psk|pat)\s[^<>]*>[^<\s]{4}/ },
-  { name: "solana keypair", rules: ["own:solana-keypair"], need: ["solana", "keypair"], re: /(?:solana|keypair)[^[\]]{0,200}?\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]/ },
+  { name: "solana keypair", rules: ["own:solana-keypair"], need: ["solana", "keypair"], re: /(?:solana|keypair)[^[\]]{0,200}?\[\s*(?:\d{1,3}\s*,\s*){16}/ },
 ];
