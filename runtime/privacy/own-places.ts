@@ -33,8 +33,8 @@ function flagSecret(value: string): boolean {
   return namedPassword(value) || appPassword(value) || generatedToken(value);
 }
 
-/** Letters of the scripts the prose rules read that part their words by spaces (Latin with its accents, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Bengali, Vietnamese). */
-export const SPACED_LETTERS = "A-Za-z0-9_\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF\\u0590-\\u05FF\\u0600-\\u06FF\\u0900-\\u09FF\\u1E00-\\u1EFF";
+/** Letters of the scripts the prose rules read that part their words by spaces (Latin with its accents, Greek, Cyrillic, Armenian, Hebrew, Arabic, Devanagari, Bengali, Tamil, Telugu, Georgian, Vietnamese). */
+export const SPACED_LETTERS = "A-Za-z0-9_\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF\\u0530-\\u058F\\u0590-\\u05FF\\u0600-\\u06FF\\u0900-\\u09FF\\u0B80-\\u0C7F\\u10A0-\\u10FF\\u1E00-\\u1EFF";
 /**
  * Those and the scripts that write a sentence's words together, without spaces (Thai, Lao,
  * Burmese, Khmer; since the eighth pass): a word of these starts wherever it stands, so the rules'
@@ -74,16 +74,33 @@ const L = LETTERS;
  * Bengali, Thai, Ukrainian: whole words for its pattern, and the stems the pre-filter and the
  * rule's `need` search (PROSE_MORE_WORDS, in PROSE_PASSWORD_WORDS; prefilter.ts has the same).
  */
+/**
+ * The ninth pass's words for password (docs/privacy.md "A seventh held-out set"): Catalan
+ * "contrasenya", Swahili "nenosiri", Bulgarian and Macedonian "парола" ("паролата"), Serbian's
+ * Cyrillic "лозинка", Estonian "parool", Lithuanian "slaptažodis", Icelandic "lykilorð", Tamil
+ * "கடவுச்சொல்", Telugu "పాస్‌వర్డ్", Georgian "პაროლი" (its "is" a suffix: "პაროლია"), Armenian
+ * "գաղտնաբառ", Persian's other "کلمه عبور"; stems where the word takes endings. In PROSE_MORE_WORDS too.
+ */
+export const NINTH_PASSWORD_WORDS: readonly string[] = ["contrasenya", "nenosiri", "парол", "лозинк", "parool", "slaptažod", "lykilorð", "கடவுச்சொல்", "పాస్‌వర్డ్", "პაროლ", "գաղտնաբառ", "کلمه عبور"];
+/**
+ * "is" where the password-in-prose rule reads it between the word and the password (own-rules.ts):
+ * the languages of the seventh pass, and since the ninth Catalan "és", Swahili "ni", Bulgarian "е",
+ * Bengali "হলো"/"হল", Georgian "არის", Armenian "է".
+ */
+export const PASSWORD_COPULAS = "is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это|jest|to|je|van|este|er|είναι|הוא|היא|هي|هو|là|adalah|ialah|คือ|є|és|ni|е|হলো|হল|არის|է";
+/** "is" that ends the clause, after the password, where the verb comes last: Persian "است", Urdu "ہے", Hindi "है", Bengali "হয়", Tamil "ஆகும்". */
+const FINAL_COPULAS = "است|ہے|है|হয়|ஆகும்";
 /** The word for password in Lao, Khmer and Burmese (the eighth pass), whole; in PROSE_MORE_WORDS and PROSE_MORE_PASSWORD_WORDS. */
 export const UNSPACED_PASSWORD_WORDS: readonly string[] = ["ລະຫັດຜ່ານ", "ពាក្យសម្ងាត់", "စကားဝှက်"];
-export const PROSE_MORE_PASSWORD_WORDS = `hasło|hasła|hasłem|haslo|hasla|heslo|hesla|heslem|jelszó|jelszava|jelszo|şifre|şifresi|sifre|sifresi|parola|parolă|parolası|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozinka|lozinku|geslo|κωδικός|κωδικό|συνθηματικό|סיסמה|סיסמא|הסיסמה|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|${UNSPACED_PASSWORD_WORDS.join("|")}`;
+export const PROSE_MORE_PASSWORD_WORDS = `hasło|hasła|hasłem|haslo|hasla|heslo|hesla|heslem|jelszó|jelszava|jelszo|şifre|şifresi|sifre|sifresi|parola|parolă|parolası|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozinka|lozinku|geslo|κωδικός|κωδικό|συνθηματικό|סיסמה|סיסמא|הסיסמה|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|${UNSPACED_PASSWORD_WORDS.join("|")}|${NINTH_PASSWORD_WORDS.join("|")}`;
 export const PROSE_MORE_WORDS: readonly string[] = [
   "hasł", "hasl", "heslo", "hesla", "jelsz", "şifre", "sifre", "parola", "parolă", "mật khẩu", "mat khau", "kata sandi", "kata laluan",
   "adgangskode", "passord", "kodeord", "lozink", "geslo", "κωδικ", "συνθηματικ", "סיסמ", "كلمة المرور", "كلمة السر", "رمز عبور", "گذرواژه",
   "पासवर्ड", "পাসওয়ার্ড", "รหัสผ่าน", "гасло",
-  ...UNSPACED_PASSWORD_WORDS,
+  ...UNSPACED_PASSWORD_WORDS, ...NINTH_PASSWORD_WORDS,
 ];
 let keyProseRe: RegExp | undefined;
+let finalRe: RegExp | undefined;
 
 export const PLACE_RULES: readonly OwnRule[] = [
   {
@@ -139,8 +156,9 @@ export const PLACE_RULES: readonly OwnRule[] = [
     // A user and a password given as `-u <user> … -p <password>` (Apple's altool, mongo, influx,
     // many database clients), the password a password, an app password or a generated token:
     // `docker run -u 1000 -p 8080:80` publishes a port.
-    need: (t) => t.includes("-p"),
-    re: /(\s-u[ \t]+[^\s-][^\s]*[ \t]+(?:[^\s]+[ \t]+){0,8}?-p[ \t]+)(["']?)((?![-$<{[]|\[REDACTED)[^\s"']{4,})\2/g,
+    // mosquitto_pub's and mosquitto_sub's password is `-P` (their `-p` is the port).
+    need: (t) => t.includes("-p") || t.includes("-P"),
+    re: /(\s-u[ \t]+[^\s-][^\s]*[ \t]+(?:[^\s]+[ \t]+){0,8}?-[pP][ \t]+)(["']?)((?![-$<{[]|\[REDACTED)[^\s"']{4,})\2/g,
     replace: (m, pre, q, value) => (flagSecret(value ?? "") ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
   {
@@ -151,6 +169,20 @@ export const PLACE_RULES: readonly OwnRule[] = [
     // RMAN's second logon ("catalog rco/…@rcat") on the same line too.
     re: /((?:\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b(?:[ \t]+(?:-[A-Za-z]+|target|catalog|auxiliary|userid=))*|(?<=\brman\b[^\n]*)[ \t](?:catalog|auxiliary))[ \t]+["']?[A-Za-z][\w$#.]*\/)((?![$@/"']|\[REDACTED)[^\s@/"']{3,128})(?=[@\s"']|$)/g,
     replace: (m, pre, value) => (looksLikeValueNotSecret(value ?? "") ? `${pre}${value}` : `${pre}${m}`),
+  },
+  {
+    kind: "password-in-prose",
+    // The ninth pass: where the verb comes last, the password ends the clause before its "is"
+    // (Persian "رمز عبور سرور آزمایشی … است", Tamil "… கடவுச்சொல் … ஆகும்"): the word for password,
+    // a few words of the clause, the password, then that "is". The password as the other prose rules check it (namedPassword).
+    need: (_t, lower) => PROSE_MORE_WORDS.some((w) => lower().includes(w)),
+    get re() {
+      return (finalRe ??= new RegExp(
+        `((?<![${SPACED_LETTERS}])(?:${PROSE_MORE_PASSWORD_WORDS})[${L}]{0,4}(?:[^.,;\\n:：=。、，"]{0,40}?\\s)?)((?!\\[REDACTED)[^\\s"'\`。、，]{8,64})(?=\\s+(?:${FINAL_COPULAS})(?![${L}]))`,
+        "gi",
+      ));
+    },
+    replace: (m, pre, value) => (namedPassword(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
     kind: "named-in-prose",

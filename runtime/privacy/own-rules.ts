@@ -22,11 +22,11 @@ export interface OwnRule {
 }
 
 import {
-  bareToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
+  bareToken, letterToken, documentId, encodedText, keepAssignment, namedPassword, passwordLike, looksLikeValueNotSecret, looksRandom, oneCaseToken, proseToken, SECRET_NAME, caseless, tokenBody, urlSegmentToken,
 } from "./own-shapes.js";
 import { FORMAT_RULES } from "./own-formats.js";
 import { CONTEXT_RULES, keepClippedValue } from "./own-contexts.js";
-import { LETTERS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
+import { LETTERS, PASSWORD_COPULAS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, notSecretName, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
@@ -268,7 +268,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     re: /^([ \t]*([A-Za-z][A-Za-z0-9_.-]{0,60})[ \t]+)((?![$<{[]|\[REDACTED)[^\s"'=:]{4,})[ \t]*$/gm,
     // Without an operator a plain word is a sentence's ("password combination."), not a value.
     replace: (m, pre, name, value) =>
-      !DIRECTIVE_NAME.test((name ?? "").toLowerCase()) || /^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`,
+      !DIRECTIVE_NAME.test((name ?? "").toLowerCase()) || (/^[A-Za-z]+[.,;:!?]?$/.test(value ?? "") && !letterToken(value ?? "")) || keepAssignment(name ?? "", value ?? "") ? `${pre}${value}` : `${pre}${m}`,
   },
   {
     kind: "password-flag",
@@ -353,7 +353,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     // where the verb comes last (Turkish "şifresi … olarak ayarlandı", Hindi "पासवर्ड … है"); Thai's, Lao's,… unspaced (UNSPACED_COPULAS).
     get re() {
       return (proseWordsRe ??= new RegExp(
-        `((?<![${SPACED_LETTERS}]|\\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|${PROSE_MORE_PASSWORD_WORDS})[${LETTERS}]{0,4}(?:[^.,;\\n:：=。、，]{0,40}?(?:\\s(?:is|was|are|ist|lautet|war|est|était|es|era|é|è|är|var|on|oli|это|jest|to|je|van|este|er|είναι|הוא|היא|هي|هو|là|adalah|ialah|คือ|є)(?![${LETTERS}])|\\s?[:：]|\\s[—–-]|は|是|为|為|은|는|이|가|${UNSPACED_COPULAS})|(?=[ \\t]))\\s*)(["'\`]?)((?!\\[REDACTED)[^\\s"'\`。、，]{8,64})\\2(?=[\\s.,;:!?)"'\`。、，]|$)`,
+        `((?<![${SPACED_LETTERS}]|\\[REDACTED:[a-z0-9-]{0,40})(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|${PROSE_MORE_PASSWORD_WORDS})[${LETTERS}]{0,4}(?:[^.,;\\n:：=。、，]{0,40}?(?:\\s(?:${PASSWORD_COPULAS})(?![${LETTERS}])|\\s?[:：]|\\s[—–-]|は|是|为|為|은|는|이|가|${UNSPACED_COPULAS})|(?=[ \\t]))\\s*)(["'\`]?)((?!\\[REDACTED)[^\\s"'\`。、，]{8,64})\\2(?=[\\s.,;:!?)"'\`。、，]|$)`,
         "gi",
       ));
     },

@@ -171,9 +171,12 @@ export function jwkPublicMember(text: string, start: number): boolean {
  */
 export function publicByDesign(text: string, start: number, end: number): boolean {
   const c = text.charCodeAt(start);
-  // 'p' or 'e' (Mapbox), 'A' (Google): most findings are read no further.
-  if (c !== 112 && c !== 101 && c !== 65) return false;
+  // 'p' or 'e' (Mapbox), 'A' (Google); since the ninth pass 'a', 'g' (RevenueCat), 'U', 'N', 'O', 'C', 'X' (NATS): most findings are read no further.
+  if (c !== 112 && c !== 101 && c !== 65 && c !== 97 && c !== 103 && c !== 85 && c !== 78 && c !== 79 && c !== 67 && c !== 88) return false;
   const value = text.slice(start, end);
+  // RevenueCat's app-specific public SDK keys ("appl_", "goog_", "amzn_"): its docs have apps ship them; its secret keys are "sk_".
+  if (/^(?:appl|goog|amzn)_[A-Za-z0-9]{20,}$/.test(value)) return true;
+  if (natsPublicKey(value)) return true;
   if (value.startsWith("pk.eyJ") || (value.startsWith("eyJ") && text.slice(Math.max(0, start - 3), start) === "pk.")) return true;
   if (value.startsWith("phc_")) return true;
   if (value.startsWith("AIza")) {
@@ -184,6 +187,34 @@ export function publicByDesign(text: string, start: number, end: number): boolea
     return /\bauthDomain\b/.test(config) && /\bprojectId\b|\.firebaseapp\.com\b/.test(config);
   }
   return false;
+}
+
+/**
+ * A NATS public nkey (the ninth pass): a user's, account's, operator's, server's, cluster's or curve
+ * key, base32 of its type byte, 32 key bytes and their CRC-16 (XMODEM, little-endian), 56
+ * characters, as the nkeys library encodes one. Server configs hold them by design; the checksum
+ * tells one from a random run of the same letters. Its seed ("S…", 58) is the secret.
+ */
+function natsPublicKey(v: string): boolean {
+  if (!/^[UANOCX][A-Z2-7]{55}$/.test(v)) return false;
+  const bytes: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const ch of v) {
+    acc = (acc << 5) | "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((acc >> bits) & 0xff);
+    }
+  }
+  if (bytes.length !== 35) return false;
+  let crc = 0;
+  for (const b of bytes.slice(0, 33)) {
+    crc ^= b << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc === (bytes[33]! | (bytes[34]! << 8));
 }
 
 /**
@@ -350,3 +381,13 @@ export function testCaseless(re: RegExp, s: string): boolean {
   return re.test(s.toLowerCase());
 }
 
+/**
+ * A random token of letters only (the ninth pass: Logz.io's shipping tokens are 32 letters): 20 or
+ * more, both cases each at least a third of it, over 4 bits of entropy a character. Words joined
+ * in camelCase have a capital every five letters or so ("ThisIsMyPasswordForTheServer": 7 of 28).
+ */
+export function letterToken(s: string): boolean {
+  if (s.length < 20 || !/^[A-Za-z]+$/.test(s)) return false;
+  const upper = (s.match(/[A-Z]/g) ?? []).length;
+  return upper * 3 >= s.length && (s.length - upper) * 3 >= s.length && shannonEntropy(s) > 4;
+}

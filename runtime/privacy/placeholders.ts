@@ -78,6 +78,24 @@ export function onlyReferences(s: string): boolean {
   return rest !== s && /^[\s:@'"`/,;=]*$/.test(rest);
 }
 
+/**
+ * Whether a placeholder word WORDS finds in `s` is written as a word: each of its camelCase parts
+ * lower-case, upper-case or capitalised ("fake", "FAKE", "changeMe", "YourKey"), not cased at
+ * random ("59VAfAKeEv98", a random password that spells "fake" caselessly: the ninth pass).
+ */
+function writtenWord(s: string): boolean {
+  const lower = s.toLowerCase();
+  for (let from = 0; from < lower.length; ) {
+    const m = WORDS.exec(lower.slice(from));
+    if (m === null) return false;
+    const at = from + m.index;
+    const parts = s.slice(at, at + m[0].length).split(/(?<=[a-z])(?=[A-Z])/);
+    if (parts.every((p) => !/[A-Z]/.test(p.slice(1)) || !/[a-z]/.test(p))) return true;
+    from = at + 1;
+  }
+  return false;
+}
+
 export function notASecret(s: string): boolean {
   if (s.startsWith("-----BEGIN")) return !/[A-Za-z0-9+/=]{16,}/.test(s.replace(/-----(?:BEGIN|END)[A-Z ]*-----/g, ""));
   // A run of one character is a placeholder when it is a good part of the value; base64 of
@@ -90,7 +108,7 @@ export function notASecret(s: string): boolean {
   const lead = /^A{6,}/.exec(s)?.[0].length ?? 0;
   if (lead > 0 && s.length - lead >= 20 && strongRandom(s.slice(lead))) runs -= lead;
   if (runs >= 0.3 * s.length) return true;
-  if (MASKED.test(s) || testCaseless(WORDS, s) || testCaseless(SEQUENCES, s) || ascendingRun(s) >= 8 || onlyReferences(s)) return true;
+  if (MASKED.test(s) || (testCaseless(WORDS, s) && writtenWord(s)) || testCaseless(SEQUENCES, s) || ascendingRun(s) >= 8 || onlyReferences(s)) return true;
   // An identifier of words after a short prefix ("hf_", "rhf_"): the body alone is read.
   const body = s.replace(/^[A-Za-z0-9]{1,8}[_-]/, "");
   return body.length >= 24 && !/[0-9+/=]/.test(body.replace(/[A-Z]?[a-z]+/g, "").replace(/[0-9]/, "")) && wordShare(body) >= 0.75;
