@@ -32,11 +32,11 @@ const MISSED: readonly string[] = [];
  */
 const HURT: readonly string[] = ["h7-look-nats-public-nkey"];
 /**
- * Secrets the redactor alone takes but a door leaves in clear, by id: X's bearer token clipped to
- * its run of "A"s and a "%" by a summary, a Fluent Bit directive whose lines a summary joined
- * (the config-directive rule reads a line of its own).
+ * Secrets the redactor alone takes but a door leaves in clear, by id: a Fluent Bit directive whose
+ * lines a summary joined (the config-directive rule reads a line of its own, and the prose rules
+ * want a digit in the token: Logz.io's are letters only).
  */
-const DOOR_ONLY: readonly string[] = ["h7-logzio-fluentbit-conf", "h7-x-bearer-tweepy"];
+const DOOR_ONLY: readonly string[] = ["h7-logzio-fluentbit-conf"];
 
 const OTHER_FILES = [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE, FOURTH, FIFTH, SIXTH];
 
