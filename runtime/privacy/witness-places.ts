@@ -115,4 +115,6 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   { name: "solana keypair", rules: ["own:solana-keypair"], need: ["solana", "keypair"], re: /(?:solana|keypair)[^[\]]{0,200}?\[\s*(?:\d{1,3}\s*,\s*){16}/ },
   // own-formats.ts: X's bearer token, a run of 20 "A"s (a literal) then 16 of its alphabet.
   { name: "x bearer token", rules: ["own:x-bearer-token"], need: ["aaaaaaaaaaaaaaaaaaaa"], re: /a{20}[a-z0-9%]{16}/ },
+  // own-tools.ts: a directive named for a secret, then 20 letters (a joined config's random-letter token).
+  { name: "letter token directive", rules: ["own:config-directive"], need: ["key", "token", "secret", "pass", "pwd", "auth", "psk"], re: /[a-z][\w.-]{0,60}(?:key|token|secret|pass(?:word)?|pwd|auth|psk)[ \t]+[a-z]{20}/ },
 ];
