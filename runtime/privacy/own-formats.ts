@@ -92,4 +92,12 @@ export const FORMAT_RULES: readonly OwnRule[] = [
     replace: (m, pre, value) => (strongRandom(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   { kind: "bip32-private-key", need: (t) => t.includes("prv"), re: /(?<![A-Za-z0-9])[xtyzuvYZUV]prv[A-Za-z0-9]{100,110}(?![A-Za-z0-9])/g },
+  // X's (Twitter's) app-only bearer token, as its docs print one: a run of "A"s (zero bytes in its
+  // base64), then URL-encoded base64 ("%2B", "%2F", "%3D"); the ninth pass, so that a summary's clip
+  // mark that cut it short leaves no part in clear (the run alone reads as a placeholder).
+  {
+    kind: "x-bearer-token", need: (t) => t.includes("AAAAAAAAAAAAAAAAAAAA"),
+    re: /(?<![A-Za-z0-9%])(A{20,}[A-Za-z0-9%]{16,})(?![A-Za-z0-9%])/g,
+    replace: (m, v) => (/[a-z]/.test(v ?? "") && /\d/.test(v ?? "") ? m : v ?? ""),
+  },
 ];

@@ -170,6 +170,9 @@ export function jwkPublicMember(text: string, start: number): boolean {
  * key identifies the project and is no secret; the same key elsewhere stays a secret).
  */
 export function publicByDesign(text: string, start: number, end: number): boolean {
+  // A Solana address (base58 of a 32-byte public key) on a `solana`/`spl-token` command line: that
+  // CLI takes a secret key only as a keypair file's path, so its base58 arguments are addresses (the ninth pass).
+  if (end - start >= 32 && end - start <= 44 && /^[1-9A-HJ-NP-Za-km-z]+$/.test(text.slice(start, end)) && /^[ \t]*(?:\$[ \t]*)?(?:solana|spl-token)[ \t]/.test(text.slice(text.lastIndexOf("\n", start) + 1, start))) return true;
   const c = text.charCodeAt(start);
   // 'p' or 'e' (Mapbox), 'A' (Google); since the ninth pass 'a', 'g' (RevenueCat), 'U', 'N', 'O', 'C', 'X' (NATS): most findings are read no further.
   if (c !== 112 && c !== 101 && c !== 65 && c !== 97 && c !== 103 && c !== 85 && c !== 78 && c !== 79 && c !== 67 && c !== 88) return false;
@@ -190,10 +193,9 @@ export function publicByDesign(text: string, start: number, end: number): boolea
 }
 
 /**
- * A NATS public nkey (the ninth pass): a user's, account's, operator's, server's, cluster's or curve
- * key, base32 of its type byte, 32 key bytes and their CRC-16 (XMODEM, little-endian), 56
- * characters, as the nkeys library encodes one. Server configs hold them by design; the checksum
- * tells one from a random run of the same letters. Its seed ("S…", 58) is the secret.
+ * A NATS public nkey (the ninth pass), as the nkeys library encodes one: base32 of its type byte, 32
+ * key bytes and their CRC-16 (XMODEM, little-endian), 56 characters; servers' configs hold them.
+ * The checksum tells one from a random run of the same letters. Its seed ("S…", 58) is the secret.
  */
 function natsPublicKey(v: string): boolean {
   if (!/^[UANOCX][A-Z2-7]{55}$/.test(v)) return false;

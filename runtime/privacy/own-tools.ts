@@ -11,7 +11,7 @@
  * Example: `hdbuserstore SET K host:30015 SYSTEM …` -> the password is `[REDACTED:tool-password]`.
  */
 import type { OwnRule } from "./own-rules.js";
-import { caseless, keepAssignment, looksLikeValueNotSecret, SECRET_NAME } from "./own-shapes.js";
+import { caseless, keepAssignment, letterToken, looksLikeValueNotSecret, SECRET_NAME } from "./own-shapes.js";
 
 /** A password a command line or a file holds: not a placeholder, a reference or a marker. */
 const held = (v: string): boolean => !looksLikeValueNotSecret(v) && !/^[$%<{]|\[REDACTED/.test(v);
@@ -20,6 +20,15 @@ let cdataRe: RegExp | undefined;
 let attrRe: RegExp | undefined;
 
 export const TOOL_RULES: readonly OwnRule[] = [
+  {
+    kind: "config-directive",
+    // A directive named for a secret and a value of 20 or more random letters (letterToken:
+    // Logz.io's shipping tokens) where a summary joined the file's lines ("… logzio_token <token>
+    // logzio_url …"): the config-directive rule reads a line of its own, the prose rules want a digit.
+    need: (_t, lower) => ["key", "token", "secret", "pass", "pwd", "auth", "psk"].some((w) => lower().includes(w)),
+    re: /((?<![\w.-])[A-Za-z][\w.-]{0,60}(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss](?:[Ww][Oo][Rr][Dd])?|[Pp][Ww][Dd]|[Aa][Uu][Tt][Hh]|[Pp][Ss][Kk])[ \t]+)([A-Za-z]{20,})(?![\w.-])/g,
+    replace: (m, pre, value) => (letterToken(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
+  },
   // WooCommerce's REST API consumer secret, as its docs give it: "cs_" and 40 hex (its key is "ck_").
   { kind: "woocommerce-secret", need: (t) => t.includes("cs_"), re: /(?<![A-Za-z0-9_-])cs_[0-9a-f]{40}(?![A-Za-z0-9_-])/g },
   {

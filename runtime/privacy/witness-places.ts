@@ -113,4 +113,8 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   { name: "cdata secret", rules: ["own:xml-named-value"], need: ["<![cdata["], re: /(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[^<>]*>\s*<!\[cdata\[[^\]]{4}/ },
   { name: "secret element with attributes", rules: ["own:xml-named-value"], need: ["</"], gate: /<[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat)[a-z0-9_.-]*\s/, re: /<[a-z0-9_.-]*(?:key|keys|token|secret|password|passwd|pwd|pass|phrase|credentials?|auth|psk|pat)\s[^<>]*>[^<\s]{4}/ },
   { name: "solana keypair", rules: ["own:solana-keypair"], need: ["solana", "keypair"], re: /(?:solana|keypair)[^[\]]{0,200}?\[\s*(?:\d{1,3}\s*,\s*){16}/ },
+  // own-formats.ts: X's bearer token, a run of 20 "A"s (a literal) then 16 of its alphabet.
+  { name: "x bearer token", rules: ["own:x-bearer-token"], need: ["aaaaaaaaaaaaaaaaaaaa"], re: /a{20}[a-z0-9%]{16}/ },
+  // own-tools.ts: a directive named for a secret, then 20 letters (a joined config's random-letter token).
+  { name: "letter token directive", rules: ["own:config-directive"], need: ["key", "token", "secret", "pass", "pwd", "auth", "psk"], re: /[a-z][\w.-]{0,60}(?:key|token|secret|pass(?:word)?|pwd|auth|psk)[ \t]+[a-z]{20}/ },
 ];
