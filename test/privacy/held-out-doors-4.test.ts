@@ -8,66 +8,21 @@
  * list of expected misses is kept here, so nobody tunes the redactor against this set while
  * working on it.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { redactSecrets } from "../../runtime/privacy/redact.js";
 import { tempDir } from "../helpers/io.js";
 import { CORPUS_FILE, HELD_OUT_DOORS_FILE, leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { describeHeldOutForm } from "./held-out-form.js";
 import { leaksThroughDoors, throughEveryDoor, world, type World } from "./doors.js";
 
 const FILE = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-4.yaml");
 const REPORT = process.env["ERRATA_REPORT_DOORS4"] === "1";
 const set = loadCorpus(FILE);
 
-interface RawEntry {
-  id: string;
-  secret?: string;
-}
-const rawOf = (file: string): { secrets: RawEntry[]; lookalikes: RawEntry[] } => parse(readFileSync(file, "utf8")) as { secrets: RawEntry[]; lookalikes: RawEntry[] };
-const mine = rawOf(FILE);
-const others = [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE].map(rawOf);
-/** A recipe's literal prefix before its first random part ("sk-or-v1-" of "sk-or-v1-{hex:64}"). */
-const literalPrefix = (recipe: string): string => recipe.split("{")[0]!;
 
-describe("the fourth held-out set: form", () => {
-  if (!REPORT) process.stdout.write("fourth held-out set (test/fixtures/privacy/held-out-doors-4.yaml): form checked only; its figures are report-only, printed with ERRATA_REPORT_DOORS4=1\n");
-
-  it("has about 50 secrets and 15 look-alikes, ids unique here and new to the other fixture files", () => {
-    expect(set.secrets.length).toBeGreaterThanOrEqual(45);
-    expect(set.lookAlikes.length).toBeGreaterThanOrEqual(12);
-    const ids = [...set.secrets, ...set.lookAlikes].map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.filter((id) => !id.startsWith("h4-"))).toEqual([]);
-    const otherIds = new Set(others.flatMap((o) => [...o.secrets, ...o.lookalikes].map((e) => e.id)));
-    expect(ids.filter((id) => otherIds.has(id))).toEqual([]);
-  });
-
-  it("no secret's literal prefix (4+ characters) is a shape another fixture file already has", () => {
-    const theirs = new Set(others.flatMap((o) => o.secrets.map((s) => literalPrefix(s.secret ?? ""))).filter((p) => p.length >= 4));
-    const dup = mine.secrets.filter((s) => literalPrefix(s.secret ?? "").length >= 4 && theirs.has(literalPrefix(s.secret ?? ""))).map((s) => s.id);
-    expect(dup).toEqual([]);
-  });
-
-  it("every secret is expanded, random in part, and appears once in its text; no look-alike holds a recipe", () => {
-    const bad: string[] = [];
-    for (const s of set.secrets) {
-      const raw = mine.secrets.find((r) => r.id === s.id)!;
-      if (!/\{\w+(:\d+)?\}/.test(raw.secret ?? "")) bad.push(`${s.id}: recipe without a random part`);
-      if (/\{\w+(:\d+)?\}/.test(s.secret)) bad.push(`${s.id}: recipe not expanded`);
-      if (s.secret.length < 8) bad.push(`${s.id}: secret shorter than 8`);
-      if (s.text.split(s.secret).length !== 2) bad.push(`${s.id}: secret not exactly once in the text`);
-      if (s.text.includes("{S}")) bad.push(`${s.id}: {S} left in the text`);
-    }
-    for (const l of set.lookAlikes) if (/\{S\}|\{\w+:\d+\}/.test(l.text)) bad.push(`${l.id}: a recipe in a look-alike`);
-    expect(bad).toEqual([]);
-  });
-
-  it("expands the same on every load (the secrets come from the ids, not from the clock)", () => {
-    expect(loadCorpus(FILE).secrets.map((s) => s.secret)).toEqual(set.secrets.map((s) => s.secret));
-  });
-});
+if (!REPORT) process.stdout.write("fourth held-out set (test/fixtures/privacy/held-out-doors-4.yaml): form checked only; its figures are report-only, printed with ERRATA_REPORT_DOORS4=1\n");
+describeHeldOutForm({ title: "the fourth held-out set: form", file: FILE, prefix: "h4-", others: [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE], minSecrets: 45, minLookAlikes: 12, documented: false });
 
 describe.runIf(REPORT)("the fourth held-out set: report (ERRATA_REPORT_DOORS4=1)", () => {
   let t: { dir: string; cleanup: () => void };

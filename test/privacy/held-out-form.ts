@@ -36,6 +36,8 @@ export interface HeldOutForm {
   others: readonly string[];
   minSecrets: number;
   minLookAlikes: number;
+  /** Whether each entry says its shape, its documentation and why (the fifth file on; the fourth has no such fields). */
+  documented?: boolean;
 }
 
 export function describeHeldOutForm(o: HeldOutForm): void {
@@ -59,7 +61,7 @@ export function describeHeldOutForm(o: HeldOutForm): void {
       expect(dup).toEqual([]);
     });
 
-    it("every secret says its shape and where its format is documented; every look-alike says why it is not a secret", () => {
+    it.runIf(o.documented ?? true)("every secret says its shape and where its format is documented; every look-alike says why it is not a secret", () => {
       const bad: string[] = [];
       for (const s of mine.secrets) {
         if (!s.shape?.trim()) bad.push(`${s.id}: no shape`);
