@@ -22,6 +22,7 @@ import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rul
 import { applySpans, widenToToken, type Span } from "./spans.js";
 import { notASecret, onlyReferences } from "./placeholders.js";
 import { publicByDesign } from "./own-shapes.js";
+import { keptByFamily } from "./own-families.js";
 import { spellsItsName, upstreamDisowns } from "./upstream-verdict.js";
 
 export interface Redaction {
@@ -227,7 +228,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
       // rule, a value made only of variable references ("${USER:-${DEFAULT_USER}}:${APIKEY}").
       const value = text.slice(start, end);
       // A key its provider documents as public (own-shapes.ts publicByDesign), whichever rule found it.
-      if (onlyReferences(value) || publicByDesign(text, start, end) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
+      if (onlyReferences(value) || publicByDesign(text, start, end) || keptByFamily(text, start, end) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
         if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
           rescannedFrom = s + 1;
           // The rescan finds every later match of the rule too: it replaces the rest of the queue.

@@ -16,6 +16,8 @@ import { notASecret } from "./placeholders.js";
 import { generatedToken } from "./own-places.js";
 import { CONFIG_RULES } from "./own-configs.js";
 import { TOOL_RULES } from "./own-tools.js";
+import { FAMILY_RULES } from "./own-families.js";
+import { FAMILY_FILE_RULES } from "./own-families-files.js";
 
 let moreNamedRe: RegExp | undefined;
 let envRe: RegExp | undefined;
@@ -142,6 +144,7 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     re: /(\b[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]["']?[ \t]*[:=][ \t]*)(["']?)((?!\[REDACTED|[Bb]earer\b|[Bb]asic\b)[A-Za-z0-9._~+/=:*[\]-]{16,})\2/g,
     replace: (m, pre, q, value) => ((value ?? "").split(/[:.]/).some((p) => p.length >= 16 && generatedToken(p.replace(/=+$/, ""))) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
+  ...FAMILY_RULES, ...FAMILY_FILE_RULES, // the tenth pass: secrets by the family of their place (own-families.ts, own-families-files.ts)
   ...CONFIG_RULES, ...TOOL_RULES, // the ninth pass: secrets in an OS's or a daemon's config syntax, given to a tool (own-configs.ts, own-tools.ts)
 ];
 

@@ -19,6 +19,7 @@ import { KeywordGate } from "./keyword-gate.js";
 import { tokenRuns } from "./token-runs.js";
 import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
 import { importedKeywords } from "./imported-rules.js";
+import { FAMILY_WITNESSES, proseWitness } from "./witness-families.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 export { KEY_WORDS } from "./witness-places.js";
@@ -188,7 +189,7 @@ const WITNESSES: readonly Witness[] = [
   // its "with" and such a run; a credentials word, "/" and such a run).
   {
     name: "password in prose, every language", rules: ["own:password-in-prose"], need: PROSE_WORDS,
-    re: /(?:(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|hasł|hasl|heslo|hesla|jelsz|şifre|sifre|parola|parolă|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozink|geslo|κωδικ|συνθηματικ|סיסמ|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|contrasenya|nenosiri|парол|лозинк|parool|slaptažod|lykilorð|கடவுச்சொல்|పాస్‌వర్డ్|პაროლ|գաղտնաբառ|کلمه عبور)[\s\S]{0,60}?|(?:anmelden|angemeldet|einloggen|eingeloggt|connect|identifi|sesi|entra|acced|ingresa|acessa|inloggen|aanmelden|logga in|войд|войти|зайд|зайти)[^.,;\n]{0,80}?(?:mit|avec|con|com|met|med|с|со)\s[\s\S]{0,40}?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)[\s\S]{0,60}?\/[\s\S]{0,4}?)(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
+    re: /(?:(?:password|passphrase|passwd|passwort|kennwort|mot de passe|mdp|contraseña|contrasena|clave|senha|wachtwoord|salasana|lösenord|пароль|пароля|паролем|паролю|パスワード|暗証番号|密码|密碼|비밀번호|패스워드|암호|hasł|hasl|heslo|hesla|jelsz|şifre|sifre|parola|parolă|mật khẩu|mat khau|kata sandi|kata laluan|adgangskode|passord|kodeord|lozink|geslo|κωδικ|συνθηματικ|סיסמ|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|รหัสผ่าน|гасло|contrasenya|nenosiri|парол|лозинк|parool|slaptažod|lykilorð|கடவுச்சொல்|పాస్‌వర్డ్|პაროლ|գաղտնաբառ|کلمه عبور)[\s\S]{0,60}?|(?:anmelden|angemeldet|einloggen|eingeloggt|connect|identifi|sesi|entra|acced|ingresa|acessa|inloggen|aanmelden|logga in|войд|войти|зайд|зайти)[^.,;\n]{0,80}?(?:mit|avec|con|com|met|med|с|со)\s[\s\S]{0,40}?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)[\s\S]{0,60}?\/\s*[\s\S]{0,4}?)(?=[^\s"'`。、，]{0,63}\d)[^\s"'`。、，]{8}/,
   },
   // The own query-key rule: a key's name as a query parameter and 16 value characters.
   {
@@ -217,6 +218,8 @@ const WITNESSES: readonly Witness[] = [
   { name: "cloudflare", rules: ["gitleaks:cloudflare-api-key", "gitleaks:cloudflare-global-api-key"], need: ["cloudflare"], re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/ },
   // The seventh pass's witnesses, apart (witness-places.ts).
   ...PLACE_WITNESSES,
+  // The tenth pass's witnesses (witness-families.ts).
+  ...FAMILY_WITNESSES,
 ];
 
 /** The own url-password rule, on the text as it is (no letters in it): scheme://user:password@host. */
@@ -358,6 +361,8 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if (runs.wide && PROSE.test(lower)) hold("witness named in prose", "own:named-in-prose");
   // The seventh pass: a key or token in a sentence of any language (own-places.ts), gated as the line above.
   if (runs.wide && !rules.has("own:named-in-prose") && (within === undefined || within.rules.has("own:named-in-prose")) && KEY_WORDS.some((w) => lower.includes(w)) && KEY_PROSE.test(lower)) hold("witness key in prose", "own:named-in-prose");
+  // The tenth pass: a password in prose by its shape (witness-families.ts: a scan, no pattern).
+  if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

@@ -785,7 +785,8 @@ describe("redactSecrets: over-redaction, issue 34's seventh pass", () => {
     const counts = { prefixed: 0, named: 0, bare: 0 };
     for (const s of generatedSecrets(34, 1000)) if (inClear(redactSecrets(s.text).text, s.secret)) counts[s.kind]++;
     process.stdout.write(`generated secrets in clear (seed 34, 1,000 a kind): prefixed ${counts.prefixed}, named ${counts.named}, bare ${counts.bare}\n`);
-    expect(counts.prefixed).toBeLessThanOrEqual(272);
+    // 205 since the tenth pass (a prefix that says secret key and hex: own-families.ts prefixed-key).
+    expect(counts.prefixed).toBeLessThanOrEqual(205);
     expect(counts.named).toBe(0);
     expect(counts.bare).toBe(0);
   });
@@ -1054,6 +1055,124 @@ describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the 
     "sk_live_AAAAAAAAAAAAAAAAAAAAAAAA",
     "token=AAAAAAAAAAAAAAAAAAAAAAAAAAAA1234",
   ])("keeps a placeholder, a reference, a name no secret's or a path: %s", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+});
+
+describe("redactSecrets: the eighth-set pass (issue 34's tenth pass: the eighth held-out set's misses, by family)", () => {
+  // Each family with secrets in forms other than the set's (other tools, languages, files), made
+  // up here, and near texts it must keep. Their own PRNG, as the blocks above.
+  const own = prng(20261209);
+  const r = (n: number, alphabet = ALNUM): string => {
+    let s = "";
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(own() * alphabet.length)];
+    return alphabet.includes("a") && alphabet.includes("A") && n >= 8 ? `aZ${s.slice(2, -2)}47` : s;
+  };
+  const [hex32, hex40, hex64] = [r(32, HEX), r(40, HEX), r(64, HEX)];
+  const [pw12, pw14, v24, v32, v40] = [r(12), r(14), r(24), r(32), r(40)];
+  const HEXU = "0123456789ABCDEF";
+  const b64 = (s: string): string => Buffer.from(s).toString("base64");
+  const uuid = `${r(8, HEX)}-${r(4, HEX)}-4${r(3, HEX)}-a${r(3, HEX)}-${r(12, HEX)}`;
+  const cookie = r(20, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+  const bytes = (n: number, hex: boolean): string => Array.from({ length: n }, () => Math.floor(own() * 256)).map((b) => (hex ? `0x${b.toString(16).padStart(2, "0")}` : String(b))).join(", ");
+  const k16 = bytes(16, true);
+  const k32 = bytes(32, false);
+  const [beams, code, session, develocity] = [r(64, HEXU), `${r(54, B64URL)}==`, r(43, B64URL), r(52, "abcdefghijklmnopqrstuvwxyz0123456789")];
+  const taken: [string, string][] = [
+    // A key or a password passed to a call that names credentials; an (id, secret) pair.
+    [`StaticCredentialsProvider.create(AwsBasicCredentials.create("AKID0X8", "${v40}"))`, v40],
+    [`$client = new \\Acme\\Billing\\ApiClient('${hex32}');`, hex32],
+    [`conn = pymysql.connect("db.internal", "report", "${pw12}", "sales")`, pw12],
+    [`req' = applyBasicAuth "svc" "${pw14}" req`, pw14],
+    [`sdk, _ := beacons.New("${uuid}", "${beams}")`, beams],
+    // A header's or a key's name as a string, its value the next one.
+    [`conn.setRequestProperty("X-Api-Key", "${v32}");`, v32],
+    [`req.Header.Set("X-Auth-Token", "${hex40}")`, hex40],
+    [`$headers = ['X-Shop-Secret' => '${v24}'];`, v24],
+    // Authorization … Basic with any separators, and Basic <base64 of user:password> anywhere.
+    [`http-request set-header Authorization "Basic ${b64(`ops:${pw12}`)}"`, b64(`ops:${pw12}`)],
+    [`GET /metrics 401 (sent Basic ${b64(`scraper:${pw14}`)})`, b64(`scraper:${pw14}`)],
+    // A flag named like a secret in any spelling; a single-letter key flag.
+    [`Connect-AcmeCloud -AcmeApiKey ${hex40} -Region eu`, hex40],
+    [`nebula join --authkey ${v32} --name edge-3`, v32],
+    [`erl -sname worker -setcookie ${cookie}`, cookie],
+    [`acme-cli publish pkg.tgz -k ${hex40}`, hex40],
+    // user:password after a name or flag meaning credentials.
+    [`curl --proxy-user ops:${pw12} https://intranet.example.org`, pw12],
+    [`curl -u :${hex32} https://rpc.example.org/v3`, hex32],
+    [`upstream_auth login=svc:${pw14} timeout=5`, pw14],
+    // The password position of log-in and user commands.
+    [`EXEC SQL CONNECT TO sales USER dbadm USING ${pw12};`, pw12],
+    [`.logon td01.example.org/etl,${pw14};`, pw14],
+    [`rabbitmqctl change_password svc '${pw12}'`, pw12],
+    [`acme connect ci.example.org ${v24}`, v24],
+    // A password fed to a prompt: a heredoc, a pipe, an expect script.
+    [`passwd ana <<END\n${pw12}\n${pw12}\nEND`, pw12],
+    [`echo '${pw14}' | sudo -S systemctl restart app`, pw14],
+    [`child.expect('Password:')\nchild.sendline('${pw12}')`, pw12],
+    // Percent-encoded under a secret's name; a key in a URL's code= or sig=.
+    [`?dsn=Server%3Ddb01%3BPassword%3D${encodeURIComponent(`${pw12}+/`)}%3B`, encodeURIComponent(`${pw12}+/`)],
+    [`https://fn.example.net/api/hook?code=${code}`, code],
+    // A secret-key prefix and hex.
+    [`const payouts = init("rsk_${hex40}");`, hex40],
+    // CSV exports with a secret column; XML key/value pairs.
+    [`name,url,username,password\nmail,https://mail.example.org,ana,${pw12}`, pw12],
+    [`device,api_token,room\nsensor-2,${hex32},lab`, hex32],
+    [`<property><name>fs.s3a.secret.key</name><value>${v40}</value></property>`, v40],
+    [`<key>Password</key>\n<string>${pw14}</string>`, pw14],
+    // A file shown under a name that says it holds credentials; an INI section of accounts.
+    [`$ cat ~/.config/acme/credentials\nana\n${pw12}`, pw12],
+    [`# /etc/ppp/pap-secrets\nana vpn0 ${pw14}`, pw14],
+    [`[users]\nana = ${pw12}\nbob = ${pw14}`, pw14],
+    // Declarations with a type between; parameters marked secret; quoted directives; PW names; LDIF's ::.
+    [`DECLARE @ApiSecret NVARCHAR(64) DEFAULT '${v24}';`, v24],
+    [`#define WIFI_PASSWORD "${pw12}"`, pw12],
+    [`@secure()\nparam adminPassword string = '${pw14}'`, pw14],
+    [`variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "${pw12}"\n}`, pw12],
+    [`vrrp_instance VI_1 {\n    auth_pass "${pw12}"\n}`, pw12],
+    [`DB_PW=${pw14}\nadminPw: ${pw12}`, pw12],
+    [`olcRootPW:: ${b64(pw14)}`, b64(pw14)],
+    // Key material: byte arrays, key files, keytab listings, PRAGMA, SQL Server's N'…', session keys, host=key.
+    [`static const uint8_t aes_key[16] = {${k16}};`, k16],
+    [`NETWORK_KEY = bytes([${k32}])`, k32],
+    [`{"type": "StakeSigningKeyShelley_ed25519", "cborHex": "5820${hex64}"}`, hex64],
+    [`   2 host/db01.example.org@EXAMPLE.ORG (aes128-cts-hmac-sha1-96)  (0x${hex32})`, hex32],
+    [`PRAGMA hexkey = "${hex64}";`, hex64],
+    [`ALTER LOGIN svc WITH PASSWORD = N'${pw12}';`, pw12],
+    [`export OP_SESSION_acme="${session}"`, session],
+    [`GRADLE_ENTERPRISE_ACCESS_KEY=ge.example.org=${develocity}`, develocity],
+    // A password in prose in a language and script no rule has a word for.
+    ["туршилтын серверийн нууц үг Qw3eRt7yUi09 байна", "Qw3eRt7yUi09"],
+    ["a teszt szerver belépője Gx7kPq2mWz41, ne add tovább", "Gx7kPq2mWz41"],
+    ["სატესტო სერვერის კოდი არის K4M7P2X9Q1Z8", "K4M7P2X9Q1Z8"],
+  ];
+  it.each(taken)("takes the secret of %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    expect(out).toContain("[REDACTED:");
+    if (secret.length >= 12) for (let i = 0; i + 12 <= secret.length; i++) expect(out).not.toContain(secret.slice(i, i + 12));
+  });
+  const kept = [
+    // Near texts: no value, a reference, a public key, a placeholder, prose without a password.
+    `client = acme.Client("https://api.example.org")`,
+    `Connect-AcmeCloud -AcmeApiKeyFile ./key.txt -Region eu`,
+    "$ cat /etc/openvpn/client/acme.auth\nana.kowalska",
+    `[users]\nana = {SSHA}${b64("not the password: a hash")}`,
+    `network_key: [${Array(16).fill(1).join(", ")}]`,
+    `{"type": "StakeVerificationKeyShelley_ed25519", "cborHex": "5820${r(64, HEX)}"}`,
+    `proxy_set_header Authorization "Basic ${b64("guest:")}";`,
+    "expect \"Password:\"\nsend \"$env(DB_PASS)\\r\"",
+    "encryption_key: AUTO",
+    'db_password = lookup("env", "DB_PASSWORD")',
+    "let token = env:API_TOKEN as Text",
+    '{"user": "ana", "apiKey": null}',
+    `{"publishKey": "pub-c-${uuid}", "channel": "news"}`,
+    `untrusted comment: signify public key\nRWS${b64(`${r(30)}xyz`)}`,
+    "kinit -kt /etc/krb5.keytab HTTP/www.example.org@EXAMPLE.ORG",
+    "we upgrade to the iPhone15ProMax next week, then to MacBookPro2021 parts",
+    `the build 9f3a2c7d1e passed and ticket ABC-1234 is closed`,
+    `send the refund to 0x${r(40, HEXU)}`,
+  ];
+  it.each(kept)("keeps %s", (text) => {
     expect(redactSecrets(text).text).toBe(text);
   });
 });

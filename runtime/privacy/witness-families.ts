@@ -1,0 +1,157 @@
+/**
+ * The pre-filter's conditions for the tenth pass's rules (own-families.ts, own-families-files.ts;
+ * docs/privacy.md "An eighth held-out set"), apart from prefilter.ts: each needs a literal of its
+ * rule's place before its pattern (a relaxation of the rule's, on the lower-cased text) is tried;
+ * the prose rule's is a scan of the text's runs (proseWitness), no pattern. Also the prose rule's
+ * test of a token and a line, here so that the capture part bundles no rule.
+ */
+import type { Witness } from "./prefilter.js";
+
+/** Shannon entropy in bits a character (as gitleaks.ts's, not imported: the capture part bundles this file). */
+function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+/**
+ * A token as a password generator makes one, in prose: 10 to 64 letters and digits (and a few
+ * symbols), letters and digits interleaved, switching class or case often (five runs or more),
+ * and under 40% in word-like runs (`iPhone15ProMax`, `MacBookPro2021` are names). Both cases and
+ * two digits; or, in a line written in another script than the token's, one case and three
+ * digits or more (`U0A0J4YKXK65` in Kazakh prose). Not hex in any case (a hash, an id, an
+ * Ethereum address with its checksum's capitals).
+ */
+export function proseSecret(v: string, otherScript: boolean): boolean {
+  if (v.length < 10 || v.length > 64 || !/^[A-Za-z0-9!#$%&*+?^_~-]+$/.test(v) || /^(?:0x)?[0-9a-fA-F]+$/.test(v)) return false;
+  if (!/[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(v) && !/^[A-Za-z]{3,}\d{2,}$/.test(v)) return false;
+  const digits = (v.match(/\d/g) ?? []).length;
+  const both = /[a-z]/.test(v) && /[A-Z]/.test(v);
+  if (!(both && digits >= 2) && !(otherScript && digits >= 3 && (v.match(/[A-Za-z]/g) ?? []).length >= 3)) return false;
+  if ((v.match(/[a-z]+|[A-Z]+|\d+|[^A-Za-z0-9]+/g) ?? []).length < 5) return false;
+  let words = 0;
+  // A word-like run: a capital or none, then two lower-case letters or more with a vowel ("Pro", "Max"; "Ljnyc" is none).
+  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && /[aeiou]/.test(m[0].slice(1))) words += m[0].length;
+  return words < 0.4 * v.length && entropy(v) > 3 && !decodesToText(v);
+}
+
+/** Base64 that decodes to printable text (`eyJhbGciOiJIUzI1NiJ9`, an encoded id): 9 random bytes are all printable about once in 10^4, 12 once in 10^5. */
+function decodesToText(v: string): boolean {
+  if (!/^[A-Za-z0-9+/_-]{12,}={0,2}$/.test(v)) return false;
+  const body = v.replace(/=+$/, "");
+  const bytes = Buffer.from(body.slice(0, body.length - (body.length % 4)), "base64");
+  return bytes.length >= 9 && bytes.every((b) => b >= 0x20 && b < 0x7f);
+}
+
+/** Whether a line's letters are mostly of a script other than Latin (Cyrillic, Armenian, Arabic, Ethiopic…). */
+export function otherScriptLine(line: string): boolean {
+  let latin = 0;
+  let other = 0;
+  for (const ch of line) {
+    const c = ch.codePointAt(0)!;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && c <= 0x24f)) latin++;
+    else if (c >= 0x370 && /\p{L}/u.test(ch)) other++;
+  }
+  return other > 2 * latin;
+}
+
+/** The words beside a token: the two before it and the two after (a message may quote the line after words of its own). */
+export function besideWords(before: string, after: string): string {
+  return `${before.split(/\s+/).filter(Boolean).slice(-2).join(" ")} ${after.split(/\s+/).filter(Boolean).slice(0, 2).join(" ")}`;
+}
+
+/** A line of prose (the rest of a token's line): three or more words of letters (any script), no URL. */
+export function proseLine(rest: string): boolean {
+  if (rest.includes("://")) return false;
+  let words = 0;
+  for (const w of rest.split(/[\s,.:;!?"'()«»]+/)) if (/^\p{L}{2,}$/u.test(w)) words++;
+  return words >= 3;
+}
+
+/**
+ * The prose rule's witness: a run of 10 to 64 letters and digits that proseSecret takes (as in a
+ * line of another script, the looser test), found by a scan of the text's characters, in a line
+ * the rule reads (none of code's brackets, "=", ";", "|", "\\"; three words besides it).
+ */
+export function proseWitness(text: string): boolean {
+  let start = -1;
+  let letter = false;
+  let digit = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    const isDigit = c >= 48 && c <= 57;
+    const isLetter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    const isSym = c === 33 || c === 35 || c === 36 || c === 37 || c === 38 || c === 42 || c === 43 || c === 45 || c === 63 || c === 94 || c === 95 || c === 126;
+    if (isDigit || isLetter || isSym) {
+      if (start < 0) {
+        start = i;
+        letter = false;
+        digit = false;
+      }
+      letter ||= isLetter;
+      digit ||= isDigit;
+      continue;
+    }
+    if (start >= 0 && letter && digit && i - start >= 10 && i - start <= 64 && proseSecret(text.slice(start, i), true)) {
+      const from = text.lastIndexOf("\n", start) + 1;
+      const to = text.indexOf("\n", i);
+      const before = text.slice(from, start);
+      const after = text.slice(i, to < 0 ? text.length : to);
+      if (!/[{}[\]=;<>|\\]/.test(before) && !/[{}[\]=;<>|\\]/.test(after) && proseLine(`${before} ${after}`)) return true;
+    }
+    start = -1;
+  }
+  return false;
+}
+
+const CRED_WORDS = ["cred", "auth", "token", "secret", "passw", "pwd", "pw", "login", "logon", "connect", "client", "apikey", "api_key", "setkey"];
+const QUOTED_NAME_ENDS = ["key", "token", "secret", "auth", "password", "passwd", "pwd", "signature"].flatMap((w) => [`${w}"`, `${w}'`]);
+
+export const FAMILY_WITNESSES: readonly Witness[] = [
+  // own-families.ts
+  { name: "credential call", rules: ["own:call-credential"], need: CRED_WORDS, re: /(?:cred|auth|token|secret|passw|pwd|pw|login|logon|connect|client|apikey|api_key|setkey)[\w$.:>\\-]*[ \t]*\([^()\n]{0,300}?["'][^"'\n]{4}/ },
+  { name: "id and secret pair", rules: ["own:call-credential"], need: ["(\"", "('"], re: /\(["'][0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']\s*,\s*["'][^"'\n]{4}/ },
+  { name: "credential application", rules: ["own:call-credential"], need: ["auth", "cred", "login", "password", "passwd"], re: /[a-z]\w*(?:auth|credentials?|login|password|passwd)\w*(?:[ \t]+"[^"\n]*")*[ \t]+"[^"\n]*"[ \t]+"[^"\n]{4}/ },
+  { name: "header pair", rules: ["own:header-pair"], need: QUOTED_NAME_ENDS, re: /["'][\w.-]{0,40}(?:key|token|secret|auth|password|passwd|pwd|signature|apikey)["'][ \t]*(?:,|\][ \t]*=|=>)[ \t]*["'][^\n\\]{8}/ },
+  { name: "basic credentials", rules: ["own:basic-auth"], need: ["basic"], re: /basic[ \t]+[a-z0-9+/]{12}/ },
+  { name: "secret flag", rules: ["own:secret-flag"], need: ["key", "token", "secret", "pass", "pw", "auth", "cookie", "sec", "cred"], re: /\s-{1,2}(?:[a-z][\w.-]{0,40}?)?(?:key|token|secret|pass|pw|pwd|auth|cookie|sec|cred)[a-z]*(?:[ \t]+|=)["']?[^\s"'$<{[-][^\s"']{5}/ },
+  { name: "key flag", rules: ["own:secret-flag"], need: [" -k"], re: /\s-k[ \t]+["']?[a-z0-9_-]{32}/ },
+  {
+    name: "user and password pair", rules: ["own:user-password"], need: ["login", "userpwd", "userpass", "user_pass", "user-pass", "credentials", "basic", "proxy", "-u", "--user"],
+    re: /(?:(?:login|userpwd|user[_-]?pass(?:word)?|credentials|basic[_-]?auth|proxy[_-]?user)[ \t]*[=:][ \t]*|\s-{1,2}(?:u|user|proxy-user|userpwd|basic-auth)(?:[ \t]+|=))["']?[^\s:@"'/=]{0,64}:[^\s"'@]{4}/,
+  },
+  {
+    name: "log-in command", rules: ["own:command-password"],
+    need: ["using", ".logon", "add_user", "adduser", "add-user", "user_add", "user-add", "create_user", "create-user", "change_password", "change-password", "set_password", "set-password", "connect", "login", "auth"],
+    re: /\buser[ \t]+["']?[\w.@\\-]+["']?[ \t]+using[ \t]+["']?[^\s"';,]{4}|\.logon[ \t]+(?:[\w.-]+\/)?[\w$.-]+,["']?[^\s;,"']{4}|\b(?:add_user|adduser|add-user|user[_-]add|create[_-]user|change[_-]password|set[_-]password)[ \t]+(?:-{1,2}[\w-]+[ \t]+)*["']?[\w.@-]+["']?[ \t]+["']?[^\s"'$<{-]|\b(?:connect|login|auth)[ \t]+(?:https?:\/\/)?[\w-]+(?:\.[\w-]+)+\/?[ \t]+[a-z0-9_-]{16}/,
+  },
+  { name: "password heredoc", rules: ["own:prompt-password"], need: ["<<"], re: /\b(?:kinit|kpasswd|passwd|su|ksu|sudo[ \t]+-s|smbpasswd|chpasswd|ftp|openssl|gpg|vault[ \t]+login)\b[^\n]*<</ },
+  { name: "password piped", rules: ["own:prompt-password"], need: ["echo", "printf"], re: /\b(?:echo|printf)\b[^\n|]*\|[ \t]*(?:sudo[ \t]+-s|kinit|kpasswd|passwd|su\b|ksu|smbpasswd|chpasswd|[\w-]+[ \t]+login\b[^\n]*--password-stdin)/ },
+  { name: "expect send", rules: ["own:prompt-password"], need: ["expect"], re: /expect\b[^\n]*?(?:pass|pin|secret)[^\n]*?(?:\n(?:[^\n]*\n){0,2}?[ \t]*|[ \t]+)(?:send|exp_send|\w+\.send(?:line)?)\b[ \t(]*["'][^"'\n\\$[][^"'\n\\]{3}/ },
+  { name: "percent-encoded secret", rules: ["own:encoded-secret"], need: ["%3d"], re: /(?:pwd|pass(?:word|wd)?|secret|token|api_?key|key)%3d(?:[a-z0-9._~+!*()-]|%[0-9a-f]{2}){4}/ },
+  { name: "query secret", rules: ["own:query-secret"], need: ["code=", "sig=", "signature="], re: /[?&](?:code|sig|signature)=[a-z0-9_-]{32}/ },
+  { name: "secret prefix and hex", rules: ["own:prefixed-key"], need: ["sk_", "sk-", "secret_", "secret-", "token_", "token-", "tkn_", "tkn-"], re: /(?:sk|secret|token|tkn)[_-](?:(?:live|test|prod)_)?[0-9a-f]{32}/ },
+  // own-families-files.ts
+  { name: "csv secret column", rules: ["own:csv-secret"], need: ["pass", "pwd", "secret", "token", "key"], gate: /,[\w.-]{0,40},/, re: /[\w.-]{0,40}(?:,[\w.-]{0,40}){0,40}?(?:pass|pwd|secret|token|key)[\w.-]{0,40}(?:,[\w.-]{0,40}){0,40}[\n \t]/ },
+  { name: "xml key and value", rules: ["own:xml-key-value"], need: ["</key>", "</name>"], re: /<(key|name)>[^<\n]{0,80}(?:pass|pwd|secret|token|key)[^<\n]{0,80}<\/\1>\s*<(?:value|string)[^>]*>[^<\n]{4}/ },
+  {
+    name: "secrets file", rules: ["own:secret-file"], need: ["secret", "passw", "credential", ".auth", "auth", ".pass", "psk", "netrc"],
+    re: /(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:secret|passw|credential|\.auth|auth\b|\.pass|psk|netrc)/,
+  },
+  { name: "accounts section", rules: ["own:secret-section"], need: ["[admins]", "[users]", "[passwords]", "[credentials]", "[secrets]", "[accounts]"], re: /\[(?:admins|users|passwords|credentials|secrets|accounts)\]/ },
+  {
+    name: "declared secret", rules: ["own:declared-secret"], need: ["value", "default", "define", "@secure"],
+    re: /(?:password|passwd|pwd|secret|token|api-key|apikey|api_key)[\w-]*\b[^\n=;'"]{1,40}?\b(?:value|default)[ \t]+n?['"]|#[ \t]*define[ \t]+\w+[ \t]+"[^"\n]{4}|@secure\(\)\s*param/,
+  },
+  { name: "secret parameter", rules: ["own:declared-secret"], need: ["noecho", "sensitive"], re: /noecho|sensitive[ \t]*[=:][ \t]*true/ },
+  { name: "quoted directive", rules: ["own:quoted-directive"], need: ["password", "passwd", "secret", "token", "apikey", "passphrase", "_key", "_pass", "_pw"], re: /(?:^|\n)[ \t]*[a-z][\w.-]*(?:password|passwd|secret|token|apikey|passphrase|_key|_pass|_pw)[ \t]+["'][^"'\n]{4}/ },
+  { name: "pw name", rules: ["own:pw-name"], need: ["pw", "::"], re: /[a-z_.-]pw["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{4}|(?:^|\n)[a-z][\w-]*(?:password|pw|secret)[\w-]*::/ },
+  { name: "key bytes", rules: ["own:key-bytes"], need: ["key", "secret", "psk"], re: /(?:key|secret|psk)\w*(?:[ \t]*\[\d*\])?["']?[ \t]*[:=][ \t]*(?:bytes\(|new byte\[\][ \t]*|\(byte\[\]\)[ \t]*)?[[{(][ \t]*(?:(?:0x[0-9a-f]{1,2}|\d{1,3})[ \t]*,[ \t]*){8}/ },
+  { name: "key file", rules: ["own:key-file"], need: ["signing", "secret", "private"], re: /"(?:type|description)"\s*:\s*"[^"\n]*(?:signing|secret|private)[ _]?key/ },
+  { name: "keytab key", rules: ["own:kerberos-key"], need: ["(0x"], re: /(?:\((?:aes|des|des3|rc4|arcfour|camellia)[\w-]*\)|@[a-z0-9.-]+)[ \t]*\(0x[0-9a-f]{32}/ },
+  { name: "pragma key", rules: ["own:pragma-key"], need: ["pragma"], re: /pragma[ \t]+(?:\w+\.)?(?:key|rekey|hexkey|hexrekey|textkey)/ },
+  { name: "sql unicode password", rules: ["own:sql-password"], need: ["password"], re: /(?:create|alter)[ \t]+(?:login|user|role)\b[^;\n]{0,200}?\bpassword[ \t]*=[ \t]*n'/ },
+  { name: "session key", rules: ["own:session-key"], need: ["session"], re: /[a-z]\w*?session(?:_?(?:key|id|token)|_[a-z0-9]+)?["']?[ \t]*[=:][ \t]*["']?[a-z0-9+/_=.-]{24}/ },
+];
