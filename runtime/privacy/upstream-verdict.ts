@@ -301,9 +301,11 @@ function prefixedDisowned(text: string, start: number, end: number): boolean {
   // that grew (Shopify's longer keys) is still its key. A near-miss is left to the provider's
   // rule: a hex body with a few letters past "f" ("sgp_local_d45b6G86aBb0F2Cee…"), base64 of text
   // ("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29x", "bedrock.amazonaws.cox"), a short or word-like one.
+  // Since the tenth pass an upper-case hex body of 32 or more is a key too (SMTP2GO's `api-` and 32
+  // hex): digests and commit ids are written in lower case.
   const runs = (text.slice(start + cut + 1, end).match(/[A-Za-z0-9]+/g) ?? []).sort((a, b) => b.length - a.length);
   const body = runs[0] ?? "";
-  if (strongRandom(body)) return false;
+  if (strongRandom(body) || /^[0-9A-F]{32,}$/.test(body)) return false;
   const line = lineAt(text, start, end - start);
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const lower = line.toLowerCase();

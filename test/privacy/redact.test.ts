@@ -1078,6 +1078,7 @@ describe("redactSecrets: the eighth-set pass (issue 34's tenth pass: the eighth 
   const k16 = bytes(16, true);
   const k32 = bytes(32, false);
   const [beams, code, session, develocity] = [r(64, HEXU), `${r(54, B64URL)}==`, r(43, B64URL), r(52, "abcdefghijklmnopqrstuvwxyz0123456789")];
+  const [upApi, upSk] = [r(40, HEXU), r(32, HEXU)];
   const taken: [string, string][] = [
     // A key or a password passed to a call that names credentials; an (id, secret) pair.
     [`StaticCredentialsProvider.create(AwsBasicCredentials.create("AKID0X8", "${v40}"))`, v40],
@@ -1115,6 +1116,9 @@ describe("redactSecrets: the eighth-set pass (issue 34's tenth pass: the eighth 
     [`https://fn.example.net/api/hook?code=${code}`, code],
     // A secret-key prefix and hex.
     [`const payouts = init("rsk_${hex40}");`, hex40],
+    // A provider's prefix and upper-case hex (a digest is written in lower case).
+    [`mail:\n  key: api-${upApi}`, upApi],
+    [`export NOTIFY_TOKEN="sk_${upSk}"`, upSk],
     // CSV exports with a secret column; XML key/value pairs.
     [`name,url,username,password\nmail,https://mail.example.org,ana,${pw12}`, pw12],
     [`device,api_token,room\nsensor-2,${hex32},lab`, hex32],
