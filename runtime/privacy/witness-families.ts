@@ -116,7 +116,7 @@ export const FAMILY_WITNESSES: readonly Witness[] = [
   { name: "credential application", rules: ["own:call-credential"], need: ["auth", "cred", "login", "password", "passwd"], re: /[a-z]\w*(?:auth|credentials?|login|password|passwd)\w*(?:[ \t]+"[^"\n]*")*[ \t]+"[^"\n]*"[ \t]+"[^"\n]{4}/ },
   { name: "header pair", rules: ["own:header-pair"], need: QUOTED_NAME_ENDS, re: /["'][\w.-]{0,40}(?:key|token|secret|auth|password|passwd|pwd|signature|apikey)["'][ \t]*(?:,|\][ \t]*=|=>)[ \t]*["'][^\n\\]{8}/ },
   { name: "basic credentials", rules: ["own:basic-auth"], need: ["basic"], re: /basic[ \t]+[a-z0-9+/]{12}/ },
-  { name: "secret flag", rules: ["own:secret-flag"], need: ["key", "token", "secret", "pass", "pw", "auth", "cookie", "sec", "cred"], re: /\s-{1,2}(?:[a-z][\w.-]{0,40}?)?(?:key|token|secret|pass|pw|pwd|auth|cookie|sec|cred)[a-z]*(?:[ \t]+|=)["']?[^\s"'$<{[-][^\s"']{5}/ },
+  { name: "secret flag", rules: ["own:secret-flag"], need: ["key", "token", "secret", "pass", "pw", "auth", "cookie", "sec", "cred"], re: /\s-{1,2}(?:[a-z][\w.-]{0,40}?)?(?:key|token|secret|pass(?:wd|word|phrase)?|pwd?|auth(?:key)?|cookie|sec|creds?|credentials)(?:[ \t]+|=)["']?[^\s"'$<{[-][^\s"']{5}/ },
   { name: "key flag", rules: ["own:secret-flag"], need: [" -k"], re: /\s-k[ \t]+["']?[a-z0-9_-]{32}/ },
   {
     name: "user and password pair", rules: ["own:user-password"], need: ["login", "userpwd", "userpass", "user_pass", "user-pass", "credentials", "basic", "proxy", "-u", "--user"],
