@@ -268,21 +268,28 @@ export const FAMILY_RULES: readonly OwnRule[] = [
  * capitals where the text speaks of Kerberos).
  */
 export function keptByFamily(text: string, start: number, end: number): boolean {
+  // Every finding passes here: literal checks first, each pattern only where its literal is
+  // (a pattern's first use costs its compiling in a fresh hook process; no caseless flags).
   const value = text.slice(start, end);
-  if (/^[A-Za-z_][\w.]*\($/.test(value) || /^env:[A-Za-z_]\w*$/.test(value) || /^(?:null|nil|none|undefined|true|false)[\]}),]+$/i.test(value)) return true;
-  const before = text.slice(Math.max(0, start - 60), start);
-  if (/^[A-Z]{4,16}$/.test(value) && (value.match(/[AEIOU]/g) ?? []).length >= 0.3 * value.length && !/(?:pass|pwd|secret|cookie)\w*["']?\s*[:=]?\s*["']?$/i.test(before)) return true;
-  if (/^(?:live|test)_(?:pk|ck)_|^pk_(?:live|test)_|^(?:pub|sub)-c-/.test(value) || /(?:publish|subscribe|public|publishable|anon)[_-]?key["']?\s*[:=]\s*["']?$/i.test(before)) return true;
+  const c = value.charCodeAt(0);
+  if (value.endsWith("(") && /^[A-Za-z_][\w.]*\($/.test(value)) return true;
+  if (value.startsWith("env:") && /^env:[A-Za-z_]\w*$/.test(value)) return true;
+  if ((c === 110 || c === 117 || c === 116 || c === 102 || c === 78 || c === 85 || c === 84 || c === 70) && /^(?:null|nil|none|undefined|true|false)[\]}),]+$/.test(value.toLowerCase())) return true;
+  const before = text.slice(Math.max(0, start - 60), start).toLowerCase();
+  if (c >= 65 && c <= 90 && value.length >= 4 && value.length <= 16 && /^[A-Z]+$/.test(value) && (value.match(/[AEIOU]/g) ?? []).length >= 0.3 * value.length && !/(?:pass|pwd|secret|cookie)\w*["']?\s*[:=]?\s*["']?$/.test(before)) return true;
+  if ((c === 108 || c === 116 || c === 112 || c === 115) && /^(?:live|test)_(?:pk|ck)_|^pk_(?:live|test)_|^(?:pub|sub)-c-/.test(value)) return true;
+  if (before.includes("key") && /(?:publish|subscribe|public|publishable|anon)[_-]?key["']?\s*[:=]\s*["']?$/.test(before)) return true;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const lineEnd = text.indexOf("\n", end);
-  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
-  const prev = lineStart > 0 ? text.slice(text.lastIndexOf("\n", lineStart - 2) + 1, lineStart - 1) : "";
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).toLowerCase();
+  const prev = lineStart > 0 ? text.slice(text.lastIndexOf("\n", lineStart - 2) + 1, lineStart - 1).toLowerCase() : "";
   // A marker's kind is no word of the text ("[REDACTED:flutterwave-public-key]").
   const publicLine = (l: string): boolean => {
-    const words = l.replace(/\[REDACTED:[^\]]*\]/g, " ");
-    return /public[ _-]?key|pubkey/i.test(words) && !/private|secret|priv\b/i.test(words);
+    if (!l.includes("pub")) return false;
+    const words = l.replace(/\[redacted:[^\]]*\]/g, " ");
+    return /public[ _-]?key|pubkey/.test(words) && !/private|secret|priv\b/.test(words);
   };
-  if (publicLine(line) || (publicLine(prev) && line.trim() === value)) return true;
-  if (value.includes("@") && (text[start - 1] === "/" || (/@[A-Z0-9.-]+$/.test(value) && /kinit|klist|kadmin|ktutil|keytab|krb5|kerberos/i.test(text)))) return true;
+  if (publicLine(line) || (publicLine(prev) && line.trim() === value.toLowerCase())) return true;
+  if (value.includes("@") && (text[start - 1] === "/" || (/@[A-Z0-9.-]+$/.test(value) && /kinit|klist|kadmin|ktutil|keytab|krb5|kerberos/.test(text.toLowerCase())))) return true;
   return false;
 }

@@ -21,10 +21,12 @@ function entropy(s: string): number {
  * symbols), letters and digits interleaved, switching class or case often (five runs or more),
  * and under 40% in word-like runs (`iPhone15ProMax`, `MacBookPro2021` are names). Both cases and
  * two digits; or, in a line written in another script than the token's, one case and three
- * digits or more (`U0A0J4YKXK65` in Kazakh prose). Not hex in any case (a hash, an id, an
+ * digits or more (`U0A0J4YKXK65` in Kazakh prose). A label and "#" before it is left out. Not hex in any case (a hash, an id, an
  * Ethereum address with its checksum's capitals).
  */
 export function proseSecret(v: string, otherScript: boolean): boolean {
+  // A label before "#" is no part of it: a booking's "Ref#5VXVB79S" is its reference (MultiWOZ's replies).
+  v = v.replace(/^[A-Za-z]{1,6}#/, "");
   if (v.length < 10 || v.length > 64 || !/^[A-Za-z0-9!#$%&*+?^_~-]+$/.test(v) || /^(?:0x)?[0-9a-fA-F]+$/.test(v)) return false;
   if (!/[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(v) && !/^[A-Za-z]{3,}\d{2,}$/.test(v)) return false;
   const digits = (v.match(/\d/g) ?? []).length;
