@@ -35,7 +35,7 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     // and the fields before the value are read behind it, so each field is judged by its column.
     need: (t, lower) => t.includes(",") && /pass|pwd|secret|token|key/.test(lower()),
     // A header of three names or more, no spaces (a sentence with commas is none). The header may follow words (a message quoting it); a summary folds the first row onto its line.
-    re: /(?<=(?:^|[\n \t])([\w.-]{1,40}(?:,[\w.-]{0,40}){2,40})(?:\n(?:[^\n]*\n){0,50}?|[ \t]+)((?:[^,\n]*,)*))([^,\n]{4,256})(?=,|\n|$)/g,
+    re: /(?<=^|[,\n \t])(?=[^,\n]{4})(?<=(?:^|[\n \t])([\w.-]{1,40}(?:,[\w.-]{0,40}){2,40})(?:\n(?:[^\n]*\n){0,50}?|[ \t]+)((?:[^,\n]*,)*))([^,\n]{4,256})(?=,|\n|$)/g,
     replace: (m, header, before, value) => {
       const cols = (header ?? "").toLowerCase().split(",").map((c) => c.trim());
       const col = cols[(before ?? "").split(",").length - 1] ?? "";
@@ -62,7 +62,7 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     // or a generated key (a user name, a URL, a `user:hash` line are not).
     need: (_t, lower) => /secret|passw|credential|\.auth|auth\b|\.pass|psk|netrc/.test(lower()),
     // (A summary folds the lines: then one of the four fields after the heading, the last of its text or before a space.)
-    re: /(?<=(?:^|[\n \t])(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:[Ss]ecret|[Pp]assw|[Cc]redential|\.auth|[Aa]uth\b|\.pass|[Pp]sk|netrc)\S*(?:[^\n]*\n(?:[^\n]*\n){0,5}(?:[^\n]*[ \t])?|(?:[ \t]+\S+){0,4}[ \t]+))([^\s:$/@]{8,128})(?=[ \t]*(?:\n|$)|[ \t])/g,
+    re: /(?<=\s)(?=[^\s:$/@]{8})(?<=(?:^|[\n \t])(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:[Ss]ecret|[Pp]assw|[Cc]redential|\.auth|[Aa]uth\b|\.pass|[Pp]sk|netrc)\S*(?:[^\n]*\n(?:[^\n]*\n){0,5}(?:[^\n]*[ \t])?|(?:[ \t]+\S+){0,4}[ \t]+))([^\s:$/@]{8,128})(?=[ \t]*(?:\n|$)|[ \t])/g,
     replace: (m, value) => (secretValue(value ?? "") ? m : value ?? ""),
   },
   {
@@ -70,7 +70,7 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     // An INI section of accounts (CouchDB's `[admins]`, `[users]`, `[passwords]`, `[credentials]`):
     // `name = password` lines in it, the password as people choose them or generated.
     need: (t) => t.includes("["),
-    re: /(?<=\[(?:[Aa]dmins|[Uu]sers|[Pp]asswords|[Cc]redentials|[Ss]ecrets|[Aa]ccounts)\][ \t]*(?:\n(?:[^\n[]*\n){0,20}|[ \t])[ \t]*[\w.@-]+[ \t]*[=:][ \t]*["']?)([^\s"';#]{4,128})(?=["']?[ \t]*(?:[;#\n]|$))/g,
+    re: /(?<=[=:\s"'])(?<=\[(?:[Aa]dmins|[Uu]sers|[Pp]asswords|[Cc]redentials|[Ss]ecrets|[Aa]ccounts)\][ \t]*(?:\n(?:[^\n[]*\n){0,20}|[ \t])[ \t]*[\w.@-]+[ \t]*[=:][ \t]*["']?)([^\s"';#]{4,128})(?=["']?[ \t]*(?:[;#\n]|$))/g,
     replace: (m, value) => (secretValue(value ?? "") ? m : value ?? ""),
   },
   {
@@ -189,7 +189,8 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     // (three or more words of letters besides it, none of code's brackets, "=", ";" or "|"), and
     // in it a token as a password generator makes one, not base64 of text (an encoded id). The line before and after the token is read
     // around it, so each token is judged with its line.
-    re: /(?<=(?:^|\n)([^\n{}[\]=;<>|\\]*?))(?<![A-Za-z0-9!#$%&*+?^_~/.@:-])([A-Za-z0-9!#$%&*+?^_~-]{10,64})(?![A-Za-z0-9!#$%&*+?^_~/@:-])(?=([^\n{}[\]=;<>|\\]*)(?:\n|$))/g,
+    // The cheap checks first (a run's start, its length, a digit in it), the line's lookbehind only where they hold.
+    re: /(?<![A-Za-z0-9!#$%&*+?^_~/.@:-])(?=[A-Za-z0-9!#$%&*+?^_~-]{0,63}\d)(?=[A-Za-z0-9!#$%&*+?^_~-]{10})(?<=(?:^|\n)([^\n{}[\]=;<>|\\]*?))([A-Za-z0-9!#$%&*+?^_~-]{10,64})(?![A-Za-z0-9!#$%&*+?^_~/@:-])(?=([^\n{}[\]=;<>|\\]*)(?:\n|$))/g,
     replace: (m, before, token, after) => (proseLine(`${before ?? ""} ${after ?? ""}`) && proseSecret(token ?? "", otherScriptLine(besideWords(before ?? "", after ?? ""))) && !encodedText(token ?? "") ? m : token ?? ""),
   },
 ];

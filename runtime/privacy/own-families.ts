@@ -79,8 +79,9 @@ export const FAMILY_RULES: readonly OwnRule[] = [
     // any position, a password after the first argument of a call that takes a user's. The call's
     // name and the arguments before the literal are read behind it, so each literal is judged alone.
     need: (t) => t.includes("("),
-    re: /(?<=\b([A-Za-z_][\w$]*(?:(?:\.|::|->|\\)[A-Za-z_][\w$]*)*)[ \t]*\(([^()\n]{0,300}?))(["'])((?:(?!\3)[^\n\\]){4,200})\3(?=\s*[,)])/g,
-    replace: (m, callee, args, q, value) => {
+    // The literal first (a quote, 4 characters or more, its closing quote, then "," or ")"), the call's lookbehind only there.
+    re: /(?=(["'])(?:(?!\1)[^\n\\]){4,200}\1\s*[,)])(?<=\b([A-Za-z_][\w$]*(?:(?:\.|::|->|\\)[A-Za-z_][\w$]*)*)[ \t]*\(([^()\n]{0,300}?))(["'])((?:(?!\4)[^\n\\]){4,200})\4(?=\s*[,)])/g,
+    replace: (m, _lq, callee, args, q, value) => {
       const name = (callee ?? "").toLowerCase();
       const v = value ?? "";
       const named = CRED_CALL.test(name) && (generatedKey(v) && held(v) || (PASS_CALL.test(name) && /,/.test(args ?? "") && secretValue(v)));
@@ -194,7 +195,7 @@ export const FAMILY_RULES: readonly OwnRule[] = [
     need: (t) => t.includes("<<"),
     get re() {
       // The heredoc's first line or its second (`passwd` asks twice); a here-string.
-      return (promptRe ??= new RegExp(`(?<=\\b(?:${HEREDOC_TOOLS})\\b[^\\n]*<<-?[ \\t]*["']?\\w+["']?[ \\t]*\\n(?:[^\\n]*\\n)?|\\b(?:${HEREDOC_TOOLS})\\b[^\\n]*<<<[ \\t]*["']?)((?![-$<{])[^\\s"'|]{4,128})(?=["']?[ \\t]*(?:\\n|$))`, "g"));
+      return (promptRe ??= new RegExp(`(?<=[\\n"' \\t])(?<=\\b(?:${HEREDOC_TOOLS})\\b[^\\n]*<<-?[ \\t]*["']?\\w+["']?[ \\t]*\\n(?:[^\\n]*\\n)?|\\b(?:${HEREDOC_TOOLS})\\b[^\\n]*<<<[ \\t]*["']?)((?![-$<{])[^\\s"'|]{4,128})(?=["']?[ \\t]*(?:\\n|$))`, "g"));
     },
     replace: (m, value) => (secretValue(value ?? "") ? m : value ?? ""),
   },
