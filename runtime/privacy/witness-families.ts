@@ -78,25 +78,34 @@ export function proseLine(rest: string): boolean {
  * the rule reads (none of code's brackets, "=", ";", "|", "\\"; three words besides it).
  */
 export function proseWitness(text: string): boolean {
+  // Counts kept as it scans, so that proseSecret (and its patterns, compiled on first use) is
+  // called only for a run with a letter beyond hex or a symbol, and enough digits: most runs are hashes and ids.
   let start = -1;
-  let letter = false;
-  let digit = false;
+  let upper = 0;
+  let lower = 0;
+  let digits = 0;
+  let beyondHex = 0;
+  let syms = 0;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 32;
     const isDigit = c >= 48 && c <= 57;
-    const isLetter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    const isUpper = c >= 65 && c <= 90;
+    const isLower = c >= 97 && c <= 122;
     const isSym = c === 33 || c === 35 || c === 36 || c === 37 || c === 38 || c === 42 || c === 43 || c === 45 || c === 63 || c === 94 || c === 95 || c === 126;
-    if (isDigit || isLetter || isSym) {
+    if (isDigit || isUpper || isLower || isSym) {
       if (start < 0) {
         start = i;
-        letter = false;
-        digit = false;
+        upper = lower = digits = beyondHex = syms = 0;
       }
-      letter ||= isLetter;
-      digit ||= isDigit;
+      if (isDigit) digits++;
+      else if (isUpper) upper++;
+      else if (isLower) lower++;
+      else syms++;
+      if ((isUpper && c > 70) || (isLower && c > 102)) beyondHex++;
       continue;
     }
-    if (start >= 0 && letter && digit && i - start >= 10 && i - start <= 64 && proseSecret(text.slice(start, i), true)) {
+    const n = i - start;
+    if (start >= 0 && n >= 10 && n <= 64 && beyondHex + syms > 0 && ((upper > 0 && lower > 0 && digits >= 2) || (digits >= 3 && upper + lower >= 3)) && proseSecret(text.slice(start, i), true)) {
       const from = text.lastIndexOf("\n", start) + 1;
       const to = text.indexOf("\n", i);
       const before = text.slice(from, start);
