@@ -55,7 +55,7 @@ function developer(token: string) {
 }
 
 async function postEverything(h: Harness) {
-  const posts: Array<[string, unknown]> = [
+  const posts: Array<[string, Record<string, unknown>]> = [
     ["/v1/errata", good({ complaint: `The app showed ${ENV_BARE} and ${WEAK}`, context: { requested: `login with ${DOTENV_BARE}` } })],
     ["/v1/hooks/user-prompt-submit", { session_id: "s1", hook_event_name: "UserPromptSubmit", cwd: "/home/ana/app", prompt: `No, that's wrong, never print ${ENV_BARE}; the staging one is ${DOTENV_BARE}.` }],
     ["/v1/hooks/stop", { session_id: "s1", hook_event_name: "Stop", cwd: "/home/ana/app", last_assistant_message: `Your token is ${DOTENV_BARE}` }],
