@@ -3,7 +3,8 @@
 // client against a scripted model, seeded synthetic secrets planted in the owner's prompts and
 // corrections, the project's files, tool outputs, the model's replies and CLAUDE.md; then what an
 // owner runs (captures, `errata add`, `secrets learn`, `daily`, the rules wing and an approval,
-// reports, the mod, exports, the intake server on JSONL and on PostgreSQL), every model lane
+// reports, the mod, exports, the intake server on JSONL and on PostgreSQL after `secrets push`),
+// every model lane
 // pointed at a loopback server that records each request; then every file under the scratch
 // HOME, the project, the install prefix (what changed during the walk), the server's folder and
 // a dump of the database, and every request body, is searched for each secret and each
@@ -323,6 +324,11 @@ async function serveAndPost(storeArgs, label) {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+  // The developer, as docs/privacy.md says, pushes their strong own values (salted hashes) to
+  // the server before their apps and http hooks post there.
+  const pushed = errata(["secrets", "push", "--to", base], { env: { ERRATA_SYNC_TOKEN: token } });
+  keep(`secrets push (${label})`, pushed);
+  for (const line of pushed.stdout.split("\n").filter((l) => l !== "")) log(`  ${line}`);
   const post = async (path, body) => {
     const r = await fetch(`${base}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     const text = await r.text();
@@ -429,7 +435,8 @@ const leaks = [];
 const notErrata = [];
 // The developer's own bare values (their environment's and .env's): no form tells them, only the
 // developer's machine knows them. The intake server runs elsewhere and never reads a folder a
-// request names, so in its files they are marked (still leaks: issue 34 is not met there).
+// request names: it knows those `secrets push` sent it (the strong ones); in its files they are
+// marked (still leaks: a value the push held back as weak is named in its output above).
 const devOnly = new Set(["known_env_bare", "known_dotenv_bare", "known_dotenv_reply"]);
 const serverSide = (p) => ["srv", "errata-server", "server-home", "srv-export.jsonl", "pg-dump.sql"].some((d) => p === join(root, d) || p.startsWith(`${join(root, d)}/`)) || /^serve-.*\.log$/.test(relative(root, p));
 for (const p of searched) {
