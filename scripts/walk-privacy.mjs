@@ -107,6 +107,7 @@ const errata = (argv, opts = {}) => {
 const keep = (what, r) => outputs.push({ what, text: `${r.stdout ?? ""}\n${r.stderr ?? ""}` });
 
 const outputs = []; // what the commands printed (not files; searched and reported apart)
+const heldBack = new Map(); // variable name -> why `secrets push` did not send it (its output: names, never values)
 const srv = join(root, "srv");
 const project2 = join(root, "project2");
 let pg = null;
@@ -328,7 +329,11 @@ async function serveAndPost(storeArgs, label) {
   // the server before their apps and http hooks post there.
   const pushed = errata(["secrets", "push", "--to", base], { env: { ERRATA_SYNC_TOKEN: token } });
   keep(`secrets push (${label})`, pushed);
-  for (const line of pushed.stdout.split("\n").filter((l) => l !== "")) log(`  ${line}`);
+  for (const line of pushed.stdout.split("\n").filter((l) => l !== "")) {
+    log(`  ${line}`);
+    const held = /not pushed: \S+(?: \S+)? ([A-Z_]+): (.*)$/.exec(line);
+    if (held) heldBack.set(held[1], held[2]);
+  }
   const post = async (path, body) => {
     const r = await fetch(`${base}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     const text = await r.text();
@@ -437,13 +442,14 @@ const notErrata = [];
 // developer's machine knows them. The intake server runs elsewhere and never reads a folder a
 // request names: it knows those `secrets push` sent it (the strong ones); in its files they are
 // marked (still leaks: a value the push held back as weak is named in its output above).
-const devOnly = new Set(["known_env_bare", "known_dotenv_bare", "known_dotenv_reply"]);
+const devOnly = new Map([["known_env_bare", "VENDOR_SESSION_TOKEN"], ["known_dotenv_bare", "ORDERS_DB_PASS"], ["known_dotenv_reply", "REPORTS_API_KEY"]]);
 const serverSide = (p) => ["srv", "errata-server", "server-home", "srv-export.jsonl", "pg-dump.sql"].some((d) => p === join(root, d) || p.startsWith(`${join(root, d)}/`)) || /^serve-.*\.log$/.test(relative(root, p));
 for (const p of searched) {
   const text = textsOf(p);
   const hits = [];
   for (const [name, v, frags] of fragments) {
-    const why = serverSide(p) && devOnly.has(name) ? ", the developer's own value: the server cannot know it" : "";
+    const held = heldBack.get(devOnly.get(name));
+    const why = serverSide(p) && devOnly.has(name) ? `, the developer's own value, ${held ? `held back by secrets push: ${held}` : "pushed: the server should have scrubbed it"}` : "";
     if (text.includes(v)) hits.push(`${name} (whole${why})`);
     else {
       const f = frags.find((x) => text.includes(x));
