@@ -12,13 +12,15 @@
  * lower-case letters; capitals; digits; other characters): letters cost log2(26) each, but a
  * part of three or more with a vowel may be a word and costs at most 14 bits (a 2^14-word list;
  * diceware's is 7,776), unless three of its consonants stand together with none of h, l, n, r,
- * s, t among them, as in no English word ("wabzdo" in a random token); digits log2(10) each, a year 8; other characters log2(33), a repeat 1;
+ * s, t among them, or a letter pair no English word holds ("wabzdo", "Sxculpx" in random
+ * tokens); digits log2(10) each, a year 8; other characters log2(33), a repeat 1;
  * a part typed before costs 1; a placeholder or an identifier of words (placeholders.ts
  * `notASecret`) counts 0. So a random token's letters are counted at 4.7 bits where they hold
  * 5.95 (base62), and what people type (`Summer2024!Summer` 28, `MyDogRex2019!!` 52,
  * `correct-horse-battery-staple` 63, `s3cr3tP@ssw0rd!!` 66) stays under 80. Measured on 5,000
  * seeded random tokens each (test/privacy/known-push.test.ts): base62 of 16 characters pushed
- * 0.6%, of 20 88%, of 24 99.6%, of 32 all; hex of 24 93%, of 32 all; lower-case base36 of 32 98%.
+ * 0.8%, of 20 92%, of 24 99.8%, of 32 all; hex of 24 93%, of 32 all; lower-case base36 of 32
+ * 99.5%.
  * Why not a library: zxcvbn's estimate counts a random character as 3.3 bits (its brute-force
  * floor), so it would keep back random tokens under 25 characters; the words are what it adds,
  * and the vowel rule stands in for them.
@@ -41,6 +43,12 @@ const PART = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^A-Za-z0-9]+/g;
 const VOWEL = /[aeiouy]/i;
 /** Three consonants together with none of h, l, n, r, s, t among them: in no English word ("strength", "dishwasher", "purple" have one). */
 const NO_WORD_CLUSTER = /[bcdfgjkmpqvwxz]{3}/i;
+/**
+ * Letter pairs English words do not hold ("Sxculpx" in a random token ends in "px"): q before
+ * anything but u; x, j, v, z before most consonants; a consonant before x; some before j. Kept
+ * short, so a word such as "object", "adjust", "acquire", "zigzag" or "savvy" still reads as one.
+ */
+const NO_WORD_PAIR = /q[^u]|x[bdfgjkmnqrsvwxz]|j[bcdfgjklmnpqrstvwxz]|v[bcdfgjkmpqwxz]|z[bcdfgjkmpqvwx]|[bcdfghkmpvw]x|[cgkmpqvwxz]j/i;
 
 /** The estimated strength of `v` in bits (a lower bound for a random token; see the file's comment). */
 export function valueBits(v: string): number {
@@ -71,7 +79,7 @@ function partBits(part: string): number {
     const random = part.length * Math.log2(26) + (/^[A-Z][a-z]/.test(part) ? 1 : 0);
     // Three or more letters with a vowel may be a word: one of WORD_BITS, whatever its length;
     // not with three consonants together none of which joins others in words ("wabzdo").
-    return part.length >= 3 && VOWEL.test(part) && !NO_WORD_CLUSTER.test(part) ? Math.min(random, WORD_BITS) : random;
+    return part.length >= 3 && VOWEL.test(part) && !NO_WORD_CLUSTER.test(part) && !NO_WORD_PAIR.test(part) ? Math.min(random, WORD_BITS) : random;
   }
   // Other characters: the first of 33, each repeat of one a bit.
   let bits = 0;

@@ -30,7 +30,7 @@ function pushedShare(alphabet: string, n: number, seed: number): number {
 
 describe("what is strong enough to push", () => {
   it("keeps back what people choose: words, years, repeats, leet, placeholders", () => {
-    const chosen = ["Strength&Honor2023!", "Blackjack#Quickstep77", "Summer2024!Summer", "purple-Monkey-dishwasher-42", "Tr0ub4dor&3", "correct-horse-battery-staple", "CorrectHorseBatteryStaple1!", "P@ssw0rd123456789", "hunter2hunter2", "MyDogRex2019!!", "ILoveNewYork2023!", "s3cr3tP@ssw0rd!!", "Welcome2Acme!Corp2024", "your_api_key_here_123456"];
+    const chosen = ["ObjectAdjustAcquire9!", "Zigzag-Savvy-Jukebox-7", "Strength&Honor2023!", "Blackjack#Quickstep77", "Summer2024!Summer", "purple-Monkey-dishwasher-42", "Tr0ub4dor&3", "correct-horse-battery-staple", "CorrectHorseBatteryStaple1!", "P@ssw0rd123456789", "hunter2hunter2", "MyDogRex2019!!", "ILoveNewYork2023!", "s3cr3tP@ssw0rd!!", "Welcome2Acme!Corp2024", "your_api_key_here_123456"];
     for (const v of chosen) expect(valueBits(v), v).toBeLessThan(PUSH_MIN_BITS);
     expect(valueBits("Summer2024!Summer")).toBe(28);
   });
@@ -38,12 +38,12 @@ describe("what is strong enough to push", () => {
   it("pushes random tokens, fewer the shorter they are: the shares the docs state", () => {
     // Measured with these seeds; the docs (docs/privacy.md, known-push.ts) quote them rounded.
     expect(pushedShare(B62, 16, 1)).toBeLessThan(0.01);
-    expect(pushedShare(B62, 20, 2)).toBeCloseTo(0.88, 2);
+    expect(pushedShare(B62, 20, 2)).toBeCloseTo(0.92, 2);
     expect(pushedShare(B62, 24, 3)).toBeGreaterThan(0.99);
     expect(pushedShare(B62, 32, 4)).toBe(1);
     expect(pushedShare(HEX, 24, 5)).toBeCloseTo(0.93, 2);
     expect(pushedShare(HEX, 32, 6)).toBe(1);
-    expect(pushedShare(B36, 32, 7)).toBeCloseTo(0.98, 2);
+    expect(pushedShare(B36, 32, 7)).toBeGreaterThan(0.99);
   });
 
   it("never estimates a random base62 or base64 token above what it holds (5.95 or 6 bits a character)", () => {
