@@ -32,7 +32,7 @@ import { teamMostBroken } from "./team.js";
 export { answerHook, developerDir, HOOK_EVENTS } from "./hooks.js";
 export { developerLadderDir, HOOK_INPUTS, HOOK_LOGS } from "./developer.js";
 export { buildErrata } from "./intake.js";
-export { KNOWN_VALUES_ROUTE, knownValuesOf } from "./known.js";
+export { KNOWN_CACHE_MS, KNOWN_VALUES_ROUTE, knownValuesOf } from "./known.js";
 export { openApiDocument } from "./openapi.js";
 export { joinTeam, teamMostBroken, type TeamRule, type TeamView } from "./team.js";
 

@@ -11,7 +11,7 @@
  *   not one is a 400 naming what was expected and found, and nothing is stored.
  * - `GET /v1/known-values`: how many values the developer's last push holds, and when (no hash).
  * - every other POST, PUT and PATCH body of a tenant is scrubbed with all its developers'
- *   pushes (an app's token carries no values of its own: its tenant's developers' are what it
+ *   pushes (held in memory for KNOWN_CACHE_MS between reads) (an app's token carries no values of its own: its tenant's developers' are what it
  *   can leak), in a preHandler, so the intake, the http hooks and the ladder's pushed files
  *   read it scrubbed, and what they write passes the redactor as before.
  *
@@ -71,7 +71,23 @@ function asStore(p: KnownPush): KnownStore {
 
 const EXPECTED = `{"version": 1, "salt": 32-128 hex digits, "fp_bits": 1-8, "entries": [{"n", "fp", "h"}, ...]} as \`errata secrets push\` sends it (docs/intake.md)`;
 
+/**
+ * How long a tenant's pushes are kept in memory between reads. A push to this server is seen
+ * at once (it empties the tenant's entry); one to another server on the same database within
+ * this long. Why a cache: on Postgres a read is a transaction of its own, five round trips on
+ * every hook call.
+ */
+export const KNOWN_CACHE_MS = 5_000;
+
 export function installKnownValues(app: FastifyInstance, store: ErrataStore, dir: string, now: () => number): void {
+  const cache = new Map<string, { atMs: number; stores: KnownStore[] }>();
+  const storesOf = async (tenant: string): Promise<KnownStore[]> => {
+    const hit = cache.get(tenant);
+    if (hit !== undefined && now() - hit.atMs < KNOWN_CACHE_MS && now() >= hit.atMs) return hit.stores;
+    const stores = (await knownValuesOf(store, dir, tenant)).map((k) => asStore(k.push));
+    cache.set(tenant, { atMs: now(), stores });
+    return stores;
+  };
   app.put(KNOWN_VALUES_ROUTE, async (req, reply) => {
     const p = principalOf(req);
     const parsed = KnownPushSchema.safeParse(req.body);
@@ -81,6 +97,7 @@ export function installKnownValues(app: FastifyInstance, store: ErrataStore, dir
       return reply.code(400).send({ error: "bad-known-values", stored: 0, expected: EXPECTED, found });
     }
     await putKnownValues(store, dir, p.tenant, p.label, parsed.data, new Date(now()).toISOString());
+    cache.delete(p.tenant);
     return { developer: p.label, stored: parsed.data.entries.length };
   });
   app.get(KNOWN_VALUES_ROUTE, async (req) => {
@@ -93,8 +110,8 @@ export function installKnownValues(app: FastifyInstance, store: ErrataStore, dir
     if (req.method !== "POST" && req.method !== "PUT" && req.method !== "PATCH") return;
     if (req.principal === null || req.body === undefined || req.body === null || typeof req.body !== "object") return;
     if ((req.url.split("?")[0] ?? "") === KNOWN_VALUES_ROUTE) return;
-    const pushes = await knownValuesOf(store, dir, req.principal.tenant);
-    if (pushes.length === 0) return;
-    req.body = scrubWithStores(req.body, pushes.map((k) => asStore(k.push))).value;
+    const stores = await storesOf(req.principal.tenant);
+    if (stores.length === 0) return;
+    req.body = scrubWithStores(req.body, stores).value;
   });
 }

@@ -8,8 +8,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
+import { planPush } from "../../runtime/privacy/known-push.js";
 import { buildStore } from "../../runtime/privacy/known-values.js";
-import { openPostgresStore } from "../../runtime/stores/index.js";
+import { buildServer, KNOWN_CACHE_MS } from "../../runtime/server/index.js";
+import { openJsonlStore, openPostgresStore } from "../../runtime/stores/index.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { POSTGRES_BIN, startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { bearer, good, harness, type Harness } from "./helpers.js";
@@ -158,6 +160,43 @@ describe("a developer's known values on the JSONL server", () => {
       expect(existsSync(join(fresh.dir, "known"))).toBe(false);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe("two servers over one store", () => {
+  it("a push to one is seen by the other within KNOWN_CACHE_MS, and by its own server at once", async () => {
+    const { dir, cleanup } = tempDir("errata-server-two-");
+    let clock = Date.parse("2026-11-30T12:00:00Z");
+    const now = () => clock;
+    const storeA = openJsonlStore(dir);
+    const token = (await storeA.addToken("acme", "ana", new Date(clock).toISOString())).token;
+    const a = await buildServer({ store: storeA, dir, now });
+    const storeB = openJsonlStore(dir);
+    const b = await buildServer({ store: storeB, dir, now });
+    const prompt = async (app: typeof a, n: number) => {
+      const r = await app.inject({ method: "POST", url: "/v1/hooks/user-prompt-submit", headers: bearer(token), payload: { session_id: `s${n}`, hook_event_name: "UserPromptSubmit", cwd: "/home/ana/app", prompt: `No, that's wrong: ${n} is not ${ENV_BARE}.` } });
+      expect(r.statusCode).toBe(200);
+    };
+    const captured = () => filesUnder(join(dir, "hooks")).filter((p) => p.endsWith(".jsonl")).map((p) => readFileSync(p, "utf8")).join("");
+    try {
+      await prompt(a, 1); // A reads (no push yet) and keeps that
+      const push = planPush([{ from: "environment VENDOR_SESSION_TOKEN", value: ENV_BARE }], "00112233445566778899aabbccddeeff").store;
+      expect((await b.inject({ method: "PUT", url: "/v1/known-values", headers: bearer(token), payload: push })).statusCode).toBe(200);
+      await prompt(b, 2); // B, which took the push: at once
+      expect(captured()).toContain("2 is not [REDACTED:known-secret]");
+      clock += KNOWN_CACHE_MS - 1;
+      await prompt(a, 3); // A, within the window: its read of before the push
+      expect(captured()).toContain(`3 is not ${ENV_BARE}`);
+      clock += 1;
+      await prompt(a, 4); // A, after it: read again
+      expect(captured()).toContain("4 is not [REDACTED:known-secret]");
+    } finally {
+      await a.close();
+      await b.close();
+      await storeA.close();
+      await storeB.close();
+      cleanup();
     }
   });
 });
