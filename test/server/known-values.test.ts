@@ -9,11 +9,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../cli/main.js";
 import { planPush } from "../../runtime/privacy/known-push.js";
+import { setKnownSecrets } from "../../runtime/privacy/known-store.js";
 import { buildStore } from "../../runtime/privacy/known-values.js";
 import { buildServer, KNOWN_CACHE_MS } from "../../runtime/server/index.js";
 import { openJsonlStore, openPostgresStore } from "../../runtime/stores/index.js";
 import { memoryIo, tempDir } from "../helpers/io.js";
 import { POSTGRES_BIN, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { pnpm } from "../ladder/helpers.js";
 import { bearer, good, harness, type Harness } from "./helpers.js";
 
 const ENV_BARE = "Vq7RtK2mXw9LpZ4sNb8D"; // VENDOR_SESSION_TOKEN in the developer's environment
@@ -160,6 +162,35 @@ describe("a developer's known values on the JSONL server", () => {
       expect(existsSync(join(fresh.dir, "known"))).toBe(false);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe("errata sync --hooks on the developer's machine", () => {
+  it("redacts the rule lines it sends with the machine's own known values, weak ones too (the server knows only pushed ones)", async () => {
+    const h = await harness();
+    const sent: string[] = [];
+    // What arrives, before the server's own scrub and redaction: what left the machine.
+    h.app.addHook("preValidation", async (req) => {
+      if (req.url.startsWith("/v1/team/rule-lines")) sent.push(JSON.stringify(req.body));
+    });
+    const base = await h.app.listen({ port: 0, host: "127.0.0.1" });
+    const { dir, cleanup } = tempDir("errata-dev-sync-");
+    try {
+      const ladder = join(dir, "ledger", "ladder");
+      mkdirSync(ladder, { recursive: true });
+      // A line written before the owner's store knew the value: it holds it in clear.
+      writeFileSync(join(ladder, "rules.jsonl"), `${JSON.stringify({ ...pnpm, text: `use pnpm; the legacy login is ${WEAK}` })}\n`);
+      setKnownSecrets({ values: [], store: buildStore([WEAK], "a1b2c3d4") }); // learned since
+      const m = memoryIo({ cwd: dir, env: { HOME: dir, ERRATA_DIR: join(dir, "ledger"), ERRATA_SYNC_TOKEN: h.token } });
+      expect(await run(["sync", "--hooks", "--from", base, "--json"], m.io), m.err()).toBe(0);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).not.toContain(WEAK);
+      expect(sent[0]).toContain("the legacy login is [REDACTED:known-secret]");
+    } finally {
+      setKnownSecrets(null);
+      await h.close();
+      cleanup();
     }
   });
 });
