@@ -59,7 +59,8 @@ const SECRETLINT_KEPT = new Set([
  */
 const CEILINGS: Record<Split, { all: number; clean: number }> = {
   dev: { all: 61 / 703, clean: 29 / 654 },
-  "held-out betterleaks": { all: 51 / 136, clean: 20 / 103 },
+  // Held out until the tenth pass (its last held-out figure, main at 17d1822: 51/136, 20/103); dev since.
+  "betterleaks odd": { all: 51 / 136, clean: 20 / 103 },
   "held-out secretlint": { all: 11 / 39, clean: 10 / 38 },
 };
 
