@@ -1057,3 +1057,38 @@ describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the 
     expect(redactSecrets(text).text).toBe(text);
   });
 });
+
+describe("redactSecrets: over-redaction, issue 34's tenth pass (forms, with their look-alikes redacted)", () => {
+  // Values written for the purpose (seeded random bodies), not upstream samples.
+  const body = r(24);
+  it.each([
+    // A public client key, by its own prefix: the provider names the client half in it.
+    `MIDTRANS_CLIENT_KEY=SB-Mid-client-${r(16)}`,
+    `AIK_CLIENT_ID=AIK_CLIENT_${body}`,
+    `const key = "pub_client_${body}";`,
+    // A hand-typed test value under a machine key's name, after a provider's tag or a prefix.
+    'exoscale_api_key = "EXOabc123"',
+    "STRIPE_ACCESS_KEY=sk_test123",
+    // A value that says what it is not.
+    'scaleway_secret = "not-a-uuid"',
+    "DB_PASSWORD=not_a_real_password",
+  ])("keeps %s", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+  it.each([
+    // The server half, or a client key under a secret's name, or a prefix naming a secret too.
+    [`MIDTRANS_SERVER_KEY=SB-Mid-server-${body}`, body],
+    [`AIK_CLIENT_SECRET=AIK_SECRET_${body}`, body],
+    [`CLIENT_SECRET=client_${body}`, body],
+    [`api_key = "client_sk_${body}"`, body],
+    [`export MY_PASSWORD=pub_client_${body}`, body],
+    // A hand-typed value under a password's or a secret's name is still a password.
+    ['db_password = "EXOabc123"', "EXOabc123"],
+    ["client_secret=test123abc", "test123abc"],
+    // A random token that merely starts with a tag in capitals.
+    [`api_key = "EXO${body}"`, body],
+  ])("still redacts %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    expect(out).not.toContain(secret.length > 12 ? secret.slice(0, 12) : secret);
+  });
+});
