@@ -1092,3 +1092,26 @@ describe("redactSecrets: over-redaction, issue 34's tenth pass (forms, with thei
     expect(out).not.toContain(secret.length > 12 ? secret.slice(0, 12) : secret);
   });
 });
+
+describe("redactSecrets: Gumroad's access tokens, its OAuth server's documented formats (issue 34, tenth pass)", () => {
+  const hex = r(64, HEX).toLowerCase();
+  const b64 = r(43, B64URL);
+  it.each([
+    [`gumroad_access_token=${hex}`, hex],
+    [`gumroadPRIVATE=${hex}`, hex],
+    [`GUMROAD_TOKEN: "${b64}"`, b64],
+    [`config.gumroad.key => '${hex}'`, hex],
+  ])("redacts %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    expect(out).toContain("[REDACTED:");
+    expect(out).not.toContain(secret.slice(0, 12));
+    expect(redactSecretsUnfiltered(text).text).toBe(out);
+  });
+  it.each([
+    `gumroad_file_sha256 = ${r(64, HEX).toLowerCase()}`,
+    "gumroad_product_permalink: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq",
+    "gumroad = https://gumroad.com/l/my-product-page-with-a-long-slug",
+  ])("keeps %s (a digest, a word run, a URL)", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+});
