@@ -51,3 +51,12 @@ export function clientKeyAt(text: string, start: number, end: number, nameAt: (a
   while (from > 0 && start - from < 40 && /[A-Za-z0-9_-]/.test(text[from - 1]!)) from--;
   return clientKeyPrefix(text.slice(from, end), nameAt(from));
 }
+
+/**
+ * A prefix and a body of 8 letters and digits or fewer (`ucat_01DQE3`, `tok_a1b2`): no key a
+ * machine makes is that short after its prefix (8 of 62 symbols is under 48 bits, found by an
+ * online guesser); for a machine key's name only (machineKeyName), since a password may be short.
+ */
+export function shortPrefixedValue(value: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9]{1,7}[_-][A-Za-z0-9]{1,8}$/.test(value);
+}

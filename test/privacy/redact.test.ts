@@ -1069,6 +1069,9 @@ describe("redactSecrets: over-redaction, issue 34's tenth pass (forms, with thei
     // A hand-typed test value under a machine key's name, after a provider's tag or a prefix.
     'exoscale_api_key = "EXOabc123"',
     "STRIPE_ACCESS_KEY=sk_test123",
+    // A prefix and a body of 8 or fewer under a machine key's name: no generated key is that short.
+    "upcloud_token = ucat_01DQE3",
+    'SERVICE_API_KEY="key_Xk3m9Q"',
     // A value that says what it is not.
     'scaleway_secret = "not-a-uuid"',
     "DB_PASSWORD=not_a_real_password",
@@ -1085,6 +1088,10 @@ describe("redactSecrets: over-redaction, issue 34's tenth pass (forms, with thei
     // A hand-typed value under a password's or a secret's name is still a password.
     ['db_password = "EXOabc123"', "EXOabc123"],
     ["client_secret=test123abc", "test123abc"],
+    // A short value under a password's or a secret's name, or a body of 9 or more.
+    ["db_password = pw_Xk3m9Q", "pw_Xk3m9Q"],
+    ["CLIENT_SECRET=cs_Xk3m9Qa", "cs_Xk3m9Qa"],
+    [`upcloud_token = ucat_${body}`, body],
     // A random token that merely starts with a tag in capitals.
     [`api_key = "EXO${body}"`, body],
   ])("still redacts %s", (text, secret) => {
