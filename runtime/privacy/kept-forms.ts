@@ -5,8 +5,8 @@
  * - **A public client key, by its own prefix** (`AIK_CLIENT_…` under `AIK_CLIENT_ID`,
  *   `SB-Mid-client-…` under `MIDTRANS_CLIENT_KEY`): a prefixed token whose prefix holds the word
  *   "client", "public", "publishable" or "pub" as a part and no part that names a secret
- *   ("secret", "server", "private", "sk", "priv"), under no name that names a secret (a strong name
- *   or one holding "secret"/"pass"). Providers that issue a client key beside a server key say
+ *   ("secret", "server", "private", "sk", "priv"), under no name that names a secret or a bearer
+ *   credential (a strong name, or one holding "secret", "pass", "token", "auth" or "session"). Providers that issue a client key beside a server key say
  *   which is which in the prefix (Midtrans' `Mid-client-`/`Mid-server-`, Aikido's `AIK_CLIENT_`/
  *   `AIK_SECRET_`); the client one goes into a page or an app, as a publishable key does.
  * - **A test value typed by hand under a machine key's name** (`exoscale_api_key = "EXOabc123"`):
@@ -29,7 +29,8 @@ const SECRET_PART = /^(?:secret|server|private|priv|sk|key|token|admin|live)$/;
  */
 export function clientKeyPrefix(token: string, name: string): boolean {
   const lowerName = name.toLowerCase();
-  if (STRONG_NAMES.test(lowerName) || /secret|pass|pwd|cred/.test(lowerName)) return false;
+  // A token's or a session's name says the value is a bearer credential whatever its prefix says.
+  if (STRONG_NAMES.test(lowerName) || /secret|pass|pwd|cred|token|auth|bearer|session/.test(lowerName)) return false;
   const m = /^((?:[A-Za-z0-9]+[_-]){1,4})[A-Za-z0-9]{12,}$/.exec(token);
   if (m === null) return false;
   const parts = m[1]!.toLowerCase().split(/[_-]/).filter((p) => p !== "");

@@ -1085,6 +1085,8 @@ describe("redactSecrets: over-redaction, issue 34's tenth pass (forms, with thei
     [`CLIENT_SECRET=client_${body}`, body],
     [`api_key = "client_sk_${body}"`, body],
     [`export MY_PASSWORD=pub_client_${body}`, body],
+    [`API_TOKEN=client_${body}`, body],
+    [`"session": "pub_${body}"`, body],
     // A hand-typed value under a password's or a secret's name is still a password.
     ['db_password = "EXOabc123"', "EXOabc123"],
     ["client_secret=test123abc", "test123abc"],
