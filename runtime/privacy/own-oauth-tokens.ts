@@ -1,7 +1,8 @@
 /**
  * OAuth access tokens whose format is that of the server the provider documents it runs (issue
- * 34's tenth pass: a true sample no rule knew, docs/privacy.md "Upstream samples"), with their
- * pre-filter witnesses. Run among own-formats.ts's rules.
+ * 34's tenth pass: a true sample no rule knew, docs/privacy.md "Upstream samples"). Run among
+ * own-formats.ts's rules; their pre-filter witnesses are in witness-places.ts (importing them from
+ * here put gitleaks.js, and its rule data, into the capture hook's bundle part).
  *
  * Gumroad: its API help ("Create an application for the API") says an access token is made with
  * "Generate access token" and kept "secret, like a password", and its API is OAuth 2.0 served by
@@ -15,7 +16,6 @@
  * Example: `gumroad_access_token=<64 hex digits>` -> `gumroad_access_token=[REDACTED:gumroad-access-token]`.
  */
 import type { OwnRule } from "./own-rules.js";
-import type { Witness } from "./prefilter.js";
 import { shannonEntropy } from "./gitleaks.js";
 
 /** A name that says the value is a digest or an id, not a token. */
@@ -37,7 +37,3 @@ export const OAUTH_TOKEN_RULES: readonly OwnRule[] = [
   },
 ];
 
-/** The rules above relaxed, on the lower-cased text (prefilter.ts). */
-export const OAUTH_TOKEN_WITNESSES: readonly Witness[] = [
-  { name: "gumroad token", rules: ["own:gumroad-access-token"], need: ["gumroad"], re: /gumroad[\w.-]{0,30}?["']?[ \t]*(?::|=|=>|:=)[ \t]*["']?[a-z0-9_-]{43}/ },
-];
