@@ -1057,3 +1057,70 @@ describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the 
     expect(redactSecrets(text).text).toBe(text);
   });
 });
+
+describe("redactSecrets: over-redaction, issue 34's tenth pass (forms, with their look-alikes redacted)", () => {
+  // Values written for the purpose (seeded random bodies), not upstream samples.
+  const body = r(24);
+  it.each([
+    // A public client key, by its own prefix: the provider names the client half in it.
+    `MIDTRANS_CLIENT_KEY=SB-Mid-client-${r(16)}`,
+    `AIK_CLIENT_ID=AIK_CLIENT_${body}`,
+    `const key = "pub_client_${body}";`,
+    // A hand-typed test value under a machine key's name, after a provider's tag or a prefix.
+    'exoscale_api_key = "EXOabc123"',
+    "STRIPE_ACCESS_KEY=sk_test123",
+    // A prefix and a body of 8 or fewer under a machine key's name: no generated key is that short.
+    "upcloud_token = ucat_01DQE3",
+    'SERVICE_API_KEY="key_Xk3m9Q"',
+    // A value that says what it is not.
+    'scaleway_secret = "not-a-uuid"',
+    "DB_PASSWORD=not_a_real_password",
+  ])("keeps %s", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+  it.each([
+    // The server half, or a client key under a secret's name, or a prefix naming a secret too.
+    [`MIDTRANS_SERVER_KEY=SB-Mid-server-${body}`, body],
+    [`AIK_CLIENT_SECRET=AIK_SECRET_${body}`, body],
+    [`CLIENT_SECRET=client_${body}`, body],
+    [`api_key = "client_sk_${body}"`, body],
+    [`export MY_PASSWORD=pub_client_${body}`, body],
+    [`API_TOKEN=client_${body}`, body],
+    [`"session": "pub_${body}"`, body],
+    // A hand-typed value under a password's or a secret's name is still a password.
+    ['db_password = "EXOabc123"', "EXOabc123"],
+    ["client_secret=test123abc", "test123abc"],
+    // A short value under a password's or a secret's name, or a body of 9 or more.
+    ["db_password = pw_Xk3m9Q", "pw_Xk3m9Q"],
+    ["CLIENT_SECRET=cs_Xk3m9Qa", "cs_Xk3m9Qa"],
+    [`upcloud_token = ucat_${body}`, body],
+    // A random token that merely starts with a tag in capitals.
+    [`api_key = "EXO${body}"`, body],
+  ])("still redacts %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    expect(out).not.toContain(secret.length > 12 ? secret.slice(0, 12) : secret);
+  });
+});
+
+describe("redactSecrets: Gumroad's access tokens, its OAuth server's documented formats (issue 34, tenth pass)", () => {
+  const hex = r(64, HEX).toLowerCase();
+  const b64 = r(43, B64URL);
+  it.each([
+    [`gumroad_access_token=${hex}`, hex],
+    [`gumroadPRIVATE=${hex}`, hex],
+    [`GUMROAD_TOKEN: "${b64}"`, b64],
+    [`config.gumroad.key => '${hex}'`, hex],
+  ])("redacts %s", (text, secret) => {
+    const out = redactSecrets(text).text;
+    expect(out).toContain("[REDACTED:");
+    expect(out).not.toContain(secret.slice(0, 12));
+    expect(redactSecretsUnfiltered(text).text).toBe(out);
+  });
+  it.each([
+    `gumroad_file_sha256 = ${r(64, HEX).toLowerCase()}`,
+    "gumroad_product_permalink: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq",
+    "gumroad = https://gumroad.com/l/my-product-page-with-a-long-slug",
+  ])("keeps %s (a digest, a word run, a URL)", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+});
