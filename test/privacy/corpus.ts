@@ -97,6 +97,14 @@ export function expandRecipe(recipe: string, rand: () => number): string {
   });
 }
 
+/**
+ * The length of each loaded secret's literal lead (its recipe's text before the first random
+ * run), by the expanded secret: filled by loadCorpus, read by leakPieces, so every caller of
+ * leakIn(text, secret) measures the same way without carrying the recipe. Secrets are seeded
+ * random expansions, so two entries sharing one string would share its lead too.
+ */
+const FIXED_LEAD = new Map<string, number>();
+
 export function loadCorpus(file = CORPUS_FILE): { secrets: SecretCase[]; lookAlikes: LookAlike[] } {
   const raw = parse(readFileSync(file, "utf8")) as { secrets: RawSecret[]; lookalikes: RawLookAlike[] };
   const secrets = raw.secrets.map((s): SecretCase => {
@@ -109,6 +117,10 @@ export function loadCorpus(file = CORPUS_FILE): { secrets: SecretCase[]; lookAli
       secret = secret.slice(-s.cutStart);
       shown = `…${secret}`;
     }
+    // The recipe's literal lead ("sk_live_", "-----BEGIN ") is no secret: windows wholly
+    // inside it are not counted as leaks (leakPieces). A secret cut from its start keeps none.
+    const lead = s.cutStart === undefined ? s.secret.split("{")[0]!.length : 0;
+    if (lead > 0) FIXED_LEAD.set(secret, Math.min(lead, secret.length));
     return { id: s.id, split: s.split, text: s.text.replace("{S}", shown), secret };
   });
   const lookAlikes = raw.lookalikes.map((l): LookAlike => ({ id: l.id, split: l.split, text: l.text }));
@@ -118,12 +130,14 @@ export function loadCorpus(file = CORPUS_FILE): { secrets: SecretCase[]; lookAli
 /**
  * The pieces of `secret` that must not survive: the whole, and (for secrets of 16+
  * characters) every 12-character window, so a half-redacted token counts as a leak. Windows
- * that are the secret's own prefix up to a fixed marker ("sk_live_", "-----BEGIN") are kept
- * out by starting at the first character after the longest run of non-random characters.
+ * wholly inside the recipe's literal lead ("prj_live_sk_", "-----BEGIN ") are left out: a
+ * kept provider prefix is no leak. (Until 2026-12-07 the comment said so and the code counted
+ * them; found by the eighth held-out set's writer.)
  */
 export function leakPieces(secret: string): string[] {
   const pieces = [secret];
-  if (secret.length >= 16) for (let k = 0; k + 12 <= secret.length; k += 4) pieces.push(secret.slice(k, k + 12));
+  const lead = FIXED_LEAD.get(secret) ?? 0;
+  if (secret.length >= 16) for (let k = 0; k + 12 <= secret.length; k += 4) if (k + 12 > lead) pieces.push(secret.slice(k, k + 12));
   return pieces;
 }
 

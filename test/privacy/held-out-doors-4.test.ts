@@ -9,36 +9,15 @@
  * working on it.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { redactSecrets } from "../../runtime/privacy/redact.js";
-import { tempDir } from "../helpers/io.js";
-import { CORPUS_FILE, HELD_OUT_DOORS_FILE, leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { CORPUS_FILE, HELD_OUT_DOORS_FILE, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
 import { describeHeldOutForm } from "./held-out-form.js";
-import { leaksThroughDoors, throughEveryDoor, world, type World } from "./doors.js";
+import { describeHeldOutReport } from "./held-out-report.js";
 
 const FILE = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-4.yaml");
 const REPORT = process.env["ERRATA_REPORT_DOORS4"] === "1";
 const set = loadCorpus(FILE);
 
-
 if (!REPORT) process.stdout.write("fourth held-out set (test/fixtures/privacy/held-out-doors-4.yaml): form checked only; its figures are report-only, printed with ERRATA_REPORT_DOORS4=1\n");
 describeHeldOutForm({ title: "the fourth held-out set: form", file: FILE, prefix: "h4-", others: [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE], minSecrets: 45, minLookAlikes: 12, documented: false });
 
-describe.runIf(REPORT)("the fourth held-out set: report (ERRATA_REPORT_DOORS4=1)", () => {
-  let t: { dir: string; cleanup: () => void };
-  let w: World;
-  beforeAll(async () => {
-    t = tempDir("errata-doors4-");
-    w = world(join(t.dir, "held4"));
-    await throughEveryDoor(w, set.secrets.map((s) => s.text));
-  });
-  afterAll(() => t?.cleanup());
-
-  it("the redactor alone, then every file Errata wrote through every door", () => {
-    const missed = set.secrets.filter((s) => leakIn(redactSecrets(s.text).text, s.secret) !== null).map((s) => s.id);
-    const hurt = set.lookAlikes.filter((l) => redactSecrets(l.text).text !== l.text).map((l) => l.id);
-    process.stdout.write(`fourth held-out set, redactor alone (report-only): ${set.secrets.length - missed.length}/${set.secrets.length} secrets caught (missed: ${missed.join(", ") || "none"}); ${set.lookAlikes.length - hurt.length}/${set.lookAlikes.length} look-alikes kept (hurt: ${hurt.join(", ") || "none"})\n`);
-    const { ids, rows } = leaksThroughDoors(w, set.secrets);
-    process.stdout.write(`fourth held-out set through every door (report-only): ${ids.length}/${set.secrets.length} secrets found in clear${rows.length ? `: ${rows.join("; ")}` : ""}\n`);
-  });
-});
+describeHeldOutReport({ title: "the fourth held-out set: report (ERRATA_REPORT_DOORS4=1)", name: "fourth held-out set", tag: "doors4", set, run: REPORT });

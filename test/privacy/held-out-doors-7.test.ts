@@ -11,12 +11,9 @@
  * ERRATA_REPORT_DOORS7=1 is no longer needed; the figures are printed either way.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactSecrets } from "../../runtime/privacy/redact.js";
-import { tempDir } from "../helpers/io.js";
-import { CORPUS_FILE, HELD_OUT_DOORS_FILE, leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { CORPUS_FILE, HELD_OUT_DOORS_FILE, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
 import { describeHeldOutForm } from "./held-out-form.js";
-import { leaksThroughDoors, throughEveryDoor, world, type World } from "./doors.js";
+import { describeHeldOutReport } from "./held-out-report.js";
 
 const FILE = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-7.yaml");
 const FOURTH = join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-4.yaml");
@@ -38,26 +35,10 @@ const OTHER_FILES = [CORPUS_FILE, PREFILTER_HELD_OUT_FILE, HELD_OUT_DOORS_FILE, 
 
 describeHeldOutForm({ title: "the seventh held-out set: form", file: FILE, prefix: "h7-", others: OTHER_FILES, minSecrets: 80, minLookAlikes: 20 });
 
-describe("the seventh held-out set (dev since its first run)", () => {
-  let t: { dir: string; cleanup: () => void };
-  let w: World;
-  beforeAll(async () => {
-    t = tempDir("errata-doors7-");
-    w = world(join(t.dir, "held7"));
-    await throughEveryDoor(w, set.secrets.map((s) => s.text));
-  });
-  afterAll(() => t?.cleanup());
-
-  it("the redactor alone: misses and hurt look-alikes are the ones listed", () => {
-    const missed = set.secrets.filter((s) => leakIn(redactSecrets(s.text).text, s.secret) !== null).map((s) => s.id);
-    const hurt = set.lookAlikes.filter((l) => redactSecrets(l.text).text !== l.text).map((l) => l.id);
-    process.stdout.write(`seventh held-out set (dev), redactor alone: ${set.secrets.length - missed.length}/${set.secrets.length} secrets caught (missed: ${missed.join(", ") || "none"}); ${set.lookAlikes.length - hurt.length}/${set.lookAlikes.length} look-alikes kept (hurt: ${hurt.join(", ") || "none"})\n`);
-    expect({ missed, hurt }).toEqual({ missed: [...MISSED], hurt: [...HURT] });
-  });
-
-  it("the secrets found in clear in any file Errata wrote through every door are the listed misses and door-only leaks, no more", () => {
-    const { ids, rows } = leaksThroughDoors(w, set.secrets);
-    process.stdout.write(`seventh held-out set (dev) through every door: ${ids.length}/${set.secrets.length} secrets found in clear${rows.length ? `: ${rows.join("; ")}` : ""}\n`);
-    expect([...ids].sort()).toEqual([...MISSED, ...DOOR_ONLY].sort());
-  });
+describeHeldOutReport({
+  title: "the seventh held-out set (dev since its first run)",
+  name: "seventh held-out set",
+  tag: "doors7",
+  set,
+  expected: { missed: MISSED, hurt: HURT, doorOnly: DOOR_ONLY },
 });

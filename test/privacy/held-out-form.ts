@@ -1,5 +1,5 @@
 /**
- * The form checks every held-out set of secret shapes shares (held-out-doors-5/6/7.test.ts): the
+ * The form checks every held-out set of secret shapes shares (held-out-doors-4..8.test.ts): the
  * ids new, no recipe prefix or expanded value another fixture file already has, every secret
  * documented and every look-alike explained, the recipes expanded once and the same on every load.
  * None of them runs the redactor, so a set still held out can be checked before its first run.

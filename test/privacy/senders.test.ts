@@ -6,10 +6,8 @@
  * user (scripts/walk-privacy.mjs) recorded what left; a new sender fails this test until it
  * redacts too. The companion of writers.test.ts, for what leaves the machine.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../rules/helpers.js";
+import { code, sources } from "./source-files.js";
 
 const OPENAI_IMPORT = /from\s*"openai(?:\/[^"]*)?"/;
 const REDACTS = /\bredact(?:Text)?ForWrite\s*\(/;
@@ -21,20 +19,6 @@ const NEED_NOT: Record<string, string> = {
   "runtime/engine/openai/retry.ts": "reads the SDK's error classes to decide on a retry; sends nothing",
 };
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
-    const rel = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (e.name.endsWith(".ts")) out.push(relative(repoRoot, join(repoRoot, rel)));
-  }
-  return out;
-}
-
-const code = (f: string): string =>
-  readFileSync(join(repoRoot, f), "utf8")
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/^\s*\/\/.*$/gm, "");
 
 describe("every module that reaches a model server redacts what it sends, or says why not", () => {
   const senders = [...sources("runtime"), ...sources("cli"), ...sources("core")].filter((f) => OPENAI_IMPORT.test(code(f)));

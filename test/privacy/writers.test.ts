@@ -4,10 +4,8 @@
  * appendJsonl), or is listed below with the reason it need not. A new writer fails this test
  * until it does one of the three, so none can forget redaction by accident.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../rules/helpers.js";
+import { code, sources } from "./source-files.js";
 
 const WRITE_CALL = /\b(appendJsonl|appendLines|writeFileAtomic|writeFileSync|appendFileSync|writeAttachment|saveCursorFile)\s*\(/;
 
@@ -59,20 +57,6 @@ const NEED_NOT: Record<string, string> = {
   "runtime/rules/store.ts": "the rule index (0600): its unit texts and contexts are redacted when the index is built (runtime/rules/build.ts), ids and hashes taken of the text as written",
 };
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
-    const rel = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (e.name.endsWith(".ts")) out.push(relative(repoRoot, join(repoRoot, rel)));
-  }
-  return out;
-}
-
-const code = (f: string): string =>
-  readFileSync(join(repoRoot, f), "utf8")
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/^\s*\/\/.*$/gm, "");
 
 describe("every file writer passes the redaction entry point or says why not", () => {
   const writers = [...sources("runtime"), ...sources("cli")].filter((f) => WRITE_CALL.test(code(f)));
