@@ -30,7 +30,7 @@ import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, s
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
-import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue } from "./kept-forms.js";
+import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
@@ -95,7 +95,8 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
       // and short passwords and tokens under a secret's name are secrets.
       return false;
     case "stopword": {
-      const words = stopwordsIn(generic.rule, value);
+      const words = stopwordsPastPrefix(value, stopwordsIn(generic.rule, value));
+      if (words.length === 0) return false; // only a piece of the prefix (kept-forms.ts)
       // Under a strong name only a listed value itself (a documented example key) is let
       // through: a password of words holds stopwords ("correcthorsebatterystaple").
       if (strong) return words.some((w) => w === value.toLowerCase());
