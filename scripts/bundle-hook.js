@@ -156,6 +156,28 @@ const lazyGitleaksData = {
 };
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
+// The classifier's index in the main bundle: its eager fields as an object literal, read from
+// the bundle's code cache in a hook process instead of 36 KB of JSON decoded and parsed there
+// (runtime/classifier/index-file.ts `withLazyFields`; its lazy fields still read from the file).
+const embeddedIndex = {
+  name: "embedded-index",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]classifier[\\/]index-file\.js$/ }, (args) => {
+      const file = readFileSync(`${root}/runtime/classifier/lang/index.json`, "utf8");
+      const head = '{"eager":';
+      const first = file.slice(0, file.indexOf("\n"));
+      if (!first.startsWith(head) || !first.endsWith(",")) throw new Error("bundle-hook: lang/index.json is not in the layout index-file.ts writes (regenerate it)");
+      const eager = first.slice(head.length, -1);
+      // An object literal reads "__proto__" as the prototype, JSON.parse as a key: none may occur.
+      if (eager.includes('"__proto__"')) throw new Error('bundle-hook: lang/index.json holds a "__proto__" key');
+      JSON.parse(eager);
+      const lazy = "export const loadIndex = once(() => indexFromBytes(readFileSync(langFile(\"index.json\"))));";
+      const src = readFileSync(args.path, "utf8");
+      if (!src.includes(lazy)) throw new Error(`bundle-hook: ${args.path} no longer holds ${JSON.stringify(lazy)}`);
+      return { contents: src.replace(lazy, `export const loadIndex = once(() => withLazyFields(${eager}));`), loader: "js" };
+    });
+  },
+};
 // The own rules' case-insensitive patterns, rewritten without the `i` flag when the bundle is
 // built (runtime/privacy/caseless-table.ts, caseless-expand.ts): the redactor part's copy of the
 // table module holds every rewrite, so a hook process computes no case-insensitive class.
@@ -210,7 +232,7 @@ if (outRoot !== root) {
   copyFileSync(`${root}/package.json`, `${outRoot}/package.json`);
 }
 
-await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${outDir}/hook.bundle.cjs`, plugins: [...common.plugins, lazyParts], ...mini("hook.bundle.cjs") });
+await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${outDir}/hook.bundle.cjs`, plugins: [...common.plugins, lazyParts, embeddedIndex], ...mini("hook.bundle.cjs") });
 await build({
   ...common,
   plugins: [...common.plugins, redactPart],
