@@ -29,12 +29,13 @@ const dir = "dist/runtime/hooks";
 const argOut = process.argv.indexOf("--out");
 const outRoot = argOut > 0 ? process.argv[argOut + 1] : root;
 const stubRedaction = process.argv.includes("--stub-redaction");
-// The capture part and the redactor part are written without comments and layout (esbuild's
-// whitespace and syntax minification, ASCII only): a capture reads, and for a function its code
-// cache lacks parses, less text (their comments held non-ASCII characters, which made V8 keep
-// the redactor part's whole source as two-byte text). Names are kept, so a fault's stack still
-// names its functions. Measured: docs/privacy.md "Cost".
-const MINIFIED = new Set(["hook-capture.bundle.cjs", "hook-redact.bundle.cjs", "hook-imported.bundle.cjs"]);
+// The main bundle, the capture part and the redactor part are written without comments and
+// layout (esbuild's whitespace and syntax minification, ASCII only): a hook run reads, and for a
+// function its code cache lacks parses, less text (their comments held non-ASCII characters,
+// which made V8 keep the redactor part's whole source as two-byte text; the main bundle's 45 KB
+// of source, 34 KB minified, is young-generation garbage-collector load in every hook run).
+// Names are kept, so a fault's stack still names its functions. Measured: docs/privacy.md "Cost".
+const MINIFIED = new Set(["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-redact.bundle.cjs", "hook-imported.bundle.cjs"]);
 const mini = (name) => (MINIFIED.has(name) ? { minifyWhitespace: true, minifySyntax: true, charset: "ascii" } : {});
 const outDir = `${outRoot}/${dir}`;
 // The bundles sit in dist/runtime/hooks: the language folder is ../classifier/lang from
@@ -155,6 +156,50 @@ const lazyGitleaksData = {
 };
 // One lazily loaded part for both: a capture needs both (one file to read and one code cache
 // to deserialize cost less than two).
+// The classifier's index in the main bundle: its eager fields as an object literal, read from
+// the bundle's code cache in a hook process instead of 36 KB of JSON decoded and parsed there
+// (runtime/classifier/index-file.ts `withLazyFields`; its lazy fields still read from the file).
+const embeddedIndex = {
+  name: "embedded-index",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]classifier[\\/]index-file\.js$/ }, (args) => {
+      const file = readFileSync(`${root}/runtime/classifier/lang/index.json`, "utf8");
+      const head = '{"eager":';
+      const first = file.slice(0, file.indexOf("\n"));
+      if (!first.startsWith(head) || !first.endsWith(",")) throw new Error("bundle-hook: lang/index.json is not in the layout index-file.ts writes (regenerate it)");
+      const eager = first.slice(head.length, -1);
+      // An object literal reads "__proto__" as the prototype, JSON.parse as a key: none may occur.
+      if (eager.includes('"__proto__"')) throw new Error('bundle-hook: lang/index.json holds a "__proto__" key');
+      JSON.parse(eager);
+      const lazy = "export const loadIndex = once(() => indexFromBytes(readFileSync(langFile(\"index.json\"))));";
+      const src = readFileSync(args.path, "utf8");
+      if (!src.includes(lazy)) throw new Error(`bundle-hook: ${args.path} no longer holds ${JSON.stringify(lazy)}`);
+      return { contents: src.replace(lazy, `export const loadIndex = once(() => withLazyFields(${eager}));`), loader: "js" };
+    });
+  },
+};
+// The own rules' case-insensitive patterns, rewritten without the `i` flag when the bundle is
+// built (runtime/privacy/caseless-table.ts, caseless-expand.ts): the redactor part's copy of the
+// table module holds every rewrite, so a hook process computes no case-insensitive class.
+const caselessTable = {
+  name: "caseless-table",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]caseless-table\.js$/ }, async (args) => {
+      const { caselessSource } = await import(`${root}/dist/runtime/privacy/caseless-expand.js`);
+      const { EARLY_RULES, SPECIFIC_RULES, LATE_RULES } = await import(`${root}/dist/runtime/privacy/own-rules.js`);
+      const table = new Map();
+      for (const { re } of [...EARLY_RULES, ...SPECIFIC_RULES, ...LATE_RULES]) {
+        if (!re.flags.includes("i") || /[uv]/.test(re.flags) || table.has(re.source)) continue;
+        const rewritten = caselessSource(re.source);
+        if (rewritten !== null) table.set(re.source, rewritten);
+      }
+      const empty = "let sources = [];";
+      const src = readFileSync(args.path, "utf8");
+      if (!src.includes(empty)) throw new Error(`bundle-hook: ${args.path} no longer holds ${JSON.stringify(empty)}`);
+      return { contents: src.replace(empty, `let sources = ${JSON.stringify([...table])};`), loader: "js" };
+    });
+  },
+};
 const LAZY = /^\.\/hook-(capture|reply)\.js$/;
 // The Stop hook's reflection sort (hook-reflect-sort.js: the transcript reader, the shipped
 // cause model) is a part of its own, loaded only for a capture to sort; its gate is small and
@@ -187,7 +232,7 @@ if (outRoot !== root) {
   copyFileSync(`${root}/package.json`, `${outRoot}/package.json`);
 }
 
-await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${outDir}/hook.bundle.cjs`, plugins: [...common.plugins, lazyParts] });
+await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${outDir}/hook.bundle.cjs`, plugins: [...common.plugins, lazyParts, embeddedIndex], ...mini("hook.bundle.cjs") });
 await build({
   ...common,
   plugins: [...common.plugins, redactPart],
@@ -197,7 +242,7 @@ await build({
 });
 await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
 const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs", "hook-imported.bundle.cjs"];
-if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData, importedPart], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
+if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData, importedPart, caselessTable], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
 if (!stubRedaction) await build({ ...common, entryPoints: ["dist/runtime/privacy/imported-rule.js"], outfile: `${outDir}/hook-imported.bundle.cjs`, ...mini("hook-imported.bundle.cjs") });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or

@@ -3,7 +3,8 @@
 // client against a scripted model, seeded synthetic secrets planted in the owner's prompts and
 // corrections, the project's files, tool outputs, the model's replies and CLAUDE.md; then what an
 // owner runs (captures, `errata add`, `secrets learn`, `daily`, the rules wing and an approval,
-// reports, the mod, exports, the intake server on JSONL and on PostgreSQL), every model lane
+// reports, the mod, exports, the intake server on JSONL and on PostgreSQL after `secrets push`),
+// every model lane
 // pointed at a loopback server that records each request; then every file under the scratch
 // HOME, the project, the install prefix (what changed during the walk), the server's folder and
 // a dump of the database, and every request body, is searched for each secret and each
@@ -106,6 +107,7 @@ const errata = (argv, opts = {}) => {
 const keep = (what, r) => outputs.push({ what, text: `${r.stdout ?? ""}\n${r.stderr ?? ""}` });
 
 const outputs = []; // what the commands printed (not files; searched and reported apart)
+const heldBack = new Map(); // variable name -> why `secrets push` did not send it (its output: names, never values)
 const srv = join(root, "srv");
 const project2 = join(root, "project2");
 let pg = null;
@@ -323,6 +325,15 @@ async function serveAndPost(storeArgs, label) {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+  // The developer, as docs/privacy.md says, pushes their strong own values (salted hashes) to
+  // the server before their apps and http hooks post there.
+  const pushed = errata(["secrets", "push", "--to", base], { env: { ERRATA_SYNC_TOKEN: token } });
+  keep(`secrets push (${label})`, pushed);
+  for (const line of pushed.stdout.split("\n").filter((l) => l !== "")) {
+    log(`  ${line}`);
+    const held = /not pushed: \S+(?: \S+)? ([A-Z_]+): (.*)$/.exec(line);
+    if (held) heldBack.set(held[1], held[2]);
+  }
   const post = async (path, body) => {
     const r = await fetch(`${base}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     const text = await r.text();
@@ -429,14 +440,16 @@ const leaks = [];
 const notErrata = [];
 // The developer's own bare values (their environment's and .env's): no form tells them, only the
 // developer's machine knows them. The intake server runs elsewhere and never reads a folder a
-// request names, so in its files they are marked (still leaks: issue 34 is not met there).
-const devOnly = new Set(["known_env_bare", "known_dotenv_bare", "known_dotenv_reply"]);
+// request names: it knows those `secrets push` sent it (the strong ones); in its files they are
+// marked (still leaks: a value the push held back as weak is named in its output above).
+const devOnly = new Map([["known_env_bare", "VENDOR_SESSION_TOKEN"], ["known_dotenv_bare", "ORDERS_DB_PASS"], ["known_dotenv_reply", "REPORTS_API_KEY"]]);
 const serverSide = (p) => ["srv", "errata-server", "server-home", "srv-export.jsonl", "pg-dump.sql"].some((d) => p === join(root, d) || p.startsWith(`${join(root, d)}/`)) || /^serve-.*\.log$/.test(relative(root, p));
 for (const p of searched) {
   const text = textsOf(p);
   const hits = [];
   for (const [name, v, frags] of fragments) {
-    const why = serverSide(p) && devOnly.has(name) ? ", the developer's own value: the server cannot know it" : "";
+    const held = heldBack.get(devOnly.get(name));
+    const why = serverSide(p) && devOnly.has(name) ? `, the developer's own value, ${held ? `held back by secrets push: ${held}` : "pushed: the server should have scrubbed it"}` : "";
     if (text.includes(v)) hits.push(`${name} (whole${why})`);
     else {
       const f = frags.find((x) => text.includes(x));

@@ -21,6 +21,7 @@ import { ledgerFor, pathsFor } from "../shared/ledger.js";
 import { storeFor, type StoreFlags } from "../shared/server-store.js";
 import { appendWhole, loadCursorFile, readJsonl, saveCursorFile } from "../../runtime/files/index.js";
 import { RULE_LEDGER_FILE } from "../../runtime/ladder/index.js";
+import { redactForWrite } from "../../runtime/privacy/index.js";
 import { LADDER_DIR } from "../../runtime/ladder-formats/index.js";
 import { HOOK_INPUTS, HOOK_LOGS } from "../../runtime/server/index.js";
 import { RuleLedgerLineSchema } from "../../schemas/rule-ledger.js";
@@ -229,8 +230,12 @@ async function syncLadder(source: string, token: string, ladder: string, cursorN
     const r = (await callJson(`${source}/v1/hooks/ladder/${name}`, token, { method: "PUT", body })) as { entries?: unknown };
     inputs.push({ file: name, entries: typeof r.entries === "number" ? r.entries : 0 });
   }
-  const { rows, problems } = readJsonl(join(ladder, RULE_LEDGER_FILE), RuleLedgerLineSchema, { what: "a rule-ledger line" });
+  const read = readJsonl(join(ladder, RULE_LEDGER_FILE), RuleLedgerLineSchema, { what: "a rule-ledger line" });
+  const problems = read.problems;
   if (problems.length > 0) throw badInput(`${problems.length} unreadable line(s) in your rule ledger`, "rule-ledger lines (docs/ladder.md)", `line ${problems[0]!.line}: ${problems[0]!.code}`);
+  // Redacted again as they leave, with this machine's known values: a line written before
+  // `secrets learn` knew a value holds it, and the server knows only the values pushed to it.
+  const rows = read.rows.map((l) => RuleLedgerLineSchema.parse(redactForWrite(l).value));
   let written = 0;
   let already = 0;
   for (let i = 0; i < rows.length; i += 2000) {

@@ -45,6 +45,26 @@ export function asciiJson(json: string): string {
 /** The committed index, read once per process. */
 export const loadIndex: () => CaptureIndex = once(() => indexFromBytes(readFileSync(langFile("index.json"))));
 
+/**
+ * The index from its eager fields given as an object, its lazy fields read from the file on first
+ * use: the hook's main bundle holds the eager fields as an object literal, made by
+ * scripts/bundle-hook.js from this file when the bundle is built, so a hook process reads them
+ * from the bundle's code cache instead of decoding and parsing 36 KB of JSON (docs/privacy.md
+ * "Cost"). The file read later must be the one the literal was made from (the same source hash).
+ */
+export function withLazyFields(eager: Omit<CaptureIndex, LazyField>): CaptureIndex {
+  const v = eager as CaptureIndex;
+  if (v.schema !== INDEX_SCHEMA) throw new Error(`lang/index.json (in the hook's bundle): expected schema ${INDEX_SCHEMA}; found ${JSON.stringify(v.schema)}`);
+  let file: CaptureIndex | undefined;
+  const read = (): CaptureIndex => {
+    file ??= indexFromBytes(readFileSync(langFile("index.json")));
+    if (file.source_sha256 !== v.source_sha256) throw new Error("lang/index.json changed since the hook's bundle was built: run `npm run build`");
+    return file;
+  };
+  for (const f of LAZY_FIELDS) Object.defineProperty(v, f, { enumerable: true, configurable: true, get: () => read()[f] });
+  return v;
+}
+
 /** `make`'s value, made on the first call. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | null = null;

@@ -18,7 +18,7 @@
  * ladder/sorted.jsonl `{"v":1,"exchange_id":"ex-3f…","cause":"rule_gap","by":"reflection",…}`
  * and ladder/receipts.jsonl `{"v":1,"loop":"reflection",…,"counts":{"sorted":1},"note":"er-…: sorted (rule_gap)"}`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../../core/sha256.js";
 import { appendWhole } from "../files/append.js";
@@ -83,7 +83,18 @@ export async function sortCapture(input: SortInput, row: CaptureRow): Promise<Re
     appendLines(join(dir, RECEIPTS_FILE), [{ v: 1, loop: "reflection", at, night: at.slice(0, 10), ok: true, counts, note }]);
     return { ran: true, sorted, exchange_id: exchangeId, cause, note };
   };
-  const read = (): LastTurn | null => (input.transcriptPath !== null && existsSync(input.transcriptPath) ? lastTypedTurn(input.transcriptPath) : null);
+  // Read again only when the file changed (its inode, size or modification time): a poll of an
+  // unchanged transcript costs one stat, not a tail read and parse (docs/privacy.md "Cost": the
+  // 3 s wait for a prompt that never comes cost about 75 M instructions).
+  let seen: string | null = null;
+  let last: LastTurn | null = null;
+  const read = (): LastTurn | null => {
+    const st = input.transcriptPath === null ? undefined : statSync(input.transcriptPath, { throwIfNoEntry: false });
+    if (st === undefined) return (seen = null);
+    const key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    if (key !== seen) [seen, last] = [key, lastTypedTurn(input.transcriptPath!)];
+    return last;
+  };
   // Not there yet: no typed prompt, or the last one is older than the capture and is not it (a
   // newer prompt that is not the capture means the capture's Stop never ran: no wait then).
   const pending = (t: LastTurn | null): boolean => t === null || (!matches(row, t.text, Date.parse(t.ts ?? "")) && !(Date.parse(t.ts ?? "") >= Date.parse(row.ts)));

@@ -20,6 +20,7 @@ import { KeywordGate } from "./keyword-gate.js";
 import { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "./own-rules.js";
 import { applySpans, widenToToken, type Span } from "./spans.js";
+import { caselessOf } from "./caseless-table.js";
 import { notASecret, onlyReferences } from "./placeholders.js";
 import { publicByDesign } from "./own-shapes.js";
 import { keptByFamily } from "./own-families.js";
@@ -172,8 +173,10 @@ const includesGate = (lower: string): KeywordCheck => ({ has: (k) => lower.inclu
  */
 function ownFindings(rule: OwnRule, marker: string, text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  rule.re.lastIndex = 0;
-  for (const m of text.matchAll(rule.re)) {
+  // In the hook's redactor part, a long case-insensitive pattern is run as its build-time rewrite without the flag (caseless-table.ts).
+  const re = caselessOf(rule.re);
+  re.lastIndex = 0;
+  for (const m of text.matchAll(re)) {
     const match = m[0];
     if (match.length === 0) continue;
     if (!rule.replace) {

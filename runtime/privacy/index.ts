@@ -6,3 +6,7 @@ export { redactNullable, redactSecrets } from "./redact.js";
 export { learnKnownValues } from "./known-learn.js";
 export { knowProjectValues } from "./known-store.js";
 export { importRulesFile, importedRulesStatus } from "./import-rules-file.js";
+export { collectKnownValues } from "./known-learn.js";
+export { planPush, valueBits, PUSH_FP_BITS, PUSH_MIN_BITS, type NamedValue, type PushPlan } from "./known-push.js";
+export { scrubWithStores } from "./known-scrub.js";
+export { parseStore, type KnownStore } from "./known-values.js";

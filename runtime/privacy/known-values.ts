@@ -31,6 +31,12 @@ export interface KnownStore {
   version: 1;
   /** Hex; a fresh random salt per store. */
   salt: string;
+  /**
+   * How many low bits of each fingerprint are kept (absent: all 32). A store pushed to a server
+   * keeps 8 (known-push.ts): a fingerprint tells whoever holds the store that many bits of the
+   * value, and 8 still spare the server hashing all but 1 window in 256.
+   */
+  fp_bits?: number;
   entries: KnownEntry[];
 }
 
@@ -113,7 +119,12 @@ export function rememberableValue(v: string): boolean {
 
 /** The values of `env` whose names look secret and which are worth remembering. */
 export function secretEnvValues(env: Record<string, string | undefined>): string[] {
-  const out: string[] = [];
+  return secretEnvNamed(env).map((e) => e.value);
+}
+
+/** secretEnvValues with each value's name (the first name holding it): for a report that names, never shows. */
+export function secretEnvNamed(env: Record<string, string | undefined>): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
   const names = Object.keys(env);
   // A name holds a secret word only if the names joined hold it (lower-casing keeps an ASCII
   // word's letters together): most environments hold none, or one or two, and each name is
@@ -124,7 +135,7 @@ export function secretEnvValues(env: Record<string, string | undefined>): string
   for (const name of names) {
     if (!nameLooksSecret(name, words)) continue;
     const v = env[name];
-    if (typeof v === "string" && rememberableValue(v) && !out.includes(v)) out.push(v);
+    if (typeof v === "string" && rememberableValue(v) && !out.some((e) => e.value === v)) out.push({ name, value: v });
   }
   return out;
 }
@@ -167,12 +178,14 @@ export function storeSpans(text: string, store: KnownStore): Array<[number, numb
   const found: Array<[number, number]> = [];
   if (store.entries.length === 0) return found;
   const b = baseOf(store.salt);
+  const mask = fpMask(store.fp_bits);
   const byLength = new Map<number, Map<number, string[]>>();
   for (const e of store.entries) {
     if (e.n > text.length) continue;
     let fps = byLength.get(e.n);
     if (fps === undefined) byLength.set(e.n, (fps = new Map()));
-    fps.set(e.fp, [...(fps.get(e.fp) ?? []), e.h]);
+    const fp = (e.fp & mask) >>> 0;
+    fps.set(fp, [...(fps.get(fp) ?? []), e.h]);
   }
   for (const [n, fps] of byLength) {
     // b^n modulo 2^32, to take the leaving character out of the window.
@@ -180,13 +193,18 @@ export function storeSpans(text: string, store: KnownStore): Array<[number, numb
     for (let i = 0; i < n; i++) bn = Math.imul(bn, b) >>> 0;
     let h = rollingHash(text.slice(0, n), b);
     for (let at = 0; ; at++) {
-      const hashes = fps.get(h);
+      const hashes = fps.get((h & mask) >>> 0);
       if (hashes !== undefined && hashes.includes(sha256Hex(store.salt, text.slice(at, at + n)))) found.push([at, at + n]);
       if (at + n >= text.length) break;
       h = (Math.imul(h, b) - Math.imul(text.charCodeAt(at), bn) + text.charCodeAt(at + n)) >>> 0;
     }
   }
   return found;
+}
+
+/** The mask of a store's kept fingerprint bits (1-32; absent: 32). */
+export function fpMask(bits: number | undefined): number {
+  return bits === undefined || bits >= 32 ? 0xffffffff : ((1 << bits) - 1) >>> 0;
 }
 
 /** Every [start, end) where one of `values` occurs in `text`. */
@@ -203,6 +221,7 @@ export function parseStore(text: string): KnownStore | null {
   try {
     const s = JSON.parse(text) as KnownStore;
     if (s.version !== 1 || typeof s.salt !== "string" || !Array.isArray(s.entries)) return null;
+    if (s.fp_bits !== undefined && !(Number.isInteger(s.fp_bits) && s.fp_bits >= 1 && s.fp_bits <= 32)) return null;
     const ok = s.entries.every((e) => Number.isInteger(e.n) && e.n > 0 && Number.isInteger(e.fp) && typeof e.h === "string" && /^[0-9a-f]{64}$/.test(e.h));
     return ok ? s : null;
   } catch {
@@ -234,11 +253,16 @@ export function parseDotEnv(text: string): Array<{ name: string; value: string }
  * projects keep their secrets, under names of every kind: `STRIPE_SK`, `DATABASE_URL`).
  */
 export function dotEnvValues(text: string): string[] {
-  const out: string[] = [];
+  return dotEnvNamed(text).map((e) => e.value);
+}
+
+/** dotEnvValues with each value's name (the first line's holding it). */
+export function dotEnvNamed(text: string): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
   for (const { name, value } of parseDotEnv(text)) {
     if (!rememberableValue(value)) continue;
     const randomish = value.length >= 16 && /[A-Za-z]/.test(value) && /\d/.test(value);
-    if ((secretLookingName(name) || randomish) && !out.includes(value)) out.push(value);
+    if ((secretLookingName(name) || randomish) && !out.some((e) => e.value === value)) out.push({ name, value });
   }
   return out;
 }

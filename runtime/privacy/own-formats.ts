@@ -11,6 +11,7 @@
 import { shannonEntropy } from "./gitleaks.js";
 import { encodedText, strongRandom } from "./own-shapes.js";
 import type { OwnRule } from "./own-rules.js";
+import { OAUTH_TOKEN_RULES } from "./own-oauth-tokens.js";
 
 const B = "(?<![A-Za-z0-9_-])"; // token start: not inside a longer word
 const E = "(?![A-Za-z0-9_-])"; // token end
@@ -100,4 +101,6 @@ export const FORMAT_RULES: readonly OwnRule[] = [
     re: /(?<![A-Za-z0-9%])(A{20,}[A-Za-z0-9%]{16,})(?![A-Za-z0-9%])/g,
     replace: (m, v) => (/[a-z]/.test(v ?? "") && /\d/.test(v ?? "") ? m : v ?? ""),
   },
+  // The tenth pass (docs/privacy.md "Upstream samples"): OAuth servers' documented token formats (Gumroad's).
+  ...OAUTH_TOKEN_RULES,
 ];

@@ -20,7 +20,7 @@ import { testCaseless } from "./own-shapes.js";
 const REPEATED = /([A-Za-z0-9])\1{5,}/g;
 const MASKED = /[#*•]{4,}/;
 // WORDS and SEQUENCES are caseless, tried on the lower-cased value (testCaseless: a third of the cost to compile).
-export const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|<[a-z_ -]{2,40}>|\{\{|\$\{/;
+export const WORDS = /example|placeholder|your[_-]|dummy|changeme|change[_-]me|replace[_-]?me|randomstring|fake|redacted|insert[_-]|xxxx|short|invalid|not[_-]an?[_-]|<[a-z_ -]{2,40}>|\{\{|\$\{/;
 export const SEQUENCES = /abcdefgh|bcdefghi|cdefghij|12345678|23456789|34567890|qwertyui/;
 // A word (a capital or none, then lower-case letters), or an acronym of two to four capitals
 // just before a capitalised word ("RHFSearch", "EXPSubs": camelCase names hold them).

@@ -30,6 +30,7 @@ import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, s
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
+import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
@@ -76,8 +77,9 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
   // The name names a provider whose rule exists ("meraki_token", "SUMO_ACCESS_KEY") and the
   // value has not that provider's format: a near-miss, unless the value is a strong random token.
   if (providerNearMiss(text, start, end, name)) return true;
-  // A test value typed by hand under a name that is not a strong one ("elastic_token = essu_abc123").
-  if (!strong && testValue(value)) return true;
+  // A test value typed by hand under a name that is not a strong one ("elastic_token = essu_abc123"),
+  // or that names a key a machine makes ("exoscale_api_key = EXOabc123"); a public client key (kept-forms.ts).
+  if (((!strong || machineKeyName(name)) && testValue(value)) || (machineKeyName(name) && shortPrefixedValue(value)) || clientKeyPrefix(value, name)) return true;
   const why = upstreamRejects(generic.rule, value, withOperator, lineAt(text, start, end - start));
   if (why === null) return false;
   switch (why) {
@@ -93,7 +95,8 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
       // and short passwords and tokens under a secret's name are secrets.
       return false;
     case "stopword": {
-      const words = stopwordsIn(generic.rule, value);
+      const words = stopwordsPastPrefix(value, stopwordsIn(generic.rule, value));
+      if (words.length === 0) return false; // only a piece of the prefix (kept-forms.ts)
       // Under a strong name only a listed value itself (a documented example key) is let
       // through: a password of words holds stopwords ("correcthorsebatterystaple").
       if (strong) return words.some((w) => w === value.toLowerCase());
@@ -262,7 +265,7 @@ export function groupSource(src: string, n: number): string | null {
  * symbols is one of them about once in 10^8.
  */
 export function testValue(value: string): boolean {
-  const body = value.replace(/^[A-Za-z][A-Za-z0-9]{1,11}[_-](?=.)/, "");
+  const body = value.replace(/^[A-Za-z][A-Za-z0-9]{1,11}[_-](?=.)|^[A-Z]{2,6}(?=[a-z0-9])/, "");
   return body.length >= 6 && testCaseless(/^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/, body);
 }
 
@@ -393,7 +396,7 @@ const SECRET_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "
 export function upstreamDisowns(kind: string, text: string, start: number, end: number): boolean {
   if (listedByProvider(text.slice(start, end))) return true;
   if (NAMED_KINDS.has(kind)) return namedValueDisowned(text, start, end);
-  if (PREFIXED_KINDS.has(kind)) return prefixedDisowned(text, start, end);
-  if (kind === "random-token") return randomTokenDisowned(text, start, end);
+  if (PREFIXED_KINDS.has(kind)) return prefixedDisowned(text, start, end) || clientKeyAt(text, start, end, (at) => nameBefore(text, at).name);
+  if (kind === "random-token") return randomTokenDisowned(text, start, end) || clientKeyAt(text, start, end, (at) => nameBefore(text, at).name);
   return false;
 }

@@ -117,4 +117,6 @@ export const PLACE_WITNESSES: readonly Witness[] = [
   { name: "x bearer token", rules: ["own:x-bearer-token"], need: ["aaaaaaaaaaaaaaaaaaaa"], re: /a{20}[a-z0-9%]{16}/ },
   // own-tools.ts: a directive named for a secret, then 20 letters (a joined config's random-letter token).
   { name: "letter token directive", rules: ["own:config-directive"], need: ["key", "token", "secret", "pass", "pwd", "auth", "psk"], re: /[a-z][\w.-]{0,60}(?:key|token|secret|pass(?:word)?|pwd|auth|psk)[ \t]+[a-z]{20}/ },
+  // --- the tenth pass (docs/privacy.md "Upstream samples"; own-oauth-tokens.ts): Gumroad's tokens after a "gumroad…" name ---
+  { name: "gumroad token", rules: ["own:gumroad-access-token"], need: ["gumroad"], re: /gumroad[\w.-]{0,30}?["']?[ \t]*(?::|=|=>|:=)[ \t]*["']?[a-z0-9_-]{43}/ },
 ];

@@ -1,7 +1,8 @@
 /**
  * `errata serve`'s server: Fastify over one store. Routes: `/openapi.json` (public), the
  * intake contract (`POST`/`GET /v1/errata`), the four Claude Code http hooks
- * (`POST /v1/hooks/<event>`), the team's most-broken rules, and the pages (Pulse at
+ * (`POST /v1/hooks/<event>`), the team's most-broken rules, the developers' pushed known
+ * values (`PUT /v1/known-values`, with which every request body is scrubbed first), and the pages (Pulse at
  * `GET /v1/pages/pulse`, the labelling page at `GET /v1/pages/label`), all behind a tenant
  * token (auth.ts: a bearer header, or for the pages the session cookie `POST /v1/login` sets),
  * rate-limited per tenant. Bad input answers 4xx with `expected` and
@@ -19,6 +20,7 @@ import { loadOrCreateReporterKey } from "../privacy/index.js";
 import type { ErrataStore } from "../stores/index.js";
 import { installAuth, principalOf, Sessions } from "./auth.js";
 import { installLabelling, type LabellingOptions } from "./labelling.js";
+import { installKnownValues } from "./known.js";
 import { installLogin } from "./login.js";
 import { deleteHookInput, developerErrataPage, parseRuleLines, pushRuleLines, putHookInput, readHookLog } from "./developer.js";
 import { answerHook, HOOK_EVENTS, type HookRoute } from "./hooks.js";
@@ -30,6 +32,7 @@ import { teamMostBroken } from "./team.js";
 export { answerHook, developerDir, HOOK_EVENTS } from "./hooks.js";
 export { developerLadderDir, HOOK_INPUTS, HOOK_LOGS } from "./developer.js";
 export { buildErrata } from "./intake.js";
+export { KNOWN_CACHE_MS, KNOWN_VALUES_ROUTE, knownValuesOf } from "./known.js";
 export { openApiDocument } from "./openapi.js";
 export { joinTeam, teamMostBroken, type TeamRule, type TeamView } from "./team.js";
 
@@ -119,6 +122,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.get("/openapi.json", async (_req, reply) => reply.type("application/json; charset=utf-8").send((doc ??= JSON.stringify(openApiDocument(opts.version ?? "dev")))));
   installLogin(app, store, sessions);
   installLabelling(app, opts.labelling ?? null);
+  // The developers' pushed known values, and every request body scrubbed with them (known.ts).
+  installKnownValues(app, store, opts.dir, now);
 
   app.post("/v1/errata", async (req, reply) => {
     const p = principalOf(req);

@@ -109,6 +109,15 @@ export function openApiDocument(version: string): Record<string, unknown> {
           responses: { "200": { description: "{developer, written, already_here}" }, "400": error, "401": error },
         },
       },
+      "/v1/known-values": {
+        put: {
+          summary: "The token's developer's known values as salted hashes (errata secrets push: strong values only, 8 fingerprint bits or fewer), replacing their last push; every later request body of the tenant is scrubbed with them before anything reads it",
+          security: auth,
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["version", "salt", "fp_bits", "entries"], properties: { version: { const: 1 }, salt: { type: "string", pattern: "^[0-9a-f]{32,128}$" }, fp_bits: { type: "integer", minimum: 1, maximum: 8 }, entries: { type: "array", maxItems: 2000, items: { type: "object", required: ["n", "fp", "h"], properties: { n: { type: "integer", minimum: 8, maximum: 4096 }, fp: { type: "integer", minimum: 0 }, h: { type: "string", pattern: "^[0-9a-f]{64}$" } } } } } } } } },
+          responses: { "200": { description: "{developer, stored}" }, "400": error, "401": error },
+        },
+        get: { summary: "How many values the token's developer's last push holds, and when (no hash)", security: auth, responses: { "200": { description: "{developer, values, pushed}" }, "401": error } },
+      },
       "/v1/team/rules": { get: { summary: "The team's most-broken rules across its developers' ladders (ids and counts, each incident's developer and project)", security: auth, parameters: [{ name: "top", in: "query", schema: { type: "integer", minimum: 1 } }], responses: { "200": { description: "rules" }, "400": error, "401": error } } },
       "/v1/pages/pulse": { get: { summary: "The Pulse page over the tenant's errata (HTML)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error } } },
       "/v1/pages/label": { get: { summary: "The labelling page of the labeller the token's label names (HTML; its calls go to /api/sheet, /api/change, /api/export.csv under the same auth)", security: pageAuth, responses: { "200": { description: "HTML" }, "401": error, "403": error, "404": error } } },

@@ -80,4 +80,25 @@ GRANT SELECT, INSERT ON rule_lines TO errata_tenant;
 GRANT USAGE ON SEQUENCE rule_lines_seq_seq TO errata_tenant;
 `,
   },
+  {
+    version: 3,
+    name: "the developers' pushed known values (salted hashes), scrubbed out of every request",
+    sql: `
+CREATE TABLE known_values (
+  seq bigserial PRIMARY KEY,
+  tenant text NOT NULL,
+  developer text NOT NULL,
+  store jsonb NOT NULL,
+  pushed timestamptz NOT NULL
+);
+CREATE INDEX known_values_by_developer ON known_values (tenant, developer, seq);
+ALTER TABLE known_values ENABLE ROW LEVEL SECURITY;
+ALTER TABLE known_values FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_rows ON known_values
+  USING (tenant = current_setting('errata.tenant', true))
+  WITH CHECK (tenant = current_setting('errata.tenant', true));
+GRANT SELECT, INSERT ON known_values TO errata_tenant;
+GRANT USAGE ON SEQUENCE known_values_seq_seq TO errata_tenant;
+`,
+  },
 ];

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { ErrataError } from "../../core/errors.js";
 import { PatchSchema, type Erratum, type PatchSet } from "../../schemas/erratum.js";
+import { KnownPushSchema } from "../../schemas/known-values.js";
 import { RuleLedgerLineSchema, type RuleLedgerLine } from "../../schemas/rule-ledger.js";
 import { applySet, newErratumId, patchRefusal, redactErratum } from "../store/index.js";
 import { redactForWrite } from "../privacy/index.js";
@@ -216,6 +217,20 @@ export async function openPostgresStore(url: string, opts: { max?: number } = {}
           byDeveloper.set(r.developer, list);
         }
         return { byDeveloper, problems };
+      });
+    },
+    async putKnownValues(tenant, developer, push, nowIso) {
+      await asTenant(pool, tenant, async (c) => {
+        await c.query("INSERT INTO known_values (tenant, developer, store, pushed) VALUES ($1, $2, $3::jsonb, $4)", [tenant, developer, JSON.stringify(push), nowIso]);
+      });
+    },
+    async knownValues(tenant) {
+      return asTenant(pool, tenant, async (c) => {
+        const rows = (await c.query<{ developer: string; store: unknown; pushed: unknown }>("SELECT DISTINCT ON (developer) developer, store, pushed FROM known_values ORDER BY developer, seq DESC")).rows;
+        return rows.flatMap((r) => {
+          const p = KnownPushSchema.safeParse(r.store);
+          return p.success ? [{ developer: r.developer, push: p.data, pushed: iso(r.pushed) }] : [];
+        });
       });
     },
     async count(tenant) {

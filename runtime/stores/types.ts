@@ -9,6 +9,7 @@
  * seq: 1, created: true }`; the same call again -> `{ ..., created: false }`.
  */
 import type { Erratum, PatchSet } from "../../schemas/erratum.js";
+import type { KnownPush } from "../../schemas/known-values.js";
 import type { RuleLedgerLine } from "../../schemas/rule-ledger.js";
 
 /** A tenant's token as listed: never the token, only its id and whose it is. */
@@ -72,6 +73,14 @@ export interface ErrataStore {
   appendRuleLines?(tenant: string, developer: string, lines: readonly RuleLedgerLine[]): Promise<{ written: number; present: number }>;
   /** Every developer's rule-ledger lines of a tenant, each developer's in the order appended; rows that no longer parse are counted. */
   ruleLines?(tenant: string): Promise<{ byDeveloper: Map<string, RuleLedgerLine[]>; problems: number }>;
+  /**
+   * A developer's known values as pushed (`errata secrets push`, schemas/known-values.ts),
+   * appended as one row per push; the last push of each developer is the one read. Only the
+   * Postgres store keeps them: the JSONL server keeps one file per developer (runtime/server/known.ts).
+   */
+  putKnownValues?(tenant: string, developer: string, push: KnownPush, nowIso: string): Promise<void>;
+  /** Every developer's last push of a tenant; rows that no longer parse are left out. */
+  knownValues?(tenant: string): Promise<Array<{ developer: string; push: KnownPush; pushed: string }>>;
   close(): Promise<void>;
 }
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { makeClassifier } from "../../runtime/classifier/classify.js";
 import { ruleFlags, ruleSource } from "../../runtime/classifier/compile-core.js";
 import { treeOf } from "../../runtime/classifier/index-build.js";
-import { fromLines, indexFileText, indexFromBytes, loadIndex } from "../../runtime/classifier/index-file.js";
+import { fromLines, indexFileText, indexFromBytes, loadIndex, withLazyFields } from "../../runtime/classifier/index-file.js";
 import { freshIndex, freshRuleFiles } from "../../runtime/classifier/index-write.js";
 import { languages, RULE_CATEGORIES } from "../../runtime/classifier/lang-data.js";
 import { compactTree, cutRegex, parseRegex, SubjectRegex, treeSource, type CutTree } from "../../runtime/classifier/prune.js";
@@ -202,5 +202,19 @@ describe("the generated files", () => {
     expect(fromLines(indented)).toBeNull();
     expect(indexFromBytes(indented)).toEqual(indexFromBytes(bytes));
     expect(() => indexFromBytes(Buffer.from('{"eager":{"schema":"capture-index/0"},\n"rating":{},\n"reply":{}}\n'))).toThrow(/expected schema capture-index\/3/);
+  });
+
+  it("the hook's bundle holds the index's eager fields as a literal, its lazy fields read from the file (withLazyFields)", () => {
+    const file = readFileSync(join(langDir, "index.json"), "utf8");
+    const eagerText = file.slice('{"eager":'.length, file.indexOf("\n") - 1);
+    // As scripts/bundle-hook.js writes it: the eager fields as an object literal.
+    const literal = withLazyFields(new Function(`return (${eagerText});`)() as Parameters<typeof withLazyFields>[0]);
+    expect(literal).toEqual(loadIndex());
+    expect(literal.rating).toEqual(loadIndex().rating);
+    expect(literal.reply).toEqual(loadIndex().reply);
+    // A literal of another index (the file changed since the bundle was built) says so at the first lazy read.
+    const stale = withLazyFields({ ...(JSON.parse(eagerText) as Parameters<typeof withLazyFields>[0]), source_sha256: "0".repeat(64) });
+    expect(() => stale.rating).toThrow(/changed since the hook's bundle was built/);
+    expect(() => withLazyFields({ ...(JSON.parse(eagerText) as Parameters<typeof withLazyFields>[0]), schema: "capture-index/0" as "capture-index/3" })).toThrow(/expected schema/);
   });
 });

@@ -382,7 +382,7 @@ describe.skipIf(!haveRules || !haveSamples)("the upstream samples without and wi
       reference.set(s, rules.flatMap((r) => gitleaksFindings(r, s.text, gate).map(([a, b]) => s.text.slice(a, b))));
     }
     const measure = (): Figures => {
-      const f: Figures = { nested: 0, partial: [], trueWhole: new Set(), trueRedacted: 0, trueAll: 0, secretlintLeft: 0, secretlintAll: 0, falseChanged: { dev: [0, 0], "held-out betterleaks": [0, 0], "held-out secretlint": [0, 0] } };
+      const f: Figures = { nested: 0, partial: [], trueWhole: new Set(), trueRedacted: 0, trueAll: 0, secretlintLeft: 0, secretlintAll: 0, falseChanged: { dev: [0, 0], "betterleaks odd": [0, 0], "held-out secretlint": [0, 0] } };
       for (const s of samples) {
         const out = redactAll(s.text).text;
         if (/\[REDACTED:[^\]]*\[REDACTED:/.test(out)) f.nested++;

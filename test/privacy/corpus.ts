@@ -45,7 +45,10 @@ interface RawLookAlike {
 /** The repository's root, found upwards from this module (it runs from test/ and from dist/test/). */
 function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+  while (!existsSync(join(dir, "package.json"))) {
+    if (dirname(dir) === dir) throw new Error(`corpus.ts: no package.json above ${dirname(fileURLToPath(import.meta.url))}; expected to run inside the repository`);
+    dir = dirname(dir);
+  }
   return dir;
 }
 export const CORPUS_FILE = join(repoRoot(), "test", "fixtures", "privacy", "secret-corpus.yaml");

@@ -24,10 +24,11 @@ const MISSED_ON_PURPOSE = new Set([
 ]);
 /**
  * Provider formats missed that are secrets: known gaps (docs/privacy.md). ClickHouse Cloud's key
- * ids and Gumroad's tokens have no format their providers document; the others of the first list
- * (Alibaba STS, CircleCI, CockroachDB, Devin, Fly.io) are caught since (own-rules.ts).
+ * ids have no format their provider documents; the others of the first list (Alibaba STS,
+ * CircleCI, CockroachDB, Devin, Fly.io) are caught since (own-rules.ts), and Gumroad's tokens
+ * since the tenth pass (own-oauth-tokens.ts: its OAuth server's documented token formats).
  */
-const KNOWN_GAPS = new Set(["clickhouse-cloud-key-id", "gumroad-access-token"]);
+const KNOWN_GAPS = new Set(["clickhouse-cloud-key-id"]);
 
 /** A false sample of one rule that another gitleaks rule (its allowlists honoured) finds a secret in. */
 function anotherRuleFinds(s: Sample): boolean {
@@ -58,8 +59,9 @@ const SECRETLINT_KEPT = new Set([
  * gitleaks rule finds a secret in either. The goal is 5%; it is not met.
  */
 const CEILINGS: Record<Split, { all: number; clean: number }> = {
-  dev: { all: 61 / 703, clean: 29 / 654 },
-  "held-out betterleaks": { all: 51 / 136, clean: 20 / 103 },
+  dev: { all: 60 / 703, clean: 28 / 654 },
+  // Held out until the tenth pass (its last held-out figure, main at 17d1822: 51/136, 20/103); dev since.
+  "betterleaks odd": { all: 47 / 136, clean: 16 / 103 },
   "held-out secretlint": { all: 11 / 39, clean: 10 / 38 },
 };
 

@@ -30,7 +30,7 @@ describe.skipIf(POSTGRES_BIN === null)("the Postgres store", () => {
   it("applies its migrations once", async () => {
     expect(await migrate(store.pool)).toEqual([]);
     const versions = (await store.pool.query("SELECT version FROM errata_migrations")).rows.map((r: { version: number }) => r.version);
-    expect(versions).toEqual([1, 2]);
+    expect(versions).toEqual([1, 2, 3]);
   });
 
   it("appends once per idempotency key, redacts at write, folds patches at read", async () => {
@@ -112,6 +112,22 @@ describe.skipIf(POSTGRES_BIN === null)("the Postgres store", () => {
     const seen = await asTenant(store.pool, "r-one", async (c) => (await c.query("SELECT DISTINCT tenant FROM rule_lines")).rows.map((r: { tenant: string }) => r.tenant));
     expect(seen).toEqual(["r-one"]);
     await expect(asTenant(store.pool, "r-one", (c) => c.query("INSERT INTO rule_lines (tenant, developer, line, line_hash) VALUES ('r-two', 'eve', '{}', 'x')"))).rejects.toThrow(/row-level security/);
+  });
+
+  it("keeps each developer's last push of known values, apart by tenant in the database", async () => {
+    const push = (salt: string, n: number) => ({ version: 1 as const, salt, fp_bits: 8, entries: Array.from({ length: n }, (_, i) => ({ n: 20, fp: i, h: `${i}`.padStart(64, "a") })) });
+    await store.putKnownValues!("k-one", "ana", push("00".repeat(16), 2), "2026-11-30T10:00:00.000Z");
+    await store.putKnownValues!("k-one", "ana", push("11".repeat(16), 3), "2026-11-30T11:00:00.000Z");
+    await store.putKnownValues!("k-one", "bob", push("22".repeat(16), 1), "2026-11-30T11:00:00.000Z");
+    await store.putKnownValues!("k-two", "eve", push("33".repeat(16), 4), "2026-11-30T11:00:00.000Z");
+    const one = await store.knownValues!("k-one");
+    expect(one.map((k) => [k.developer, k.push.salt, k.push.entries.length, k.pushed])).toEqual([
+      ["ana", "11".repeat(16), 3, "2026-11-30T11:00:00.000Z"],
+      ["bob", "22".repeat(16), 1, "2026-11-30T11:00:00.000Z"],
+    ]);
+    expect((await store.knownValues!("k-two")).map((k) => k.developer)).toEqual(["eve"]);
+    await expect(asTenant(store.pool, "k-one", (c) => c.query("INSERT INTO known_values (tenant, developer, store, pushed) VALUES ('k-two', 'eve', '{}', now())"))).rejects.toThrow(/row-level security/);
+    await expect(asTenant(store.pool, "k-one", (c) => c.query("UPDATE known_values SET store = '{}'"))).rejects.toThrow(/permission denied/);
   });
 
   it("keeps tokens hashed and refuses a revoked one at once", async () => {

@@ -1,12 +1,15 @@
 /**
- * `errata secrets`: the owner's own secrets and the redactor's rule data (`learn`, `rules
- * import|status`, one file each in this folder).
+ * `errata secrets`: the owner's own secrets and the redactor's rule data (`learn`, `push`,
+ * `rules import|status`, one file each in this folder).
  *
  * `errata secrets learn` remembers the owner's own secrets so that the redactor removes them
  * wherever they appear, whatever their shape (runtime/privacy/known-values.ts): the values of
  * the secret-looking environment variables, and of the `.env` files in the folders the ledger's
  * errata were captured in (and any `--project` given). Only salted hashes are written
  * (`<state>/known-secrets.json`, 0600); the values themselves never reach a file.
+ *
+ * `errata secrets push --to <url>` sends an errata server the strong ones as salted hashes (the
+ * weak ones are named, not sent), so it redacts them from what apps and http hooks post there.
  *
  * `errata secrets rules import <betterleaks.toml> --release v1.7.0 [--samples fixtures.json]`:
  * converts betterleaks' rule file once into the state folder (runtime/privacy/import-rules-file.ts);
@@ -26,6 +29,7 @@ import { examples } from "../../shared/help.js";
  */
 export const subcommands: Subcommands = {
   learn: () => import("./learn.js"),
+  push: () => import("./push.js"),
   rules: () => import("./rules/index.js"),
 };
 
@@ -33,6 +37,6 @@ export function register(program: Command, ctx: CommandContext, subs: readonly R
   const group = program
     .command("secrets")
     .description("Remember the owner's own secrets (as salted hashes) so they are redacted whatever their shape")
-    .addHelpText("after", examples(["errata secrets learn --dry-run"]));
+    .addHelpText("after", examples(["errata secrets learn --dry-run", "errata secrets push --dry-run"]));
   for (const sub of subs) sub(group, ctx);
 }
