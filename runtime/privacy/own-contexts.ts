@@ -144,7 +144,7 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     re: /(\b[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]["']?[ \t]*[:=][ \t]*)(["']?)((?!\[REDACTED|[Bb]earer\b|[Bb]asic\b)[A-Za-z0-9._~+/=:*[\]-]{16,})\2/g,
     replace: (m, pre, q, value) => ((value ?? "").split(/[:.]/).some((p) => p.length >= 16 && generatedToken(p.replace(/=+$/, ""))) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
-  ...FAMILY_RULES, ...FAMILY_FILE_RULES, // the tenth pass: secrets by the family of their place (own-families.ts, own-families-files.ts)
+  ...FAMILY_RULES, ...FAMILY_FILE_RULES, // the eighth-set pass: secrets by the family of their place (own-families.ts, own-families-files.ts)
   ...CONFIG_RULES, ...TOOL_RULES, // the ninth pass: secrets in an OS's or a daemon's config syntax, given to a tool (own-configs.ts, own-tools.ts)
 ];
 

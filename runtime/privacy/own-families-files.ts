@@ -1,5 +1,5 @@
 /**
- * Secrets in files and configs recognised by the family of their place (issue 34's tenth pass,
+ * Secrets in files and configs recognised by the family of their place (issue 34's eighth-set pass,
  * with own-families.ts; docs/privacy.md "An eighth held-out set"): a password manager's or any
  * CSV export whose header names a password or key column, an XML key/value pair whose key names a
  * secret (KeePass's `<Key>Password</Key><Value>`, Hadoop's `<name>…password</name><value>`), a

@@ -1,6 +1,6 @@
 /**
  * Secrets recognised by the family of their place rather than by one provider's or one tool's
- * syntax (issue 34's tenth pass, the eighth held-out set's misses, closed by forms meant to carry
+ * syntax (issue 34's eighth-set pass: the eighth held-out set's misses, closed by forms meant to carry
  * to sets not yet written; docs/privacy.md "An eighth held-out set"): a generated key or a
  * password passed to a call that names credentials (any SDK's `…Credentials(id, secret)`,
  * `…Client(key)`, `connect(dsn, user, password)`), a header or key name given as a string and
@@ -258,7 +258,7 @@ export const FAMILY_RULES: readonly OwnRule[] = [
 ];
 
 /**
- * Findings of any rule that are no secret by the family of their place (the tenth pass; engine.ts
+ * Findings of any rule that are no secret by the family of their place (the eighth-set pass; engine.ts
  * drops them as it drops publicByDesign's): a value that is no value (a call, `get_env("…")`; an
  * environment import, Dhall's `env:NAME`; `null` closed by its brackets; a keyword in capitals,
  * `GENERATE`, not under a password's name); a key whose prefix or name says it is published

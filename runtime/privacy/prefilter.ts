@@ -218,7 +218,7 @@ const WITNESSES: readonly Witness[] = [
   { name: "cloudflare", rules: ["gitleaks:cloudflare-api-key", "gitleaks:cloudflare-global-api-key"], need: ["cloudflare"], re: /cloudflare[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[`'"\s=]{0,5}[\w-]{37}/ },
   // The seventh pass's witnesses, apart (witness-places.ts).
   ...PLACE_WITNESSES,
-  // The tenth pass's witnesses (witness-families.ts).
+  // The eighth-set pass's witnesses (witness-families.ts).
   ...FAMILY_WITNESSES,
 ];
 
@@ -361,7 +361,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if (runs.wide && PROSE.test(lower)) hold("witness named in prose", "own:named-in-prose");
   // The seventh pass: a key or token in a sentence of any language (own-places.ts), gated as the line above.
   if (runs.wide && !rules.has("own:named-in-prose") && (within === undefined || within.rules.has("own:named-in-prose")) && KEY_WORDS.some((w) => lower.includes(w)) && KEY_PROSE.test(lower)) hold("witness key in prose", "own:named-in-prose");
-  // The tenth pass: a password in prose by its shape (witness-families.ts: a scan, no pattern).
+  // The eighth-set pass: a password in prose by its shape (witness-families.ts: a scan, no pattern).
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over

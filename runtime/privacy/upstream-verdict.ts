@@ -300,12 +300,10 @@ function prefixedDisowned(text: string, start: number, end: number): boolean {
     }
   }
   if (rules.length === 0) return false;
-  // A strong random body (strongRandom, the stricter test) is reason enough: a provider's format
-  // that grew (Shopify's longer keys) is still its key. A near-miss is left to the provider's
-  // rule: a hex body with a few letters past "f" ("sgp_local_d45b6G86aBb0F2Cee…"), base64 of text
-  // ("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29x", "bedrock.amazonaws.cox"), a short or word-like one.
-  // Since the tenth pass an upper-case hex body of 32 or more is a key too (SMTP2GO's `api-` and 32
-  // hex): digests and commit ids are written in lower case.
+  // A strong random body (strongRandom) is reason enough, and so is upper-case hex of 32 or more (SMTP2GO's
+  // `api-` keys; digests are written in lower case): a provider's format that grew is still its key. A near-miss
+  // is left to the provider's rule: a hex body with a few letters past "f" ("sgp_local_d45b6G86aBb0F2Cee…"),
+  // base64 of text ("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29x", "bedrock.amazonaws.cox"), a short or word-like one.
   const runs = (text.slice(start + cut + 1, end).match(/[A-Za-z0-9]+/g) ?? []).sort((a, b) => b.length - a.length);
   const body = runs[0] ?? "";
   if (strongRandom(body) || /^[0-9A-F]{32,}$/.test(body)) return false;

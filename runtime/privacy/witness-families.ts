@@ -1,5 +1,5 @@
 /**
- * The pre-filter's conditions for the tenth pass's rules (own-families.ts, own-families-files.ts;
+ * The pre-filter's conditions for the eighth-set pass's rules (own-families.ts, own-families-files.ts;
  * docs/privacy.md "An eighth held-out set"), apart from prefilter.ts: each needs a literal of its
  * rule's place before its pattern (a relaxation of the rule's, on the lower-cased text) is tried;
  * the prose rule's is a scan of the text's runs (proseWitness), no pattern. Also the prose rule's

@@ -785,7 +785,7 @@ describe("redactSecrets: over-redaction, issue 34's seventh pass", () => {
     const counts = { prefixed: 0, named: 0, bare: 0 };
     for (const s of generatedSecrets(34, 1000)) if (inClear(redactSecrets(s.text).text, s.secret)) counts[s.kind]++;
     process.stdout.write(`generated secrets in clear (seed 34, 1,000 a kind): prefixed ${counts.prefixed}, named ${counts.named}, bare ${counts.bare}\n`);
-    // 205 since the tenth pass (a prefix that says secret key and hex: own-families.ts prefixed-key).
+    // 205 since the eighth-set pass (a prefix that says secret key and hex: own-families.ts prefixed-key).
     expect(counts.prefixed).toBeLessThanOrEqual(205);
     expect(counts.named).toBe(0);
     expect(counts.bare).toBe(0);
@@ -1059,7 +1059,7 @@ describe("redactSecrets: a quoted named value cut by a clip mark (issue 34, the 
   });
 });
 
-describe("redactSecrets: the eighth-set pass (issue 34's tenth pass: the eighth held-out set's misses, by family)", () => {
+describe("redactSecrets: the eighth-set pass (issue 34: the eighth held-out set's misses, by family)", () => {
   // Each family with secrets in forms other than the set's (other tools, languages, files), made
   // up here, and near texts it must keep. Their own PRNG, as the blocks above.
   const own = prng(20261209);
