@@ -10,6 +10,7 @@
  * Example: `redactForWrite({prompt: "DB_PASSWORD=hunter2x9", turn: 3})` ->
  * `{value: {prompt: "DB_PASSWORD=[REDACTED:env-assignment]", turn: 3}, kinds: ["env-assignment"]}`.
  */
+import { mapStrings } from "./map-strings.js";
 import { allCleared, redactSecrets } from "./redact.js";
 
 export interface RedactedForWrite<T> {
@@ -29,22 +30,13 @@ export function redactForWrite<T>(value: T): RedactedForWrite<T> {
   collect(value);
   // One pre-filter run for every string of the record (redact.ts allCleared).
   const clear = allCleared(strings);
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") {
-      if (clear) return v;
-      const r = redactSecrets(v);
-      for (const k of r.kinds) if (!kinds.includes(k)) kinds.push(k);
-      return r.text;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
-      return out;
-    }
-    return v;
-  };
-  return { value: walk(value) as T, kinds };
+  const out = mapStrings(value, (v) => {
+    if (clear) return v;
+    const r = redactSecrets(v);
+    for (const k of r.kinds) if (!kinds.includes(k)) kinds.push(k);
+    return r.text;
+  });
+  return { value: out, kinds };
 }
 
 /** The text alone, redacted (for a writer of one string: a report, a prompt to a lane). */

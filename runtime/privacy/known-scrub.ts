@@ -11,25 +11,17 @@
  */
 import { storeSpans, type KnownStore } from "./known-values.js";
 import { applySpans } from "./spans.js";
+import { mapStrings } from "./map-strings.js";
 
 export function scrubWithStores<T>(value: T, stores: readonly KnownStore[]): { value: T; replaced: number } {
   let replaced = 0;
   if (stores.every((s) => s.entries.length === 0)) return { value, replaced };
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") {
-      const spans: Array<[number, number]> = [];
-      for (const s of stores) spans.push(...storeSpans(v, s));
-      if (spans.length === 0) return v;
-      replaced += spans.length;
-      return applySpans(v, spans.map(([start, end]) => ({ start, end, rank: 0, kind: "known-secret" }))).text;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
-      return out;
-    }
-    return v;
-  };
-  return { value: walk(value) as T, replaced };
+  const out = mapStrings(value, (v) => {
+    const spans: Array<[number, number]> = [];
+    for (const s of stores) spans.push(...storeSpans(v, s));
+    if (spans.length === 0) return v;
+    replaced += spans.length;
+    return applySpans(v, spans.map(([start, end]) => ({ start, end, rank: 0, kind: "known-secret" }))).text;
+  });
+  return { value: out, replaced };
 }

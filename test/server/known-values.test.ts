@@ -218,7 +218,10 @@ describe("two servers over one store", () => {
       expect(captured()).toContain("2 is not [REDACTED:known-secret]");
       clock += KNOWN_CACHE_MS - 1;
       await prompt(a, 3); // A, within the window: its read of before the push
-      expect(captured()).toContain(`3 is not ${ENV_BARE}`);
+      // Not scrubbed by the known values (the pattern redactor may still take the value: since
+      // the eighth-set pass a random token in such a sentence reads as a password in prose).
+      expect(captured()).toContain("3 is not ");
+      expect(captured()).not.toContain("3 is not [REDACTED:known-secret]");
       clock += 1;
       await prompt(a, 4); // A, after it: read again
       expect(captured()).toContain("4 is not [REDACTED:known-secret]");
