@@ -12,7 +12,7 @@
 import type { OwnRule } from "./own-rules.js";
 import { generatedKey, held, secretValue } from "./own-families.js";
 import { strongRandom } from "./own-shapes.js";
-import { otherScriptLine, proseLine } from "./witness-families.js";
+import { besideWords, otherScriptLine, proseLine } from "./witness-families.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A key as a service issues one: generated (own-families.ts), or a UUID (an id elsewhere; a key where its place says so). */
@@ -33,7 +33,8 @@ export const NINTH_RULES: readonly OwnRule[] = [
     re: /(?<![\w-])(?=[0-9a-fA-F]{8})(?<=(?:^|\n)([^\n{}[\]=;<>|\\]*?))([0-9a-f]{32,64}|[0-9A-F]{32,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])(?=([^\n{}[\]=;<>|\\]*)(?:\n|$))/g,
     replace: (m, before, token, after) => {
       const line = `${before ?? ""} ${after ?? ""}`;
-      return proseLine(line) && !HASH_WORD.test(line) && (otherScriptLine(line) || SECRET_STEM.test(line)) ? m : token ?? "";
+      // The script of the words beside it (two each side), as the prose-password rule reads it: a message may quote the line after words of its own.
+      return proseLine(line) && !HASH_WORD.test(line) && (otherScriptLine(besideWords(before ?? "", after ?? "")) || SECRET_STEM.test(line)) ? m : token ?? "";
     },
   },
   {
@@ -109,9 +110,9 @@ export const NINTH_RULES: readonly OwnRule[] = [
   {
     kind: "printed-field",
     // The output line of a command that prints one secret field (`-o jsonpath='{.data.password}'`,
-    // `jq -r .token`, `--query SecretString --output text`): the line after it, whole.
+    // `jq -r .token`, `--query SecretString --output text`): the line after it, whole (or the word after it, where a summary folded the lines).
     need: (t) => t.includes("jsonpath") || t.includes("jq") || t.includes("--query"),
-    re: /((?:jsonpath=["']?\{[^}\n]*|jq[ \t]+-r[ \t]+["']?[^\n]*|--query[ \t]+["']?)\.?(?:data\.)?[\w-]*(?:password|passwd|token|secret|key)\w*[^\n]*\n)([^\s]{8,})(?=[ \t]*(?:\n|$))/gi,
+    re: /((?:jsonpath=["']?\{[^}\n]*|jq[ \t]+-r[ \t]+["']?[^\n]*|--query[ \t]+["']?)\.?(?:data\.)?[\w-]*(?:password|passwd|token|secret|key)\w*(?:[^\n]*\n|\}?["']?[ \t]+))([^\s…]{8,})(?=[ \t…\n]|$)/gi,
     replace: (m, pre, value) => (held(value ?? "") && !/^\$|^[\w-]+:/.test(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
 ];

@@ -186,5 +186,5 @@ export const FAMILY_WITNESSES: readonly Witness[] = [
   { name: "secret in a table", rules: ["own:table-secret"], need: ["|"], gate: /(?:key|token|secret|password)`?[ \t]*\|/, re: /\|[ \t]*`?[a-z][\w.-]*(?:key|token|secret|password)`?[ \t]*\|[ \t]*`?[^\s|`]{8}/ },
   { name: "key in a code span", rules: ["own:code-span-key"], need: ["`"], re: /\b(?:key|token|secret|password|passphrase)[ \t]*[:=]?[ \t]*`[^`\s]{16}/ },
   { name: "password after a dsn", rules: ["own:dsn-password"], need: [":host=", ":dbname="], re: /\(\s*["'][a-z]+:(?:host|dbname)=[^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*["'][^"'\n]{4}/ },
-  { name: "printed secret field", rules: ["own:printed-field"], need: ["jsonpath", "jq", "--query"], re: /(?:jsonpath=["']?\{[^}\n]*|jq[ \t]+-r[ \t]+["']?[^\n]*|--query[ \t]+["']?)\.?(?:data\.)?[\w-]*(?:password|passwd|token|secret|key)\w*[^\n]*\n[^\s]{8}/ },
+  { name: "printed secret field", rules: ["own:printed-field"], need: ["jsonpath", "jq", "--query"], re: /(?:jsonpath=["']?\{[^}\n]*|jq[ \t]+-r[ \t]+["']?[^\n]*|--query[ \t]+["']?)\.?(?:data\.)?[\w-]*(?:password|passwd|token|secret|key)\w*(?:[^\n]*\n|\}?["']?[ \t]+)[^\s…]{8}/ },
 ];

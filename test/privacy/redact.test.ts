@@ -1231,6 +1231,9 @@ describe("redactSecrets: the ninth-set pass (issue 34: the ninth held-out set's 
     [`Cookie: lang=en; sessionid=${hex40}`, hex40],
     [`$config = ['passphrase' => '${v20}'];`, v20],
     [`$ cat ~/.acme/api_key\n${hex40}`, hex40],
+    // The same in a summary that folded the lines, or quoted after words of its own.
+    [`Bash: echo $ kubectl get secret db -o jsonpath='{.data.token}' ${b64pw}`, b64pw],
+    [`please check this: ম্যাপের চাবি ${hex40} এটা কাউকে দিও না`, hex40],
     // A value a clip mark cut is no elided placeholder (`llx-...` is).
     [`Bash: echo cfg = { password = "${v24.slice(0, 12)}…`, v24.slice(0, 12)],
   ];
