@@ -41,9 +41,10 @@ export const NINTH_RULES: readonly OwnRule[] = [
     kind: "url-path-key",
     // A URL's path segments after one that says a key or a hook follows (`/key/<k>`, `/hook/<uuid>`,
     // `/hooks/catch/<id>/<k>`, `/inputs/<uuid>`, `/webhooks/<id>/<k>`), and a 32-64 hex as a URL's
-    // first path segment or after a version (`/<key>/`, `/v2/<key>`): an endpoint that carries its key.
+    // whole path or after a version (`/<key>/`, `/v2/<key>`): an endpoint that carries its key (an
+    // asset's content hash has a file after it).
     need: (t) => t.includes("://"),
-    re: /(:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)*?\/(?:key|keys|token|tokens|hook|hooks|webhook|webhooks|inputs|secret)(?:\/(?:catch|services|bot|v\d))?\/)([\w-]{6,}(?:\/[\w-]{6,})?)|(:\/\/[\w.-]+(?::\d+)?\/(?:v\d+\/)?)([0-9a-f]{32,64})(?=[/?#'"\s]|$)/g,
+    re: /(:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)*?\/(?:key|keys|token|tokens|hook|hooks|webhook|webhooks|inputs|secret)(?:\/(?:catch|services|bot|v\d))?\/)([\w-]{6,}(?:\/[\w-]{6,})?)|(:\/\/[\w.-]+(?::\d+)?\/(?:v\d+\/)?)([0-9a-f]{32,64})(?=\/?(?:[?#'"\s,;)]|$))/g,
     replace: (m, pre, value, pre2) => {
       if (pre2) return `${pre2}${m}`; // (a group that took no part comes as "")
       const parts = (value ?? "").split("/");

@@ -1247,6 +1247,7 @@ describe("redactSecrets: the ninth-set pass (issue 34: the ninth held-out set's 
     `ম্যাপের commit ${hex40} এটা দেখো`,
     `the request id is ${uuid} in the logs`,
     `see https://github.com/acme/app/commit/${hex40}`,
+    `<script src="https://cdn.example.net/${r(32, HEX)}/app.min.js"></script>`,
     `SENTRY_DSN=https://${hex32}@o12345.ingest.example.io/678`,
     `GET /feed?api_key=YOUR_API_KEY_HERE&page=2`,
     "| MAIL_API_KEY | ${MAIL_API_KEY} |",
