@@ -83,10 +83,25 @@ export function proseLine(rest: string): boolean {
  * line of another script, the looser test), found by a scan of the text's characters, in a line
  * the rule reads (none of code's brackets, "=", ";", "|", "\\"; three words besides it).
  */
-/** The ninth-set pass's prose-key rule's witness (own-families-9.ts): a 32-hex run or a UUID's head, by a pattern compiled once. */
-const HEX_RUN = /[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
+/**
+ * The ninth-set pass's prose-key rule's witness (own-families-9.ts): a 32-hex run or a UUID's head
+ * (a pattern compiled once) in a line the rule reads: none of code's brackets, "=", ";", "|", "\\",
+ * "<", ">", three words, another script beside it or a secret's word in it, no hash's or id's word.
+ * (Only a run's line is read: a hash in code or a log line clears as before.)
+ */
+const HEX_RUN = /[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/gi;
 export function proseKeyWitness(text: string): boolean {
-  return HEX_RUN.test(text);
+  HEX_RUN.lastIndex = 0;
+  for (let m = HEX_RUN.exec(text); m !== null; m = HEX_RUN.exec(text)) {
+    const from = text.lastIndexOf("\n", m.index) + 1;
+    const to = text.indexOf("\n", m.index);
+    const line = text.slice(from, to < 0 ? text.length : to);
+    if (/[{}[\]=;<>|\\]/.test(line) || !proseLine(line.replace(m[0], " "))) continue;
+    if (/hash|sha\d*|md5|commit|checksum|digest|fingerprint|\buuid|\bid\b|request|trace|build|version|etag/i.test(line)) continue;
+    const beside = besideWords(text.slice(from, m.index), line.slice(m.index - from).replace(/^[0-9a-fA-F-]+/, ""));
+    if (/(?:^|[^\p{L}])(?:api|token|secret|passw|apikey|key)/iu.test(line) || otherScriptLine(line) || otherScriptLine(beside)) return true;
+  }
+  return false;
 }
 
 export function proseWitness(text: string): boolean {
