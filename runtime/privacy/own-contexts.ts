@@ -18,6 +18,7 @@ import { CONFIG_RULES } from "./own-configs.js";
 import { TOOL_RULES } from "./own-tools.js";
 import { FAMILY_RULES } from "./own-families.js";
 import { FAMILY_FILE_RULES } from "./own-families-files.js";
+import { NINTH_RULES } from "./own-families-9.js";
 
 let moreNamedRe: RegExp | undefined;
 let envRe: RegExp | undefined;
@@ -145,6 +146,7 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
     replace: (m, pre, q, value) => ((value ?? "").split(/[:.]/).some((p) => p.length >= 16 && generatedToken(p.replace(/=+$/, ""))) ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
   ...FAMILY_RULES, ...FAMILY_FILE_RULES, // the eighth-set pass: secrets by the family of their place (own-families.ts, own-families-files.ts)
+  ...NINTH_RULES, // the ninth-set pass (own-families-9.ts)
   ...CONFIG_RULES, ...TOOL_RULES, // the ninth pass: secrets in an OS's or a daemon's config syntax, given to a tool (own-configs.ts, own-tools.ts)
 ];
 

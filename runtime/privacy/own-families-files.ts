@@ -57,12 +57,12 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
   },
   {
     kind: "secret-file",
-    // A file shown under a name that says it holds credentials (`cat /etc/openvpn/….auth`, a
+    // A file shown under a name that says it holds credentials (`cat /etc/openvpn/….auth`, `cat …/api_key`: the ninth-set pass, a
     // `# /etc/davfs2/secrets` heading, `==> credentials <==`): a line's last field, when a password
     // or a generated key (a user name, a URL, a `user:hash` line are not).
-    need: (_t, lower) => /secret|passw|credential|\.auth|auth\b|\.pass|psk|netrc/.test(lower()),
+    need: (_t, lower) => /secret|passw|credential|\.auth|auth\b|\.pass|psk|netrc|api[_-]?key|token/.test(lower()),
     // (A summary folds the lines: then one of the four fields after the heading, the last of its text or before a space.)
-    re: /(?<=\s)(?=[^\s:$/@]{8})(?<=(?:^|[\n \t])(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:[Ss]ecret|[Pp]assw|[Cc]redential|\.auth|[Aa]uth\b|\.pass|[Pp]sk|netrc)\S*(?:[^\n]*\n(?:[^\n]*\n){0,5}(?:[^\n]*[ \t])?|(?:[ \t]+\S+){0,4}[ \t]+))([^\s:$/@]{8,128})(?=[ \t]*(?:\n|$)|[ \t])/g,
+    re: /(?<=\s)(?=[^\s:$/@]{8})(?<=(?:^|[\n \t])(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:[Ss]ecret|[Pp]assw|[Cc]redential|\.auth|[Aa]uth\b|\.pass|[Pp]sk|netrc|[Aa]pi[_-]?[Kk]ey|[Tt]oken)\S*(?:[^\n]*\n(?:[^\n]*\n){0,5}(?:[^\n]*[ \t])?|(?:[ \t]+\S+){0,4}[ \t]+))([^\s:$/@]{8,128})(?=[ \t]*(?:\n|$)|[ \t])/g,
     replace: (m, value) => (secretValue(value ?? "") ? m : value ?? ""),
   },
   {
@@ -172,8 +172,8 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     // A session key under its name (Bitwarden's `BW_SESSION`, 1Password's `OP_SESSION_<account>`,
     // `session_key`): a strong random value of 24 or more.
     need: (_t, lower) => lower().includes("session"),
-    re: /(\b[A-Za-z][\w]*?(?:SESSION|[Ss]ession)(?:_?(?:KEY|ID|[Kk]ey|[Ii]d|TOKEN|[Tt]oken)|_[A-Za-z0-9]+)?["']?[ \t]*[=:][ \t]*)(["']?)([A-Za-z0-9+/_=.-]{24,})\2/g,
-    replace: (m, pre, q, value) => (strongRandom((value ?? "").replace(/=+$/, "")) || oneCaseToken(value ?? "") ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
+    re: /(\b(?:[A-Za-z][\w]*?)?(?:SESSION|[Ss]ession)(?:_?(?:KEY|ID|[Kk]ey|[Ii]d|TOKEN|[Tt]oken)|_[A-Za-z0-9]+)?["']?[ \t]*[=:][ \t]*)(["']?)([A-Za-z0-9+/_=.-]{24,})\2/g,
+    replace: (m, pre, q, value) => (strongRandom((value ?? "").replace(/=+$/, "")) || oneCaseToken(value ?? "") || generatedKey(value ?? "") ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
   },
   {
     kind: "env-assignment",

@@ -106,12 +106,12 @@ export const FAMILY_RULES: readonly OwnRule[] = [
     // password under a password's or a secret's name.
     need: (t) => t.includes('",') || t.includes("',") || t.includes("]") || t.includes("=>"),
     get re() {
-      return (headerRe ??= new RegExp(`((["'])([\\w.-]{0,40}(?:${caseless("key|token|secret|auth|password|passwd|pwd|signature|apikey")}))\\2[ \\t]*(?:,|\\][ \\t]*=|=>)[ \\t]*)(["'])((?:(?!\\4)[^\\n\\\\]){8,300})\\4`, "g"));
+      return (headerRe ??= new RegExp(`((["'])([\\w.-]{0,40}(?:${caseless("key|token|secret|auth|password|passwd|pwd|signature|apikey|passphrase")}))\\2[ \\t]*(?:,|\\][ \\t]*=|=>)[ \\t]*)(["'])((?:(?!\\4)[^\\n\\\\]){8,300})\\4`, "g"));
     },
     replace: (m, pre, _q, name, q, value) => {
       const n = (name ?? "").toLowerCase();
       const v = value ?? "";
-      const secret = !notSecretName(n) && (held(v) || /^\$2[abxy]?\$/.test(v)) && (generatedKey(v) || (/passw|pwd|secret/.test(n) && secretValue(v)));
+      const secret = !notSecretName(n) && (held(v) || /^\$2[abxy]?\$/.test(v)) && (generatedKey(v) || (/passw|pwd|secret|passphrase/.test(n) && secretValue(v)));
       return secret ? `${pre}${q}${m}${q}` : `${pre}${q}${v}${q}`;
     },
   },
@@ -287,7 +287,8 @@ export function keptByFamily(text: string, start: number, end: number): boolean 
   // A marker's kind is no word of the text ("[REDACTED:flutterwave-public-key]").
   const publicLine = (l: string): boolean => {
     if (!l.includes("pub")) return false;
-    const words = l.replace(/\[redacted:[^\]]*\]/g, " ");
+    // A placeholder's name is no word either (`key=PUBLIC_KEY_PLACEHOLDER&token=…`: the ninth-set pass).
+    const words = l.replace(/\[redacted:[^\]]*\]/g, " ").replace(/\w*placeholder\w*/g, " ");
     return /public[ _-]?key|pubkey/.test(words) && !/private|secret|priv\b/.test(words);
   };
   if (publicLine(line) || (publicLine(prev) && line.trim() === value.toLowerCase())) return true;

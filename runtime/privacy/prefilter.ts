@@ -19,7 +19,7 @@ import { KeywordGate } from "./keyword-gate.js";
 import { tokenRuns } from "./token-runs.js";
 import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
 import { importedKeywords } from "./imported-rules.js";
-import { FAMILY_WITNESSES, proseWitness } from "./witness-families.js";
+import { FAMILY_WITNESSES, proseKeyWitness, proseWitness } from "./witness-families.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 export { KEY_WORDS } from "./witness-places.js";
@@ -363,6 +363,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if (runs.wide && !rules.has("own:named-in-prose") && (within === undefined || within.rules.has("own:named-in-prose")) && KEY_WORDS.some((w) => lower.includes(w)) && KEY_PROSE.test(lower)) hold("witness key in prose", "own:named-in-prose");
   // The eighth-set pass: a password in prose by its shape (witness-families.ts: a scan, no pattern).
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
+  if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

@@ -32,10 +32,14 @@ export function proseSecret(v: string, otherScript: boolean): boolean {
   const digits = (v.match(/\d/g) ?? []).length;
   const both = /[a-z]/.test(v) && /[A-Z]/.test(v);
   if (!(both && digits >= 2) && !(otherScript && digits >= 3 && (v.match(/[A-Za-z]/g) ?? []).length >= 3)) return false;
-  if ((v.match(/[a-z]+|[A-Z]+|\d+|[^A-Za-z0-9]+/g) ?? []).length < 5) return false;
+  // Five runs of class or case; a token of one case (no case runs to count) three, in a line of another script
+  // (`0bbsldtxzt86` in Sinhala: the ninth-set pass).
+  const runs = (v.match(/[a-z]+|[A-Z]+|\d+|[^A-Za-z0-9]+/g) ?? []).length;
+  if (runs < (both || !otherScript ? 5 : 3)) return false;
   let words = 0;
-  // A word-like run: a capital or none, then two lower-case letters or more with a vowel ("Pro", "Max"; "Ljnyc" is none).
-  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && /[aeiou]/.test(m[0].slice(1))) words += m[0].length;
+  // A word-like run: a capital or none, then two lower-case letters or more, a third of its letters or more
+  // vowels ("Pro", "Max", "Book"; "Ljnyc" and "Jhiw" are none: a random run has a vowel one time in five).
+  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && /[aeiou]/.test(m[0].slice(1)) && 3 * (m[0].match(/[aeiouAEIOU]/g) ?? []).length >= m[0].length) words += m[0].length;
   return words < 0.4 * v.length && entropy(v) > 3 && !decodesToText(v);
 }
 
@@ -68,7 +72,9 @@ export function besideWords(before: string, after: string): string {
 export function proseLine(rest: string): boolean {
   if (rest.includes("://")) return false;
   let words = 0;
-  for (const w of rest.split(/[\s,.:;!?"'()«»]+/)) if (/^\p{L}{2,}$/u.test(w)) words++;
+  // A word's letters with their combining marks and joiners (Indic vowel signs and viramas, Yoruba's tone marks,
+  // the zero-width non-joiner of Kannada and Malayalam): `\p{L}` alone split them (the ninth-set pass).
+  for (const w of rest.split(/[\s,.:;!?"'()«»]+/)) if (/^\p{L}[\p{L}\p{M}\u200c\u200d]+$/u.test(w)) words++;
   return words >= 3;
 }
 
@@ -77,6 +83,27 @@ export function proseLine(rest: string): boolean {
  * line of another script, the looser test), found by a scan of the text's characters, in a line
  * the rule reads (none of code's brackets, "=", ";", "|", "\\"; three words besides it).
  */
+/**
+ * The ninth-set pass's prose-key rule's witness (own-families-9.ts): a 32-hex run or a UUID's head
+ * (a pattern compiled once) in a line the rule reads: none of code's brackets, "=", ";", "|", "\\",
+ * "<", ">", three words, another script beside it or a secret's word in it, no hash's or id's word.
+ * (Only a run's line is read: a hash in code or a log line clears as before.)
+ */
+const HEX_RUN = /[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/gi;
+export function proseKeyWitness(text: string): boolean {
+  HEX_RUN.lastIndex = 0;
+  for (let m = HEX_RUN.exec(text); m !== null; m = HEX_RUN.exec(text)) {
+    const from = text.lastIndexOf("\n", m.index) + 1;
+    const to = text.indexOf("\n", m.index);
+    const line = text.slice(from, to < 0 ? text.length : to);
+    if (/[{}[\]=;<>|\\]/.test(line) || !proseLine(line.replace(m[0], " "))) continue;
+    if (/hash|sha\d*|md5|commit|checksum|digest|fingerprint|\buuid|\bid\b|request|trace|build|version|etag/i.test(line)) continue;
+    const beside = besideWords(text.slice(from, m.index), line.slice(m.index - from).replace(/^[0-9a-fA-F-]+/, ""));
+    if (/(?:^|[^\p{L}])(?:api|token|secret|passw|apikey|key)/iu.test(line) || otherScriptLine(line) || otherScriptLine(beside)) return true;
+  }
+  return false;
+}
+
 export function proseWitness(text: string): boolean {
   // Counts kept as it scans, so that proseSecret (and its patterns, compiled on first use) is
   // called only for a run with a letter beyond hex or a symbol, and enough digits: most runs are hashes and ids.
@@ -118,14 +145,14 @@ export function proseWitness(text: string): boolean {
 }
 
 const CRED_WORDS = ["cred", "auth", "token", "secret", "passw", "pwd", "pw", "login", "logon", "connect", "client", "apikey", "api_key", "setkey"];
-const QUOTED_NAME_ENDS = ["key", "token", "secret", "auth", "password", "passwd", "pwd", "signature"].flatMap((w) => [`${w}"`, `${w}'`]);
+const QUOTED_NAME_ENDS = ["key", "token", "secret", "auth", "password", "passwd", "pwd", "signature", "passphrase"].flatMap((w) => [`${w}"`, `${w}'`]);
 
 export const FAMILY_WITNESSES: readonly Witness[] = [
   // own-families.ts
   { name: "credential call", rules: ["own:call-credential"], need: CRED_WORDS, re: /(?:cred|auth|token|secret|passw|pwd|pw|login|logon|connect|client|apikey|api_key|setkey)[\w$.:>\\-]*[ \t]*\([^()\n]{0,300}?["'][^"'\n]{4}/ },
   { name: "id and secret pair", rules: ["own:call-credential"], need: ["(\"", "('"], re: /\(["'][0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']\s*,\s*["'][^"'\n]{4}/ },
   { name: "credential application", rules: ["own:call-credential"], need: ["auth", "cred", "login", "password", "passwd"], re: /[a-z]\w*(?:auth|credentials?|login|password|passwd)\w*(?:[ \t]+"[^"\n]*")*[ \t]+"[^"\n]*"[ \t]+"[^"\n]{4}/ },
-  { name: "header pair", rules: ["own:header-pair"], need: QUOTED_NAME_ENDS, re: /["'][\w.-]{0,40}(?:key|token|secret|auth|password|passwd|pwd|signature|apikey)["'][ \t]*(?:,|\][ \t]*=|=>)[ \t]*["'][^\n\\]{8}/ },
+  { name: "header pair", rules: ["own:header-pair"], need: QUOTED_NAME_ENDS, re: /["'][\w.-]{0,40}(?:key|token|secret|auth|password|passwd|pwd|signature|apikey|passphrase)["'][ \t]*(?:,|\][ \t]*=|=>)[ \t]*["'][^\n\\]{8}/ },
   { name: "basic credentials", rules: ["own:basic-auth"], need: ["basic"], re: /basic[ \t]+[a-z0-9+/]{12}/ },
   { name: "secret flag", rules: ["own:secret-flag"], need: ["key", "token", "secret", "pass", "pw", "auth", "cookie", "sec", "cred"], re: /\s-{1,2}(?:[a-z][\w.-]{0,40}?)?(?:key|token|secret|pass(?:wd|word|phrase)?|pwd?|auth(?:key)?|cookie|sec|creds?|credentials)(?:[ \t]+|=)["']?[^\s"'$<{[-][^\s"']{5}/ },
   { name: "key flag", rules: ["own:secret-flag"], need: [" -k"], re: /\s-k[ \t]+["']?[a-z0-9_-]{32}/ },
@@ -148,8 +175,8 @@ export const FAMILY_WITNESSES: readonly Witness[] = [
   { name: "csv secret column", rules: ["own:csv-secret"], need: ["pass", "pwd", "secret", "token", "key"], gate: /,[\w.-]{0,40},/, re: /[\w.-]{0,40}(?:,[\w.-]{0,40}){0,40}?(?:pass|pwd|secret|token|key)[\w.-]{0,40}(?:,[\w.-]{0,40}){0,40}[\n \t]/ },
   { name: "xml key and value", rules: ["own:xml-key-value"], need: ["</key>", "</name>"], re: /<(key|name)>[^<\n]{0,80}(?:pass|pwd|secret|token|key)[^<\n]{0,80}<\/\1>\s*<(?:value|string)[^>]*>[^<\n]{4}/ },
   {
-    name: "secrets file", rules: ["own:secret-file"], need: ["secret", "passw", "credential", ".auth", "auth", ".pass", "psk", "netrc"],
-    re: /(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:secret|passw|credential|\.auth|auth\b|\.pass|psk|netrc)/,
+    name: "secrets file", rules: ["own:secret-file"], need: ["secret", "passw", "credential", ".auth", "auth", ".pass", "psk", "netrc", "api_key", "api-key", "apikey", "token"],
+    re: /(?:\$[ \t]*(?:cat|less|more|head|tail)[ \t]+|#[ \t]*|==>[ \t]*)\S*(?:secret|passw|credential|\.auth|auth\b|\.pass|psk|netrc|api[_-]?key|token)/,
   },
   { name: "accounts section", rules: ["own:secret-section"], need: ["[admins]", "[users]", "[passwords]", "[credentials]", "[secrets]", "[accounts]"], re: /\[(?:admins|users|passwords|credentials|secrets|accounts)\]/ },
   {
@@ -164,5 +191,15 @@ export const FAMILY_WITNESSES: readonly Witness[] = [
   { name: "keytab key", rules: ["own:kerberos-key"], need: ["(0x"], re: /(?:\((?:aes|des|des3|rc4|arcfour|camellia)[\w-]*\)|@[a-z0-9.-]+)[ \t]*\(0x[0-9a-f]{32}/ },
   { name: "pragma key", rules: ["own:pragma-key"], need: ["pragma"], re: /pragma[ \t]+(?:\w+\.)?(?:key|rekey|hexkey|hexrekey|textkey)/ },
   { name: "sql unicode password", rules: ["own:sql-password"], need: ["password"], re: /(?:create|alter)[ \t]+(?:login|user|role)\b[^;\n]{0,200}?\bpassword[ \t]*=[ \t]*n'/ },
-  { name: "session key", rules: ["own:session-key"], need: ["session"], re: /[a-z]\w*?session(?:_?(?:key|id|token)|_[a-z0-9]+)?["']?[ \t]*[=:][ \t]*["']?[a-z0-9+/_=.-]{24}/ },
+  { name: "session key", rules: ["own:session-key"], need: ["session"], re: /(?:[a-z]\w*?)?session(?:_?(?:key|id|token)|_[a-z0-9]+)?["']?[ \t]*[=:][ \t]*["']?[a-z0-9+/_=.-]{24}/ },
+  // own-families-9.ts (the ninth-set pass)
+  { name: "key in a url path", rules: ["own:url-path-key"], need: ["://"], re: /:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)*?\/(?:(?:key|keys|token|tokens|hook|hooks|webhook|webhooks|inputs|secret)(?:\/(?:catch|services|bot|v\d))?\/[\w-]{6}|(?:v\d+\/)?[0-9a-f]{32})/ },
+  { name: "token in a url parameter", rules: ["own:url-param-token"], need: ["token=", "key=", "secret=", "password="], re: /[?&#](?:[a-z]+_)?(?:token|key|apikey|api_key|secret|password)=[a-z0-9._~%+-]{16}/ },
+  { name: "key as a url's user", rules: ["own:url-user-token"], need: ["://"], re: /:\/\/[a-z0-9_-]{16,}:?@[\w-]+\./ },
+  { name: "key as basic auth's user", rules: ["own:user-token"], need: [" -u", "--user"], re: /\s(?:-u|--user)[ \t=]+["']?[\w.-]{16,}:/ },
+  { name: "secret name and value", rules: ["own:name-value-secret"], need: ['"value"', '\\"'], re: /"(?:name|key)"\s*:\s*"[^"\n]*(?:key|token|secret|password|auth\w*)"\s*,\s*"value"\s*:\s*"[^"\n]{8}|\\"[\w.-]*(?:key|token|secret|password)\\"\s*:\s*\\"[^"\\\n]{8}/ },
+  { name: "secret in a table", rules: ["own:table-secret"], need: ["|"], gate: /(?:key|token|secret|password)`?[ \t]*\|/, re: /\|[ \t]*`?[a-z][\w.-]*(?:key|token|secret|password)`?[ \t]*\|[ \t]*`?[^\s|`]{8}/ },
+  { name: "key in a code span", rules: ["own:code-span-key"], need: ["`"], re: /\b(?:key|token|secret|password|passphrase)[ \t]*[:=]?[ \t]*`[^`\s]{16}/ },
+  { name: "password after a dsn", rules: ["own:dsn-password"], need: [":host=", ":dbname="], re: /\(\s*["'][a-z]+:(?:host|dbname)=[^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*["'][^"'\n]{4}/ },
+  { name: "printed secret field", rules: ["own:printed-field"], need: ["jsonpath", "jq", "--query"], re: /(?:jsonpath=["']?\{[^}\n]*|jq[ \t]+-r[ \t]+["']?[^\n]*|--query[ \t]+["']?)\.?(?:data\.)?[\w-]*(?:password|passwd|token|secret|key)\w*(?:[^\n]*\n|\}?["']?[ \t]+)[^\s…]{8}/ },
 ];
