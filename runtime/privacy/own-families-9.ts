@@ -13,14 +13,15 @@ import type { OwnRule } from "./own-rules.js";
 import { generatedKey, held, secretValue } from "./own-families.js";
 import { strongRandom } from "./own-shapes.js";
 import { besideWords, otherScriptLine, proseLine } from "./witness-families.js";
+import { secretStem } from "./letters.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A key as a service issues one: generated (own-families.ts), or a UUID (an id elsewhere; a key where its place says so). */
 function keyShaped(v: string): boolean {
   return held(v) && (generatedKey(v) || UUID.test(v) || /^[0-9a-fA-F]{32,}$/.test(v));
 }
-/** A secret's word at a word's start, in any inflection (`tokeni`, `API`, `passwort`): the English stems other languages borrow. */
-const SECRET_STEM = /(?:^|[^\p{L}])(?:api|token|secret|passw|apikey|key)/iu;
+/* A secret's word at a word's start, in any inflection (`tokeni`, `API`, `passwort`): the English stems other
+ * languages borrow (letters.ts secretStem: /(?:^|[^\p{L}])(?:api|token|secret|passw|apikey|key)/iu without compiling it). */
 /** What a hash or an id is called beside it: then the hex is no key. */
 const HASH_WORD = /hash|sha\d*|md5|commit|checksum|digest|fingerprint|\buuid|\bid\b|request|trace|build|version|etag/i;
 
@@ -34,7 +35,7 @@ export const NINTH_RULES: readonly OwnRule[] = [
     replace: (m, before, token, after) => {
       const line = `${before ?? ""} ${after ?? ""}`;
       // The script of the words beside it (two each side), as the prose-password rule reads it: a message may quote the line after words of its own.
-      return proseLine(line) && !HASH_WORD.test(line) && (otherScriptLine(besideWords(before ?? "", after ?? "")) || SECRET_STEM.test(line)) ? m : token ?? "";
+      return proseLine(line) && !HASH_WORD.test(line) && (otherScriptLine(besideWords(before ?? "", after ?? "")) || secretStem(line)) ? m : token ?? "";
     },
   },
   {

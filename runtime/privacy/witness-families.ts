@@ -6,6 +6,7 @@
  * test of a token and a line, here so that the capture part bundles no rule.
  */
 import type { Witness } from "./prefilter.js";
+import { isLetter, letterWord, secretStem } from "./letters.js";
 
 /** Shannon entropy in bits a character (as gitleaks.ts's, not imported: the capture part bundles this file). */
 function entropy(s: string): number {
@@ -58,7 +59,7 @@ export function otherScriptLine(line: string): boolean {
   for (const ch of line) {
     const c = ch.codePointAt(0)!;
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && c <= 0x24f)) latin++;
-    else if (c >= 0x370 && /\p{L}/u.test(ch)) other++;
+    else if (c >= 0x370 && isLetter(ch)) other++;
   }
   return other > 2 * latin;
 }
@@ -74,8 +75,9 @@ export function proseLine(rest: string): boolean {
   let words = 0;
   // A word's letters with their combining marks and joiners (Indic vowel signs and viramas, Yoruba's tone marks,
   // the zero-width non-joiner of Kannada and Malayalam): `\p{L}` alone split them (the ninth-set pass).
-  for (const w of rest.split(/[\s,.:;!?"'()«»]+/)) if (/^\p{L}[\p{L}\p{M}\u200c\u200d]+$/u.test(w)) words++;
-  return words >= 3;
+  // letterWord is that pattern without compiling it for ASCII and symbols (letters.ts); the third word answers.
+  for (const w of rest.split(/[\s,.:;!?"'()«»]+/)) if (letterWord(w) && ++words >= 3) return true;
+  return false;
 }
 
 /**
@@ -99,7 +101,7 @@ export function proseKeyWitness(text: string): boolean {
     if (/[{}[\]=;<>|\\]/.test(line) || !proseLine(line.replace(m[0], " "))) continue;
     if (/hash|sha\d*|md5|commit|checksum|digest|fingerprint|\buuid|\bid\b|request|trace|build|version|etag/i.test(line)) continue;
     const beside = besideWords(text.slice(from, m.index), line.slice(m.index - from).replace(/^[0-9a-fA-F-]+/, ""));
-    if (/(?:^|[^\p{L}])(?:api|token|secret|passw|apikey|key)/iu.test(line) || otherScriptLine(line) || otherScriptLine(beside)) return true;
+    if (secretStem(line) || otherScriptLine(line) || otherScriptLine(beside)) return true;
   }
   return false;
 }
