@@ -68,6 +68,19 @@ const COPULAS = "is|was|are|es|era|é|est|ist|lautet|è|jest|to|je|van|dır|dir|
 const L = LETTERS;
 
 /**
+ * The words of which every match of own-rules.ts's third password-in-prose rule (log-in verbs of
+ * other languages with their "with", credentials as user / password) holds one, lower-cased: its
+ * `need`. Its `gi` pattern matches an ASCII letter only as that letter in either case, so each
+ * ASCII word is in the lower-cased text; its Cyrillic verbs all hold "й" (no other character
+ * matches it under the flag but "Й"). The password words the other two rules need wake the rules
+ * in any text naming a password ("1Password"), and this rule's 1 KB pattern cost 3.8 M
+ * instructions to compile on such a reply (docs/privacy.md "Cost"; prefilter.test checks the need).
+ */
+export const LOGIN_VERB_WORDS: readonly string[] = [
+  "anmelden", "angemeldet", "einloggen", "eingeloggt", "connect", "identifi", "sesi", "entra", "acced", "ingresa", "acessa",
+  "inloggen", "aanmelden", "logga", "\u0439", "cred", "zugangsdaten", "login",
+];
+/**
  * The seventh pass's words for password (own-rules.ts, the multilingual password-in-prose rule):
  * Polish, Czech and Slovak, Hungarian, Turkish and Romanian, Vietnamese, Indonesian and Malay,
  * Danish and Norwegian, Croatian and Serbian, Slovenian, Greek, Hebrew, Arabic, Persian, Hindi,

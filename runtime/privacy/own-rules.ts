@@ -26,7 +26,7 @@ import {
 } from "./own-shapes.js";
 import { FORMAT_RULES } from "./own-formats.js";
 import { CONTEXT_RULES, keepClippedValue } from "./own-contexts.js";
-import { LETTERS, PASSWORD_COPULAS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
+import { LETTERS, LOGIN_VERB_WORDS, PASSWORD_COPULAS, PLACE_RULES, PROSE_MORE_PASSWORD_WORDS, PROSE_MORE_WORDS, SPACED_LETTERS, UNSPACED_COPULAS } from "./own-places.js";
 
 export { caseless, looksRandom, NOT_SECRET_NAMES, notSecretName, SECRET_NAME, STRONG_NAMES, tokenBody } from "./own-shapes.js";
 
@@ -364,7 +364,7 @@ export const LATE_RULES: readonly OwnRule[] = [
     // A log-in verb of those languages and their "with" ("melde dich mit … an", "connecte-toi
     // avec …", "inicia sesión con …", "entrar com …", "accedi con …", "inloggen met …", "logga in
     // med …", "войди с …"); and credentials given as user / password ("creds are admin / …").
-    need: (_t, lower) => PROSE_PASSWORD_WORDS.some((w) => lower().includes(w)),
+    need: (_t, lower) => LOGIN_VERB_WORDS.some((w) => lower().includes(w)),
     re: /((?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])(?:(?:anmelden|angemeldet|einloggen|eingeloggt|connecter|connectez|connecte|connecté|identifier|identifiez|inicia(?:r)? sesi[oó]n|entra(?:r)?|accede(?:r)?|ingresa(?:r)?|accedi|accedere|acessa(?:r)?|inloggen|aanmelden|logga in|войд[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]*|войти|зайд[A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF]*|зайти)(?![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])[^.,;\n]{0,60}?(?<![A-Za-z0-9_\u00C0-\u024F\u0400-\u04FF])(?:mit|avec|con|com|met|med|с|со)\s+(?:(?:dem|le|la|el|a|o|het|il)\s+)?(?:(?:passwort|mot de passe|contraseña|senha|wachtwoord|lösenord|паролем|password)\s+)?|(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)\s*(?:(?:are|is|sind|sont|son|sono)\s+|[:=]\s*)?[\w.@\\-]{1,40}\s*\/\s*))(["'`]?)((?!\[REDACTED)[^\s"'`。、，]{8,64})\2(?=[\s.,;:!?)"'`。、，]|$)/gi,
     replace: (m, pre, q, value) => ((/^(?:creds|credentials|credenciales|credenziali|zugangsdaten|identifiants|login)/i.test(pre ?? "") ? namedPassword : passwordLike)((value ?? "").replace(/[.,;:!?]+$/, "")) ? `${pre}${q}${m}${value?.match(/[.,;:!?]+$/)?.[0] ?? ""}${q}` : `${pre}${q}${value}${q}`),
   },
