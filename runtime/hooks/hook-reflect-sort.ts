@@ -68,8 +68,12 @@ export function claudeCodeExchangeId(session: string, key: string): string {
  * reflection left the correction to the audit (the e2e mod file lost its sorted line in about
  * one run of three). It waits only while the transcript's last typed prompt is older than the
  * capture and is not it (or there is none): the session's newest hook row is then a capture no
- * reflection has handled whose prompt the client has not written yet. The transcript is read
- * again every TRANSCRIPT_POLL_MS.
+ * reflection has handled whose prompt the client has not written yet. The transcript is looked
+ * at again after TRANSCRIPT_POLL_MS, then after twice as long each time (50, 100, 200 ms, …), and
+ * once more at the wait's end: a prompt the client writes late is written within moments, and
+ * a prompt that never comes (a capture whose Stop the client ran with another transcript) cost
+ * 60 looks at a fixed 50 ms, about 10 M instructions, where the doubling takes 7
+ * (docs/privacy.md "Cost"). The wait's end is the same 3 s: a prompt written before it is sorted.
  */
 export const TRANSCRIPT_WAIT_MS = 3000;
 const TRANSCRIPT_POLL_MS = 50;
@@ -99,8 +103,9 @@ export async function sortCapture(input: SortInput, row: CaptureRow): Promise<Re
   // newer prompt that is not the capture means the capture's Stop never ran: no wait then).
   const pending = (t: LastTurn | null): boolean => t === null || (!matches(row, t.text, Date.parse(t.ts ?? "")) && !(Date.parse(t.ts ?? "") >= Date.parse(row.ts)));
   let turn = read();
-  for (const t0 = Date.now(); input.transcriptPath !== null && pending(turn) && Date.now() - t0 < (input.transcriptWaitMs ?? TRANSCRIPT_WAIT_MS); turn = read()) {
-    await new Promise((r) => setTimeout(r, TRANSCRIPT_POLL_MS));
+  const waitMs = input.transcriptWaitMs ?? TRANSCRIPT_WAIT_MS;
+  for (let t0 = Date.now(), pause = TRANSCRIPT_POLL_MS; input.transcriptPath !== null && pending(turn) && Date.now() - t0 < waitMs; turn = read(), pause *= 2) {
+    await new Promise((r) => setTimeout(r, Math.max(1, Math.min(pause, waitMs - (Date.now() - t0)))));
   }
   if (turn === null) return done(false, null, null, "no typed prompt in the transcript; left for the audit", { sorted: 0, left_for_audit: 1 });
   if (!matches(row, turn.text, Date.parse(turn.ts ?? ""))) return done(false, null, null, "not the capture of the transcript's last prompt; left for the audit", { sorted: 0, left_for_audit: 1 });
