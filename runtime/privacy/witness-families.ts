@@ -26,28 +26,107 @@ function entropy(s: string): number {
  * Ethereum address with its checksum's capitals).
  */
 export function proseSecret(v: string, otherScript: boolean): boolean {
+  // Read character by character, not by patterns: the witness calls this for a few runs of a
+  // text, and in a fresh hook process each of the dozen small patterns it took cost its compile,
+  // twice once it ran a second time (bytecode, then machine code): 3 to 4 M instructions on the
+  // bench's real reply (docs/privacy.md "Cost"). test/privacy/letters.test.ts compares it with
+  // the patterns' version on made and real tokens.
   // A label before "#" is no part of it: a booking's "Ref#5VXVB79S" is its reference (MultiWOZ's replies).
-  v = v.replace(/^[A-Za-z]{1,6}#/, "");
-  if (v.length < 10 || v.length > 64 || !/^[A-Za-z0-9!#$%&*+?^_~-]+$/.test(v) || /^(?:0x)?[0-9a-fA-F]+$/.test(v)) return false;
-  if (!/[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(v) && !/^[A-Za-z]{3,}\d{2,}$/.test(v)) return false;
-  const digits = (v.match(/\d/g) ?? []).length;
-  const both = /[a-z]/.test(v) && /[A-Z]/.test(v);
-  if (!(both && digits >= 2) && !(otherScript && digits >= 3 && (v.match(/[A-Za-z]/g) ?? []).length >= 3)) return false;
+  const letter = (x: number): boolean => x === LOWER || x === UPPER;
+  let k = 0;
+  while (k < v.length && letter(kindOf(v.charCodeAt(k)))) k++;
+  if (k >= 1 && k <= 6 && v.charCodeAt(k) === 35) v = v.slice(k + 1);
+  const n = v.length;
+  if (n < 10 || n > 64) return false;
+  let digits = 0, lowers = 0, uppers = 0, runs = 0, hex = true;
+  // Runs of one kind (lower, upper, digit, symbol), counted; and runs of letters (either case),
+  // digits or symbols, whose kinds in order tell a digit run between letters or a letter run between digits.
+  let prev = NONE;
+  const coarse: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = v.charCodeAt(i);
+    const kind = kindOf(c);
+    if (kind === NONE) return false;
+    if (kind === DIGIT) digits++;
+    else if (kind === LOWER) lowers++;
+    else if (kind === UPPER) uppers++;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) hex = false;
+    if (kind !== prev) runs++;
+    prev = kind;
+    const group = letter(kind) ? LOWER : kind;
+    if (coarse[coarse.length - 1] !== group) coarse.push(group);
+  }
+  if (hex || (n > 2 && v.charCodeAt(0) === 48 && v.charCodeAt(1) === 120 && allHex(v, 2))) return false;
+  let interleaved = false;
+  for (let i = 2; i < coarse.length && !interleaved; i++) interleaved = coarse[i - 1] !== SYMBOL && coarse[i - 2] === coarse[i] && coarse[i] !== SYMBOL;
+  if (!interleaved && !lettersThenDigits(v)) return false;
+  const both = lowers > 0 && uppers > 0;
+  if (!(both && digits >= 2) && !(otherScript && digits >= 3 && lowers + uppers >= 3)) return false;
   // Five runs of class or case; a token of one case (no case runs to count) three, in a line of another script
   // (`0bbsldtxzt86` in Sinhala: the ninth-set pass).
-  const runs = (v.match(/[a-z]+|[A-Z]+|\d+|[^A-Za-z0-9]+/g) ?? []).length;
   if (runs < (both || !otherScript ? 5 : 3)) return false;
-  let words = 0;
   // A word-like run: a capital or none, then two lower-case letters or more, a third of its letters or more
   // vowels ("Pro", "Max", "Book"; "Ljnyc" and "Jhiw" are none: a random run has a vowel one time in five).
-  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && /[aeiou]/.test(m[0].slice(1)) && 3 * (m[0].match(/[aeiouAEIOU]/g) ?? []).length >= m[0].length) words += m[0].length;
-  return words < 0.4 * v.length && entropy(v) > 3 && !decodesToText(v);
+  let words = 0;
+  for (let i = 0; i < n; ) {
+    const j = kindOf(v.charCodeAt(i)) === UPPER ? i + 1 : i;
+    let e = j;
+    while (e < n && kindOf(v.charCodeAt(e)) === LOWER) e++;
+    if (e - j < 2) {
+      i++;
+      continue;
+    }
+    let vowels = 0;
+    let vowelAfterFirst = false;
+    for (let x = i; x < e; x++) {
+      if (VOWELS.includes(v[x]!)) {
+        vowels++;
+        if (x > i && v.charCodeAt(x) >= 97) vowelAfterFirst = true;
+      }
+    }
+    if (e - i >= 3 && vowelAfterFirst && 3 * vowels >= e - i) words += e - i;
+    i = e;
+  }
+  return words < 0.4 * n && entropy(v) > 3 && !decodesToText(v);
+}
+
+const NONE = 0, LOWER = 1, UPPER = 2, DIGIT = 3, SYMBOL = 4;
+const VOWELS = "aeiouAEIOU";
+/** A token character's kind: a lower-case or capital ASCII letter, a digit, one of !#$%&*+?^_~-, or none of them. */
+function kindOf(c: number): number {
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  return c === 33 || c === 35 || c === 36 || c === 37 || c === 38 || c === 42 || c === 43 || c === 63 || c === 94 || c === 95 || c === 126 || c === 45 ? SYMBOL : NONE;
+}
+const allHex = (v: string, from: number): boolean => {
+  for (let i = from; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
+};
+/** Three letters or more, then two digits or more, and nothing else. */
+function lettersThenDigits(v: string): boolean {
+  let i = 0;
+  while (i < v.length && (kindOf(v.charCodeAt(i)) === LOWER || kindOf(v.charCodeAt(i)) === UPPER)) i++;
+  if (i < 3 || v.length - i < 2) return false;
+  for (let j = i; j < v.length; j++) if (kindOf(v.charCodeAt(j)) !== DIGIT) return false;
+  return true;
 }
 
 /** Base64 that decodes to printable text (`eyJhbGciOiJIUzI1NiJ9`, an encoded id): 9 random bytes are all printable about once in 10^4, 12 once in 10^5. */
 function decodesToText(v: string): boolean {
-  if (!/^[A-Za-z0-9+/_-]{12,}={0,2}$/.test(v)) return false;
-  const body = v.replace(/=+$/, "");
+  // /^[A-Za-z0-9+/_-]{12,}={0,2}$/, then the "="s off, read by hand (as proseSecret).
+  let end = v.length;
+  while (end > 0 && v.charCodeAt(end - 1) === 61) end--;
+  if (v.length - end > 2 || end < 12) return false;
+  for (let i = 0; i < end; i++) {
+    const c = v.charCodeAt(i);
+    const kind = kindOf(c);
+    if (!(kind === LOWER || kind === UPPER || kind === DIGIT || c === 43 || c === 47 || c === 95 || c === 45)) return false;
+  }
+  const body = v.slice(0, end);
   const bytes = Buffer.from(body.slice(0, body.length - (body.length % 4)), "base64");
   return bytes.length >= 9 && bytes.every((b) => b >= 0x20 && b < 0x7f);
 }

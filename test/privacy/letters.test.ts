@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isLetter, letterWord, secretStem, symbolOnly } from "../../runtime/privacy/letters.js";
+import { proseSecret } from "../../runtime/privacy/witness-families.js";
 import { realTurns, transcriptsDir } from "../../bench/redact-data.js";
 import { loadCorpus } from "./corpus.js";
 
@@ -87,5 +88,52 @@ describe("letters", () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+});
+
+/** proseSecret as it was written with patterns (before it read its token by hand): the reference. */
+function proseSecretByPatterns(v: string, otherScript: boolean): boolean {
+  const entropy = (t: string): number => {
+    const counts = new Map<string, number>();
+    for (const ch of t) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    let h = 0;
+    for (const n of counts.values()) h -= (n / t.length) * Math.log2(n / t.length);
+    return h;
+  };
+  const decodesToText = (t: string): boolean => {
+    if (!/^[A-Za-z0-9+/_-]{12,}={0,2}$/.test(t)) return false;
+    const body = t.replace(/=+$/, "");
+    const bytes = Buffer.from(body.slice(0, body.length - (body.length % 4)), "base64");
+    return bytes.length >= 9 && bytes.every((b) => b >= 0x20 && b < 0x7f);
+  };
+  v = v.replace(/^[A-Za-z]{1,6}#/, "");
+  if (v.length < 10 || v.length > 64 || !/^[A-Za-z0-9!#$%&*+?^_~-]+$/.test(v) || /^(?:0x)?[0-9a-fA-F]+$/.test(v)) return false;
+  if (!/[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d/.test(v) && !/^[A-Za-z]{3,}\d{2,}$/.test(v)) return false;
+  const digits = (v.match(/\d/g) ?? []).length;
+  const both = /[a-z]/.test(v) && /[A-Z]/.test(v);
+  if (!(both && digits >= 2) && !(otherScript && digits >= 3 && (v.match(/[A-Za-z]/g) ?? []).length >= 3)) return false;
+  const runs = (v.match(/[a-z]+|[A-Z]+|\d+|[^A-Za-z0-9]+/g) ?? []).length;
+  if (runs < (both || !otherScript ? 5 : 3)) return false;
+  let words = 0;
+  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && /[aeiou]/.test(m[0].slice(1)) && 3 * (m[0].match(/[aeiouAEIOU]/g) ?? []).length >= m[0].length) words += m[0].length;
+  return words < 0.4 * v.length && entropy(v) > 3 && !decodesToText(v);
+}
+
+describe("proseSecret read by hand", () => {
+  it("answers as the patterns' version on made tokens and on every run of the corpus and the real sessions", () => {
+    const ch = fc.constantFrom(..."abcdefxyzoiuAEFKQXZ0123456789#!$%&*+?^_~-=/. \u00e9", "Ref#", "0x", "Pro", "Max", "eyJ");
+    let kept = 0;
+    fc.assert(
+      fc.property(fc.array(ch, { minLength: 4, maxLength: 40 }), fc.boolean(), (parts, other) => {
+        const v = parts.join("");
+        const want = proseSecretByPatterns(v, other);
+        if (want) kept++;
+        expect(proseSecret(v, other), JSON.stringify(v)).toBe(want);
+      }),
+      { numRuns: 30000, seed: 34 },
+    );
+    expect(kept).toBeGreaterThan(1000);
+    const texts = [...loadCorpus().secrets.map((s) => s.text), ...realTurns(transcriptsDir(repoRoot)).flatMap((t) => t.texts)];
+    for (const t of texts) for (const run of t.split(/[^A-Za-z0-9!#$%&*+?^_~=/-]+/)) for (const other of [false, true]) expect(proseSecret(run, other), run).toBe(proseSecretByPatterns(run, other));
   });
 });
