@@ -1,0 +1,52 @@
+/**
+ * The pre-filter's conditions for the tenth-set pass's rules (own-families-10.ts; docs/privacy.md
+ * "A tenth held-out set"), apart from prefilter.ts as witness-families.ts is: each needs a literal
+ * of its rule's place (lower-cased) before a relaxation of the rule's pattern is tried, so a text
+ * without the literal costs one substring search a witness.
+ */
+import type { Witness } from "./prefilter.js";
+import { proseSecret } from "./witness-families.js";
+
+/** The command-argument rule's (own-families-10.ts) pattern, copied: a token on a command line after a flag. */
+const COMMAND_TOKEN = /(?<=(?:^|\n)[ \t]*(?:\$[ \t]+)?[A-Za-z0-9][^\s]*(?=[ \t])[^\n]*?(?:[ \t]-[A-Za-z]|[ \t]-[^\n]*?[ \t,]))(?=[A-Za-z0-9!#%&*+?^_~]{0,63}\d)([A-Za-z0-9!#%&*+?^_~]{10,64})(?=[ \t,'"]|\r?\n|$)/g;
+
+/**
+ * The command-argument rule's witness: its pattern, then proseSecret on each token, on the text as
+ * it is (the token's cases decide, which a lower-cased witness cannot tell), only when a flag's
+ * " -" is in the text.
+ */
+export function commandArgumentWitness(text: string): boolean {
+  if (!text.includes(" -") && !text.includes("\t-")) return false;
+  COMMAND_TOKEN.lastIndex = 0;
+  for (let m = COMMAND_TOKEN.exec(text); m !== null; m = COMMAND_TOKEN.exec(text)) if (proseSecret(m[1]!, false)) return true;
+  return false;
+}
+
+export const TENTH_WITNESSES: readonly Witness[] = [
+  {
+    name: "printed secret", rules: ["own:printed-secret"], need: ["pass", "secret", "token", "psk", "credential", "_key"],
+    re: /(?:[$>]|@[^\n]*[$#])[ \t]+[^\n]*(?:pass|secret|token|psk|credential|_key)[^\n]*\r?\n[ \t]*b?["']?[^\s"'[\]]{8}/,
+  },
+  {
+    name: "announced secret", rules: ["own:announced-secret"], need: ["passw", "passphrase", "secret", "token"],
+    re: /(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:[^\n|]{0,40}\|?[ \t]*\r?\n){0,2}[^\n|]{0,40}\|?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:new |generated )?value[ \t]*:[ \t]*)[^\s|]{8}/,
+  },
+  { name: "secret in a listing", rules: ["own:column-secret"], need: ["  "], gate: /(?:password|passwd|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2}/, re: /(?:passw(?:ord|d)|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2,}[^\s]{8}/ },
+  { name: "wire password", rules: ["own:wire-password"], need: ["pass", "334"], re: /(?:^|\n)[ \t]*(?:[<>][ \t]*|c:[ \t]*)?pass[ \t]+[^\s]{4}|334[ \t]+(?:ugfzc3dvcmq6|cgfzc3dvcmq6)/ },
+  { name: "url signature", rules: ["own:url-signature"], need: ["sig"], re: /[?&][\w-]*sig(?:nature)?=[a-z0-9%_~+/.-]{32}/ },
+  { name: "key store base64", rules: ["own:key-store-base64"], need: ["mii", "mhccaqee", "b3blbnnzac1rzxktdje", "/u3+7q", "zs7ozg"], re: /(?:mii[a-z0-9+/]{2}[aqgw]iba(?:z|dan|ak)|mhccaqee|b3blbnnzac1rzxktdje|\/u3\+7q|zs7ozg)[a-z0-9+/]{60}/ },
+  { name: "otp seed", rules: ["own:otp-seed"], need: ["otp", "2fa", "mfa", "authenticator", "oath"], re: /otpauth(?:-migration)?:\/\/[^\s?#]*\?[^\s#]*(?:secret|data)=[^&\s#"'<>]{8}|(?:totp|hotp|otp|2fa|mfa|authenticator|oath)[^\n]*?[\s:="'](?:[a-z2-7]{16}|[a-z2-7]{4}(?: [a-z2-7]{4}){3})/ },
+  { name: "recovery codes", rules: ["own:recovery-codes"], need: ["recovery", "backup"], re: /(?:recovery|backup)[^\n]*\n(?:[^\n]*\n){0,4}?[ \t]*(?:[0-9a-z]{4,6}[- ][0-9a-z]{4,6}|\d{6}-\d{6})/ },
+  { name: "licence block", rules: ["own:licence-block"], need: ["licence", "license"], re: /begin[ \t]+[a-z ]*licen[cs]e/ },
+  { name: "webhook url", rules: ["own:webhook-url"], need: ["hook"], re: /(?:hook[\w-]*["']?[ \t]*[=:][ \t]*["']?https?:\/\/|https?:\/\/(?:web)?hooks?[.:/])[^\s"'<>]*\/[a-z0-9]{12}/ },
+  { name: "cookie jar", rules: ["own:cookie-jar"], need: ["cookie"], re: /cookies?(?:\.\w+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'][^"'\n]{16}/ },
+  { name: "commented key file", rules: ["own:commented-key-file"], need: ["comment"], re: /\bcomment\b[^\n]*\b(?:secret|private)[ \t]+key\b[^\n]*\r?\n[ \t]*[a-z0-9+/]{40}/ },
+  { name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ },
+  { name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: /wifi:(?:[^;\n]*;)*?p:/ },
+  {
+    name: "random passphrase", rules: ["own:random-passphrase"], need: ["\"", "'", "“", "„", "«", ":"], gate: /[bcdfghjklmnpqrstvwxz]{4}/,
+    re: /(?:["'“„«]|:[ \t\u00a0]+)(?=[a-z \t\u00a0\d-]*?[bcdfghjklmnpqrstvwxz]{4})[a-z]{3,8}(?:[ \t\u00a0-](?:[a-z]{3,8}|\d{1,4})){2,5}(?=["'”“»]|[ \t\u00a0]*(?:\(|\r?\n|$|[.,;]))/,
+  },
+  { name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ },
+  { name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: /\d[!#$%&*?@^~]/, re: /[a-z]{5}\d{2,}[!#$%&*?@^~]/ },
+];
