@@ -7,18 +7,29 @@
 import type { Witness } from "./prefilter.js";
 import { proseSecret } from "./witness-families.js";
 
-/** The command-argument rule's (own-families-10.ts) pattern, copied: a token on a command line after a flag. */
-const COMMAND_TOKEN = /(?<=(?:^|\n)[ \t]*(?:\$[ \t]+)?[A-Za-z0-9][^\s]*(?=[ \t])[^\n]*?(?:[ \t]-[A-Za-z]|[ \t]-[^\n]*?[ \t,]))(?=[A-Za-z0-9!#%&*+?^_~]{0,63}\d)([A-Za-z0-9!#%&*+?^_~]{10,64})(?=[ \t,'"]|\r?\n|$)/g;
-
 /**
- * The command-argument rule's witness: its pattern, then proseSecret on each token, on the text as
- * it is (the token's cases decide, which a lower-cased witness cannot tell), only when a flag's
- * " -" is in the text.
+ * The command-argument rule's witness (own-families-10.ts), on the text as it is (the token's
+ * cases decide, which a lower-cased witness cannot tell): on a line with a flag's " -", a piece
+ * between blanks, commas and quotes (or what follows a one-letter flag glued to it) that
+ * proseSecret takes. The rule's token is such a piece, so this holds wherever the rule takes one;
+ * a scan of the line, no pattern.
  */
+const FLAG = /[ \t]-/g;
 export function commandArgumentWitness(text: string): boolean {
   if (!text.includes(" -") && !text.includes("\t-")) return false;
-  COMMAND_TOKEN.lastIndex = 0;
-  for (let m = COMMAND_TOKEN.exec(text); m !== null; m = COMMAND_TOKEN.exec(text)) if (proseSecret(m[1]!, false)) return true;
+  // Each line holding a flag's " -" once (found by search: most lines hold none).
+  FLAG.lastIndex = 0;
+  for (let m = FLAG.exec(text); m !== null; m = FLAG.exec(text)) {
+    const from = text.lastIndexOf("\n", m.index) + 1;
+    const to = text.indexOf("\n", m.index);
+    const done = to < 0 ? text.length : to;
+    FLAG.lastIndex = done;
+    for (let piece of text.slice(from, done).split(/[\s,'"]+/)) {
+      if (piece.length > 11 && piece.charCodeAt(0) === 45 && /^-[A-Za-z]/.test(piece)) piece = piece.slice(2);
+      if (piece.length < 10 || piece.length > 64 || !/\d/.test(piece)) continue;
+      if (proseSecret(piece, false)) return true;
+    }
+  }
   return false;
 }
 
@@ -44,8 +55,10 @@ export const TENTH_WITNESSES: readonly Witness[] = [
   { name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ },
   { name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: /wifi:(?:[^;\n]*;)*?p:/ },
   {
+    // Two groups of five to eight letters with one vowel or none (the rule's two random groups), with up to four groups before and
+    // between, and a group with four consonants in a row among the first six.
     name: "random passphrase", rules: ["own:random-passphrase"], need: ["\"", "'", "“", "„", "«", ":"], gate: /[bcdfghjklmnpqrstvwxz]{4}/,
-    re: /(?:["'“„«]|:[ \t\u00a0]+)(?=[a-z \t\u00a0\d-]*?[bcdfghjklmnpqrstvwxz]{4})[a-z]{3,8}(?:[ \t\u00a0-](?:[a-z]{3,8}|\d{1,4})){2,5}(?=["'”“»]|[ \t\u00a0]*(?:\(|\r?\n|$|[.,;]))/,
+    re: /(?:["'“„«]|:[ \t\u00a0]+)(?=(?:[a-z\d]+[ \t\u00a0-]){0,5}[a-z]*[b-df-hj-np-tv-z]{4})(?:[a-z\d]+[ \t\u00a0-]){0,4}(?=[a-z]{5,8}(?![a-z\d]))[b-df-hj-np-tv-z]*(?:[aeiou][b-df-hj-np-tv-z]*)?[ \t\u00a0-](?:[a-z\d]+[ \t\u00a0-]){0,4}(?=[a-z]{5,8}(?![a-z\d]))[b-df-hj-np-tv-z]*(?:[aeiou][b-df-hj-np-tv-z]*)?(?![a-z])/,
   },
   { name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ },
   { name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: /\d[!#$%&*?@^~]/, re: /[a-z]{5}\d{2,}[!#$%&*?@^~]/ },
