@@ -189,12 +189,16 @@ export const TENTH_RULES: readonly OwnRule[] = [
   {
     kind: "random-passphrase",
     // A passphrase of random letter groups (three to six groups, two or more of five letters with
-    // one vowel in five or fewer, one with four consonants in a row), in quotes or after ":": no language writes such words.
+    // one vowel in five or fewer, one with four consonants in a row, one vowel in five letters or fewer over all), in quotes or
+    // after ":": no language writes such words.
     need: (t) => /[bcdfghjklmnpqrstvwxz]{4}/.test(t),
     re: /(["'“„«]|:[ \t\u00a0]+)([a-z]{3,8}(?:[ \t\u00a0-](?:[a-z]{3,8}|\d{1,4})){2,5})(?=["'”“»]|[ \t\u00a0]*(?:\(|\r?\n|$|[.,;]))/g,
     replace: (m, pre, value) => {
       const groups = (value ?? "").split(/[ \t\u00a0-]/);
-      return groups.filter(randomGroup).length >= 2 && groups.some((g) => /[bcdfghjklmnpqrstvwxz]{4}/.test(g)) ? `${pre}${m}` : `${pre}${value}`;
+      // And a vowel in five letters or fewer over the whole ("typed prompts mean" is English: four in fifteen).
+      const letters = groups.join("").replace(/\d/g, "");
+      const few = 5 * (letters.match(/[aeiou]/g) ?? []).length <= letters.length;
+      return few && groups.filter(randomGroup).length >= 2 && groups.some((g) => /[bcdfghjklmnpqrstvwxz]{4}/.test(g)) ? `${pre}${m}` : `${pre}${value}`;
     },
   },
   {

@@ -123,6 +123,8 @@ describe("redactSecrets: the tenth-set pass (issue 34: the tenth held-out set's 
     "WIFI:S:guest;T:nopass;;",
     "git checkout -b feature-login && docker run --name web -p 8080:80 nginx:1.25",
     `A good passphrase is "correct horse battery staple" and long.`,
+    "Classifier, settled: typed prompts mean 3.68 us, p99 13.88 us",
+    "export function listMonths(dir: string): MonthFiles[] {",
     "echo 'export PATH=$PATH:/opt/bin' | tee -a ~/.keys-notes",
     "we shipped the Summer2024! campaign last week",
     // Kept by place: ciphertexts to commit, published values, fingerprints, content names, ids, test vectors, references, placeholders.
