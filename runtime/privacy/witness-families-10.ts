@@ -14,6 +14,64 @@ import { proseSecret } from "./witness-families.js";
  * proseSecret takes. The rule's token is such a piece, so this holds wherever the rule takes one;
  * a scan of the line, no pattern.
  */
+/**
+ * The random-passphrase rule's witness (own-families-10.ts), a scan of the text's characters, no
+ * pattern (a pattern of counted groups cost more to compile than a cleared capture's whole scan):
+ * after a quote or a colon and blanks, groups of letters (three to eight) or digits (one to four)
+ * joined by a blank or "-", two of five letters or more with one vowel or none and one with four
+ * consonants in a row: what the rule's passphrase holds.
+ */
+function randomPassphraseWitness(text: string): boolean {
+  const n = text.length;
+  const blank = (c: number): boolean => c === 32 || c === 9 || c === 0xa0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    let k = -1;
+    if (c === 34 || c === 39 || c === 0x201c || c === 0x201e || c === 0xab) k = i + 1;
+    else if (c === 58 && i + 1 < n && blank(text.charCodeAt(i + 1))) for (k = i + 1; k < n && blank(text.charCodeAt(k)); ) k++;
+    if (k < 0) continue;
+    let poor = 0;
+    let cluster = false;
+    for (;;) {
+      const from = k;
+      let letters = 0;
+      let digits = 0;
+      let vowels = 0;
+      let run = 0;
+      let longest = 0;
+      for (; k < n; k++) {
+        const d = text.charCodeAt(k);
+        if (d >= 97 && d <= 122) {
+          letters++;
+          const v = d === 97 || d === 101 || d === 105 || d === 111 || d === 117;
+          if (v) vowels++;
+          run = v ? 0 : run + 1;
+          if (run > longest) longest = run;
+        } else if (d >= 48 && d <= 57) digits++;
+        else break;
+      }
+      const len = k - from;
+      if (letters > 0 && digits > 0) break;
+      if (letters > 0 ? len < 3 || len > 8 : len < 1 || len > 4) break;
+      if (letters >= 5 && vowels <= 1) poor++;
+      if (longest >= 4) cluster = true;
+      if (poor >= 2 && cluster) return true;
+      const d = text.charCodeAt(k);
+      if (k < n && (blank(d) || d === 45)) k++;
+      else break;
+    }
+  }
+  return false;
+}
+
+/** The tenth-set pass's scans (no pattern): the rules whose witness holds on `text`. */
+export function tenthScans(text: string): string[] {
+  const held: string[] = [];
+  if (commandArgumentWitness(text)) held.push("own:command-argument");
+  if (randomPassphraseWitness(text)) held.push("own:random-passphrase");
+  return held;
+}
+
 const FLAG = /[ \t]-/g;
 export function commandArgumentWitness(text: string): boolean {
   if (!text.includes(" -") && !text.includes("\t-")) return false;
@@ -42,9 +100,9 @@ export const TENTH_WITNESSES: readonly Witness[] = [
     name: "announced secret", rules: ["own:announced-secret"], need: ["passw", "passphrase", "secret", "token"],
     re: /(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:[^\n|]{0,40}\|?[ \t]*\r?\n){0,2}[^\n|]{0,40}\|?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:new |generated )?value[ \t]*:[ \t]*)[^\s|]{8}/,
   },
-  { name: "secret in a listing", rules: ["own:column-secret"], need: ["  "], gate: /(?:password|passwd|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2}/, re: /(?:passw(?:ord|d)|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2,}[^\s]{8}/ },
+  { name: "secret in a listing", rules: ["own:column-secret"], need: ["password", "passwd", "passphrase", "secret", "token", "psk", "apikey", "api_key"], gate: /(?:password|passwd|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2}/, re: /(?:passw(?:ord|d)|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2,}[^\s]{8}/ },
   { name: "wire password", rules: ["own:wire-password"], need: ["pass", "334"], re: /(?:^|\n)[ \t]*(?:[<>][ \t]*|c:[ \t]*)?pass[ \t]+[^\s]{4}|334[ \t]+(?:ugfzc3dvcmq6|cgfzc3dvcmq6)/ },
-  { name: "url signature", rules: ["own:url-signature"], need: ["sig"], re: /[?&][\w-]*sig(?:nature)?=[a-z0-9%_~+/.-]{32}/ },
+  { name: "url signature", rules: ["own:url-signature"], need: ["sig=", "signature="], re: /[?&][\w-]*sig(?:nature)?=[a-z0-9%_~+/.-]{32}/ },
   { name: "key store base64", rules: ["own:key-store-base64"], need: ["mii", "mhccaqee", "b3blbnnzac1rzxktdje", "/u3+7q", "zs7ozg"], re: /(?:mii[a-z0-9+/]{2}[aqgw]iba(?:z|dan|ak)|mhccaqee|b3blbnnzac1rzxktdje|\/u3\+7q|zs7ozg)[a-z0-9+/]{60}/ },
   { name: "otp seed", rules: ["own:otp-seed"], need: ["otp", "2fa", "mfa", "authenticator", "oath"], re: /otpauth(?:-migration)?:\/\/[^\s?#]*\?[^\s#]*(?:secret|data)=[^&\s#"'<>]{8}|(?:totp|hotp|otp|2fa|mfa|authenticator|oath)[^\n]*?[\s:="'](?:[a-z2-7]{16}|[a-z2-7]{4}(?: [a-z2-7]{4}){3})/ },
   { name: "recovery codes", rules: ["own:recovery-codes"], need: ["recovery", "backup"], re: /(?:recovery|backup)[^\n]*\n(?:[^\n]*\n){0,4}?[ \t]*(?:[0-9a-z]{4,6}[- ][0-9a-z]{4,6}|\d{6}-\d{6})/ },
@@ -54,12 +112,6 @@ export const TENTH_WITNESSES: readonly Witness[] = [
   { name: "commented key file", rules: ["own:commented-key-file"], need: ["comment"], re: /\bcomment\b[^\n]*\b(?:secret|private)[ \t]+key\b[^\n]*\r?\n[ \t]*[a-z0-9+/]{40}/ },
   { name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ },
   { name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: /wifi:(?:[^;\n]*;)*?p:/ },
-  {
-    // Two groups of five to eight letters with one vowel or none (the rule's two random groups), with up to four groups before and
-    // between, and a group with four consonants in a row among the first six.
-    name: "random passphrase", rules: ["own:random-passphrase"], need: ["\"", "'", "“", "„", "«", ":"], gate: /[bcdfghjklmnpqrstvwxz]{4}/,
-    re: /(?:["'“„«]|:[ \t\u00a0]+)(?=(?:[a-z\d]+[ \t\u00a0-]){0,5}[a-z]*[b-df-hj-np-tv-z]{4})(?:[a-z\d]+[ \t\u00a0-]){0,4}(?=[a-z]{5,8}(?![a-z\d]))[b-df-hj-np-tv-z]*(?:[aeiou][b-df-hj-np-tv-z]*)?[ \t\u00a0-](?:[a-z\d]+[ \t\u00a0-]){0,4}(?=[a-z]{5,8}(?![a-z\d]))[b-df-hj-np-tv-z]*(?:[aeiou][b-df-hj-np-tv-z]*)?(?![a-z])/,
-  },
   { name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ },
   { name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: /\d[!#$%&*?@^~]/, re: /[a-z]{5}\d{2,}[!#$%&*?@^~]/ },
 ];
