@@ -18,6 +18,7 @@ import { sha256Tagged } from "../../core/sha256.js";
 import { newErratum, type NewErratumInput } from "../store/new-erratum.js";
 import type { CaptureVerdict } from "../classifier/verdict.js";
 import { rowKind } from "./row-kind.js";
+import { clipHead, clipTail } from "../transcripts/clip.js";
 
 /** A complaint longer than this keeps its head and says how much was cut (a ledger line stays small). */
 export const MAX_COMPLAINT_CHARS = 20_000;
@@ -72,9 +73,9 @@ export function captureRow(
     frustration: v.frustration,
     complaint: clipComplaint(typedText),
     context: {
-      requested: ctx.requested === null ? null : ctx.requested.slice(0, REQUESTED_CHARS),
+      requested: ctx.requested === null ? null : clipHead(ctx.requested, REQUESTED_CHARS), // at whitespace (clip.ts)
       doing: doing.length > 0 ? doing.join("\n") : null,
-      response_preview: ctx.reply === null ? null : ctx.reply.slice(-RESPONSE_PREVIEW_CHARS),
+      response_preview: ctx.reply === null ? null : clipTail(ctx.reply, RESPONSE_PREVIEW_CHARS),
       // With no text (the transcript could not be read) the Stop hook's record may still name the reply.
       response_hash: ctx.replyComplete === false ? null : ctx.reply === null ? (ctx.replyHash ?? null) : (ctx.replyHash ?? responseHash(ctx.reply)),
       session_id: ctx.sessionId,

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { resolvePaths } from "../paths.js";
 import { knowProjectValues } from "../privacy/known-store.js";
 import { allCleared, redactSecrets } from "../privacy/redact.js";
+import { refold } from "../transcripts/tool-summary.js";
 import { writeAttachment } from "../store/attachments.js";
 import { appendErratumRaw } from "../store/raw-append.js";
 import { captureRow } from "./capture-row.js";
@@ -47,6 +48,9 @@ export function captureToLedger(c: CaptureInput): string | null {
   const outputIds = readOutputIds(hostOutputsFile(c.env, paths.ledgerDir), c.sessionId, since, c.nowMs);
   const identity = hookIdentity(paths.stateDir, c.env["USER"] ?? userName(), hostname());
   const reporter = { id: identity.reporter, role: "owner" };
+  // A tool call's input of several lines is redacted before its summary folds them (refold: the
+  // redactor reads lines; the tenth-set pass's door bug), unless the pre-filter clears it.
+  const toolCalls = tail.toolCalls.map((t) => refold(t, (s) => (allCleared([s]) ? s : redactSecrets(s).text)));
   const built = captureRow(
     c.verdict,
     typedPart(c.prompt).text,
@@ -56,7 +60,7 @@ export function captureToLedger(c: CaptureInput): string | null {
       reply,
       replyHash: c.reply.replyHash,
       requested: tail.previousPrompt,
-      toolCalls: tail.toolCalls,
+      toolCalls,
       outputIds,
       version: tail.version,
       model: tail.model ?? c.reply.keptModel,
@@ -65,13 +69,13 @@ export function captureToLedger(c: CaptureInput): string | null {
   );
   if (built === null) return null;
   const { erratum } = built;
-  const deep = built.deepContext && (reply !== null || tail.toolCalls.length > 0);
+  const deep = built.deepContext && (reply !== null || toolCalls.length > 0);
   // One pre-filter run for every text this capture writes: the row's free-text fields (the
   // store's redactErratum then finds them cleared) and the deep context's. In a fresh hook
   // process each run pays its searches again, and the reply (which the Stop hook no longer
   // scans) is most of the text. When the whole is not cleared, each text is redacted.
   const e = erratum.context;
-  const deepTexts = deep ? [tail.previousPrompt, reply, ...tail.toolCalls.map((t) => t.summary)] : [];
+  const deepTexts = deep ? [tail.previousPrompt, reply, ...toolCalls.map((t) => t.summary)] : [];
   const clear = allCleared([erratum.complaint, e.requested, e.doing, e.response_preview, e.component, e.cwd, ...deepTexts]);
   let attachmentDir: string | null = null;
   if (deep) {
@@ -83,7 +87,7 @@ export function captureToLedger(c: CaptureInput): string | null {
       verdict: { kind: v.kind, rating: v.rating, frustration: v.frustration, language: v.language, signals: v.signals, ...(v.repeat === true ? { repeat: true } : {}) },
       requested: tail.previousPrompt === null ? null : redact(tail.previousPrompt),
       reply: reply === null ? null : redact(reply),
-      tool_calls: tail.toolCalls.map((t) => ({ name: t.name, summary: redact(t.summary) })),
+      tool_calls: toolCalls.map((t) => ({ name: t.name, summary: redact(t.summary) })),
       transcript_path: c.transcriptPath,
     };
     erratum.links = { attachments: [writeAttachment(paths.attachmentsDir, erratum.id, "context.json", `${JSON.stringify(ctx, null, 2)}\n`)] };

@@ -25,6 +25,7 @@ import { notASecret, onlyReferences } from "./placeholders.js";
 import { publicByDesign } from "./own-shapes.js";
 import { keptByFamily } from "./own-families.js";
 import { keptByPlace } from "./own-families-9.js";
+import { keptByPlace10 } from "./own-families-10.js";
 import { spellsItsName, upstreamDisowns } from "./upstream-verdict.js";
 
 export interface Redaction {
@@ -223,7 +224,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
       const [s, e] = queue.shift()!;
       // A URL token's segment starts after a "/": widened to the left across it, it took the
       // URL's folders and host with it ("https://docs.google.[REDACTED:url-token]").
-      const [start, end] = widenToToken(text, s, e, kind !== "url-token" && kind !== "url-path-key");
+      const [start, end] = widenToToken(text, s, e, kind !== "url-token" && kind !== "url-path-key" && kind !== "webhook-url");
       // A placeholder, a masked value, an identifier of words: what a broad rule matched is no
       // secret. gitleaks' provider rules keep their own verdicts (their allowlists and entropy):
       // their true samples include values such as "12345678-ABCD-…" that fit the format.
@@ -232,7 +233,7 @@ function redactWith(text: string, plan: readonly Step[], filtered: boolean, only
       // rule, a value made only of variable references ("${USER:-${DEFAULT_USER}}:${APIKEY}").
       const value = text.slice(start, end);
       // A key its provider documents as public (own-shapes.ts publicByDesign), whichever rule found it.
-      if (onlyReferences(value) || publicByDesign(text, start, end) || keptByFamily(text, start, end) || keptByPlace(text, start, end) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
+      if (onlyReferences(value) || publicByDesign(text, start, end) || keptByFamily(text, start, end) || keptByPlace(text, start, end) || keptByPlace10(text, start, end) || (!upstream && (notASecret(value) || MASKED_AFTER.test(text.slice(end, end + 4)) || spellsItsName(text, start, end)))) {
         if (rescan && s + 1 > rescannedFrom && s + 1 < text.length) {
           rescannedFrom = s + 1;
           // The rescan finds every later match of the rule too: it replaces the rest of the queue.

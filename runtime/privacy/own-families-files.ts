@@ -126,10 +126,10 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
   },
   {
     kind: "key-bytes",
-    // A key as an array of 16, 24, 32, 48 or 64 byte values under a key's name (zigbee2mqtt's
+    // A key as an array of 16, 24, 32, 48 or 64 byte values under a key's name, on one line or several (zigbee2mqtt's
     // `network_key: [..]`, C's `uint8_t key[16] = {0x.., …}`, Python's `bytes([..])`).
     need: (t, lower) => t.includes(",") && /key|secret|psk/.test(lower()),
-    re: /((\b[\w.-]*(?:key|Key|KEY|secret|Secret|SECRET|psk|PSK)\w*)(?:[ \t]*\[\d*\])?["']?[ \t]*[:=][ \t]*(?:bytes\(|new byte\[\][ \t]*|\(byte\[\]\)[ \t]*)?[[{(][ \t]*)((?:(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*){15,63}(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})(?=[ \t,]*[\]})])|(?:(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*){8,63}(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})?,?…)/g,
+    re: /((\b[\w.-]*(?:key|Key|KEY|secret|Secret|SECRET|psk|PSK)\w*)(?:[ \t]*\[\d*\])?["']?[ \t]*[:=][ \t]*(?:bytes\(|new byte\[\][ \t]*|\(byte\[\]\)[ \t]*)?[[{(]\s*)((?:(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,\s*){15,63}(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})(?=[\s,]*[\]})])|(?:(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,\s*){8,63}(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})?,?…)/g,
     replace: (m, pre, name, list) => {
       // A list a clip mark cut ("…, 99,…") is judged by what is left.
       const cut = (list ?? "").endsWith("…");
@@ -186,11 +186,11 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
   {
     kind: "prose-password",
     // A password in a sentence of any language, by its shape alone (proseSecret): a line of words
-    // (three or more words of letters besides it, none of code's brackets, "=", ";" or "|"), and
+    // (three or more words of letters besides it, none of code's brackets, "=", ";" or "|"; a reply's "> " quote marks before it, after words or not, allowed), and
     // in it a token as a password generator makes one, not base64 of text (an encoded id). The line before and after the token is read
     // around it, so each token is judged with its line.
     // The cheap checks first (a run's start, its length, a digit in it), the line's lookbehind only where they hold.
-    re: /(?<![A-Za-z0-9!#$%&*+?^_~/.@:-])(?=[A-Za-z0-9!#$%&*+?^_~-]{0,63}\d)(?=[A-Za-z0-9!#$%&*+?^_~-]{10})(?<=(?:^|\n)([^\n{}[\]=;<>|\\]*?))([A-Za-z0-9!#$%&*+?^_~-]{10,64})(?![A-Za-z0-9!#$%&*+?^_~/@:-])(?=([^\n{}[\]=;<>|\\]*)(?:\n|$))/g,
+    re: /(?<![A-Za-z0-9!#$%&*+?^_~/.@:-])(?=[A-Za-z0-9!#$%&*+?^_~-]{0,63}\d)(?=[A-Za-z0-9!#$%&*+?^_~-]{10})(?<=(?:^|\n)(?:>[ \t]?)*((?:[^\n{}[\]=;<>|\\]|>[ \t])*?))([A-Za-z0-9!#$%&*+?^_~-]{10,64})(?![A-Za-z0-9!#$%&*+?^_~/@:-])(?=([^\n{}[\]=;<>|\\]*)(?:\n|$))/g,
     replace: (m, before, token, after) => (proseLine(`${before ?? ""} ${after ?? ""}`) && proseSecret(token ?? "", otherScriptLine(besideWords(before ?? "", after ?? ""))) && !encodedText(token ?? "") ? m : token ?? ""),
   },
 ];

@@ -20,6 +20,7 @@ import { tokenRuns } from "./token-runs.js";
 import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
 import { importedKeywords } from "./imported-rules.js";
 import { FAMILY_WITNESSES, proseKeyWitness, proseWitness } from "./witness-families.js";
+import { tenthScans, TENTH_WITNESSES } from "./witness-families-10.js";
 
 export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
 export { KEY_WORDS } from "./witness-places.js";
@@ -219,7 +220,7 @@ const WITNESSES: readonly Witness[] = [
   // The seventh pass's witnesses, apart (witness-places.ts).
   ...PLACE_WITNESSES,
   // The eighth-set pass's witnesses (witness-families.ts).
-  ...FAMILY_WITNESSES,
+  ...FAMILY_WITNESSES, ...TENTH_WITNESSES, // the tenth-set pass's in witness-families-10.ts
 ];
 
 /** The own url-password rule, on the text as it is (no letters in it): scheme://user:password@host. */
@@ -364,6 +365,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   // The eighth-set pass: a password in prose by its shape (witness-families.ts: a scan, no pattern).
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
+  if (may === null || may("own:command-argument own:random-passphrase")) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

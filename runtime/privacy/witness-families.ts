@@ -84,7 +84,9 @@ export function proseSecret(v: string, otherScript: boolean): boolean {
         if (x > i && v.charCodeAt(x) >= 97) vowelAfterFirst = true;
       }
     }
-    if (e - i >= 3 && vowelAfterFirst && 3 * vowels >= e - i) words += e - i;
+    // A run of three whose capital ends a run of capitals ("EZso": "Zso") is no word (the tenth-set pass).
+    const afterCapitals = e - i === 3 && i > 0 && kindOf(v.charCodeAt(i)) === UPPER && kindOf(v.charCodeAt(i - 1)) === UPPER;
+    if (e - i >= 3 && !afterCapitals && vowelAfterFirst && 3 * vowels >= e - i) words += e - i;
     i = e;
   }
   return words < 0.4 * n && entropy(v) > 3 && !decodesToText(v);
@@ -216,9 +218,9 @@ export function proseWitness(text: string): boolean {
     if (start >= 0 && n >= 10 && n <= 64 && beyondHex + syms > 0 && ((upper > 0 && lower > 0 && digits >= 2) || (digits >= 3 && upper + lower >= 3)) && proseSecret(text.slice(start, i), true)) {
       const from = text.lastIndexOf("\n", start) + 1;
       const to = text.indexOf("\n", i);
-      const before = text.slice(from, start);
+      const before = text.slice(from, start).replace(/^(?:>[ \t]?)+/, ""); // a reply's quote marks
       const after = text.slice(i, to < 0 ? text.length : to);
-      if (!/[{}[\]=;<>|\\]/.test(before) && !/[{}[\]=;<>|\\]/.test(after) && proseLine(`${before} ${after}`)) return true;
+      if (!/[{}[\]=;<>|\\]/.test(before.replace(/>[ \t]/g, "")) && !/[{}[\]=;<>|\\]/.test(after) && proseLine(`${before} ${after}`)) return true;
     }
     start = -1;
   }
@@ -267,7 +269,7 @@ export const FAMILY_WITNESSES: readonly Witness[] = [
   { name: "secret parameter", rules: ["own:declared-secret"], need: ["noecho", "sensitive"], re: /noecho|sensitive[ \t]*[=:][ \t]*true/ },
   { name: "quoted directive", rules: ["own:quoted-directive"], need: ["password", "passwd", "secret", "token", "apikey", "passphrase", "_key", "_pass", "_pw"], re: /(?:^|\n)[ \t]*[a-z][\w.-]*(?:password|passwd|secret|token|apikey|passphrase|_key|_pass|_pw)[ \t]+["'][^"'\n]{4}/ },
   { name: "pw name", rules: ["own:pw-name"], need: ["pw", "::"], re: /[a-z_.-]pw["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{4}|(?:^|\n)[a-z][\w-]*(?:password|pw|secret)[\w-]*::/ },
-  { name: "key bytes", rules: ["own:key-bytes"], need: ["key", "secret", "psk"], re: /(?:key|secret|psk)\w*(?:[ \t]*\[\d*\])?["']?[ \t]*[:=][ \t]*(?:bytes\(|new byte\[\][ \t]*|\(byte\[\]\)[ \t]*)?[[{(][ \t]*(?:(?:0x[0-9a-f]{1,2}|\d{1,3})[ \t]*,[ \t]*){8}/ },
+  { name: "key bytes", rules: ["own:key-bytes"], need: ["key", "secret", "psk"], re: /(?:key|secret|psk)\w*(?:[ \t]*\[\d*\])?["']?[ \t]*[:=][ \t]*(?:bytes\(|new byte\[\][ \t]*|\(byte\[\]\)[ \t]*)?[[{(]\s*(?:(?:0x[0-9a-f]{1,2}|\d{1,3})[ \t]*,\s*){8}/ },
   { name: "key file", rules: ["own:key-file"], need: ["signing", "secret", "private"], re: /"(?:type|description)"\s*:\s*"[^"\n]*(?:signing|secret|private)[ _]?key/ },
   { name: "keytab key", rules: ["own:kerberos-key"], need: ["(0x"], re: /(?:\((?:aes|des|des3|rc4|arcfour|camellia)[\w-]*\)|@[a-z0-9.-]+)[ \t]*\(0x[0-9a-f]{32}/ },
   { name: "pragma key", rules: ["own:pragma-key"], need: ["pragma"], re: /pragma[ \t]+(?:\w+\.)?(?:key|rekey|hexkey|hexrekey|textkey)/ },

@@ -14,7 +14,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import type { ExchangesCarrySchema, LineRef } from "../../schemas/cursor.js";
 import type { z } from "zod";
 import { assistantPart, classifyRecord, type TranscriptRecord } from "./records.js";
-import { replyTail, type CarryState, type LineSpan } from "./scan.js";
+import { redactLines, replyTail, type CarryState, type LineSpan } from "./scan.js";
 import { summarizeToolCall } from "./tool-summary.js";
 import { typedPromptVerdict } from "./typed.js";
 
@@ -83,7 +83,7 @@ export function loadCarry(path: string, stored: StoredCarry): CarryState | null 
         const rec = line(t);
         const use = rec === null ? undefined : assistantPart(rec)?.toolUses[t.index];
         if (use === undefined) return null;
-        tools.push(summarizeToolCall(use.name, use.input));
+        tools.push(summarizeToolCall(use.name, use.input, redactLines));
       }
       const span = (r: LineRef | null): LineSpan | null => (r === null ? null : { offset: r.offset, end: r.end });
       return {

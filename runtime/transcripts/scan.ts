@@ -4,6 +4,8 @@ import { ConversationGraph } from "./graph.js";
 import { exchangeId } from "./ids.js";
 import { emptyStats, readTranscript, type ReadStats } from "./reader.js";
 import { assistantPart, graphParent, hasToolResult, type TranscriptRecord } from "./records.js";
+import { clipTail } from "./clip.js";
+import { redactSecrets } from "../privacy/index.js";
 import { summarizeToolCall } from "./tool-summary.js";
 import { typedPromptVerdict, type NotTypedReason } from "./typed.js";
 
@@ -110,9 +112,11 @@ export function freshCarry(): CarryState {
   return { turns: {}, lastAsk: null, lastAskAt: null, replyEnd: null, replyEndAt: null, replyTs: null, model: null, tools: [], toolsAt: [], recentUuids: [] };
 }
 
+/** A tool call's input of several lines, redacted before its summary folds them (tool-summary.ts refold). */
+export const redactLines = (text: string): string => redactSecrets(text).text;
+
 function clipEnd(text: string, max: number): string {
-  const t = text.trim();
-  return t.length > max ? `…${t.slice(t.length - max + 1)}` : t;
+  return clipTail(text.trim(), max, "…"); // at whitespace (clip.ts)
 }
 
 /** The end of an assistant line's text: its last non-empty text part, clipped to REPLY_END_CHARS. */
@@ -194,7 +198,7 @@ export async function scanTranscript(path: string, opts: ScanOptions = {}): Prom
       if (part.messageId !== null) messageIds.add(part.messageId);
       const tail = replyTail(part.texts);
       const model = part.model !== null && part.model !== "<synthetic>" ? part.model : null;
-      const tools = part.toolUses.map((u) => summarizeToolCall(u.name, u.input));
+      const tools = part.toolUses.map((u) => summarizeToolCall(u.name, u.input, redactLines));
       if (tail !== null || tools.length > 0 || model !== null) {
         events.push({ k: "assistant", node, at: { offset: ev.offset, end: ev.end }, tail, ts: rec.timestamp, model, tools });
       }

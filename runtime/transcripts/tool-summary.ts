@@ -1,4 +1,5 @@
 import type { ToolCall } from "../../schemas/exchange.js";
+import { clipHead } from "./clip.js";
 import { isObject, str } from "./records.js";
 
 /** Longest summary kept for one tool call, in characters. */
@@ -32,19 +33,35 @@ export function tildeHome(text: string): string {
   return text.replace(HOME_PATH, "~");
 }
 
+/** One line, clipped at whitespace (clip.ts: a token cut in two would leave part of a key without its context). */
 function clip(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+  return clipHead(text.replace(/\s+/g, " ").trim(), max, "…");
+}
+
+/** A summary's input of several lines, unfolded (not written: kept beside the summary for refold). */
+const SOURCES = new WeakMap<ToolCall, string>();
+
+/**
+ * The summary again from its input of several lines, that input passed through `redact` first
+ * (the tenth-set pass's door bug: the summary folds the lines into one, and the redactor reads a
+ * line's structure, a command and its printed password, a key file's comment and its key, so a
+ * summary redacted after the fold kept in clear what the whole input's redaction takes). A
+ * summary of one line comes back as it is.
+ */
+export function refold(call: ToolCall, redact: (text: string) => string): ToolCall {
+  const source = SOURCES.get(call);
+  return source === undefined ? call : { name: call.name, summary: clip(tildeHome(redact(source)), TOOL_SUMMARY_MAX) };
 }
 
 /**
- * A short, single-line summary of a tool call's input, home paths shortened to "~".
+ * A short, single-line summary of a tool call's input, home paths shortened to "~"; with
+ * `redact`, an input of several lines is redacted before its lines are folded (refold).
  *
  * Example: `summarizeToolCall("Bash", {command: "npm test -- --run", description: "x"})` →
  * `{name: "Bash", summary: "npm test -- --run"}`; `summarizeToolCall("Read",
  * {file_path: "/home/ann/app/src/a.ts"})` → `{name: "Read", summary: "~/app/src/a.ts"}`.
  */
-export function summarizeToolCall(name: string, input: unknown): ToolCall {
+export function summarizeToolCall(name: string, input: unknown, redact?: (text: string) => string): ToolCall {
   let summary = "";
   if (isObject(input)) {
     const fields = PRIMARY_FIELD[name];
@@ -64,5 +81,9 @@ export function summarizeToolCall(name: string, input: unknown): ToolCall {
   } else if (typeof input === "string") {
     summary = input;
   }
-  return { name, summary: clip(tildeHome(summary), TOOL_SUMMARY_MAX) };
+  if (!summary.includes("\n")) return { name, summary: clip(tildeHome(summary), TOOL_SUMMARY_MAX) };
+  if (redact !== undefined) return { name, summary: clip(tildeHome(redact(summary)), TOOL_SUMMARY_MAX) };
+  const call = { name, summary: clip(tildeHome(summary), TOOL_SUMMARY_MAX) };
+  SOURCES.set(call, summary);
+  return call;
 }

@@ -115,7 +115,8 @@ function proseSecretByPatterns(v: string, otherScript: boolean): boolean {
   const runs = (v.match(/[a-z]+|[A-Z]+|\d+|[^A-Za-z0-9]+/g) ?? []).length;
   if (runs < (both || !otherScript ? 5 : 3)) return false;
   let words = 0;
-  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && /[aeiou]/.test(m[0].slice(1)) && 3 * (m[0].match(/[aeiouAEIOU]/g) ?? []).length >= m[0].length) words += m[0].length;
+  // With the tenth-set pass's change: a run of three whose capital ends a run of capitals is no word.
+  for (const m of v.matchAll(/[A-Z]?[a-z]{2,}/g)) if (m[0].length >= 3 && !(m[0].length === 3 && m.index > 0 && /[A-Z]/.test(m[0][0]!) && /[A-Z]/.test(v[m.index - 1]!)) && /[aeiou]/.test(m[0].slice(1)) && 3 * (m[0].match(/[aeiouAEIOU]/g) ?? []).length >= m[0].length) words += m[0].length;
   return words < 0.4 * v.length && entropy(v) > 3 && !decodesToText(v);
 }
 

@@ -1,0 +1,117 @@
+/**
+ * The pre-filter's conditions for the tenth-set pass's rules (own-families-10.ts; docs/privacy.md
+ * "A tenth held-out set"), apart from prefilter.ts as witness-families.ts is: each needs a literal
+ * of its rule's place (lower-cased) before a relaxation of the rule's pattern is tried, so a text
+ * without the literal costs one substring search a witness.
+ */
+import type { Witness } from "./prefilter.js";
+import { proseSecret } from "./witness-families.js";
+
+/**
+ * The command-argument rule's witness (own-families-10.ts), on the text as it is (the token's
+ * cases decide, which a lower-cased witness cannot tell): on a line with a flag's " -", a piece
+ * between blanks, commas and quotes (or what follows a one-letter flag glued to it) that
+ * proseSecret takes. The rule's token is such a piece, so this holds wherever the rule takes one;
+ * a scan of the line, no pattern.
+ */
+/**
+ * The random-passphrase rule's witness (own-families-10.ts), a scan of the text's characters, no
+ * pattern (a pattern of counted groups cost more to compile than a cleared capture's whole scan):
+ * after a quote or a colon and blanks, groups of letters (three to eight) or digits (one to four)
+ * joined by a blank or "-", two of five letters or more with one vowel or none and one with four
+ * consonants in a row: what the rule's passphrase holds.
+ */
+function randomPassphraseWitness(text: string): boolean {
+  const n = text.length;
+  const blank = (c: number): boolean => c === 32 || c === 9 || c === 0xa0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    let k = -1;
+    if (c === 34 || c === 39 || c === 0x201c || c === 0x201e || c === 0xab) k = i + 1;
+    else if (c === 58 && i + 1 < n && blank(text.charCodeAt(i + 1))) for (k = i + 1; k < n && blank(text.charCodeAt(k)); ) k++;
+    if (k < 0) continue;
+    let poor = 0;
+    let cluster = false;
+    for (;;) {
+      const from = k;
+      let letters = 0;
+      let digits = 0;
+      let vowels = 0;
+      let run = 0;
+      let longest = 0;
+      for (; k < n; k++) {
+        const d = text.charCodeAt(k);
+        if (d >= 97 && d <= 122) {
+          letters++;
+          const v = d === 97 || d === 101 || d === 105 || d === 111 || d === 117;
+          if (v) vowels++;
+          run = v ? 0 : run + 1;
+          if (run > longest) longest = run;
+        } else if (d >= 48 && d <= 57) digits++;
+        else break;
+      }
+      const len = k - from;
+      if (letters > 0 && digits > 0) break;
+      if (letters > 0 ? len < 3 || len > 8 : len < 1 || len > 4) break;
+      if (letters >= 5 && vowels <= 1) poor++;
+      if (longest >= 4) cluster = true;
+      if (poor >= 2 && cluster) return true;
+      const d = text.charCodeAt(k);
+      if (k < n && (blank(d) || d === 45)) k++;
+      else break;
+    }
+  }
+  return false;
+}
+
+/** The tenth-set pass's scans (no pattern): the rules whose witness holds on `text`. */
+export function tenthScans(text: string): string[] {
+  const held: string[] = [];
+  if (commandArgumentWitness(text)) held.push("own:command-argument");
+  if (randomPassphraseWitness(text)) held.push("own:random-passphrase");
+  return held;
+}
+
+const FLAG = /[ \t]-/g;
+export function commandArgumentWitness(text: string): boolean {
+  if (!text.includes(" -") && !text.includes("\t-")) return false;
+  // Each line holding a flag's " -" once (found by search: most lines hold none).
+  FLAG.lastIndex = 0;
+  for (let m = FLAG.exec(text); m !== null; m = FLAG.exec(text)) {
+    const from = text.lastIndexOf("\n", m.index) + 1;
+    const to = text.indexOf("\n", m.index);
+    const done = to < 0 ? text.length : to;
+    FLAG.lastIndex = done;
+    for (let piece of text.slice(from, done).split(/[\s,'"]+/)) {
+      if (piece.length > 11 && piece.charCodeAt(0) === 45 && /^-[A-Za-z]/.test(piece)) piece = piece.slice(2);
+      if (piece.length < 10 || piece.length > 64 || !/\d/.test(piece)) continue;
+      if (proseSecret(piece, false)) return true;
+    }
+  }
+  return false;
+}
+
+export const TENTH_WITNESSES: readonly Witness[] = [
+  {
+    name: "printed secret", rules: ["own:printed-secret"], need: ["pass", "secret", "token", "psk", "credential", "_key"],
+    re: /(?:[$>]|@[^\n]*[$#])[ \t]+[^\n]*(?:pass|secret|token|psk|credential|_key)[^\n]*\r?\n[ \t]*b?["']?[^\s"'[\]]{8}/,
+  },
+  {
+    name: "announced secret", rules: ["own:announced-secret"], need: ["passw", "passphrase", "secret", "token"],
+    re: /(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:[^\n|]{0,40}\|?[ \t]*\r?\n){0,2}[^\n|]{0,40}\|?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:new |generated )?value[ \t]*:[ \t]*)[^\s|]{8}/,
+  },
+  { name: "secret in a listing", rules: ["own:column-secret"], need: ["password", "passwd", "passphrase", "secret", "token", "psk", "apikey", "api_key"], gate: /(?:password|passwd|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2}/, re: /(?:passw(?:ord|d)|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2,}[^\s]{8}/ },
+  { name: "wire password", rules: ["own:wire-password"], need: ["pass", "334"], re: /(?:^|\n)[ \t]*(?:[<>][ \t]*|c:[ \t]*)?pass[ \t]+[^\s]{4}|334[ \t]+(?:ugfzc3dvcmq6|cgfzc3dvcmq6)/ },
+  { name: "url signature", rules: ["own:url-signature"], need: ["sig=", "signature="], re: /[?&][\w-]*sig(?:nature)?=[a-z0-9%_~+/.-]{32}/ },
+  { name: "key store base64", rules: ["own:key-store-base64"], need: ["mii", "mhccaqee", "b3blbnnzac1rzxktdje", "/u3+7q", "zs7ozg"], re: /(?:mii[a-z0-9+/]{2}[aqgw]iba(?:z|dan|ak)|mhccaqee|b3blbnnzac1rzxktdje|\/u3\+7q|zs7ozg)[a-z0-9+/]{60}/ },
+  { name: "otp seed", rules: ["own:otp-seed"], need: ["otp", "2fa", "mfa", "authenticator", "oath"], re: /otpauth(?:-migration)?:\/\/[^\s?#]*\?[^\s#]*(?:secret|data)=[^&\s#"'<>]{8}|(?:totp|hotp|otp|2fa|mfa|authenticator|oath)[^\n]*?[\s:="'](?:[a-z2-7]{16}|[a-z2-7]{4}(?: [a-z2-7]{4}){3})/ },
+  { name: "recovery codes", rules: ["own:recovery-codes"], need: ["recovery", "backup"], re: /(?:recovery|backup)[^\n]*\n(?:[^\n]*\n){0,4}?[ \t]*(?:[0-9a-z]{4,6}[- ][0-9a-z]{4,6}|\d{6}-\d{6})/ },
+  { name: "licence block", rules: ["own:licence-block"], need: ["licence", "license"], re: /begin[ \t]+[a-z ]*licen[cs]e/ },
+  { name: "webhook url", rules: ["own:webhook-url"], need: ["hook"], re: /(?:hook[\w-]*["']?[ \t]*[=:][ \t]*["']?https?:\/\/|https?:\/\/(?:web)?hooks?[.:/])[^\s"'<>]*\/[a-z0-9]{12}/ },
+  { name: "cookie jar", rules: ["own:cookie-jar"], need: ["cookie"], re: /cookies?(?:\.\w+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'][^"'\n]{16}/ },
+  { name: "commented key file", rules: ["own:commented-key-file"], need: ["comment"], re: /\bcomment\b[^\n]*\b(?:secret|private)[ \t]+key\b[^\n]*\r?\n[ \t]*[a-z0-9+/]{40}/ },
+  { name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ },
+  { name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: /wifi:(?:[^;\n]*;)*?p:/ },
+  { name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ },
+  { name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: /\d[!#$%&*?@^~]/, re: /[a-z]{5}\d{2,}[!#$%&*?@^~]/ },
+];
