@@ -64,21 +64,31 @@ function recaseLabel(text: string, secret: string, f: (label: string) => string)
   return { text: text.slice(0, l[0]) + next + text.slice(l[1]), parts: [secret] };
 }
 
-/** The text with the secret's line cut every `width` columns (a terminal's hard wrap), or with a break at a chosen column inside the secret. */
+/** A terminal narrower than this is not modelled (a wrap inside the secret needs the secret past it). */
+const MIN_WIDTH = 60;
+
+/**
+ * The text as a terminal `width` columns wide shows it: every line longer than the width cut
+ * every `width` columns (a hard wrap, the newline inside the token); null when no cut falls
+ * inside the secret.
+ */
 function wrapAt(text: string, secret: string, width: number, joint: string): Transformed | null {
   const at = text.indexOf(secret);
-  const [ls, le] = lineAround(text, at);
-  const cuts: number[] = [];
-  for (let c = ls + width; c < le; c += width) cuts.push(c);
-  const inside = cuts.filter((c) => c > at && c < at + secret.length);
-  if (inside.length === 0) return null;
-  let out = text.slice(0, ls);
-  let prev = ls;
-  for (const c of cuts) {
-    out += text.slice(prev, c) + joint;
-    prev = c;
+  const inside: number[] = [];
+  let out = "";
+  let ls = 0;
+  for (const line of text.split("\n")) {
+    for (let c = 0; c < line.length; c += width) {
+      if (c > 0) {
+        out += joint;
+        if (ls + c > at && ls + c < at + secret.length) inside.push(ls + c);
+      }
+      out += line.slice(c, c + width);
+    }
+    out += "\n";
+    ls += line.length + 1;
   }
-  out += text.slice(prev);
+  if (inside.length === 0) return null;
   const parts: string[] = [];
   let p = at;
   for (const c of inside) {
@@ -86,11 +96,21 @@ function wrapAt(text: string, secret: string, width: number, joint: string): Tra
     p = c;
   }
   parts.push(text.slice(p, at + secret.length));
-  return { text: out, parts, joint };
+  return { text: out.slice(0, -1), parts, joint };
 }
 
-/** A break inside the secret at a seeded column of it (between a third and two thirds). */
+/** A terminal of the width that cuts the secret at a seeded column of it (between a third and two thirds), if that width is MIN_WIDTH or more. */
 function wrapInside(text: string, secret: string, rand: () => number, joint: string): Transformed | null {
+  if (secret.length < 8) return null;
+  const at = text.indexOf(secret);
+  const col = at - (text.lastIndexOf("\n", at - 1) + 1);
+  const k = Math.floor(secret.length / 3 + rand() * (secret.length / 3));
+  if (col + k < MIN_WIDTH) return null;
+  return wrapAt(text, secret, col + k, joint);
+}
+
+/** A shell continuation (`\` and a newline) inside the secret at a seeded column of it: the shell joins the two. */
+function wrapSplit(text: string, secret: string, rand: () => number, joint: string): Transformed | null {
   if (secret.length < 8) return null;
   const at = text.indexOf(secret);
   const k = Math.floor(secret.length / 3 + rand() * (secret.length / 3));
@@ -129,7 +149,7 @@ export const TRANSFORMS: readonly Transform[] = [
   { name: "wrap-100", neutral: false, apply: (t, s) => wrapAt(t, s, 100, "\n") },
   { name: "wrap-120", neutral: false, apply: (t, s) => wrapAt(t, s, 120, "\n") },
   { name: "wrap-inside", neutral: false, apply: (t, s, r) => wrapInside(t, s, r, "\n") },
-  { name: "continuation", neutral: false, apply: (t, s, r) => wrapInside(t, s, r, "\\\n") },
+  { name: "continuation", neutral: false, apply: (t, s, r) => wrapSplit(t, s, r, "\\\n") },
   {
     name: "json-1",
     neutral: true,
