@@ -140,9 +140,10 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
     if (typeof t !== "string" || t === "") continue;
     // A known value of the owner's is in no pre-filter condition: such a text is never cleared.
     if (scrubKnown(t) !== null) return false;
-    if (cleared.has(t)) continue;
-    // A text whose view (through-views.ts) the pre-filter does not clear.
+    // A text whose view (through-views.ts) the pre-filter does not clear: before the cleared
+    // texts, which are the texts the pre-filter clears as written.
     if (viewNotCleared(t, (v) => candidates(v).first === null)) return false;
+    if (cleared.has(t)) continue;
     // A text the pre-filter could not clear before: the join would not be cleared either.
     if (redacted.has(t)) return false;
     // A text given twice (a short reply is both the row's preview and the deep context's reply) is scanned once.
