@@ -205,41 +205,41 @@ const percentStep: Step = (text) => {
  * Gutters a whole text's lines can share, each tried in order: a log line's timestamp and level,
  * a markdown quote, a diff's column (at least one line `+` or `-`), a list's bullet, an indent
  * (the whitespace every line starts with: a diff's context lines, a tab). A gutter is dropped
- * only when every non-empty line has one; a diff's or a bullet's only when there are two such
- * lines or more ("-p secret" alone is a flag, not a removed line).
+ * only when every non-empty line but the first has one; a diff's or a bullet's only when there
+ * are two such lines or more ("-p secret" alone is a flag, not a removed line).
  */
+const INDENT = /^[ \t]+/;
 const GUTTERS: ReadonlyArray<{ re: RegExp; need?: RegExp; lines: number }> = [
   { re: /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\s+(?:\[?[A-Za-z]{3,8}\]?:?\s+)?/, lines: 1 },
   { re: /^(?:> ?)+/, lines: 1 },
   { re: /^[+\- ]/, need: /^[+-]/m, lines: 2 },
   { re: /^\s*(?:[-*•]|\d{1,3}[.)])\s+/, lines: 2 },
-  { re: /^[ \t]+/, lines: 1 },
+  { re: INDENT, lines: 1 },
 ];
 
+/** The characters a gutter can start with (a stamp's digit, `>`, `+`, `-`, a space, a bullet, a tab): any other first character, no gutter. */
+const GUTTER_FIRST = /^\n*[0-9>+\- *•\t]/;
+
 const gutterStep: Step = (text) => {
+  const nl = text.indexOf("\n");
+  if (!GUTTER_FIRST.test(text) && (nl < 0 || !GUTTER_FIRST.test(text.slice(nl + 1, nl + 3)))) return null;
   const lines = text.split("\n");
-  const filled = lines.filter((l) => l !== "").length;
   for (const g of GUTTERS) {
-    if (filled < g.lines) continue;
     const cut: number[] = [];
+    let having = 0;
     let ok = true;
-    for (const l of lines) {
-      if (l === "") {
-        cut.push(0);
-        continue;
-      }
-      const m = g.re.exec(l);
-      if (m === null) {
-        ok = false;
-        break;
-      }
-      cut.push(m[0].length);
+    for (let k = 0; k < lines.length && ok; k++) {
+      const m = lines[k] === "" ? null : g.re.exec(lines[k]!);
+      // The first line may lack it: a writer puts its own words before the text ("please deploy it: ").
+      if (m === null && lines[k] !== "" && k > 0) ok = false;
+      cut.push(m === null ? 0 : m[0].length);
+      if (m !== null && m[0].length > 0) having++;
     }
-    if (!ok || cut.every((c) => c === 0) || (g.need !== undefined && !g.need.test(text))) continue;
-    // An indent: only what every line has (a block's own indentation below it is kept).
-    if (g.lines === 1 && g.re.source === "^[ \\t]+") {
-      const least = Math.min(...lines.filter((l) => l !== "").map((l) => /^[ \t]*/.exec(l)![0].length));
-      for (let k = 0; k < cut.length; k++) if (lines[k] !== "") cut[k] = least;
+    if (!ok || having < g.lines || (g.need !== undefined && !g.need.test(text))) continue;
+    // An indent: only what every indented line has (a block's own indentation below it is kept).
+    if (g.re === INDENT) {
+      const least = Math.min(...cut.filter((c) => c > 0));
+      for (let k = 0; k < cut.length; k++) if (cut[k]! > 0) cut[k] = least;
     }
     const b = new Builder();
     let at = 0;
@@ -288,25 +288,27 @@ const CUT_TOKEN_START = /^[A-Za-z0-9+/=_.~-]/;
 
 /**
  * Lines joined where a shell continuation (`\` then a newline) or a terminal's wrap split them.
- * A wrap is read from its trace: a terminal cuts every line at its width, so the rows of a
- * wrapped line are the text's longest (no line is longer than the width), at least
- * MIN_WRAP_WIDTH long, and followed by a shorter row (the wrapped line's rest: rows of equal
- * length to the end are a table's); the cut falls between two characters of a token, and neither side of it is a word (a word ending a row of prose or a heading, one starting the
+ * A wrap is read from its trace: a terminal cuts every line at its width, so a wrapped row is
+ * at least MIN_WRAP_WIDTH long and as long as any row after it (no later line is longer than
+ * the width), and rows of one length to the end are a table's; the cut falls between two characters of a token, and neither side of it is a word (a word ending a row of prose or a heading, one starting the
  * next row, is no token cut in two).
  */
 const joinStep: Step = (text) => {
   const nl = text.indexOf("\n");
-  if (nl < 0) return null;
+  if (nl < 0 || (text.length < MIN_WRAP_WIDTH + 2 && !text.includes("\\\n"))) return null;
   const lines = text.split("\n");
-  let max = 0;
-  for (const l of lines) if (l.length > max) max = l.length;
   const drop: Array<[number, number]> = [];
-  // Whether row k is a wrapped row: of the width, and a chain of such rows ends in a shorter non-empty one.
+  // Whether row k is a wrapped row: at least as long as every row after it, and not one of rows
+  // of one length to the end (a table's). The first row may be longer than the width: a writer
+  // puts its own words before the text.
+  const after = new Int32Array(lines.length + 1);
+  for (let k = lines.length - 1; k >= 0; k--) after[k] = Math.max(after[k + 1]!, lines[k]!.length);
   const wrapped = (k: number): boolean => {
-    if (max < MIN_WRAP_WIDTH || lines[k]!.length !== max) return false;
+    const len = lines[k]!.length;
+    if (len < MIN_WRAP_WIDTH || after[k + 1]! > len || lines[k + 1]!.length === 0) return false;
     let j = k + 1;
-    while (j < lines.length && lines[j]!.length === max) j++;
-    return j < lines.length && lines[j]!.length > 0;
+    while (j < lines.length && lines[j]!.length === len) j++;
+    return j < lines.length;
   };
   let at = 0;
   for (let k = 0; k < lines.length - 1; k++) {
