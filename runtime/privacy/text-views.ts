@@ -9,10 +9,10 @@
  *
  * Cheap when no trigger is there: each step first looks for its trigger with `includes` or one
  * pass over the lines, and no step compiles a regex on a text that does not need it (the
- * gutter's patterns are literals, compiled once at load). `viewOf` is null when no step changes
+ * gutter's patterns are literals, compiled once at load). `viewsOf` is empty when no step changes
  * the text, which is the case for most texts.
  *
- * Example: `viewOf("KEY=\x1b[32mab12\x1b[0m")!.text` -> `"KEY=ab12"`, and the view's `start`
+ * Example: `viewsOf("KEY=\x1b[32mab12\x1b[0m")[0]!.text` -> `"KEY=ab12"`, and the view's `start`
  * maps its index 4 to the original's 9.
  */
 
@@ -89,6 +89,7 @@ const jsonStep: Step = (text) => {
 };
 
 const VALUE_OPEN = /:\s*"/g;
+const VALUE_END = /\s*(?:[}\]]|,\s*"[^"\n]{0,80}"\s*:)/y;
 
 /**
  * A JSON text's string values that hold a space or a newline (a tool's output, a message: not
@@ -103,8 +104,14 @@ const jsonLinesStep: Step = (text) => {
   VALUE_OPEN.lastIndex = 0;
   for (let m = VALUE_OPEN.exec(text); m !== null; m = VALUE_OPEN.exec(text)) {
     const open = m.index + m[0].length - 1;
+    // Its closing quote: one that a JSON value's end follows (`}`, `]`, or `,` and the next key),
+    // not one of the quotes a decoded value holds (`New("8f9a…", "0DFC…")`).
     let close = open + 1;
-    while (close < text.length && (text[close] !== '"' || text[close - 1] === "\\")) close++;
+    for (; close < text.length; close++) {
+      if (text[close] !== '"' || text[close - 1] === "\\") continue;
+      VALUE_END.lastIndex = close + 1;
+      if (close + 1 === text.length || VALUE_END.test(text)) break;
+    }
     if (close >= text.length) break;
     const value = text.slice(open + 1, close);
     if (value.includes(" ") || value.includes("\n")) {
@@ -203,17 +210,19 @@ const percentStep: Step = (text) => {
 
 /**
  * Gutters a whole text's lines can share, each tried in order: a log line's timestamp and level,
- * a markdown quote, a diff's column (at least one line `+` or `-`), a list's bullet, an indent
+ * a markdown quote, a list's bullet, a diff's column (at least one line `+` or `-`), an indent
  * (the whitespace every line starts with: a diff's context lines, a tab). A gutter is dropped
  * only when every non-empty line but the first has one; a diff's or a bullet's only when there
- * are two such lines or more ("-p secret" alone is a flag, not a removed line).
+ * are two such lines or more ("-p secret" alone is a flag, not a removed line), but for a diff
+ * of added lines alone.
  */
 const INDENT = /^[ \t]+/;
 const GUTTERS: ReadonlyArray<{ re: RegExp; need?: RegExp; lines: number }> = [
   { re: /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\s+(?:\[?[A-Za-z]{3,8}\]?:?\s+)?/, lines: 1 },
   { re: /^(?:> ?)+/, lines: 1 },
-  { re: /^[+\- ]/, need: /^[+-]/m, lines: 2 },
   { re: /^\s*(?:[-*•]|\d{1,3}[.)])\s+/, lines: 2 },
+  { re: /^[+\- ]/, need: /^[+-]/m, lines: 2 },
+  { re: /^\+/, lines: 1 },
   { re: INDENT, lines: 1 },
 ];
 
@@ -253,26 +262,46 @@ const gutterStep: Step = (text) => {
   return null;
 };
 
-/** A markdown table's rows (every non-empty line `| … |`): each cell on its own line, its pipes and one space either side dropped. */
+/**
+ * A markdown table's rows (every non-empty line `| … |`) read by column: each column's cells top
+ * to bottom, one a line, a blank line between columns, the pipes and one space either side of a
+ * cell dropped. A code block shown in a table's column (a line number, then the line) is read
+ * as the block it was.
+ */
 const tableStep: Step = (text) => {
   if (!text.startsWith("|")) return null;
   const lines = text.split("\n");
   if (!lines.every((l) => l === "" || /^\|.*\|\s*$/.test(l))) return null;
-  const b = new Builder();
+  // Per row, per cell: [start, end) in the text.
+  const rows: Array<Array<[number, number]>> = [];
   let at = 0;
-  lines.forEach((l, k) => {
-    if (k > 0) copy(b, text, at - 1, at);
-    const cells = l.replace(/\s*$/, "").split("|").slice(1, -1);
+  for (const l of lines) {
+    const cells: Array<[number, number]> = [];
+    const body = l.replace(/\s*$/, "");
     let p = at + 1;
-    cells.forEach((cell, j) => {
-      if (j > 0) b.push("\n", p - 1, p);
+    for (const cell of body.split("|").slice(1, -1)) {
       const a = cell.startsWith(" ") ? 1 : 0;
       const z = cell.endsWith(" ") && cell.length > a ? 1 : 0;
-      copy(b, text, p + a, p + cell.length - z);
+      cells.push([p + a, p + cell.length - z]);
       p += cell.length + 1;
-    });
+    }
+    if (cells.length > 0) rows.push(cells);
     at += l.length + 1;
-  });
+  }
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  if (width === 0) return null;
+  const b = new Builder();
+  for (let c = 0; c < width; c++) {
+    if (c > 0) b.push("\n\n", 0, 0);
+    let first = true;
+    for (const r of rows) {
+      const cell = r[c];
+      if (cell === undefined) continue;
+      if (!first) b.push("\n", cell[0], cell[0]);
+      copy(b, text, cell[0], cell[1]);
+      first = false;
+    }
+  }
   return b;
 };
 
@@ -282,15 +311,16 @@ const MIN_WRAP_WIDTH = 60;
 /** A line's end, or a line's start, that is a word of prose or a table's heading, not a piece of a cut token. */
 const WORD_AT_END = /(?:^|\s)(?:[A-Za-z][a-z]*|[A-Z]+)$/;
 const WORD_AT_START = /^(?:[A-Za-z][a-z]*|[A-Z]+)(?:[\s:,;.!?)]|$)/;
-/** The characters a token is made of: a cut between two others is no cut of a token (a marker's `]`, a closing quote). */
+/** A row that ends in another character than a token's is no cut token (a marker's `]`, a closing quote); the next row may start with any (a list's `, 133]`). */
 const CUT_TOKEN_END = /[A-Za-z0-9+/=_.~-]$/;
-const CUT_TOKEN_START = /^[A-Za-z0-9+/=_.~-]/;
+const CUT_TOKEN_START = /^\S/;
 
 /**
  * Lines joined where a shell continuation (`\` then a newline) or a terminal's wrap split them.
  * A wrap is read from its trace: a terminal cuts every line at its width, so a wrapped row is
  * at least MIN_WRAP_WIDTH long and as long as any row after it (no later line is longer than
- * the width), and rows of one length to the end are a table's; the cut falls between two characters of a token, and neither side of it is a word (a word ending a row of prose or a heading, one starting the
+ * the width), and rows of one length to the end are a table's; the row ends in a token's
+ * character and the next starts with no space, and neither side of it is a word (a word ending a row of prose or a heading, one starting the
  * next row, is no token cut in two).
  */
 const joinStep: Step = (text) => {
@@ -331,29 +361,37 @@ const joinStep: Step = (text) => {
 };
 
 /** The steps in order; JSON twice (a tool result escaped inside a transcript line escaped again). */
-const STEPS: readonly Step[] = [jsonStep, jsonStep, crStep, ansiStep, htmlStep, percentStep, tableStep, gutterStep, gutterStep, joinStep, jsonLinesStep];
+const STEPS: readonly Step[] = [jsonStep, jsonStep, crStep, ansiStep, htmlStep, percentStep, tableStep, gutterStep];
 
-/** The view of `text`, or null when no step changes it. */
-export function viewOf(text: string): TextView | null {
-  let cur = text;
-  let start: Int32Array | null = null;
-  let end: Int32Array | null = null;
-  for (const step of STEPS) {
-    const b = step(cur);
-    if (b === null) continue;
-    const n = b.out.length;
-    const s = new Int32Array(n);
-    const e = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const f = b.from[i]!;
-      const t = b.to[i]!;
-      s[i] = start === null ? f : start[f]!;
-      e[i] = end === null ? t : t > 0 ? end[t - 1]! : 0;
-    }
-    cur = b.out;
-    start = s;
-    end = e;
+/** `v` (null: the text itself) with `step` applied, or null when the step changes nothing. */
+function apply(text: string, v: TextView | null, step: Step): TextView | null {
+  const b = step(v === null ? text : v.text);
+  if (b === null) return null;
+  const n = b.out.length;
+  const s = new Int32Array(n);
+  const e = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const f = b.from[i]!;
+    const t = b.to[i]!;
+    s[i] = v === null ? f : v.start[f]!;
+    e[i] = v === null ? t : t > 0 ? v.end[t - 1]! : 0;
   }
-  if (start === null || end === null || cur === text) return null;
-  return { text: cur, start, end };
+  return { text: b.out, start: s, end: e };
+}
+
+/**
+ * The views of `text`: the steps' view, and the same with wrapped lines joined when a wrap is
+ * there (two views, not one: a join read wrongly, a heredoc's lines glued, must not hide what
+ * the lines alone show). None when no step changes the text.
+ */
+export function viewsOf(text: string): TextView[] {
+  let v: TextView | null = null;
+  for (const step of STEPS) v = apply(text, v, step) ?? v;
+  const joined = apply(text, v, joinStep);
+  const out: TextView[] = [];
+  for (const w of joined === null ? [v] : [v, joined]) {
+    const x = apply(text, w, jsonLinesStep) ?? w;
+    if (x !== null && x.text !== text) out.push(x);
+  }
+  return out;
 }

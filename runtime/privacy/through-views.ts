@@ -17,7 +17,7 @@
  */
 import type { Redaction } from "./engine.js";
 import { applySpans, type Span } from "./spans.js";
-import { viewOf, type TextView } from "./text-views.js";
+import { viewsOf, type TextView } from "./text-views.js";
 
 const MARKER = /\[REDACTED:[a-z0-9-]+\]/g;
 
@@ -71,27 +71,28 @@ function spansInText(v: TextView, out: string): Span[] {
 
 /**
  * `r`, the redaction of `text` without views, with what `redact` (the same redaction) finds in
- * the text's view replaced too. The view is made of the text as written (a marker would change
- * a wrapped line's length), and both redactions' runs are joined on it. No view, or nothing
- * found in it: `r`.
+ * the text's views replaced too. The views are made of the text as written (a marker would
+ * change a wrapped line's length), and every redaction's runs are joined on it. No view, or
+ * nothing found in one: `r`.
  */
 export function redactThroughViews(text: string, r: Redaction, redact: (text: string) => Redaction): Redaction {
-  const v = viewOf(text);
-  if (v === null) return r;
-  const out = redact(v.text);
-  if (out.kinds.length === 0) return r;
-  const fromView = spansInText(v, out.text);
-  if (fromView.length === 0) return r;
+  const views = viewsOf(text);
+  if (views.length === 0) return r;
+  const fromViews: Span[] = [];
+  for (const v of views) {
+    const out = redact(v.text);
+    if (out.kinds.length > 0) fromViews.push(...spansInText(v, out.text));
+  }
+  if (fromViews.length === 0) return r;
   const own = r.text === text ? [] : (replacedRuns(text, r.text) ?? [changedRun(text, r.text)]);
-  const spans: Span[] = [...own.map((o, rank) => ({ ...o, rank })), ...fromView.map((s) => ({ ...s, rank: own.length + s.rank }))];
+  const spans: Span[] = [...own.map((o, rank) => ({ ...o, rank })), ...fromViews.map((s, i) => ({ ...s, rank: own.length + i }))];
   const applied = applySpans(text, spans);
   if (applied.text === r.text) return r;
   const at = (k: string): number => applied.text.indexOf(`[REDACTED:${k}]`);
   return { text: applied.text, kinds: [...new Set([...r.kinds, ...applied.kinds])].sort((a, b) => at(a) - at(b)) };
 }
 
-/** Whether `text` has a view and `cleared` (the pre-filter) does not clear it. */
+/** Whether `text` has a view that `cleared` (the pre-filter) does not clear. */
 export function viewNotCleared(text: string, cleared: (view: string) => boolean): boolean {
-  const v = viewOf(text);
-  return v !== null && !cleared(v.text);
+  return viewsOf(text).some((v) => !cleared(v.text));
 }

@@ -21,8 +21,10 @@ const PER_TRANSFORM = 8;
 /**
  * Door-only leaks, `transform id`, as measured: texts the redactor alone takes only through a
  * view that reads a line's start or a row's length (a gutter, a terminal's wrap, a JSON text's
- * value), which a writer's own words before the text ("please deploy it: ") move; and a shell
- * continuation that a tool call's one-line summary turns into `\ ` (an escaped space, no join).
+ * value), which a writer's own words before the text ("please deploy it: ") move; and texts a
+ * tool call's summary (runtime/transcripts/tool-summary.ts) flattens to one line and clips at
+ * 120 characters before any writer redacts them: a wrap or a shell continuation inside a token
+ * becomes a space, an escaped JSON text loses its end.
  */
 const DOOR_ONLY: readonly string[] = [
   "wrap-80 h6-steam-webapi-key-url",
@@ -39,8 +41,8 @@ const DOOR_ONLY: readonly string[] = [
   "json-2 h4-openweather-query",
   "html-escaped h5-java-static-final",
   "diff-plus h7-xml-cdata-password",
-  "diff-minus h8-pass-show-first-line",
   "diff-context h8-rollbar-ruby-initializer",
+  "quote h8-curseforge-lua-headers",
   "quote h9-chat-so-password",
   "quote h9-chat-si-password",
   "table-pipes h8-outline-api-key-bearer",
