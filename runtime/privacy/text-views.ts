@@ -308,9 +308,12 @@ const tableStep: Step = (text) => {
 /** A terminal's narrowest plausible width: a shorter line is no wrap. */
 const MIN_WRAP_WIDTH = 60;
 
-/** A line's end, or a line's start, that is a word of prose or a table's heading, not a piece of a cut token. */
-const WORD_AT_END = /(?:^|\s)(?:[A-Za-z][a-z]*|[A-Z]+)$/;
-const WORD_AT_START = /^(?:[A-Za-z][a-z]*|[A-Z]+)(?:[\s:,;.!?)]|$)/;
+/**
+ * A line's end, or a line's start, that is a word of prose, a table's heading or a CamelCase
+ * name (`import ProjectTracker`), not a piece of a cut token (whose letters change case at random).
+ */
+const WORD_AT_END = /(?:^|\s)(?:[A-Za-z][a-z]*|[A-Z]+|(?:[A-Z][a-z]+)+)$/;
+const WORD_AT_START = /^(?:[A-Za-z][a-z]*|[A-Z]+|(?:[A-Z][a-z]+)+)(?:[\s:,;.!?)]|$)/;
 /** A row that ends in another character than a token's is no cut token (a marker's `]`, a closing quote); the next row may start with any (a list's `, 133]`). */
 const CUT_TOKEN_END = /[A-Za-z0-9+/=_.~-]$/;
 const CUT_TOKEN_START = /^\S/;
