@@ -10,13 +10,23 @@ import { Builder, copy, type Step } from "./view-build.js";
 const JSON_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f" };
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
+/** How many times `needle` stands in `text`, counted up to `max`. */
+function count(text: string, needle: string, max: number): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0 && n < max; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
 /**
- * One level of JSON string escapes decoded, where the text shows it is JSON-escaped (an escaped
- * newline, tab or quote: a Tcl `"\r"` or a Windows share `\\fs01\x` alone is not); a backslash
- * before anything else is kept.
+ * One level of JSON string escapes decoded, where the text shows it is JSON-escaped: an escaped
+ * newline, tab or quote (a Tcl `"\r"` or a Windows share `\\fs01\x` alone is not), and no more
+ * lines than escaped newlines (a source file whose string literals hold `\n` has its own lines:
+ * decoding it would only cost a second reading). A backslash before anything else is kept.
  */
 export const jsonStep: Step = (text) => {
   if (!text.includes("\\n") && !text.includes("\\t") && !text.includes('\\"')) return null;
+  const lines = count(text, "\n", 1 << 30);
+  if (lines > 0 && count(text, "\\n", lines) < lines) return null;
   const b = new Builder();
   let at = 0;
   let changed = false;
