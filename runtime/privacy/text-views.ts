@@ -27,8 +27,8 @@ export interface TextView {
   end: Int32Array;
 }
 
-/** The steps in order; JSON twice (a tool result escaped inside a transcript line escaped again). */
-const STEPS: readonly Step[] = [jsonStep, jsonStep, crStep, ansiStep, htmlStep, percentStep, tableStep, gutterStep];
+/** The decoding steps in order; JSON twice (a tool result escaped inside a transcript line escaped again). */
+const DECODE: readonly Step[] = [jsonStep, jsonStep, crStep, ansiStep, htmlStep, percentStep, tableStep];
 
 /** `v` (null: the text itself) with `step` applied, or null when the step changes nothing. */
 function apply(text: string, v: TextView | null, step: Step): TextView | null {
@@ -47,18 +47,22 @@ function apply(text: string, v: TextView | null, step: Step): TextView | null {
 }
 
 /**
- * The views of `text`: the steps' view, and the same with wrapped lines joined when a wrap is
- * there (two views, not one: a join read wrongly, a heredoc's lines glued, must not hide what
- * the lines alone show). None when no step changes the text.
+ * The views of `text`: the decoded text; the same with its lines' shared gutter dropped; the
+ * last with wrapped lines joined. Each is a view of its own only where its step changes the one
+ * before, so that a step read wrongly (a vm.args file's `-name`/`+K` lines taken for a diff's
+ * gutter, a heredoc's lines glued) does not hide what the one before shows. A JSON text's prose
+ * values are put on lines of their own in each. None when no step changes the text.
  */
 export function viewsOf(text: string): TextView[] {
-  let v: TextView | null = null;
-  for (const step of STEPS) v = apply(text, v, step) ?? v;
-  const joined = apply(text, v, joinStep);
+  let decoded: TextView | null = null;
+  for (const step of DECODE) decoded = apply(text, decoded, step) ?? decoded;
+  const gutter = apply(text, decoded, gutterStep);
+  const joined = apply(text, gutter ?? decoded, joinStep);
   const out: TextView[] = [];
-  for (const w of joined === null ? [v] : [v, joined]) {
+  for (const w of [decoded, gutter, joined]) {
+    if (w === null && out.length > 0) continue;
     const x = apply(text, w, jsonLinesStep) ?? w;
-    if (x !== null && x.text !== text) out.push(x);
+    if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
   }
   return out;
 }
