@@ -64,9 +64,24 @@ function changedRun(view: string, out: string): Run {
 }
 
 /** The runs `out` replaced in `view`, mapped to the text the view was made from. */
-function spansInText(v: TextView, out: string): Span[] {
+function spansInText(text: string, v: TextView, out: string): Span[] {
   const runs = replacedRuns(v.text, out) ?? [changedRun(v.text, out)];
-  return runs.map((r, rank) => ({ start: v.start[r.start]!, end: v.end[r.end - 1]!, rank, kind: r.kind }));
+  return runs.map((r, rank) => ({ start: v.start[r.start]!, end: pastColours(text, v.end[r.end - 1]!), rank, kind: r.kind }));
+}
+
+const CSI_AT = /\x1b\[[0-9;?]*[A-Za-z]/y;
+
+/**
+ * `end` moved past the terminal codes that follow it in `text` (a colour's reset): a marker
+ * followed by `\x1b[0m` left the code to be read as the value after it on a second redaction
+ * (`-u [REDACTED:…]\x1b[0m` took the code for a password). The marker takes the code with it.
+ */
+function pastColours(text: string, end: number): number {
+  for (;;) {
+    CSI_AT.lastIndex = end;
+    if (text.charCodeAt(end) !== 0x1b || !CSI_AT.test(text)) return end;
+    end = CSI_AT.lastIndex;
+  }
 }
 
 /**
@@ -81,7 +96,7 @@ export function redactThroughViews(text: string, r: Redaction, redact: (text: st
   const fromViews: Span[] = [];
   for (const v of views) {
     const out = redact(v.text);
-    if (out.kinds.length > 0) fromViews.push(...spansInText(v, out.text));
+    if (out.kinds.length > 0) fromViews.push(...spansInText(text, v, out.text));
   }
   if (fromViews.length === 0) return r;
   const own = r.text === text ? [] : (replacedRuns(text, r.text) ?? [changedRun(text, r.text)]);

@@ -72,8 +72,8 @@ const UPSTREAM_CHANGED: readonly string[] = ["held-out secretlint: openai/ok.val
  * view (gitleaks itself reported it as a secret; no view, and the colour codes kept it whole).
  */
 const SESSIONS_CHANGED: readonly string[] = [
-  "found: 1092\u001b[0m\n\nFinding:     ...teps.\",\"signature\":\"\u001b[1;3;m[REDACTED:env-assignment]\u001b[0m\"}],\"stop_reason\":nu...\nSecret:      \u001b[1;3;m[REDACTED:env-assignment]\u001b[",
-  "found: 1092\u001b[0m\n\nFinding:     ...teps.\",\"signature\":\"\u001b[1;3;m[REDACTED:env-assignment]\u001b[0m\"}],\"stop_reason\":nu...\nSecret:      \u001b[1;3;m[REDACTED:env-assignment]\u001b[",
+  "found: 1092\u001b[0m\n\nFinding:     ...teps.\",\"signature\":\"\u001b[1;3;m[REDACTED:env-assignment]\"}],\"stop_reason\":nu...\nSecret:      \u001b[1;3;m[REDACTED:env-assignment]\nRuleI",
+  "found: 1092\u001b[0m\n\nFinding:     ...teps.\",\"signature\":\"\u001b[1;3;m[REDACTED:env-assignment]\"}],\"stop_reason\":nu...\nSecret:      \u001b[1;3;m[REDACTED:env-assignment]\nRuleI",
 ];
 
 describe.skipIf(!haveSamples)("the views on the upstream scanners' false samples", () => {
