@@ -48,21 +48,23 @@ function apply(text: string, v: TextView | null, step: Step): TextView | null {
 
 /**
  * The views of `text`: the decoded text; the same with its lines' shared gutter dropped; the
- * last with wrapped lines joined. Each is a view of its own only where its step changes the one
+ * decoded text with wrapped lines joined. Each is a view of its own only where its step changes the one
  * before, so that a step read wrongly (a vm.args file's `-name`/`+K` lines taken for a diff's
  * gutter, a heredoc's lines glued) does not hide what the one before shows. A JSON text's prose
- * values are put on lines of their own in each. None when no step changes the text.
+ * values are put on lines of their own in each (in the joined one after the join). None when no
+ * step changes the text.
  */
 export function viewsOf(text: string): TextView[] {
   let decoded: TextView | null = null;
   for (const step of DECODE) decoded = apply(text, decoded, step) ?? decoded;
-  const gutter = apply(text, decoded, gutterStep);
-  const joined = apply(text, gutter ?? decoded, joinStep);
+  // The gutter is read after a JSON text's values are on lines of their own (a diff in a tool
+  // result); the wrap before, and without the gutter (a value put on its own line changes its
+  // row's length; a terminal's continuation rows carry no gutter).
+  const lined = apply(text, decoded, jsonLinesStep) ?? decoded;
+  const gutter = apply(text, lined, gutterStep);
+  const wrapped = apply(text, decoded, joinStep);
+  const joined = wrapped === null ? null : (apply(text, wrapped, jsonLinesStep) ?? wrapped);
   const out: TextView[] = [];
-  for (const w of [decoded, gutter, joined]) {
-    if (w === null && out.length > 0) continue;
-    const x = apply(text, w, jsonLinesStep) ?? w;
-    if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
-  }
+  for (const x of [lined, gutter, joined]) if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
   return out;
 }

@@ -12,8 +12,8 @@ const VALUE_OPEN = /:\s*"/g;
 const VALUE_END = /\s*(?:[}\]]|,\s*"[^"\n]{0,80}"\s*:)/y;
 
 /**
- * A JSON text's string values that hold a space or a newline (a tool's output, a message: not
- * an id or a key) each on lines of their own: a newline after the opening quote and before the
+ * A JSON text's string values that hold a space, a newline or an `=` (a tool's output, a
+ * message, an assignment: not an id or a key) each on lines of their own: a newline after the opening quote and before the
  * closing one, so a rule reading a line's start (`kinit … <<EOF`) or a sentence's end reads the
  * value as the tool printed it, not after `{"content":"`.
  */
@@ -34,7 +34,7 @@ export const jsonLinesStep: Step = (text) => {
     }
     if (close >= text.length) break;
     const value = text.slice(open + 1, close);
-    if (value.includes(" ") || value.includes("\n")) {
+    if (value.includes(" ") || value.includes("\n") || value.includes("=")) {
       copy(b, text, at, open + 1);
       b.push("\n", open, open + 1);
       copy(b, text, open + 1, close);
@@ -52,9 +52,9 @@ export const jsonLinesStep: Step = (text) => {
  * Gutters a whole text's lines can share, each tried in order: a log line's timestamp and level,
  * a markdown quote, a list's bullet, a diff's column (at least one line `+` or `-`), an indent
  * (the whitespace every line starts with: a diff's context lines, a tab). A gutter is dropped
- * only when every non-empty line but the first has one; a diff's or a bullet's only when there
- * are two such lines or more ("-p secret" alone is a flag, not a removed line), but for a diff
- * of added lines alone.
+ * only when every non-empty line but the first (and the last of three or more) has one; a
+ * diff's or a bullet's only when there are two such lines or more ("-p secret" alone is a flag,
+ * not a removed line), but for a diff of added lines alone.
  */
 const INDENT = /^[ \t]+/;
 const GUTTERS: ReadonlyArray<{ re: RegExp; need?: RegExp; lines: number }> = [
@@ -79,8 +79,9 @@ export const gutterStep: Step = (text) => {
     let ok = true;
     for (let k = 0; k < lines.length && ok; k++) {
       const m = lines[k] === "" ? null : g.re.exec(lines[k]!);
-      // The first line may lack it: a writer puts its own words before the text ("please deploy it: ").
-      if (m === null && lines[k] !== "" && k > 0) ok = false;
+      // The first line may lack it (a writer puts its own words before the text, "please deploy
+      // it: "), and so may the last of three or more (a JSON value's closing `"}`).
+      if (m === null && lines[k] !== "" && k > 0 && !(k === lines.length - 1 && k >= 2)) ok = false;
       cut.push(m === null ? 0 : m[0].length);
       if (m !== null && m[0].length > 0) having++;
     }
@@ -145,6 +146,18 @@ export const tableStep: Step = (text) => {
   return b;
 };
 
+const GUTTER_MARK = /^[>+\-|*#•]+ ?/;
+
+/**
+ * Whether two rows start alike, with the same gutter (`> `, `+`, `| `) or the same first four
+ * characters (a log's timestamp): a quoted, diffed or logged block's lines, not a row and its
+ * wrapped rest (whose start is the middle of a token).
+ */
+function sameGutter(a: string, b: string): boolean {
+  const m = GUTTER_MARK.exec(a);
+  return (m !== null && b.startsWith(m[0])) || (a.length >= 4 && b.startsWith(a.slice(0, 4)));
+}
+
 /** A terminal's narrowest plausible width: a shorter line is no wrap. */
 const MIN_WRAP_WIDTH = 60;
 
@@ -189,7 +202,7 @@ export const joinStep: Step = (text) => {
     const next = lines[k + 1]!;
     const end = at + l.length;
     if (l.endsWith("\\")) drop.push([end - 1, end + 1]);
-    else if (wrapped(k) && CUT_TOKEN_END.test(l) && CUT_TOKEN_START.test(next) && !WORD_AT_END.test(l) && !WORD_AT_START.test(next)) drop.push([end, end + 1]);
+    else if (wrapped(k) && !sameGutter(l, next) && CUT_TOKEN_END.test(l) && CUT_TOKEN_START.test(next) && !WORD_AT_END.test(l) && !WORD_AT_START.test(next)) drop.push([end, end + 1]);
     at = end + 1;
   }
   if (drop.length === 0) return null;

@@ -27,6 +27,7 @@ const PER_TRANSFORM = 8;
  * becomes a space, an escaped JSON text loses its end.
  */
 const DOOR_ONLY: readonly string[] = [
+  "ansi-line h9-packagecloud-gem-sources-url",
   "wrap-80 h6-steam-webapi-key-url",
   "wrap-100 h6-onesignal-rest-key",
   "wrap-100 hd-google-oauth-client-secret",
@@ -46,6 +47,13 @@ const DOOR_ONLY: readonly string[] = [
   "quote h9-chat-so-password",
   "quote h9-chat-si-password",
   "table-pipes h8-outline-api-key-bearer",
+  "ansi-value+wrap-80 digitalocean-pat",
+  "ansi-value+wrap-80 h4-openweather-query",
+  "ansi-line+log-prefix h8-curseforge-lua-headers",
+  "crlf+json-1 h5-tencent-secretkey-zh",
+  "diff-plus+json-1 h8-prose-kk",
+  "quote+html-escaped h8-prose-eu",
+  "tab-indent+continuation h9-packagecloud-gem-sources-url",
 ];
 
 interface Case {

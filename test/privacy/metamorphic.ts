@@ -78,14 +78,24 @@ function wrapAt(text: string, secret: string, width: number, joint: string): Tra
   let out = "";
   let ls = 0;
   for (const line of text.split("\n")) {
-    for (let c = 0; c < line.length; c += width) {
-      if (c > 0) {
-        out += joint;
-        if (ls + c > at && ls + c < at + secret.length) inside.push(ls + c);
+    // Cuts every `width` visible columns: a colour code takes none.
+    let col = 0;
+    let from = 0;
+    for (let i = 0; i < line.length; ) {
+      const code = /^\x1b\[[0-9;]*m/.exec(line.slice(i, i + 16));
+      if (code !== null) {
+        i += code[0].length;
+        continue;
       }
-      out += line.slice(c, c + width);
+      if (col > 0 && col % width === 0) {
+        out += line.slice(from, i) + joint;
+        from = i;
+        if (ls + i > at && ls + i < at + secret.length) inside.push(ls + i);
+      }
+      col++;
+      i++;
     }
-    out += "\n";
+    out += line.slice(from) + "\n";
     ls += line.length + 1;
   }
   if (inside.length === 0) return null;
@@ -127,7 +137,7 @@ const prefixed = (name: string, prefix: string): Transform => ({
   apply: (text, secret) => ({ text: eachLine(text, (l) => prefix + l), parts: [secret] }),
 });
 
-export const TRANSFORMS: readonly Transform[] = [
+const BASE: readonly Transform[] = [
   { name: "ansi-value", neutral: false, apply: (t, s, r) => ({ text: replaceAll(t, s, sgr(s, r)), parts: [s] }) },
   {
     name: "ansi-label",
@@ -194,6 +204,35 @@ export const TRANSFORMS: readonly Transform[] = [
     neutral: false,
     apply: (t, s) => recaseLabel(t, s, (l) => l.charAt(0).toUpperCase() + l.slice(1).toLowerCase()),
   },
+];
+
+/**
+ * `second` after `first`, where `first` keeps the secret whole and contiguous (one part: a
+ * colour, a prefix, CRLF), so `second` finds it; the parts are `second`'s. A session applies
+ * several: a coloured line wrapped by the terminal, a diff inside a tool result.
+ */
+function then(first: string, second: string): Transform {
+  const a = BASE.find((t) => t.name === first)!;
+  const b = BASE.find((t) => t.name === second)!;
+  return {
+    name: `${first}+${second}`,
+    neutral: a.neutral && b.neutral,
+    apply: (t, s, rand) => {
+      const x = a.apply(t, s, rand);
+      if (x === null || x.parts.length !== 1 || x.parts[0] !== s) return null;
+      return b.apply(x.text, s, rand);
+    },
+  };
+}
+
+export const TRANSFORMS: readonly Transform[] = [
+  ...BASE,
+  then("ansi-value", "wrap-80"),
+  then("ansi-line", "log-prefix"),
+  then("crlf", "json-1"),
+  then("diff-plus", "json-1"),
+  then("quote", "html-escaped"),
+  then("tab-indent", "continuation"),
 ];
 
 /**
