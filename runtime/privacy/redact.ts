@@ -22,6 +22,7 @@ import { candidates, type Candidates } from "./prefilter.js";
 import { knownSecrets } from "./known-store.js";
 import { storeSpans, valueSpans } from "./known-values.js";
 import { applySpans } from "./spans.js";
+import { redactThroughViews, viewNotCleared } from "./through-views.js";
 
 export type { Redaction, RuleSet };
 
@@ -90,6 +91,16 @@ function joinKinds(a: readonly string[], b: readonly string[]): string[] {
 }
 
 export function redactSecrets(text: string): Redaction {
+  // What a coding session did to the text (colours, escapes, a wrap) undone, for the rules' eyes (through-views.ts).
+  return redactThroughViews(text, redactPlain(text), redactPlain);
+}
+
+/** The redaction of the text as written only, without its views (for the comparison of the views, test/privacy/views-real.test.ts). */
+export function redactSecretsAsWritten(text: string): Redaction {
+  return redactPlain(text);
+}
+
+function redactPlain(text: string): Redaction {
   const known = scrubKnown(text);
   if (known !== null) {
     const rest = redactByRules(known.text);
@@ -134,6 +145,9 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
     if (typeof t !== "string" || t === "") continue;
     // A known value of the owner's is in no pre-filter condition: such a text is never cleared.
     if (scrubKnown(t) !== null) return false;
+    // A text whose view (through-views.ts) the pre-filter does not clear: before the cleared
+    // texts, which are the texts the pre-filter clears as written.
+    if (viewNotCleared(t, (v) => candidates(v).first === null)) return false;
     if (cleared.has(t)) continue;
     // A text the pre-filter could not clear before: the join would not be cleared either.
     if (redacted.has(t)) return false;
@@ -154,6 +168,10 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
 
 /** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */
 export function redactWithoutPrefilter(text: string): Redaction {
+  return redactThroughViews(text, redactWithoutPrefilterPlain(text), redactWithoutPrefilterPlain);
+}
+
+function redactWithoutPrefilterPlain(text: string): Redaction {
   const known = scrubKnown(text);
   if (known === null) return loadEngine().redactAll(text);
   const rest = loadEngine().redactAll(known.text);
@@ -162,7 +180,8 @@ export function redactWithoutPrefilter(text: string): Redaction {
 
 /** The same redaction with neither the pre-filter nor the own rules' `need`s: every regex run (for tests). */
 export function redactSecretsUnfiltered(text: string): Redaction {
-  return loadEngine().redactAllUnfiltered(text);
+  const plain = (t: string): Redaction => loadEngine().redactAllUnfiltered(t);
+  return redactThroughViews(text, plain(text), plain);
 }
 
 /** One rule set alone, without the pre-filter (for the comparison of the sets). */

@@ -144,6 +144,9 @@ export function leakPieces(secret: string): string[] {
   return pieces;
 }
 
+/** The length of `secret`'s literal lead ("sk_live_"), 0 when it has none or was not loaded. */
+export const fixedLead = (secret: string): number => FIXED_LEAD.get(secret) ?? 0;
+
 /** The first piece of `secret` found in `text`, or null. */
 export function leakIn(text: string, secret: string): string | null {
   for (const p of leakPieces(secret)) if (text.includes(p)) return p;

@@ -1,0 +1,104 @@
+/**
+ * The metamorphic texts (metamorphic.ts) through every door Errata writes by (doors.ts): a
+ * seeded sample of the dev fixtures' caught secrets under each transform, eight a transform,
+ * written by `errata add`, the hooks, `errata mine` and `errata exchanges`, and every file read
+ * back. A secret the redactor alone takes under a transform must be in clear in no file: the
+ * door-only leaks are listed (none) and asserted exactly, as the held-out sets list theirs; the
+ * redactor alone's leaks (metamorphic-leaks.json) are printed beside them.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redactSecrets } from "../../runtime/privacy/redact.js";
+import { tempDir } from "../helpers/io.js";
+import { CORPUS_FILE, fixedLead, HELD_OUT_DOORS_FILE, leakIn, loadCorpus } from "./corpus.js";
+import { throughEveryDoor, world, written, type World } from "./doors.js";
+import { leakOf, randFor, TRANSFORMS, type Transformed } from "./metamorphic.js";
+
+const FILES = [CORPUS_FILE, HELD_OUT_DOORS_FILE, ...[4, 5, 6, 7, 8, 9].map((n) => join(HELD_OUT_DOORS_FILE, "..", `held-out-doors-${n}.yaml`))];
+const secrets = FILES.flatMap((f) => loadCorpus(f).secrets);
+const PER_TRANSFORM = 8;
+
+/**
+ * Door-only leaks, `transform id`, as measured: texts the redactor alone takes only through a
+ * view that reads a line's start or a row's length (a gutter, a terminal's wrap, a JSON text's
+ * value), which a writer's own words before the text ("please deploy it: ") move; and texts a
+ * tool call's summary (runtime/transcripts/tool-summary.ts) flattens to one line and clips at
+ * 120 characters before any writer redacts them: a wrap or a shell continuation inside a token
+ * becomes a space, an escaped JSON text loses its end.
+ */
+const DOOR_ONLY: readonly string[] = [
+  "ansi-line h9-packagecloud-gem-sources-url",
+  "wrap-80 h6-steam-webapi-key-url",
+  "wrap-100 h6-onesignal-rest-key",
+  "wrap-100 hd-google-oauth-client-secret",
+  "wrap-inside h8-cloudsmith-push-k",
+  "wrap-inside h8-outline-api-key-bearer",
+  "continuation h5-java-static-final",
+  "continuation hd-fireworks",
+  "continuation h8-wakatime-cfg",
+  "continuation h7-prefect-cloud-login",
+  "continuation h8-rollbar-ruby-initializer",
+  "json-1 h5-webconfig-appsettings",
+  "json-2 h4-openweather-query",
+  "html-escaped h5-java-static-final",
+  "diff-plus h7-xml-cdata-password",
+  "diff-context h8-rollbar-ruby-initializer",
+  "quote h8-curseforge-lua-headers",
+  "quote h9-chat-so-password",
+  "quote h9-chat-si-password",
+  "table-pipes h8-outline-api-key-bearer",
+  "ansi-value+wrap-80 digitalocean-pat",
+  "ansi-value+wrap-80 h4-openweather-query",
+  "ansi-line+log-prefix h8-curseforge-lua-headers",
+  "crlf+json-1 h5-tencent-secretkey-zh",
+  "diff-plus+json-1 h8-prose-kk",
+  "quote+html-escaped h8-prose-eu",
+  "tab-indent+continuation h9-packagecloud-gem-sources-url",
+];
+
+interface Case {
+  key: string;
+  x: Transformed;
+  lead: number;
+}
+
+/** For each transform, PER_TRANSFORM caught secrets it applies to, picked by a PRNG seeded by the transform's name. */
+function sample(): Case[] {
+  const caught = secrets.filter((s) => leakIn(redactSecrets(s.text).text, s.secret) === null);
+  const out: Case[] = [];
+  for (const t of TRANSFORMS) {
+    const rand = randFor("door-sample", t.name);
+    const pool = caught.map((s) => ({ s, k: rand() })).sort((a, b) => a.k - b.k);
+    let n = 0;
+    for (const { s } of pool) {
+      if (n === PER_TRANSFORM) break;
+      const x = t.apply(s.text, s.secret, randFor(s.id, t.name));
+      if (x === null) continue;
+      out.push({ key: `${t.name} ${s.id}`, x, lead: fixedLead(s.secret) });
+      n++;
+    }
+  }
+  return out;
+}
+
+describe("the metamorphic texts through every door", () => {
+  const cases = sample();
+  let t: { dir: string; cleanup: () => void };
+  let w: World;
+  beforeAll(async () => {
+    t = tempDir("errata-metamorphic-doors-");
+    w = world(join(t.dir, "mm"));
+    await throughEveryDoor(w, cases.map((c) => c.x.text));
+  });
+  afterAll(() => t?.cleanup());
+
+  it("no secret the redactor alone takes is in clear in any file written, but the listed door-only ones", () => {
+    const texts = w.dirs.flatMap(written).flatMap((f) => f.texts);
+    const alone = cases.filter((c) => leakOf(redactSecrets(c.x.text).text, c.x, c.lead) !== null).map((c) => c.key);
+    const inFiles = cases.filter((c) => texts.some((x) => leakOf(x, c.x, c.lead) !== null)).map((c) => c.key);
+    const doorOnly = inFiles.filter((k) => !alone.includes(k));
+    process.stdout.write(`metamorphic through every door: ${cases.length} texts (${PER_TRANSFORM} a transform); in clear in a file: ${inFiles.length} (the redactor alone leaves ${alone.length}: ${alone.join("; ") || "none"}); door-only: ${doorOnly.join("; ") || "none"}\n`);
+    expect(cases.length).toBeGreaterThan(TRANSFORMS.length * 4);
+    expect(doorOnly).toEqual([...DOOR_ONLY]);
+  });
+});
