@@ -26,27 +26,30 @@ const set = loadCorpus(FILE);
 /**
  * Secrets the redactor leaves in clear (in part or whole), by id. Every one is a secret after a
  * text transformation, left by the tenth-set pass to the general pass on transformations (the
- * metamorphic test on the other sets), which must never see this set: ANSI colour codes inside the
- * value (grep's match colour, a script(1) capture's backspace, bat's 256 colours, and a chat's
- * line in Tatar); a hard wrap cutting the value (vim's showbreak, prettier's prose fill, GNU base64's
- * 76 columns, openssl's 64); escapes (JSON three levels deep, a streamed delta holding the value
- * alone, percent-encoded JSON, HTML named and numeric entities, Markdown's `\_`); a word diff's
- * `[-…-]{+…+}` marks.
+ * text views, developed on the metamorphic test of the other sets, which never saw this set). With
+ * both merged, 6 of the 15 it left are taken (grep's and bat's colours, a Tatar chat's colour,
+ * JSON three levels deep, percent-encoded JSON, HTML named entities); still missed: a script(1)
+ * capture's backspaces; a hard wrap cutting the value (vim's showbreak, prettier's prose fill, GNU
+ * base64's 76 columns, openssl's 64: wraps the views' wrap reader does not take for a terminal's);
+ * a streamed delta holding the value alone; HTML numeric entities in a wiki table; Markdown's `\_`;
+ * a word diff's `[-…-]{+…+}` marks.
  */
 const MISSED: readonly string[] = [
-  "h10-ansi-grep-match-inside-token", "h10-ansi-script-typescript-backspace", "h10-ansi-bat-256-colour-env",
+  "h10-ansi-script-typescript-backspace",
   "h10-wrap-vim-showbreak", "h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account", "h10-wrap-openssl-rand-64",
-  "h10-json-triple-nested-escaping", "h10-sse-delta-alone", "h10-url-encoded-json-state",
-  "h10-html-entities-rails-params", "h10-html-numeric-entities-wiki-table", "h10-markdown-escaped-underscores",
-  "h10-diff-word-diff-plain", "h10-chat-tt-ansi",
+  "h10-sse-delta-alone", "h10-html-numeric-entities-wiki-table", "h10-markdown-escaped-underscores", "h10-diff-word-diff-plain",
 ];
 /**
  * Look-alikes it changes, by id: xkcd's famous example password in a sentence about passphrases,
  * a password's shape in prose that only a list of published examples would tell from a real one.
  */
 const HURT: readonly string[] = ["h10-look-xkcd-example-passphrase"];
-/** Secrets the redactor alone takes but a door leaves in clear, by id. */
-const DOOR_ONLY: readonly string[] = [];
+/**
+ * Secrets the redactor alone takes but a door leaves in clear, by id: JSON three levels deep, taken
+ * by the text views in the redactor alone but left in clear in the files a door writes (found when
+ * the two passes were merged; its cause is not yet looked for).
+ */
+const DOOR_ONLY: readonly string[] = ["h10-json-triple-nested-escaping"];
 
 describeHeldOutForm({ title: "the tenth held-out set: form", file: FILE, prefix: "h10-", others: OTHER_FILES, minSecrets: 150, minLookAlikes: 45 });
 
