@@ -143,27 +143,48 @@ function hasDigit(text: string, from: number, to: number): boolean {
   return false;
 }
 
+/**
+ * A witness whose patterns are made on first use: a regex literal costs its creation when its
+ * module is evaluated, in every capture, though almost no text of a capture holds one of these
+ * witnesses' literals (`need`) and so runs its pattern.
+ */
+function lazyWitness(w: { name: string; rules: readonly string[]; need: readonly string[]; re: () => RegExp; gate?: () => RegExp }): Witness {
+  let re: RegExp | undefined;
+  let gate: RegExp | undefined;
+  const out: Witness = {
+    name: w.name,
+    rules: w.rules,
+    need: w.need,
+    get re(): RegExp {
+      return (re ??= w.re());
+    },
+  };
+  const makeGate = w.gate;
+  if (makeGate !== undefined) Object.defineProperty(out, "gate", { enumerable: true, get: (): RegExp => (gate ??= makeGate()) });
+  return out;
+}
+
 export const TENTH_WITNESSES: readonly Witness[] = [
-  {
+  lazyWitness({
     name: "printed secret", rules: ["own:printed-secret"], need: ["pass", "secret", "token", "psk", "credential", "_key"],
-    re: /(?:[$>]|@[^\n]*[$#])[ \t]+[^\n]*(?:pass|secret|token|psk|credential|_key)[^\n]*\r?\n[ \t]*b?["']?[^\s"'[\]]{8}/,
-  },
-  {
+    re: () => /(?:[$>]|@[^\n]*[$#])[ \t]+[^\n]*(?:pass|secret|token|psk|credential|_key)[^\n]*\r?\n[ \t]*b?["']?[^\s"'[\]]{8}/,
+  }),
+  lazyWitness({
     name: "announced secret", rules: ["own:announced-secret"], need: ["passw", "passphrase", "secret", "token"],
-    re: /(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:[^\n|]{0,40}\|?[ \t]*\r?\n){0,2}[^\n|]{0,40}\|?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:new |generated )?value[ \t]*:[ \t]*)[^\s|]{8}/,
-  },
-  { name: "secret in a listing", rules: ["own:column-secret"], need: ["password", "passwd", "passphrase", "secret", "token", "psk", "apikey", "api_key"], gate: /(?:password|passwd|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2}/, re: /(?:passw(?:ord|d)|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2,}[^\s]{8}/ },
-  { name: "wire password", rules: ["own:wire-password"], need: ["pass", "334"], re: /(?:^|\n)[ \t]*(?:[<>][ \t]*|c:[ \t]*)?pass[ \t]+[^\s]{4}|334[ \t]+(?:ugfzc3dvcmq6|cgfzc3dvcmq6)/ },
-  { name: "url signature", rules: ["own:url-signature"], need: ["sig=", "signature="], re: /[?&][\w-]*sig(?:nature)?=[a-z0-9%_~+/.-]{32}/ },
-  { name: "key store base64", rules: ["own:key-store-base64"], need: ["mii", "mhccaqee", "b3blbnnzac1rzxktdje", "/u3+7q", "zs7ozg"], re: /(?:mii[a-z0-9+/]{2}[aqgw]iba(?:z|dan|ak)|mhccaqee|b3blbnnzac1rzxktdje|\/u3\+7q|zs7ozg)[a-z0-9+/]{60}/ },
-  { name: "otp seed", rules: ["own:otp-seed"], need: ["otp", "2fa", "mfa", "authenticator", "oath"], re: /otpauth(?:-migration)?:\/\/[^\s?#]*\?[^\s#]*(?:secret|data)=[^&\s#"'<>]{8}|(?:totp|hotp|otp|2fa|mfa|authenticator|oath)[^\n]*?[\s:="'](?:[a-z2-7]{16}|[a-z2-7]{4}(?: [a-z2-7]{4}){3})/ },
-  { name: "recovery codes", rules: ["own:recovery-codes"], need: ["recovery", "backup"], re: /(?:recovery|backup)[^\n]*\n(?:[^\n]*\n){0,4}?[ \t]*(?:[0-9a-z]{4,6}[- ][0-9a-z]{4,6}|\d{6}-\d{6})/ },
-  { name: "licence block", rules: ["own:licence-block"], need: ["licence", "license"], re: /begin[ \t]+[a-z ]*licen[cs]e/ },
-  { name: "webhook url", rules: ["own:webhook-url"], need: ["hook"], re: /(?:hook[\w-]*["']?[ \t]*[=:][ \t]*["']?https?:\/\/|https?:\/\/(?:web)?hooks?[.:/])[^\s"'<>]*\/[a-z0-9]{12}/ },
-  { name: "cookie jar", rules: ["own:cookie-jar"], need: ["cookie"], re: /cookies?(?:\.\w+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'][^"'\n]{16}/ },
-  { name: "commented key file", rules: ["own:commented-key-file"], need: ["comment"], re: /\bcomment\b[^\n]*\b(?:secret|private)[ \t]+key\b[^\n]*\r?\n[ \t]*[a-z0-9+/]{40}/ },
-  { name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ },
-  { name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: /wifi:(?:[^;\n]*;)*?p:/ },
-  { name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ },
-  { name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: /\d[!#$%&*?@^~]/, re: /[a-z]{5}\d{2,}[!#$%&*?@^~]/ },
+    re: () => /(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:[^\n|]{0,40}\|?[ \t]*\r?\n){0,2}[^\n|]{0,40}\|?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:new |generated )?value[ \t]*:[ \t]*)[^\s|]{8}/,
+  }),
+  lazyWitness({ name: "secret in a listing", rules: ["own:column-secret"], need: ["password", "passwd", "passphrase", "secret", "token", "psk", "apikey", "api_key"], gate: () => /(?:password|passwd|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2}/, re: () => /(?:passw(?:ord|d)|passphrase|secret|secret_id|token|psk|api_?key)[ \t]{2,}[^\s]{8}/ }),
+  lazyWitness({ name: "wire password", rules: ["own:wire-password"], need: ["pass", "334"], re: () => /(?:^|\n)[ \t]*(?:[<>][ \t]*|c:[ \t]*)?pass[ \t]+[^\s]{4}|334[ \t]+(?:ugfzc3dvcmq6|cgfzc3dvcmq6)/ }),
+  lazyWitness({ name: "url signature", rules: ["own:url-signature"], need: ["sig=", "signature="], re: () => /[?&][\w-]*sig(?:nature)?=[a-z0-9%_~+/.-]{32}/ }),
+  lazyWitness({ name: "key store base64", rules: ["own:key-store-base64"], need: ["mii", "mhccaqee", "b3blbnnzac1rzxktdje", "/u3+7q", "zs7ozg"], re: () => /(?:mii[a-z0-9+/]{2}[aqgw]iba(?:z|dan|ak)|mhccaqee|b3blbnnzac1rzxktdje|\/u3\+7q|zs7ozg)[a-z0-9+/]{60}/ }),
+  lazyWitness({ name: "otp seed", rules: ["own:otp-seed"], need: ["otp", "2fa", "mfa", "authenticator", "oath"], re: () => /otpauth(?:-migration)?:\/\/[^\s?#]*\?[^\s#]*(?:secret|data)=[^&\s#"'<>]{8}|(?:totp|hotp|otp|2fa|mfa|authenticator|oath)[^\n]*?[\s:="'](?:[a-z2-7]{16}|[a-z2-7]{4}(?: [a-z2-7]{4}){3})/ }),
+  lazyWitness({ name: "recovery codes", rules: ["own:recovery-codes"], need: ["recovery", "backup"], re: () => /(?:recovery|backup)[^\n]*\n(?:[^\n]*\n){0,4}?[ \t]*(?:[0-9a-z]{4,6}[- ][0-9a-z]{4,6}|\d{6}-\d{6})/ }),
+  lazyWitness({ name: "licence block", rules: ["own:licence-block"], need: ["licence", "license"], re: () => /begin[ \t]+[a-z ]*licen[cs]e/ }),
+  lazyWitness({ name: "webhook url", rules: ["own:webhook-url"], need: ["hook"], re: () => /(?:hook[\w-]*["']?[ \t]*[=:][ \t]*["']?https?:\/\/|https?:\/\/(?:web)?hooks?[.:/])[^\s"'<>]*\/[a-z0-9]{12}/ }),
+  lazyWitness({ name: "cookie jar", rules: ["own:cookie-jar"], need: ["cookie"], re: () => /cookies?(?:\.\w+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'][^"'\n]{16}/ }),
+  lazyWitness({ name: "commented key file", rules: ["own:commented-key-file"], need: ["comment"], re: () => /\bcomment\b[^\n]*\b(?:secret|private)[ \t]+key\b[^\n]*\r?\n[ \t]*[a-z0-9+/]{40}/ }),
+  lazyWitness({ name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: () => /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ }),
+  lazyWitness({ name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: () => /wifi:(?:[^;\n]*;)*?p:/ }),
+  lazyWitness({ name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: () => /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ }),
+  lazyWitness({ name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: () => /\d[!#$%&*?@^~]/, re: () => /[a-z]{5}\d{2,}[!#$%&*?@^~]/ }),
 ];
