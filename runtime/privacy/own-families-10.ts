@@ -40,7 +40,25 @@ function randomGroup(g: string): boolean {
 /** The decoded head of base64 that opens a private key's container (a certificate's, `MII…zCC`, is none). */
 const KEY_STORE_HEAD = /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:z|DAN|AK)|MHcCAQEE|b3BlbnNzaC1rZXktdjE|\/u3\+7Q|zs7Ozg)[A-Za-z0-9+/]{60,}={0,2}/g;
 
-export const TENTH_RULES: readonly OwnRule[] = [
+/** An own rule whose pattern is made by a function, on first use (lazyRule). */
+type LazyRule = Omit<OwnRule, "re"> & { re: () => RegExp };
+
+/**
+ * The rule with its pattern made on first use and kept: a regex literal costs its creation when
+ * the redactor part loads, in every capture that loads it, though the pre-filter names one of
+ * these rules for almost no text (own-contexts.ts's lazy rules do the same).
+ */
+function lazyRule({ re: make, ...rest }: LazyRule): OwnRule {
+  let re: RegExp | undefined;
+  return {
+    ...rest,
+    get re(): RegExp {
+      return (re ??= make());
+    },
+  };
+}
+
+export const TENTH_RULES: readonly OwnRule[] = ([
   {
     kind: "printed-secret",
     // A prompt's command line that names a secret (`… show -o <entry>` of a password store, `lookup`
@@ -48,7 +66,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // REPL), then its output: one value alone on the next line (a bytes literal's quotes or a
     // prompt glued after it allowed).
     need: (t) => t.includes("\n"),
-    re: /((?:^|\n)(?:[^\n]*?[ \t])?(?:\$|>>>|PS [^\n>]{0,80}>|[\w.-]+@[\w.-]+[^\n$#]{0,40}[$#])[ \t]+([^\n]{3,300})\r?\n[ \t]*b?(["']?))([^\s"'[\]]{8,200})(?=\3[ \t]*(?:\r?\n|$|\[[^\]\n]{1,60}\][$#]))/g,
+    re: () => /((?:^|\n)(?:[^\n]*?[ \t])?(?:\$|>>>|PS [^\n>]{0,80}>|[\w.-]+@[\w.-]+[^\n$#]{0,40}[$#])[ \t]+([^\n]{3,300})\r?\n[ \t]*b?(["']?))([^\s"'[\]]{8,200})(?=\3[ \t]*(?:\r?\n|$|\[[^\]\n]{1,60}\][$#]))/g,
     replace: (m, pre, cmd, _q, value) => (COMMAND_SECRET.test(cmd ?? "") && !NOT_SECRET_WORD.test(cmd ?? "") && !UUID.test(value ?? "") && madeSecret(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
@@ -57,7 +75,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // value alone (a log's `<service> | ` prefix allowed); or a `New value: <v>` a line or two
     // after a line that names a password.
     need: (_t, lower) => SECRET_WORD.test(lower()),
-    re: /((?:^|\n)(?:[^\n|]{0,40}\|[ \t]*)?[^\n]*(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:(?:[^\n|]{0,40}\|)?[ \t]*\r?\n){0,2}(?:[^\n|]{0,40}\|)?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:[Nn]ew |[Gg]enerated )?[Vv]alue[ \t]*:[ \t]*))([^\s|]{8,200})(?=[ \t]*(?:\r?\n|$))/gi,
+    re: () => /((?:^|\n)(?:[^\n|]{0,40}\|[ \t]*)?[^\n]*(?:passw|passphrase|secret|token)[^\n]*(?::[ \t]*\r?\n(?:(?:[^\n|]{0,40}\|)?[ \t]*\r?\n){0,2}(?:[^\n|]{0,40}\|)?[ \t]*|\r?\n(?:[^\n]*\n)?[ \t]*(?:[Nn]ew |[Gg]enerated )?[Vv]alue[ \t]*:[ \t]*))([^\s|]{8,200})(?=[ \t]*(?:\r?\n|$))/gi,
     replace: (m, pre, value) => {
       const line = (pre ?? "").split("\n").find((l) => SECRET_WORD.test(l)) ?? "";
       // A sentence announces (three words of letters); a config's `secrets:` key is none, nor is a key's name after it.
@@ -69,7 +87,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A row of a command's two-column listing (`<name>   <value>`: a key-value table, a config
     // listing) whose name ends in a secret's word, its value alone after two spaces or more.
     need: (t, lower) => t.includes("  ") && SECRET_WORD.test(lower()),
-    re: /((?:^|\n)[ \t]*([\w.:/-]*(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]assphrase|[Ss]ecret|SECRET|secret_id|[Tt]oken|TOKEN|[Pp]sk|PSK|[Aa]pi_?[Kk]ey|API_?KEY))[ \t]{2,})([^\s]{8,200})(?=[ \t]*(?:\r?\n|$))/g,
+    re: () => /((?:^|\n)[ \t]*([\w.:/-]*(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]assphrase|[Ss]ecret|SECRET|secret_id|[Tt]oken|TOKEN|[Pp]sk|PSK|[Aa]pi_?[Kk]ey|API_?KEY))[ \t]{2,})([^\s]{8,200})(?=[ \t]*(?:\r?\n|$))/g,
     replace: (m, pre, name, value) => (!/public|pub[_.]|fingerprint|hash|checksum/i.test(name ?? "") && (madeSecret(value ?? "") || (UUID.test(value ?? "") && new Set(value).size > 6)) ? `${pre}${m}` : `${pre}${value}`),
   },
   {
@@ -78,7 +96,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // (after `>`, `C:` or nothing), and the line after a server's base64 prompt for a password
     // (`334 UGFzc3dvcmQ6`, "Password:").
     need: (t) => t.includes("PASS") || t.includes("334 "),
-    re: /((?:^|\n)[ \t]*(?:[<>][ \t]*|C:[ \t]*)?PASS[ \t]+)([^\s]{4,200})(?=[ \t]*(?:\r?\n|$))|((?:^|\n)[ \t]*(?:[<>][ \t]*|S:[ \t]*)?334[ \t]+(?:UGFzc3dvcmQ6|cGFzc3dvcmQ6)[ \t]*\r?\n[ \t]*(?:[<>][ \t]*|C:[ \t]*)?)([A-Za-z0-9+/]{4,}={0,2})(?=[ \t]*(?:\r?\n|$))/g,
+    re: () => /((?:^|\n)[ \t]*(?:[<>][ \t]*|C:[ \t]*)?PASS[ \t]+)([^\s]{4,200})(?=[ \t]*(?:\r?\n|$))|((?:^|\n)[ \t]*(?:[<>][ \t]*|S:[ \t]*)?334[ \t]+(?:UGFzc3dvcmQ6|cGFzc3dvcmQ6)[ \t]*\r?\n[ \t]*(?:[<>][ \t]*|C:[ \t]*)?)([A-Za-z0-9+/]{4,}={0,2})(?=[ \t]*(?:\r?\n|$))/g,
     replace: (m, pre, value, pre2) => (pre2 ? `${pre2}${m}` : held(value ?? "") && !/^\*+$|^<|^\$/.test(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
@@ -86,7 +104,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A signed URL's signature parameter, whatever its prefix or its place in the query
     // (`X-…-Signature=`, `Signature=`, `sig=` first): the URL's bearer credential while it lives.
     need: (_t, lower) => lower().includes("sig"),
-    re: /([?&][\w-]*(?:[Ss]ignature|SIGNATURE|[Ss]ig)=)([A-Za-z0-9%_~+/.-]{32,})/g,
+    re: () => /([?&][\w-]*(?:[Ss]ignature|SIGNATURE|[Ss]ig)=)([A-Za-z0-9%_~+/.-]{32,})/g,
     replace: (m, pre, value) => {
       let v = value ?? "";
       try { v = decodeURIComponent(v); } catch { /* left as written */ }
@@ -99,7 +117,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // (version 0 and an algorithm), PKCS#1 and SEC1 private keys, OpenSSH's key file, a Java key
     // store's or JCE key store's magic number.
     need: (t) => t.includes("MII") || t.includes("MHcCAQEE") || t.includes("b3BlbnNzaC1rZXktdjE") || t.includes("/u3+7Q") || t.includes("zs7Ozg"),
-    re: KEY_STORE_HEAD,
+    re: () => KEY_STORE_HEAD,
   },
   {
     kind: "otp-seed",
@@ -107,7 +125,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // and a base32 seed (16 characters or more, letters and the digits 2-7, or groups of four) on a
     // line that speaks of one-time codes.
     need: (_t, lower) => /otp|2fa|mfa|authenticator|oath/.test(lower()),
-    re: /(otpauth(?:-migration)?:\/\/[^\s?#]*\?(?:[^\s#]*?&)?(?:secret|data)=)([^&\s#"'<>]{8,})|((?:^|\n)[^\n]*(?:[Tt][Oo][Tt][Pp]|[Hh][Oo][Tt][Pp]|OTP|2FA|MFA|[Aa]uthenticator|[Oo]ath)[^\n]*?[\s:="'])([A-Z2-7]{16,64}={0,6}|[a-z2-7]{16,64}|[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?: [a-z2-7]{4}){3,15})(?![\w-])/g,
+    re: () => /(otpauth(?:-migration)?:\/\/[^\s?#]*\?(?:[^\s#]*?&)?(?:secret|data)=)([^&\s#"'<>]{8,})|((?:^|\n)[^\n]*(?:[Tt][Oo][Tt][Pp]|[Hh][Oo][Tt][Pp]|OTP|2FA|MFA|[Aa]uthenticator|[Oo]ath)[^\n]*?[\s:="'])([A-Z2-7]{16,64}={0,6}|[a-z2-7]{16,64}|[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?: [a-z2-7]{4}){3,15})(?![\w-])/g,
     replace: (m, pre, value, pre2, value2) => {
       if (pre) return held(value ?? "") ? `${pre}${m}` : `${pre}${value}`;
       const v = (value2 ?? "").replace(/ /g, "");
@@ -119,7 +137,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A list of recovery or backup codes after a line naming them (three lines or more, each a code
     // of groups of letters and digits), and a recovery key of eight groups of six digits.
     need: (_t, lower) => lower().includes("recovery") || lower().includes("backup"),
-    re: /((?:recovery|backup|RECOVERY|BACKUP|Recovery|Backup)[^\n]*\n(?:[^\n]*\n){0,4}?)((?:[ \t]*(?=[^\n]*\d)[0-9A-Za-z]{4,6}(?:[- ][0-9A-Za-z]{4,6}){1,7}[ \t]*(?:\r?\n|$)){3,}|[ \t]*\d{6}(?:-\d{6}){7}(?=[ \t]*(?:\r?\n|$)))/g,
+    re: () => /((?:recovery|backup|RECOVERY|BACKUP|Recovery|Backup)[^\n]*\n(?:[^\n]*\n){0,4}?)((?:[ \t]*(?=[^\n]*\d)[0-9A-Za-z]{4,6}(?:[- ][0-9A-Za-z]{4,6}){1,7}[ \t]*(?:\r?\n|$)){3,}|[ \t]*\d{6}(?:-\d{6}){7}(?=[ \t]*(?:\r?\n|$)))/g,
     replace: (m, pre, codes) => (/\d/.test(codes ?? "") && !/[A-Z][a-z]{3,}/.test(codes ?? "") ? `${pre}${m}` : `${pre}${codes}`),
   },
   {
@@ -127,7 +145,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A licence block's key lines (groups of hex or base64, digits in each line) between its BEGIN
     // and END marks.
     need: (t) => /LICEN[CS]E/.test(t),
-    re: /(-{3,}[ \t]*BEGIN[ \t]+[A-Z ]*LICEN[CS]E[A-Z ]*-{3,}[^\n]*\n(?:[^\n]*\n)*?)((?:[ \t]*(?=[^\n]*\d[^\n]*\d[^\n]*\d[^\n]*\d)[A-Za-z0-9+/=]{4,}(?:[ \t-][A-Za-z0-9+/=]{4,}){2,}[ \t]*\r?\n)+)(?=[ \t]*-{3,}[ \t]*END)/g,
+    re: () => /(-{3,}[ \t]*BEGIN[ \t]+[A-Z ]*LICEN[CS]E[A-Z ]*-{3,}[^\n]*\n(?:[^\n]*\n)*?)((?:[ \t]*(?=[^\n]*\d[^\n]*\d[^\n]*\d[^\n]*\d)[A-Za-z0-9+/=]{4,}(?:[ \t-][A-Za-z0-9+/=]{4,}){2,}[ \t]*\r?\n)+)(?=[ \t]*-{3,}[ \t]*END)/g,
     replace: (m, pre) => `${pre}${m}\n`,
   },
   {
@@ -135,7 +153,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A URL named as a webhook (`…_WEBHOOK=`, `webhook:`) or hosted on a host whose first label is
     // a hook's: its random path segment (letters and digits, twelve or more) is its key.
     need: (t, lower) => lower().includes("hook") && t.includes("://"),
-    re: /((?:\b[\w-]*(?:WEBHOOK|[Ww]ebhook|HOOK|[Hh]ook)[\w-]*["']?[ \t]*[=:][ \t]*["']?)?https?:\/\/([\w-]+)[\w.-]*(?::\d+)?((?:\/[^\s/?#"'<>]+)*?)\/)([A-Za-z0-9]{12,64})(?=[/?#"'\s]|$)/g,
+    re: () => /((?:\b[\w-]*(?:WEBHOOK|[Ww]ebhook|HOOK|[Hh]ook)[\w-]*["']?[ \t]*[=:][ \t]*["']?)?https?:\/\/([\w-]+)[\w.-]*(?::\d+)?((?:\/[^\s/?#"'<>]+)*?)\/)([A-Za-z0-9]{12,64})(?=[/?#"'\s]|$)/g,
     replace: (m, pre, host, _path, seg) => {
       const named = /hook/i.test((pre ?? "").split("://")[0] ?? "") || /^(?:web)?hooks?$/i.test(host ?? "");
       const s = seg ?? "";
@@ -146,7 +164,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     kind: "cookie-jar",
     // A value put in a cookie jar by a cookie's name (`cookies["<name>"] = "…"`, `cookies.set("<name>", "…")`).
     need: (_t, lower) => lower().includes("cookie"),
-    re: /(\b[Cc]ookies?(?:\.[\w]+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'])([^"'\n]{16,})(?=["'])/g,
+    re: () => /(\b[Cc]ookies?(?:\.[\w]+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'])([^"'\n]{16,})(?=["'])/g,
     replace: (m, pre, value) => {
       const v = value ?? "";
       const key = v.split(/[^A-Za-z0-9]+/).find((p) => p.length >= 16 && generatedKey(p));
@@ -160,7 +178,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     kind: "commented-key-file",
     // A key file's base64 after its comment line saying secret or private key (`untrusted comment: … secret key`).
     need: (_t, lower) => lower().includes("comment"),
-    re: /((?:^|\n)[^\n]*\b[Cc]omment\b[^\n]*\b(?:[Ss]ecret|[Pp]rivate|SECRET|PRIVATE)[ \t]+(?:[Kk]ey|KEY)\b[^\n]*\r?\n[ \t]*)([A-Za-z0-9+/]{40,}={0,2})/g,
+    re: () => /((?:^|\n)[^\n]*\b[Cc]omment\b[^\n]*\b(?:[Ss]ecret|[Pp]rivate|SECRET|PRIVATE)[ \t]+(?:[Kk]ey|KEY)\b[^\n]*\r?\n[ \t]*)([A-Za-z0-9+/]{40,}={0,2})/g,
     replace: (m, pre) => `${pre}${m}`,
   },
   {
@@ -168,14 +186,14 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A password or key with its encryption type number before it, as a network device's config
     // writes one (`password 7 <hex>`, `secret 0 <pw>`, `key-string 7 <hex>`).
     need: (t) => /(?:password|secret|key-string|key)[ \t]+\d[ \t]/.test(t),
-    re: /(\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+)([^\s]{6,200})(?=[ \t]*(?:\r?\n|$))/g,
+    re: () => /(\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+)([^\s]{6,200})(?=[ \t]*(?:\r?\n|$))/g,
     replace: (m, pre, value) => (held(value ?? "") && /\d/.test(value ?? "") && /[A-Za-z]/.test(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
     kind: "wifi-payload",
     // A Wi-Fi network's payload (a QR code's `WIFI:…;P:<password>;…`).
     need: (t) => t.includes("WIFI:"),
-    re: /(WIFI:(?:[^;\n]*;)*?P:)((?:[^;\\\n]|\\.){4,})(?=;)/g,
+    re: () => /(WIFI:(?:[^;\n]*;)*?P:)((?:[^;\\\n]|\\.){4,})(?=;)/g,
     replace: (m, pre, value) => (held(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
@@ -183,7 +201,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A generated password as an argument of a command line (after a flag, glued to a one-letter
     // flag, or after a user and ","): a token as a generator makes one (proseSecret's shape).
     need: (t) => t.includes(" -") || t.includes("\t-"),
-    re: /(?<=(?:^|\n)[ \t]*(?:\$[ \t]+)?[A-Za-z0-9][^\s]*(?=[ \t])[^\n]*?(?:[ \t]-[A-Za-z]|[ \t]-[^\n]*?[ \t,]))(?=[A-Za-z0-9!#%&*+?^_~]{0,63}\d)([A-Za-z0-9!#%&*+?^_~]{10,64})(?=[ \t,'"]|\r?\n|$)/g,
+    re: () => /(?<=(?:^|\n)[ \t]*(?:\$[ \t]+)?[A-Za-z0-9][^\s]*(?=[ \t])[^\n]*?(?:[ \t]-[A-Za-z]|[ \t]-[^\n]*?[ \t,]))(?=[A-Za-z0-9!#%&*+?^_~]{0,63}\d)([A-Za-z0-9!#%&*+?^_~]{10,64})(?=[ \t,'"]|\r?\n|$)/g,
     replace: (m, value) => (proseSecret(value ?? "", false) && !encodedText(value ?? "") ? m : value ?? ""),
   },
   {
@@ -192,7 +210,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // one vowel in five or fewer, one with four consonants in a row, one vowel in five letters or fewer over all), in quotes or
     // after ":": no language writes such words.
     need: (t) => /[bcdfghjklmnpqrstvwxz]{4}/.test(t),
-    re: /(["'“„«]|:[ \t\u00a0]+)([a-z]{3,8}(?:[ \t\u00a0-](?:[a-z]{3,8}|\d{1,4})){2,5})(?=["'”“»]|[ \t\u00a0]*(?:\(|\r?\n|$|[.,;]))/g,
+    re: () => /(["'“„«]|:[ \t\u00a0]+)([a-z]{3,8}(?:[ \t\u00a0-](?:[a-z]{3,8}|\d{1,4})){2,5})(?=["'”“»]|[ \t\u00a0]*(?:\(|\r?\n|$|[.,;]))/g,
     replace: (m, pre, value) => {
       const groups = (value ?? "").split(/[ \t\u00a0-]/);
       // And a vowel in five letters or fewer over the whole ("typed prompts mean" is English: four in fifteen).
@@ -206,7 +224,7 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A literal echoed or printed into a command that reads a secret from its input (`… | <tool>
     // secret create <name> -`, `… --key-file=-`).
     need: (t) => t.includes("|") && (t.includes("echo") || t.includes("printf")),
-    re: /(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+|(["'])%s(?:\\n)?\2[ \t]+)*(["']))([^"'\n]{4,200})(?=\3[ \t]*\|[^\n|]*(?:secret|key|passw|token|cred))/g,
+    re: () => /(\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+|(["'])%s(?:\\n)?\2[ \t]+)*(["']))([^"'\n]{4,200})(?=\3[ \t]*\|[^\n|]*(?:secret|key|passw|token|cred))/g,
     replace: (m, pre, _q1, _q2, value) => (madeSecret(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
@@ -214,13 +232,13 @@ export const TENTH_RULES: readonly OwnRule[] = [
     // A password as composition rules make one (a capital, letters that are no word, two digits or
     // more, a symbol) in a line of prose.
     need: (t) => /\d[!#$%&*?@^~]/.test(t),
-    re: /(?<![\w!#$%&*+?^~@./:-])(?<=(?:^|\n)([^\n{}[\]=;<>|\\]*?))([A-Z][a-z]{4,}\d{2,}[!#$%&*?@^~]{1,3})(?=[\s,.;:)]|$)(?=([^\n{}[\]=;<>|\\]*)(?:\r?\n|$))/g,
+    re: () => /(?<![\w!#$%&*+?^~@./:-])(?<=(?:^|\n)([^\n{}[\]=;<>|\\]*?))([A-Z][a-z]{4,}\d{2,}[!#$%&*?@^~]{1,3})(?=[\s,.;:)]|$)(?=([^\n{}[\]=;<>|\\]*)(?:\r?\n|$))/g,
     replace: (m, before, token, after) => {
       const letters = (token ?? "").replace(/[^a-z]/g, "");
       return proseLine(`${before ?? ""} ${after ?? ""}`) && (5 * (letters.match(/[aeiou]/g) ?? []).length <= letters.length || /[bcdfghjklmnpqrstvwxz]{4}/.test(letters)) ? m : token ?? "";
     },
   },
-];
+] as LazyRule[]).map(lazyRule);
 
 /** Whether a reference's segments are words and names, none what a key generator makes. */
 const wordSegments = (v: string): boolean => v.split(/[/.:#+-]/).every((p) => p.length < 16 || !generatedKey(p));
