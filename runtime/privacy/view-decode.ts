@@ -21,12 +21,15 @@ function count(text: string, needle: string, max: number): number {
  * One level of JSON string escapes decoded, where the text shows it is JSON-escaped: an escaped
  * newline, tab or quote (a Tcl `"\r"` or a Windows share `\\fs01\x` alone is not), and no more
  * lines than escaped newlines (a source file whose string literals hold `\n` has its own lines:
- * decoding it would only cost a second reading). A backslash before anything else is kept.
+ * decoding it would only cost a second reading) unless it holds an escaped object's marks. A
+ * backslash before anything else is kept.
  */
 export const jsonStep: Step = (text) => {
   if (!text.includes("\\n") && !text.includes("\\t") && !text.includes('\\"')) return null;
   const lines = count(text, "\n", 1 << 30);
-  if (lines > 0 && count(text, "\\n", lines) < lines) return null;
+  // An escaped JSON object's own marks (`{\"` or `\":`) tell it apart from a source file's string
+  // literals even with lines of its own around it (a writer's words before a logged event).
+  if (lines > 0 && count(text, "\\n", lines) < lines && !text.includes('{\\"') && !text.includes('\\":')) return null;
   const b = new Builder();
   let at = 0;
   let changed = false;

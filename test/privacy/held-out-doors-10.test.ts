@@ -45,11 +45,12 @@ const MISSED: readonly string[] = [
  */
 const HURT: readonly string[] = ["h10-look-xkcd-example-passphrase"];
 /**
- * Secrets the redactor alone takes but a door leaves in clear, by id: JSON three levels deep, taken
- * by the text views in the redactor alone but left in clear in the files a door writes (found when
- * the two passes were merged; its cause is not yet looked for).
+ * Secrets the redactor alone takes but a door leaves in clear, by id: none. JSON three levels deep
+ * was one when the two passes were merged: the attachment door writes a line of its own before the
+ * text, and the views' JSON step, which skipped a text with more lines than escaped newlines, now
+ * decodes one that holds an escaped object's marks (view-decode.ts).
  */
-const DOOR_ONLY: readonly string[] = ["h10-json-triple-nested-escaping"];
+const DOOR_ONLY: readonly string[] = [];
 
 describeHeldOutForm({ title: "the tenth held-out set: form", file: FILE, prefix: "h10-", others: OTHER_FILES, minSecrets: 150, minLookAlikes: 45 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { viewsOf } from "../../runtime/privacy/text-views.js";
 import { redactThroughViews, replacedRuns } from "../../runtime/privacy/through-views.js";
 import { Builder, copy } from "../../runtime/privacy/view-build.js";
-import { ansiStep } from "../../runtime/privacy/view-decode.js";
+import { ansiStep, jsonStep } from "../../runtime/privacy/view-decode.js";
 import { gutterStep, joinStep } from "../../runtime/privacy/view-lines.js";
 
 describe("text views", () => {
@@ -42,6 +42,14 @@ describe("text views", () => {
     expect(joinStep(`from slopometry.core.project_tracker import ProjectTracker\n25 from x import y`)).toBeNull();
     // A row ending in a marker's bracket.
     expect(joinStep(`[REDACTED:1password-service-account-token] ${"x".repeat(30)}]\nabc`)).toBeNull();
+  });
+
+  it("escaped JSON is decoded with lines of its own around it only when it holds an escaped object's marks", () => {
+    // A logged event after a writer's line, and an object nested in a message field, each escaped.
+    expect(jsonStep('queue said:\n{"msg":"{\\"db\\":{\\"pass\\":\\"x\\"}}"}')!.out).toBe('queue said:\n{"msg":"{"db":{"pass":"x"}}"}');
+    expect(jsonStep('2 events\n{"e":"{\\"k\\": 1}"}\nend')!.out).toBe('2 events\n{"e":"{"k": 1}"}\nend');
+    // A source file whose string literals hold escapes, and no escaped object: its own lines are read.
+    expect(jsonStep('const a = "one\\ntwo";\nconst b = "say \\"hi\\"";\n')).toBeNull();
   });
 
   it("a redaction's runs are read back by alignment, and carried to the text as written", () => {
