@@ -23,6 +23,7 @@ import { knownSecrets } from "./known-store.js";
 import { storeSpans, valueSpans } from "./known-values.js";
 import { applySpans } from "./spans.js";
 import { redactThroughViews, viewNotCleared } from "./through-views.js";
+import { assembledNotCleared, redactAssembled } from "./assembled.js";
 
 export type { Redaction, RuleSet };
 
@@ -91,8 +92,9 @@ function joinKinds(a: readonly string[], b: readonly string[]): string[] {
 }
 
 export function redactSecrets(text: string): Redaction {
-  // What a coding session did to the text (colours, escapes, a wrap) undone, for the rules' eyes (through-views.ts).
-  return redactThroughViews(text, redactPlain(text), redactPlain);
+  // What a coding session did to the text (colours, escapes, a wrap) undone, for the rules' eyes
+  // (through-views.ts); values a program joins from pieces read joined (assembled.ts).
+  return redactAssembled(text, redactThroughViews(text, redactPlain(text), redactPlain), redactPlain);
 }
 
 /** The redaction of the text as written only, without its views (for the comparison of the views, test/privacy/views-real.test.ts). */
@@ -148,6 +150,8 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
     // A text whose view (through-views.ts) the pre-filter does not clear: before the cleared
     // texts, which are the texts the pre-filter clears as written.
     if (viewNotCleared(t, (v) => candidates(v).first === null)) return false;
+    // The same for a value the text assembles from pieces (assembled.ts).
+    if (assembledNotCleared(t, (v) => candidates(v).first === null)) return false;
     if (cleared.has(t)) continue;
     // A text the pre-filter could not clear before: the join would not be cleared either.
     if (redacted.has(t)) return false;
@@ -168,7 +172,7 @@ export function allCleared(texts: ReadonlyArray<string | null | undefined>): boo
 
 /** The full redactor on every text, without the pre-filter (for tests and the held-out comparison). */
 export function redactWithoutPrefilter(text: string): Redaction {
-  return redactThroughViews(text, redactWithoutPrefilterPlain(text), redactWithoutPrefilterPlain);
+  return redactAssembled(text, redactThroughViews(text, redactWithoutPrefilterPlain(text), redactWithoutPrefilterPlain), redactWithoutPrefilterPlain);
 }
 
 function redactWithoutPrefilterPlain(text: string): Redaction {
@@ -181,7 +185,7 @@ function redactWithoutPrefilterPlain(text: string): Redaction {
 /** The same redaction with neither the pre-filter nor the own rules' `need`s: every regex run (for tests). */
 export function redactSecretsUnfiltered(text: string): Redaction {
   const plain = (t: string): Redaction => loadEngine().redactAllUnfiltered(t);
-  return redactThroughViews(text, plain(text), plain);
+  return redactAssembled(text, redactThroughViews(text, plain(text), plain), plain);
 }
 
 /** One rule set alone, without the pre-filter (for the comparison of the sets). */

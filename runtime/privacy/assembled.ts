@@ -1,0 +1,61 @@
+/**
+ * The redaction of assembled values (assembled-find.ts) carried back to the text (issue 34, the
+ * eleventh held-out set): each value joined from literals, char codes or variables is put on a
+ * synthetic line (its name, then the value quoted) that the redactor's ordinary rules read; where
+ * they find a secret that takes characters of two parts or more, every part that gave the secret
+ * is replaced in the text, and for parts side by side everything from the first such part to the
+ * last (the joiners too), so no run of the secret survives. Only adds: what the text's own
+ * redaction replaced stays replaced (as through-views.ts).
+ *
+ * Example: `redactAssembled('P = "kRws…61" + "8a5T…08"', …)` -> `P = [REDACTED:env-assignment]`.
+ */
+import type { Redaction } from "./engine.js";
+import { applySpans, type Span } from "./spans.js";
+import { replacedRuns } from "./through-views.js";
+import { assembledValues, type Assembled } from "./assembled-find.js";
+
+/** The spans of `text` to replace for `a`, given the runs its line's redaction replaced; none when no run takes two parts. */
+function spansOf(a: Assembled, runs: ReadonlyArray<{ start: number; end: number; kind: string }>): Span[] {
+  const out: Span[] = [];
+  for (const run of runs) {
+    const at = a.valueAt.find((v) => run.start < v + a.valueLength && run.end > v);
+    if (at === undefined) continue;
+    const from = Math.max(run.start, at) - at;
+    const to = Math.min(run.end, at + a.valueLength) - at;
+    const used = a.parts.filter((p) => p.from < to && p.to > from);
+    if (new Set(used.map((p) => p.start)).size < 2) continue;
+    if (a.chain) out.push({ start: Math.min(...used.map((p) => p.start)), end: Math.max(...used.map((p) => p.end)), rank: 0, kind: run.kind });
+    else for (const p of used) out.push({ start: p.start, end: p.end, rank: 0, kind: run.kind });
+  }
+  return out;
+}
+
+/**
+ * `r`, the redaction of `text` so far, with the secrets `redact` finds in the text's assembled
+ * values replaced too. No assembled value, or no secret in one: `r`.
+ */
+export function redactAssembled(text: string, r: Redaction, redact: (text: string) => Redaction): Redaction {
+  const values = assembledValues(text);
+  if (values.length === 0) return r;
+  const found: Span[] = [];
+  for (const a of values) {
+    const out = redact(a.line);
+    if (out.kinds.length === 0) continue;
+    const runs = replacedRuns(a.line, out.text);
+    if (runs !== null) found.push(...spansOf(a, runs));
+  }
+  if (found.length === 0) return r;
+  const own = r.text === text ? [] : replacedRuns(text, r.text);
+  // The text's own redaction could not be read back as runs (it should always be): keep it as it is.
+  if (own === null) return r;
+  const spans: Span[] = [...own.map((o, rank) => ({ ...o, rank })), ...found.map((s, i) => ({ ...s, rank: own.length + i }))];
+  const applied = applySpans(text, spans);
+  if (applied.text === r.text) return r;
+  const at = (k: string): number => applied.text.indexOf(`[REDACTED:${k}]`);
+  return { text: applied.text, kinds: [...new Set([...r.kinds, ...applied.kinds])].sort((a, b) => at(a) - at(b)) };
+}
+
+/** Whether `text` has an assembled value whose synthetic line `cleared` (the pre-filter) does not clear. */
+export function assembledNotCleared(text: string, cleared: (line: string) => boolean): boolean {
+  return assembledValues(text).some((a) => !cleared(a.line));
+}
