@@ -53,7 +53,7 @@ const MIN_VALUE = 10;
 /** Whether `text` may hold an assembled value: a joiner between two quotes, two interpolations side by side, or a list of small numbers (one pass of a pattern). */
 export function mayHoldAssembled(text: string): boolean {
   if (text.length < 16) return false;
-  return /["'`][ \t]*(?:[+.&|/^*~<>]{1,2}|\\?\r?\n|,)?[ \t\r\n]*[@(]?["'`]|[}\w][}$]\{?\w|\}\{|\b(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})\b|\)[ \t]*&[ \t]*\w+\(\d/.test(text);
+  return /["'`][ \t]*(?:[+.&|/^*~<>]{1,2}|\\?\r?\n|,)?[ \t\r\n]*[@(]?["'`]|["'`][)\]]*[ \t]*[.+&]?[ \t]*[\w.!-]+[ \t]*[([{]+[ \t]*["'`]|[}\w][}$]\{?\w|\}\{|\b(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})\b|\)[ \t]*&[ \t]*\w+\(\d/.test(text);
 }
 
 const QUOTES = "\"'`";
@@ -83,7 +83,8 @@ function gapKind(gap: string): Gap {
   if (/\n[ \t]*\n/.test(gap)) return null;
   const bare = gap.replace(/\\\r?\n/g, " ").replace(/\s+/g, "");
   if (bare === "" || bare === "@") return "adjacent";
-  if (/^@?(?:\+\+?|\.\.?|<>|&|\/\/|\|\||\^|\*|~)@?$/.test(bare)) return "operator";
+  // A dot with space after it only ends a sentence (`"x". "y"`); a program's is spaced on both sides or on neither.
+  if (/^@?(?:\+\+?|\.\.?|<>|&|\/\/|\|\||\^|\*|~)@?$/.test(bare)) return bare === "." && /^\S*\.\s/.test(gap) ? null : "operator";
   if (/^[(\[{]*,[(\[{@]*$/.test(bare)) return "comma";
   const words = bare.toLowerCase().match(/[a-z][\w!-]*/g) ?? [];
   if (!/^[\w!.()[\]{},+&<>@$:-]+$/.test(bare) || words.length === 0) return null;
@@ -137,7 +138,8 @@ function nameFor(text: string, at: number): string | null {
     const plain = /([A-Za-z_][\w.-]*)[^\w]*$/.exec(head)?.[1];
     const typed = /([A-Za-z_][\w-]*)[ \t]*:[^:=]*$/.exec(head)?.[1];
     const secretish = (w: string | undefined): boolean => w !== undefined && /pass|secret|key|token|pw|cred|auth|seed|salt/i.test(w);
-    const word = typed !== undefined && secretish(typed) && !secretish(plain) ? typed : (plain ?? typed);
+    const near = [...head.slice(-48).matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]).filter(secretish);
+    const word = secretish(plain) ? plain : typed !== undefined && secretish(typed) ? typed : (near[near.length - 1] ?? plain ?? typed);
     if (word !== undefined) return word;
   }
   const words = [...before.matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]).filter((w) => !JOIN_VERBS.has(w.toLowerCase()) && !GAP_WORDS.has(w.toLowerCase()));
@@ -167,7 +169,7 @@ function joinedList(text: string, chain: Piece[], gaps: Gap[]): boolean {
   const end = chain[chain.length - 1]!.end;
   const before = text.slice(Math.max(0, start - 40), start).toLowerCase();
   const after = text.slice(end, end + 24).toLowerCase();
-  const verbBefore = /(?:^|[^\w-])(join|concat!?|paste0?|str|append|strcat|implode|encodepacked|format|sprintf|printf|stringwithformat|db|dc)[ \t]*(?:[([{<:]+[ \t]*|[ \t]+)(?:'[^']*'[ \t]*,[ \t]*|"[^"]*"[ \t]*,[ \t]*)?[([{<@]*[ \t]*$/.test(before);
+  const verbBefore = /(?:^|[^\w])-?(join|concat!?|paste0?|str|append|strcat|implode|encodepacked|format|sprintf|printf|stringwithformat|db|dc)[ \t]*(?:[([{<:]+[ \t]*|[ \t]+)(?:'[^']*'[ \t]*,[ \t]*|"[^"]*"[ \t]*,[ \t]*)?[([{<@]*[ \t]*$/.test(before);
   return verbBefore || /<<[ \t]*$/.test(before) || /^[ \t)\]}]*\.[ \t]*(?:join|joined|jointostring|mkstring|concat)\b/.test(after);
 }
 
@@ -194,7 +196,8 @@ function codeRuns(text: string): Piece[][] {
 
 /** Bytes as a value: printable text as it is, other bytes as hex. */
 function codesValue(pieces: Piece[]): { value: string; parts: Part[] } | null {
-  const printable = pieces.every((p) => p.content >= " " && p.content <= "~");
+  // Printable text as it is, unless it holds symbols a name's value rarely holds (the rules read such a key's bytes as hex).
+  const printable = pieces.every((p) => /[A-Za-z0-9 +/=_.,:!?-]/.test(p.content));
   const parts: Part[] = [];
   let value = "";
   for (const p of pieces) {
@@ -257,7 +260,8 @@ function chainsOf(text: string, pieces: Piece[]): Assembled[] {
     while (k + 1 < pieces.length) {
       const g = gapKind(text.slice(pieces[k]!.end, pieces[k + 1]!.start));
       // Backticks side by side or in a list are Markdown's code spans, not a program's literals.
-      if (g === null || ((g === "adjacent" || g === "comma") && (text[pieces[k]!.start] === "`" || text[pieces[k + 1]!.start] === "`"))) break;
+      // Backticks are joined by a plus only (a template or a raw string); side by side, in a list or after a dot they are Markdown's code spans.
+      if (g === null || ((text[pieces[k]!.start] === "`" || text[pieces[k + 1]!.start] === "`") && !/^\s*\+\s*$/.test(text.slice(pieces[k]!.end, pieces[k + 1]!.start)))) break;
       gaps.push(g);
       chain.push(pieces[++k]!);
     }
