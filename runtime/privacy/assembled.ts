@@ -4,7 +4,8 @@
  * synthetic line (its name, then the value quoted) that the redactor's ordinary rules read; where
  * they find a secret that takes characters of two parts or more, every part that gave the secret
  * is replaced in the text, and for parts side by side everything from the first such part to the
- * last (the joiners too), so no run of the secret survives. Only adds: what the text's own
+ * last (the joiners too), so no run of the secret survives. Secrets carried encoded
+ * (assembled-encoded.ts) are replaced here too. Only adds: what the text's own
  * redaction replaced stays replaced (as through-views.ts).
  *
  * Example: `redactAssembled('P = "kRws…61" + "8a5T…08"', …)` -> `P = [REDACTED:env-assignment]`.
@@ -13,6 +14,7 @@ import type { Redaction } from "./engine.js";
 import { applySpans, type Span } from "./spans.js";
 import { replacedRuns } from "./through-views.js";
 import { assembledValues, type Assembled } from "./assembled-find.js";
+import { encodedSpans } from "./assembled-encoded.js";
 
 /** The spans of `text` to replace for `a`, given the runs its line's redaction replaced; none when no run takes two parts. */
 function spansOf(a: Assembled, runs: ReadonlyArray<{ start: number; end: number; kind: string }>): Span[] {
@@ -36,8 +38,9 @@ function spansOf(a: Assembled, runs: ReadonlyArray<{ start: number; end: number;
  */
 export function redactAssembled(text: string, r: Redaction, redact: (text: string) => Redaction): Redaction {
   const values = assembledValues(text);
-  if (values.length === 0) return r;
-  const found: Span[] = [];
+  // Encoded secrets (assembled-encoded.ts) are told by their decoded bytes and the words near them, without the rules.
+  const found: Span[] = encodedSpans(text);
+  if (values.length === 0 && found.length === 0) return r;
   for (const a of values) {
     const out = redact(a.line);
     if (out.kinds.length === 0) continue;
@@ -57,5 +60,5 @@ export function redactAssembled(text: string, r: Redaction, redact: (text: strin
 
 /** Whether `text` has an assembled value whose synthetic line `cleared` (the pre-filter) does not clear. */
 export function assembledNotCleared(text: string, cleared: (line: string) => boolean): boolean {
-  return assembledValues(text).some((a) => !cleared(a.line));
+  return encodedSpans(text).length > 0 || assembledValues(text).some((a) => !cleared(a.line));
 }
