@@ -127,7 +127,9 @@ export function encodedText(s: string): boolean {
   // event body is text too. Data cut short does not inflate and is read as bytes.
   // Read whole: its last bytes (gzip's checksum and length) may sit in a last, short quantum.
   const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 8 ? gunzip(Buffer.from(body, "base64")) : null;
-  const plain = inflated ?? bytes;
+  // UTF-16LE text (a shell's encoded command: every other byte zero) is read as its characters.
+  const wide = inflated === null && bytes.length >= 12 && bytes.every((b, i) => i % 2 === 0 || b === 0);
+  const plain = inflated ?? (wide ? bytes.filter((_b, i) => i % 2 === 0) : bytes);
   for (const b of plain) if (!((b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13)) return false;
   const text = plain.toString("latin1");
   // Inflated text is a document (an event, a payload), whose ids mix letters and digits
