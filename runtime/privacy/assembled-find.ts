@@ -291,9 +291,36 @@ function chainsOf(text: string, pieces: Piece[]): Assembled[] {
   return out;
 }
 
+/** A value split over numbered names on lines that follow each other (`PART1=…`, `PART2=…`): joined in their order. */
+function splitValues(text: string): Assembled[] {
+  const out: Assembled[] = [];
+  const re = /^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*?)_?1[ \t]*[=:][ \t]*(["']?)([^\s"']{4,})\2[ \t]*\r?$/gm;
+  for (const m of text.matchAll(re)) {
+    const parts: Part[] = [];
+    let value = "";
+    let at = m.index;
+    for (let n = 1; n <= 9; n++) {
+      const line = new RegExp(`^[ \\t]*(?:export[ \\t]+)?${m[1]}_?${n}[ \\t]*[=:][ \\t]*(["']?)([^\\s"']{4,})\\1[ \\t]*\\r?$`, "my");
+      line.lastIndex = at;
+      const l = line.exec(text);
+      if (l === null) break;
+      const start = at + l[0].lastIndexOf(l[2]!);
+      parts.push({ start, end: start + l[2]!.length, from: value.length, to: value.length + l[2]!.length });
+      value += l[2]!;
+      at += l[0].length + 1;
+    }
+    if (parts.length < 2 || value.length < MIN_VALUE) continue;
+    const q = '"';
+    const head = `${m[1]} = ${q}`;
+    out.push({ line: `${head}${value}${q}\n${value}`, valueAt: [head.length, head.length + value.length + 2], valueLength: value.length, parts, chain: false });
+  }
+  return out;
+}
+
 /** Every assembled value of `text` (see the top of this file); none for most texts. */
 export function assembledValues(text: string): Assembled[] {
-  if (!mayHoldAssembled(text)) return [];
+  const split = text.includes("2=") || text.includes("2 =") || text.includes("2:") ? splitValues(text) : [];
+  if (!mayHoldAssembled(text)) return split;
   const lits = literals(text, 0, text.length);
   const out = chainsOf(text, lits);
   // A literal holding quotes of another kind (a one-line program given to a command) is read inside too.
@@ -303,5 +330,5 @@ export function assembledValues(text: string): Assembled[] {
     const v = codesValue(run);
     if (v !== null) out.push({ ...lineFor(text, run[0]!.start, v.value), parts: v.parts, chain: true });
   }
-  return out;
+  return [...out, ...split];
 }

@@ -5,7 +5,8 @@
  * they find a secret that takes characters of two parts or more, every part that gave the secret
  * is replaced in the text, and for parts side by side everything from the first such part to the
  * last (the joiners too), so no run of the secret survives. Secrets carried encoded
- * (assembled-encoded.ts) and in a table's secret column (carried-tables.ts) are replaced here too. Only adds: what the text's own
+ * (assembled-encoded.ts), in a table's secret column (carried-tables.ts) and alone in a sentence
+ * (carried-prose.ts) are replaced here too. Only adds: what the text's own
  * redaction replaced stays replaced (as through-views.ts).
  *
  * Example: `redactAssembled('P = "kRws…61" + "8a5T…08"', …)` -> `P = [REDACTED:env-assignment]`.
@@ -16,6 +17,7 @@ import { replacedRuns } from "./through-views.js";
 import { assembledValues, type Assembled } from "./assembled-find.js";
 import { encodedSpans } from "./assembled-encoded.js";
 import { tableSpans } from "./carried-tables.js";
+import { proseTokenSpans } from "./carried-prose.js";
 
 /** The spans of `text` to replace for `a`, given the runs its line's redaction replaced; none when no run takes two parts. */
 function spansOf(a: Assembled, runs: ReadonlyArray<{ start: number; end: number; kind: string }>): Span[] {
@@ -41,7 +43,7 @@ export function redactAssembled(text: string, r: Redaction, redact: (text: strin
   const values = assembledValues(text);
   // Encoded secrets (assembled-encoded.ts) are told by their decoded bytes and the words near them, without the rules.
   // So are the cells of a table's secret column (carried-tables.ts).
-  const found: Span[] = [...encodedSpans(text), ...tableSpans(text)];
+  const found: Span[] = [...encodedSpans(text), ...tableSpans(text), ...proseTokenSpans(text)];
   if (values.length === 0 && found.length === 0) return r;
   for (const a of values) {
     const out = redact(a.line);
@@ -62,5 +64,5 @@ export function redactAssembled(text: string, r: Redaction, redact: (text: strin
 
 /** Whether `text` has an assembled value whose synthetic line `cleared` (the pre-filter) does not clear. */
 export function assembledNotCleared(text: string, cleared: (line: string) => boolean): boolean {
-  return encodedSpans(text).length > 0 || tableSpans(text).length > 0 || assembledValues(text).some((a) => !cleared(a.line));
+  return encodedSpans(text).length > 0 || tableSpans(text).length > 0 || proseTokenSpans(text).length > 0 || assembledValues(text).some((a) => !cleared(a.line));
 }
