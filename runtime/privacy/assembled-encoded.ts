@@ -19,7 +19,9 @@
 import type { Span } from "./spans.js";
 
 const KIND = "decoded-secret";
-const SECRET_WORD = /pass(?:wd|word|phrase)?|secret|(?<![a-z])key|_key|key_|token|credential|(?<![a-z])pw(?![a-z])|private|signing|hmac/i;
+const SECRET_WORDS = /pass(?:wd|word|phrase)?|secret|(?<![a-z])key|_key|key_|token|credential|(?<![a-z])pw(?![a-z])|private|signing|hmac/i;
+/** A word that says secret, or a camelCase name ending in one (`masterKey`). */
+const SECRET_WORD = { test: (s: string): boolean => SECRET_WORDS.test(s) || /[a-z0-9](?:Key|Secret|Token|Password)\b/.test(s) };
 const HEAD = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|(?:pass(?:wd|word)?|secret|token|key)["']?\s*[:=]|[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:/i;
 const DECODER = /(?:decode\w*|fromhex\w*|unhex\w*|from_?hex|hex2bin|a2b_\w+|frombase64\w*|b64decode|parsehex\w*)[ \t]*\([ \t]*[@]?["'`]?$/i;
 

@@ -53,25 +53,27 @@ const MIN_VALUE = 10;
 /** Whether `text` may hold an assembled value: a joiner between two quotes, two interpolations side by side, or a list of small numbers (one pass of a pattern). */
 export function mayHoldAssembled(text: string): boolean {
   if (text.length < 16) return false;
-  return /["'`][ \t]*(?:[+.&|/^*~<>]{1,2}|\\?\r?\n|,)?[ \t\r\n]*[@(]?["'`]|["'`][)\]]*[ \t]*[.+&]?[ \t]*[\w.!-]+[ \t]*[([{]+[ \t]*["'`]|[}\w][}$]\{?\w|\}\{|\b(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})\b|\)[ \t]*&[ \t]*\w+\(\d/.test(text);
+  // An operator between quotes, quotes over a line break, a plus between backticks, a builder's
+  // chained call; a join verb before a quote or after a list; single characters listed; a format
+  // string before its arguments; a binary; templates of names; small numbers listed; char calls.
+  // Quotes side by side (but after "=" or "[") or after a comma alone (a prose list, JSON) do
+  // not open the reading.
+  return /["'][ \t]*(?:[+.&|/^*~<>]{1,2})[ \t\r\n]*@?["']|["'][ \t]*\\?\r?\n[ \t]*@?["']|`[ \t]*\+[ \t\r\n]*`|["'`]\)[ \t]*\.[ \t]*\w+\([ \t]*["'`]|(?:join|concat|paste0?|str|append|strcat|implode|format|printf|packed|stringwithformat|db|string)!?[ \t]*[(\[{<:]*[ \t]*@?["'(]|["'][ \t]*[\])]+[ \t]*\.[ \t]*(?:join|mkstring)|'.'[ \t]*,[ \t]*'.'[ \t]*,[ \t]*'.'|(?:%[sv@]|\{\d*\})[^"'\n]*["'][ \t]*[, ]|<<[ \t]*["']|[=[][ \t]*(["'])[^"'\n]*\1[ \t]+["']|[}\w][}$]\{?\w|\}\{|\b(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,[ \t]*(?:0x[0-9a-fA-F]{1,2}|\d{1,3})\b|\)[ \t]*&[ \t]*\w+\(\d/i.test(text);
 }
 
-const QUOTES = "\"'`";
-const isWord = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
 
-/** The literals of `text` from `a` to `z`: quoted runs on one line (a backslash escapes), an apostrophe inside a word being none. */
+/**
+ * The literals of `text` from `a` to `z`: quoted runs on one line (a backslash escapes), an
+ * apostrophe after a letter or a digit being none (`don't`, `users'`; any character past Latin-1's
+ * symbols counts as a letter: a Unicode class would cost its compile). Found by one pattern, not
+ * read character by character: on the hook path the code runs interpreted, and a loop over a
+ * long reply's characters cost some 30 M instructions (docs/privacy.md "Cost").
+ */
 function literals(text: string, a: number, z: number): Piece[] {
   const out: Piece[] = [];
-  for (let i = a; i < z; i++) {
-    const q = text[i]!;
-    if (!QUOTES.includes(q)) continue;
-    if (q === "'" && isWord(text[i - 1]) && isWord(text[i + 1])) continue;
-    let j = i + 1;
-    while (j < z && text[j] !== q && text[j] !== "\n") j += text[j] === "\\" && q !== "`" ? 2 : 1;
-    if (j >= z || text[j] !== q) continue;
-    out.push({ start: i, end: j + 1, content: text.slice(i + 1, j) });
-    i = j;
-  }
+  const re = /"((?:[^"\\\n]|\\.)*)"|(?<![A-Za-z0-9_\u00c0-\uffff])'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`/g;
+  re.lastIndex = a;
+  for (let m = re.exec(text); m !== null && m.index + m[0].length <= z; m = re.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, content: m[1] ?? m[2] ?? m[3]! });
   return out;
 }
 
@@ -169,25 +171,37 @@ function joinedList(text: string, chain: Piece[], gaps: Gap[]): boolean {
   const end = chain[chain.length - 1]!.end;
   const before = text.slice(Math.max(0, start - 40), start).toLowerCase();
   const after = text.slice(end, end + 24).toLowerCase();
-  const verbBefore = /(?:^|[^\w])-?(join|concat!?|paste0?|str|append|strcat|implode|encodepacked|format|sprintf|printf|stringwithformat|db|dc)[ \t]*(?:[([{<:]+[ \t]*|[ \t]+)(?:'[^']*'[ \t]*,[ \t]*|"[^"]*"[ \t]*,[ \t]*)?[([{<@]*[ \t]*$/.test(before);
-  return verbBefore || /<<[ \t]*$/.test(before) || /^[ \t)\]}]*\.[ \t]*(?:join|joined|jointostring|mkstring|concat)\b/.test(after);
+  // The last word before the list (past its brackets and one separator literal, `join("", [`) is a join verb, or the list is a binary (`<<`).
+  const lastWord = /([a-z][\w!-]*)[ \t]*(?:[([{<:]+[ \t]*|[ \t]+)(?:(?:'[^']*'|"[^"]*")[ \t]*,[ \t]*)?[([{<@]*[ \t]*$/.exec(before)?.[1];
+  if (lastWord !== undefined && JOIN_VERBS.has(lastWord.replace(/^-/, ""))) return true;
+  return before.trimEnd().endsWith("<<") || /^[ \t)\]}]*\.[ \t]*(?:join|joined|jointostring|mkstring|concat)\b/.test(after);
 }
 
 /** Char codes in a bracketed list (eight or more, each 0-255) or as `chr(n)` calls joined by an operator: one piece each. */
 function codeRuns(text: string): Piece[][] {
   const out: Piece[][] = [];
-  const list = /[[({][ \t]*((?:(?:0x[0-9a-fA-F]{1,2}|\d{1,3})[ \t]*,\s*){7,}(?:0x[0-9a-fA-F]{1,2}|\d{1,3}))\b/g;
-  for (const m of text.matchAll(list)) {
+  // A list's start found by a short pattern, its numbers read by hand (a pattern counting seven
+  // numbers or more backtracks at every bracket of a long text: 4 ms on a real reply, cold).
+  for (const m of text.matchAll(/[[({][ \t]*(?=0x[0-9a-fA-F]|\d)/g)) {
     const pieces: Piece[] = [];
-    const base = m.index + m[0].length - m[1]!.length;
-    for (const n of m[1]!.matchAll(/0x[0-9a-fA-F]{1,2}|\d{1,3}/g)) {
-      const code = Number(n[0]);
-      if (code > 255) return out;
-      pieces.push({ start: base + n.index, end: base + n.index + n[0].length, content: String.fromCharCode(code) });
+    let i = m.index + m[0].length;
+    for (;;) {
+      const n = /0x[0-9a-fA-F]{1,2}(?![0-9a-fA-F])|\d{1,3}(?!\d)/y;
+      n.lastIndex = i;
+      const d = n.exec(text);
+      if (d === null) break;
+      const code = Number(d[0]);
+      if (code > 255) break;
+      pieces.push({ start: i, end: i + d[0].length, content: String.fromCharCode(code) });
+      i += d[0].length;
+      while (text[i] === " " || text[i] === "\t") i++;
+      if (text[i] !== ",") break;
+      i++;
+      while (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r") i++;
     }
     // A C string's terminating zero is no character of it.
-    if (pieces[pieces.length - 1]!.content === "\0") pieces.pop();
-    out.push(pieces);
+    if (pieces.length > 0 && pieces[pieces.length - 1]!.content === "\0") pieces.pop();
+    if (pieces.length >= 8) out.push(pieces);
   }
   const calls = /\b(?:chrw?|char)\$?\((\d{1,3})\)(?:[ \t]*(?:&|\+|\.)[ \t]*(?:chrw?|char)\$?\(\d{1,3}\)){7,}/gi;
   for (const m of text.matchAll(calls)) out.push([...m[0].matchAll(/\((\d{1,3})\)/g)].map((n) => ({ start: m.index + n.index, end: m.index + n.index + n[0].length, content: String.fromCharCode(Number(n[1])) })));

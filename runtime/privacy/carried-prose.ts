@@ -10,7 +10,8 @@
  * -> one span over `HsSZIoLWcxDu04`.
  */
 import type { Span } from "./spans.js";
-import { proseSecret } from "./witness-families.js";
+import { letterWord } from "./letters.js";
+import { otherScriptLine, proseSecret } from "./witness-families.js";
 
 const KIND = "prose-token";
 /** A program's, a path's or a markup's marks: a line holding one is no sentence. */
@@ -21,30 +22,40 @@ export function mayHoldProseToken(text: string): boolean {
   return /[A-Za-z]\d|\d[A-Za-z]/.test(text) && /[A-Za-z0-9]{10}/.test(text);
 }
 
-/** The generated passwords standing alone in `text`'s sentences, as spans. */
+/** Whether `line` reads as a sentence: no program's marks, and words of letters for half its words and four or more, or mostly letters of a script other than Latin (one that writes no spaces, as Tibetan, has few words). */
+function sentence(line: string): boolean {
+  if (line.length < 30 || CODE_MARKS.test(line)) return false;
+  let words = 0;
+  let all = 0;
+  for (const t of line.split(/\s+/)) {
+    if (t === "") continue;
+    all++;
+    if (letterWord(t.replace(/[,;:!?).…]+$|^[("«“„]/g, ""))) words++;
+  }
+  // Four words, or a script that writes no spaces between its words (Tibetan's tsheg, Thai).
+  return (words >= all / 2 && words >= 4) || otherScriptLine(line);
+}
+
+/**
+ * The generated passwords standing alone in `text`'s sentences, as spans. The candidates are found
+ * first by one pattern (a run of ten to 64 letters and digits between spaces, a sentence's marks
+ * after it), and only a candidate of proseSecret's shape has its line read: on the hook path the
+ * code runs interpreted, and reading every line of a long reply cost some 35 M instructions.
+ */
 export function proseTokenSpans(text: string): Span[] {
   if (!mayHoldProseToken(text)) return [];
   const out: Span[] = [];
-  let at = 0;
-  for (const line of text.split("\n")) {
-    const start = at;
-    at += line.length + 1;
-    if (line.length < 30 || CODE_MARKS.test(line)) continue;
-    // Words between spaces, a sentence's marks after them dropped; a token in quotes is a name or an example, not given.
-    const tokens: Array<{ v: string; at: number }> = [];
-    for (const t of line.matchAll(/\S+/g)) {
-      const lead = t[0].startsWith("(") ? 1 : 0;
-      tokens.push({ v: t[0].slice(lead).replace(/[,;:!?).]+$/, ""), at: t.index + lead });
-    }
-    const words = tokens.filter((t) => /^[\p{L}\p{M}\p{Po}-]{2,}$/u.test(t.v)).length;
-    // Four words, or a script that writes no spaces between its words (Tibetan's tsheg, Thai).
-    if ((words < 4 && (line.match(/[^\u0000-\u024f\s\d\p{P}]/gu) ?? []).length < 15) || words < tokens.length / 2) continue;
-    const nonLatin = /[^\u0000-\u024f\s\d\p{P}]/u.test(line);
-    const found = tokens.filter((t) => t.v.length >= 10 && t.v.length <= 64 && /^[A-Za-z0-9]+$/.test(t.v) && proseSecret(t.v, nonLatin));
-    // One token: a line listing several such runs is an inventory of names or ids, not a sentence giving one.
-    if (found.length !== 1) continue;
-    const t = found[0]!;
-    out.push({ start: start + t.at, end: start + t.at + t.v.length, rank: 0, kind: KIND });
+  const lines = new Map<number, number>();
+  for (const m of text.matchAll(/(?<=^|[ \t(])[A-Za-z0-9]{10,64}(?=[ \t,;:!?).]|$)/gm)) {
+    const v = m[0];
+    if (!/\d/.test(v) || !/[A-Za-z]/.test(v)) continue;
+    const a = text.lastIndexOf("\n", m.index) + 1;
+    const nl = text.indexOf("\n", m.index);
+    const line = text.slice(a, nl < 0 ? text.length : nl);
+    if (!proseSecret(v, otherScriptLine(line)) || !sentence(line)) continue;
+    // One token a line: a line listing several such runs is an inventory of names or ids, not a sentence giving one.
+    lines.set(a, (lines.get(a) ?? 0) + 1);
+    out.push({ start: m.index, end: m.index + v.length, rank: 0, kind: KIND });
   }
-  return out;
+  return out.filter((sp) => lines.get(text.lastIndexOf("\n", sp.start) + 1) === 1);
 }
