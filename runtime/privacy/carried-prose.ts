@@ -10,7 +10,7 @@
  * -> one span over `HsSZIoLWcxDu04`.
  */
 import type { Span } from "./spans.js";
-import { letterWord } from "./letters.js";
+import { isLetter, letterWord } from "./letters.js";
 import { otherScriptLine, proseSecret } from "./witness-families.js";
 
 const KIND = "prose-token";
@@ -30,7 +30,9 @@ function sentence(line: string): boolean {
   for (const t of line.split(/\s+/)) {
     if (t === "") continue;
     all++;
-    if (letterWord(t.replace(/[,;:!?).…]+$|^[("«“„]/g, ""))) words++;
+    const w = t.replace(/[,;:!?).…]+$|^[("«“„]/g, "");
+    // A word of letters; past ASCII, one that starts with a letter (Tibetan's words end in a tsheg, its sentences in a shad).
+    if (letterWord(w) || (w.charCodeAt(0) > 0x7f && isLetter(w[0]!))) words++;
   }
   // Four words, or a script that writes no spaces between its words (Tibetan's tsheg, Thai).
   return (words >= all / 2 && words >= 4) || otherScriptLine(line);

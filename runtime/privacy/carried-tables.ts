@@ -109,7 +109,10 @@ export function tableSpans(text: string): Span[] {
     const line = text.slice(a, z);
     const delim = [",", ";", "\t", "|"].find((d) => line.split(d).length >= 3) ?? null;
     if (delim === null) continue;
-    const names = fields(text, a, z, delim).map((f) => f.value);
+    // A lead-in before the header on its line ("here is the export: id,user,password") is no column's name.
+    let lead = line.lastIndexOf(": ");
+    if (lead >= 0 && line.slice(lead + 2).split(delim).length < 3) lead = -1;
+    const names = fields(text, lead < 0 ? a : a + lead + 2, z, delim).map((f) => f.value);
     // A header names three columns or more, none empty and none holding a program's marks (a
     // list of strings in source code, one a line with a comma after each, is no header).
     if (names.length < 3 || names.some((n) => n === "" || n.length > 40 || /[:=(){}[\]<>]/.test(n))) continue;
