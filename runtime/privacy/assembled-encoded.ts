@@ -59,7 +59,8 @@ function hexText(run: string): string | null {
 
 /** Whether `text` may hold an encoded secret: a run of 16 hex digits or 24 base64 characters. */
 export function mayHoldEncoded(text: string): boolean {
-  return text.length >= 16 && /[0-9a-fA-F]{16}|[A-Za-z0-9+/_-]{24}/.test(text);
+  // A hex run, or a base64 run with a digit and both cases in its first 24 characters (a path or a word's run has rarely all three).
+  return text.length >= 16 && /[0-9a-fA-F]{16}|(?=[A-Za-z0-9+/_-]{0,23}\d)(?=[A-Za-z0-9+/_-]{0,23}[A-Z])(?=[A-Za-z0-9+/_-]{0,23}[a-z])[A-Za-z0-9+/_-]{24}/.test(text);
 }
 
 /** The encoded secrets of `text` (see the top of this file), as spans over their runs. */

@@ -40,10 +40,8 @@ function spansOf(a: Assembled, runs: ReadonlyArray<{ start: number; end: number;
  * values replaced too. No assembled value, or no secret in one: `r`.
  */
 export function redactAssembled(text: string, r: Redaction, redact: (text: string) => Redaction): Redaction {
-  const values = assembledValues(text);
-  // Encoded secrets (assembled-encoded.ts) are told by their decoded bytes and the words near them, without the rules.
-  // So are the cells of a table's secret column (carried-tables.ts).
-  const found: Span[] = [...encodedSpans(text), ...tableSpans(text), ...proseTokenSpans(text)];
+  const { values, direct } = readingsOf(text);
+  const found: Span[] = [...direct];
   if (values.length === 0 && found.length === 0) return r;
   for (const a of values) {
     const out = redact(a.line);
@@ -62,7 +60,24 @@ export function redactAssembled(text: string, r: Redaction, redact: (text: strin
   return { text: applied.text, kinds: [...new Set([...r.kinds, ...applied.kinds])].sort((a, b) => at(a) - at(b)) };
 }
 
-/** Whether `text` has an assembled value whose synthetic line `cleared` (the pre-filter) does not clear. */
+/** Whether `text` has an assembled value whose synthetic line `cleared` (the pre-filter) does not clear, or a secret found without the rules. */
 export function assembledNotCleared(text: string, cleared: (line: string) => boolean): boolean {
-  return encodedSpans(text).length > 0 || tableSpans(text).length > 0 || proseTokenSpans(text).length > 0 || assembledValues(text).some((a) => !cleared(a.line));
+  const { values, direct } = readingsOf(text);
+  return direct.length > 0 || values.some((a) => !cleared(a.line));
+}
+
+/**
+ * A text's assembled values and the secrets found without the rules (encoded, assembled-encoded.ts;
+ * in a table's secret column, carried-tables.ts; alone in a sentence, carried-prose.ts), read once
+ * a process: a writer checks its texts with one pre-filter run (redact.ts `allCleared`), then
+ * redacts the ones it could not clear, and both ask. Bounded as redact.ts's caches are.
+ */
+const readings = new Map<string, { values: Assembled[]; direct: Span[] }>();
+function readingsOf(text: string): { values: Assembled[]; direct: Span[] } {
+  const seen = readings.get(text);
+  if (seen !== undefined) return seen;
+  if (readings.size >= 64) readings.clear();
+  const r = { values: assembledValues(text), direct: [...encodedSpans(text), ...tableSpans(text), ...proseTokenSpans(text)] };
+  readings.set(text, r);
+  return r;
 }
