@@ -22,7 +22,7 @@ const KIND = "decoded-secret";
 const SECRET_WORDS = /pass(?:wd|word|phrase)?|secret|(?<![a-z])key|_key|key_|token|credential|(?<![a-z])pw(?![a-z])|private|signing|hmac/i;
 /** A word that says secret, or a camelCase name ending in one (`masterKey`). */
 const SECRET_WORD = { test: (s: string): boolean => SECRET_WORDS.test(s) || /[a-z0-9](?:Key|Secret|Token|Password)\b/.test(s) };
-const HEAD = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|(?:pass(?:wd|word)?|secret|token|key)["']?\s*[:=]|[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:/i;
+const HEAD = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|^[ \t]*\{?[ \t]*["']?[\w.-]*(?:pass(?:wd|word)?|secret|token|key)["']?\s*[:=]|[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:/im;
 const DECODER = /(?:decode\w*|fromhex\w*|unhex\w*|from_?hex|hex2bin|a2b_\w+|frombase64\w*|b64decode|parsehex\w*)[ \t]*\([ \t]*[@]?["'`]?$/i;
 
 /** Whether a character code is printable ASCII. */

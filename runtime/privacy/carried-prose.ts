@@ -17,11 +17,6 @@ const KIND = "prose-token";
 /** A program's, a path's or a markup's marks: a line holding one is no sentence. */
 const CODE_MARKS = /[={}<>$`\\|]|\/[A-Za-z_]|\w\.\w+\(|::|->|=>|https?:/;
 
-/** Whether `text` may hold such a token: a run of letters and digits of ten or more, holding both. */
-export function mayHoldProseToken(text: string): boolean {
-  return /[A-Za-z]\d|\d[A-Za-z]/.test(text) && /[A-Za-z0-9]{10}/.test(text);
-}
-
 /** Whether `line` reads as a sentence: no program's marks, and words of letters for half its words and four or more, or mostly letters of a script other than Latin (one that writes no spaces, as Tibetan, has few words). */
 function sentence(line: string): boolean {
   if (line.length < 30 || CODE_MARKS.test(line)) return false;
@@ -40,24 +35,37 @@ function sentence(line: string): boolean {
 
 /**
  * The generated passwords standing alone in `text`'s sentences, as spans. The candidates are found
- * first by one pattern (a run of ten to 64 letters and digits between spaces, a sentence's marks
- * after it), and only a candidate of proseSecret's shape has its line read: on the hook path the
- * code runs interpreted, and reading every line of a long reply cost some 35 M instructions.
+ * first by one pattern (a letter beside a digit), their edges by hand (ten to 64 letters and digits
+ * between spaces, a sentence's marks after), and only a candidate of proseSecret's shape has its
+ * line read: on the hook path the code runs interpreted, and reading every line of a long reply
+ * cost some 35 M instructions.
  */
 export function proseTokenSpans(text: string): Span[] {
-  if (!mayHoldProseToken(text)) return [];
   const out: Span[] = [];
   const lines = new Map<number, number>();
-  for (const m of text.matchAll(/(?<=^|[ \t(])[A-Za-z0-9]{10,64}(?=[ \t,;:!?).]|$)/gm)) {
-    const v = m[0];
-    if (!/\d/.test(v) || !/[A-Za-z]/.test(v)) continue;
-    const a = text.lastIndexOf("\n", m.index) + 1;
-    const nl = text.indexOf("\n", m.index);
-    const line = text.slice(a, nl < 0 ? text.length : nl);
+  const alnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  let last = -1;
+  // One scan for a letter beside a digit (rare in prose); each such token's edges read by hand.
+  for (const m of text.matchAll(/[A-Za-z]\d|\d[A-Za-z]/g)) {
+    if (m.index < last) continue;
+    let a = m.index;
+    while (a > 0 && alnum(text.charCodeAt(a - 1))) a--;
+    let z = m.index + 2;
+    while (z < text.length && alnum(text.charCodeAt(z))) z++;
+    last = z;
+    if (z - a < 10 || z - a > 64) continue;
+    // Between spaces (or a sentence's marks after it, an opening parenthesis before it).
+    const before = a === 0 ? " " : text[a - 1]!;
+    const after = z === text.length ? " " : text[z]!;
+    if (!" \t\n(".includes(before) || !" \t\r\n,;:!?).".includes(after)) continue;
+    const v = text.slice(a, z);
+    const la = text.lastIndexOf("\n", a) + 1;
+    const nl = text.indexOf("\n", a);
+    const line = text.slice(la, nl < 0 ? text.length : nl);
     if (!proseSecret(v, otherScriptLine(line)) || !sentence(line)) continue;
     // One token a line: a line listing several such runs is an inventory of names or ids, not a sentence giving one.
-    lines.set(a, (lines.get(a) ?? 0) + 1);
-    out.push({ start: m.index, end: m.index + v.length, rank: 0, kind: KIND });
+    lines.set(la, (lines.get(la) ?? 0) + 1);
+    out.push({ start: a, end: z, rank: 0, kind: KIND });
   }
   return out.filter((sp) => lines.get(text.lastIndexOf("\n", sp.start) + 1) === 1);
 }

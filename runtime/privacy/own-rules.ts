@@ -59,8 +59,7 @@ export const EARLY_RULES: readonly OwnRule[] = [
   {
     kind: "basic-auth",
     need: (_t, lower) => lower().includes("basic"),
-    re: /\b(Authorization:\s*Basic\s+)([A-Za-z0-9+/]{8,}=*)/gi,
-    // A user with an empty password (`anonymous:`) carries no secret.
+    re: /\b(Authorization:\s*Basic\s+)([A-Za-z0-9+/]{8,}=*)/gi, // a user with an empty password (`anonymous:`) is kept
     replace: (m, pre, value) => (/^[^:\s]+:$/.test(Buffer.from(value ?? "", "base64").toString("latin1")) ? `${pre}${value}` : `${pre}${m}`),
   },
 ];
