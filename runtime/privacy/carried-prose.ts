@@ -14,6 +14,7 @@ import { isLetter, letterWord } from "./letters.js";
 import { otherScriptLine, proseSecret } from "./witness-families.js";
 
 const KIND = "prose-token";
+const ID_WORD = /\b(?:build|commit|run|job|ticket|issue|id|request|trace|order|version|release|tag|branch|sha|hash|session|pipeline|invoice|case|ref|device|serial)[ \t:#]*$/i;
 /** A program's, a path's or a markup's marks: a line holding one is no sentence. */
 const CODE_MARKS = /[={}<>$`\\|]|\/[A-Za-z_]|\w\.\w+\(|::|->|=>|https?:/;
 
@@ -58,6 +59,8 @@ export function proseTokenSpans(text: string): Span[] {
     const before = a === 0 ? " " : text[a - 1]!;
     const after = z === text.length ? " " : text[z]!;
     if (!" \t\n(".includes(before) || !" \t\r\n,;:!?).".includes(after)) continue;
+    // After an id's word (`build <id>`, `ticket …`, `commit …`) a run names a thing, as keptByPlace10 keeps it.
+    if (ID_WORD.test(text.slice(Math.max(0, a - 16), a))) continue;
     const v = text.slice(a, z);
     const la = text.lastIndexOf("\n", a) + 1;
     const nl = text.indexOf("\n", a);
