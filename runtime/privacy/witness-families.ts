@@ -188,43 +188,69 @@ export function proseKeyWitness(text: string): boolean {
 }
 
 export function proseWitness(text: string): boolean {
-  // Counts kept as it scans, so that proseSecret (and its patterns, compiled on first use) is
-  // called only for a run with a letter beyond hex or a symbol, and enough digits: most runs are hashes and ids.
+  // Only a run with two digits or more can pass (both of the counts' tests below need them), so
+  // the runs are found from their digits by a pattern, a native search, and only those runs are
+  // read here: a loop over every character ran as interpreted code, about 1.2 M instructions of
+  // a cleared capture in a fresh hook process (docs/privacy.md "Cost"). proseWitnessEveryRun is
+  // the loop over every run, which test/privacy/letters.test.ts compares with this.
+  const twoDigits = /\d[0-9A-Za-z!#$%&*+\-?^_~]*\d/g;
+  for (let m = twoDigits.exec(text); m !== null; m = twoDigits.exec(text)) {
+    let start = m.index;
+    while (start > 0 && isRunChar(text.charCodeAt(start - 1))) start--;
+    let end = twoDigits.lastIndex;
+    while (end < text.length && isRunChar(text.charCodeAt(end))) end++;
+    twoDigits.lastIndex = end;
+    if (proseRun(text, start, end)) return true;
+  }
+  return false;
+}
+
+/** [0-9A-Za-z!#$%&*+\-?^_~]: the characters of proseWitness's runs. */
+function isRunChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 33 || c === 35 || c === 36 || c === 37 || c === 38 || c === 42 || c === 43 || c === 45 || c === 63 || c === 94 || c === 95 || c === 126;
+}
+
+/** proseWitness on every run of the text (the scan it replaced; for the test that compares them). */
+export function proseWitnessEveryRun(text: string): boolean {
   let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isRunChar(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && proseRun(text, start, i)) return true;
+    start = -1;
+  }
+  return false;
+}
+
+/**
+ * Whether the run text[start, end) is proseWitness's: 10 to 64 characters with a letter beyond hex
+ * or a symbol and enough digits (most runs are hashes and ids), that proseSecret takes, on a line
+ * of prose (its patterns are compiled only for such a run).
+ */
+function proseRun(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n < 10 || n > 64) return false;
   let upper = 0;
   let lower = 0;
   let digits = 0;
   let beyondHex = 0;
   let syms = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    const isDigit = c >= 48 && c <= 57;
-    const isUpper = c >= 65 && c <= 90;
-    const isLower = c >= 97 && c <= 122;
-    const isSym = c === 33 || c === 35 || c === 36 || c === 37 || c === 38 || c === 42 || c === 43 || c === 45 || c === 63 || c === 94 || c === 95 || c === 126;
-    if (isDigit || isUpper || isLower || isSym) {
-      if (start < 0) {
-        start = i;
-        upper = lower = digits = beyondHex = syms = 0;
-      }
-      if (isDigit) digits++;
-      else if (isUpper) upper++;
-      else if (isLower) lower++;
-      else syms++;
-      if ((isUpper && c > 70) || (isLower && c > 102)) beyondHex++;
-      continue;
-    }
-    const n = i - start;
-    if (start >= 0 && n >= 10 && n <= 64 && beyondHex + syms > 0 && ((upper > 0 && lower > 0 && digits >= 2) || (digits >= 3 && upper + lower >= 3)) && proseSecret(text.slice(start, i), true)) {
-      const from = text.lastIndexOf("\n", start) + 1;
-      const to = text.indexOf("\n", i);
-      const before = text.slice(from, start).replace(/^(?:>[ \t]?)+/, ""); // a reply's quote marks
-      const after = text.slice(i, to < 0 ? text.length : to);
-      if (!/[{}[\]=;<>|\\]/.test(before.replace(/>[ \t]/g, "")) && !/[{}[\]=;<>|\\]/.test(after) && proseLine(`${before} ${after}`)) return true;
-    }
-    start = -1;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c >= 65 && c <= 90) upper++;
+    else if (c >= 97 && c <= 122) lower++;
+    else syms++;
+    if ((c >= 71 && c <= 90) || (c >= 103 && c <= 122)) beyondHex++;
   }
-  return false;
+  if (!(beyondHex + syms > 0 && ((upper > 0 && lower > 0 && digits >= 2) || (digits >= 3 && upper + lower >= 3)) && proseSecret(text.slice(start, end), true))) return false;
+  const from = text.lastIndexOf("\n", start) + 1;
+  const to = text.indexOf("\n", end);
+  const before = text.slice(from, start).replace(/^(?:>[ \t]?)+/, ""); // a reply's quote marks
+  const after = text.slice(end, to < 0 ? text.length : to);
+  return !/[{}[\]=;<>|\\]/.test(before.replace(/>[ \t]/g, "")) && !/[{}[\]=;<>|\\]/.test(after) && proseLine(`${before} ${after}`);
 }
 
 const CRED_WORDS = ["cred", "auth", "token", "secret", "passw", "pwd", "pw", "login", "logon", "connect", "client", "apikey", "api_key", "setkey"];
