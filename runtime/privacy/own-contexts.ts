@@ -20,6 +20,7 @@ import { FAMILY_RULES } from "./own-families.js";
 import { FAMILY_FILE_RULES } from "./own-families-files.js";
 import { NINTH_RULES } from "./own-families-9.js";
 import { TENTH_RULES } from "./own-families-10.js";
+import { CONTEXT_SECRET_RULES } from "./context-secrets.js";
 
 let moreNamedRe: RegExp | undefined;
 let envRe: RegExp | undefined;
@@ -149,6 +150,7 @@ export const CONTEXT_RULES: readonly OwnRule[] = [
   ...FAMILY_RULES, ...FAMILY_FILE_RULES, // the eighth-set pass: secrets by the family of their place (own-families.ts, own-families-files.ts)
   ...NINTH_RULES, // the ninth-set pass (own-families-9.ts)
   ...TENTH_RULES, // the tenth-set pass (own-families-10.ts)
+  ...CONTEXT_SECRET_RULES, // a secret told by its context, wherever it stands (context-secrets.ts)
   ...CONFIG_RULES, ...TOOL_RULES, // the ninth pass: secrets in an OS's or a daemon's config syntax, given to a tool (own-configs.ts, own-tools.ts)
 ];
 
