@@ -36,6 +36,34 @@ const WEAK_PARTS = new Set([
   "clef", "jeton", "llave", "ключ", "токен", "секрет",
 ]);
 
+/** A name's parts with their offsets in `name`: split at "_", "-", ".", a lower-case letter before a capital, letters and digits. */
+export function nameParts(name: string): Array<{ at: number; part: string }> {
+  const out: Array<{ at: number; part: string }> = [];
+  let start = 0;
+  const push = (end: number): void => {
+    if (end > start) out.push({ at: start, part: name.slice(start, end).toLowerCase() });
+  };
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 95 || c === 45 || c === 46) {
+      push(i);
+      start = i + 1;
+      continue;
+    }
+    const p = i > start ? name.charCodeAt(i - 1) : -1;
+    // camelCase: a capital after a lower-case letter; "APIKey": a capital followed by lower case after capitals.
+    const upper = c >= 65 && c <= 90;
+    const lowerBefore = p >= 97 && p <= 122;
+    const capsRun = p >= 65 && p <= 90 && i + 1 < name.length && name.charCodeAt(i + 1) >= 97 && name.charCodeAt(i + 1) <= 122;
+    if (upper && (lowerBefore || capsRun)) {
+      push(i);
+      start = i;
+    }
+  }
+  push(name.length);
+  return out;
+}
+
 /** Words ending in a secret's part that are none (`monkey`, `bypass`). */
 const NOT_ENDINGS = new Set([
   "monkey", "turkey", "hockey", "jockey", "donkey", "whiskey", "lackey", "hotkey", "bypass", "compass", "surpass", "trespass",
