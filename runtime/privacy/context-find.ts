@@ -7,7 +7,8 @@
  * relaxation takes too, and the scan reads the same tokens either way, so the witness holds
  * wherever the rule finds.
  *
- * Example: `scanContext("pw: Zr8pQ3mWx7Ka2v", maybeValue)` -> `[[4, 20]]`.
+ * Example: `scanContext(text, maybeValue)` on "pw: " and a 16-character random value -> `[[4, 20]]`,
+ * the value's span.
  */
 import { ANCHORS, nameParts, namePartKind, NOT_SECRET_WORDS, PROSE_STEMS } from "./context-words.js";
 
