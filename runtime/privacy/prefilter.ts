@@ -22,9 +22,9 @@ import { importedKeywords } from "./imported-rules.js";
 import { FAMILY_WITNESSES, proseKeyWitness, proseWitness } from "./witness-families.js";
 import { tenthScans, TENTH_WITNESSES } from "./witness-families-10.js";
 import { ABLY_SHAPE, PORT_BETWEEN_COLONS } from "./witness-gates.js";
+import { contextSecretWitness } from "./context-find.js";
 
-export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
-export { KEY_WORDS } from "./witness-places.js";
+export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js"; export { KEY_WORDS } from "./witness-places.js";
 
 /**
  * The keywords of every other gitleaks rule (lower-case; a keyword that contains another one
@@ -142,11 +142,10 @@ export const PROSE_WORDS: readonly string[] = [
 ];
 
 /**
- * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
- * without the `i` flag their rules have) and only when it holds one of its literals: in a
- * fresh process each regex costs its compiling. A witness matches wherever its rule matches
- * (its pattern with the rule's tail cut off, or its character classes widened), so a text
- * none of them matches holds no match of those rules.
+ * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case, without
+ * the `i` flag their rules have) and only when it holds one of its literals: in a fresh process each
+ * regex costs its compiling. A witness matches wherever its rule matches (its pattern with the rule's
+ * tail cut off, or its character classes widened), so a text none of them matches holds none.
  */
 const WITNESSES: readonly Witness[] = [
   { name: "generic-api-key", rules: ["gitleaks:generic-api-key"], need: GENERIC_WORDS, re: GENERIC_WITNESS },
@@ -366,6 +365,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
   if (may === null || may("own:command-argument own:random-passphrase")) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
+  if ((may === null || may("own:context-secret")) && contextSecretWitness(text, lower)) hold("secret by its context", "own:context-secret"); // context-secrets.ts
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

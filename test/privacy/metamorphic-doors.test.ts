@@ -24,14 +24,14 @@ const PER_TRANSFORM = 8;
  * value), which a writer's own words before the text ("please deploy it: ") move. Measured at 27
  * on the text views' branch; 5 since the tenth-set pass's door fix merged beside it (a tool call's
  * input redacted before its summary folds it to one line, clips cut at whitespace:
- * runtime/transcripts/clip.ts), which took 22 of them.
+ * runtime/transcripts/clip.ts), which took 22 of them; 4 since the context rule (context-secrets.ts),
+ * which takes a Kazakh sentence's password in a JSON-escaped diff by its word (`құпиясөз`) wherever the door's words move the line.
  */
 const DOOR_ONLY: readonly string[] = [
   "json-2 h4-openweather-query",
   "quote h8-curseforge-lua-headers",
   "ansi-value+wrap-80 h4-openweather-query",
   "ansi-line+log-prefix h8-curseforge-lua-headers",
-  "diff-plus+json-1 h8-prose-kk",
 ];
 
 interface Case {
