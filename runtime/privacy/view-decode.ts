@@ -97,7 +97,17 @@ export const ansiStep: Step = (text) =>
 
 const ENTITIES: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'", "#39": "'", "#x27": "'", "#34": '"', "#x22": '"' };
 
-/** The HTML entities of quoting (`&quot;`, `&amp;`, `&lt;`, `&gt;`, the apostrophe's) decoded. */
+/** A numeric character reference's printable ASCII character, newline or tab (`#43` or `#x2F` -> `+`, `/`: a wiki's export of a key); undefined otherwise. */
+function numericEntity(name: string): string | undefined {
+  if (name.charCodeAt(0) !== 0x23 || name.length < 2) return undefined;
+  const hex = name[1] === "x" || name[1] === "X";
+  const digits = name.slice(hex ? 2 : 1);
+  if (digits.length === 0 || !(hex ? /^[0-9A-Fa-f]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+  const code = parseInt(digits, hex ? 16 : 10);
+  return (code >= 0x20 && code <= 0x7e) || code === 0x0a || code === 0x09 ? String.fromCharCode(code) : undefined;
+}
+
+/** The HTML entities of quoting (`&quot;`, `&amp;`, `&lt;`, `&gt;`, the apostrophe's) and numeric references of printable ASCII decoded. */
 export const htmlStep: Step = (text) => {
   let i = text.indexOf("&");
   if (i < 0 || !text.includes(";", i)) return null;
@@ -106,7 +116,8 @@ export const htmlStep: Step = (text) => {
   for (; i >= 0; i = text.indexOf("&", i + 1)) {
     const semi = text.indexOf(";", i);
     if (semi < 0 || semi - i > 6) continue;
-    const decoded = ENTITIES[text.slice(i + 1, semi)];
+    const name = text.slice(i + 1, semi);
+    const decoded = ENTITIES[name] ?? numericEntity(name);
     if (decoded === undefined) continue;
     copy(b, text, at, i);
     b.push(decoded, i, semi + 1);

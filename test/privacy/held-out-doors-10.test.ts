@@ -28,16 +28,17 @@ const set = loadCorpus(FILE);
  * text transformation, left by the tenth-set pass to the general pass on transformations (the
  * text views, developed on the metamorphic test of the other sets, which never saw this set). With
  * both merged, 6 of the 15 it left are taken (grep's and bat's colours, a Tatar chat's colour,
- * JSON three levels deep, percent-encoded JSON, HTML named entities); still missed: a script(1)
- * capture's backspaces; a hard wrap cutting the value (vim's showbreak, prettier's prose fill, GNU
- * base64's 76 columns, openssl's 64: wraps the views' wrap reader does not take for a terminal's);
- * a streamed delta holding the value alone; HTML numeric entities in a wiki table; Markdown's `\_`;
- * a word diff's `[-…-]{+…+}` marks.
+ * JSON three levels deep, percent-encoded JSON, HTML named entities); the views' marks pass
+ * (view-marks.ts and the numeric references, developed on new metamorphic transforms of the other
+ * sets) took 5 more (script(1)'s backspaces, vim's showbreak, a streamed delta holding the value
+ * alone, Markdown's `\_`, a word diff's marks). Still missed, none of them taken by the redactor
+ * with its transformation undone by hand either (so no view can take them): prettier's prose fill
+ * of a five-word passphrase, GNU base64's 76 columns of a key file, openssl's 64 columns of a bare
+ * random value, HTML numeric entities in a wiki table's cell (decoded, a bare base64 run in a cell).
  */
 const MISSED: readonly string[] = [
-  "h10-ansi-script-typescript-backspace",
-  "h10-wrap-vim-showbreak", "h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account", "h10-wrap-openssl-rand-64",
-  "h10-sse-delta-alone", "h10-html-numeric-entities-wiki-table", "h10-markdown-escaped-underscores", "h10-diff-word-diff-plain",
+  "h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account", "h10-wrap-openssl-rand-64",
+  "h10-html-numeric-entities-wiki-table",
 ];
 /**
  * Look-alikes it changes, by id: xkcd's famous example password in a sentence about passphrases,
