@@ -19,7 +19,7 @@ import type { Step } from "./view-build.js";
 import { ansiStep, crStep, htmlStep, jsonStep, percentStep } from "./view-decode.js";
 import { gutterStep, joinStep, jsonLinesStep, tableStep } from "./view-lines.js";
 import { backspaceStep, eventStep, markdownEscapeStep, wordDiffStep } from "./view-marks.js";
-import { T_AMP, T_BACKSLASH, T_BS, T_CR, T_ESC, T_EVENT, T_JOIN, T_NL, T_PCT, T_WORDDIFF, triggers } from "./view-triggers.js";
+import { T_AMP, T_BACKSLASH, T_BS, T_CR, T_ESC, T_EVENT, T_GUTTER, T_JOIN, T_NL, T_OBJECT, T_PCT, T_WORDDIFF, triggers } from "./view-triggers.js";
 
 export interface TextView {
   text: string;
@@ -75,27 +75,23 @@ function apply(text: string, v: TextView | null, step: Step): TextView | null {
  * step changes the text.
  */
 export function viewsOf(text: string): TextView[] {
-  if (text === lastText) return lastViews;
+  const seen = recent.get(text);
+  if (seen !== undefined) return seen;
   const views = buildViews(text);
-  lastText = text;
-  lastViews = views;
+  // A writer asks for a text's views twice or more (the pre-filter's check, then the redaction), other texts between.
+  if (recent.size >= RECENT) recent.clear();
+  recent.set(text, views);
   return views;
 }
 
-/** The last text asked for and its views: a writer asks for a text's views twice (the pre-filter's check, then the redaction). */
-let lastText: string | null = null;
-let lastViews: TextView[] = [];
-
-/** Whether `text` could be a markdown table's, a JSON text's or a gutter's first character, or none. */
-function firstMayView(text: string): boolean {
-  const c = text.charCodeAt(0);
-  return c === 0x7c || c === 0x7b || c === 0x5b || (c >= 0x30 && c <= 0x39) || c === 0x3e || c === 0x2b || c === 0x2d || c === 0x2a || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x2022 || c <= 0x0d || c === 0xa0 || c >= 0x1680;
-}
+/** The last texts asked for and their views (a capture's dozen texts), cleared when full. */
+const recent = new Map<string, TextView[]>();
+const RECENT = 16;
 
 function buildViews(text: string): TextView[] {
   let t = triggers(text);
-  // One pass said no step has its trigger here: no view (most texts), nothing else run.
-  if (t === 0 && !firstMayView(text)) return [];
+  // One pass said no step has its trigger here (a newline alone is none): no view, nothing else run.
+  if ((t & ~T_NL) === 0 && text.charCodeAt(0) !== 0x7c) return [];
   let decoded: TextView | null = null;
   // The decoded rows before a table is read by column: a view of its own (a rule reads a row's name beside its value).
   let rows: TextView | null = null;
@@ -106,15 +102,16 @@ function buildViews(text: string): TextView[] {
     if (next === null) continue;
     if (step === tableStep) rows = decoded;
     decoded = next;
-    // A decoded escape can bring a trigger of its own (`\u001b`, `\r`).
+    // A decoded escape can bring a trigger of its own (`\\u001b`, `\\r`).
     t = triggers(decoded.text);
   }
   // The gutter is read after a JSON text's values are on lines of their own (a diff in a tool
   // result); the wrap before, and without the gutter (a value put on its own line changes its
   // row's length; a terminal's continuation rows carry no gutter).
-  const lined = apply(text, decoded, jsonLinesStep) ?? decoded;
-  const gutter = apply(text, lined, gutterStep);
-  const wrapped = (t & T_NL) !== 0 && (t & T_JOIN) !== 0 ? apply(text, decoded, joinStep) : null;
+  const lined = (t & T_OBJECT) !== 0 ? (apply(text, decoded, jsonLinesStep) ?? decoded) : decoded;
+  const lt = lined === decoded ? t : triggers(lined!.text);
+  const gutter = (lt & T_GUTTER) !== 0 ? apply(text, lined, gutterStep) : null;
+  const wrapped = (t & T_JOIN) !== 0 ? apply(text, decoded, joinStep) : null;
   const joined = wrapped === null ? null : (apply(text, wrapped, jsonLinesStep) ?? wrapped);
   const out: TextView[] = [];
   for (const x of [rows, lined, gutter, joined]) if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);

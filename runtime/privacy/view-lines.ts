@@ -7,7 +7,7 @@
  * Example: `gutterStep("+a=1\n+b=2")!.out` -> `"a=1\nb=2"`.
  */
 import { Builder, copy, type Step } from "./view-build.js";
-import { WRAP_MIN } from "./view-triggers.js";
+import { isSpace, WRAP_MIN } from "./view-triggers.js";
 
 const VALUE_OPEN = /:\s*"/g;
 const VALUE_END = /\s*(?:[}\]]|,\s*"[^"\n]{0,80}"\s*:)/y;
@@ -78,30 +78,6 @@ function lineEnd(text: string, from: number): number {
   return nl < 0 ? text.length : nl;
 }
 
-/** `\s` of a pattern for one code unit. */
-function isSpace(c: number): boolean {
-  return (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-/**
- * Whether a gutter can be shared: every line after the first that a gutter must start (non-empty,
- * not the last of three or more) starts with a gutter's first character (a digit, `>`, `+`, `-`,
- * `*`, a bullet or a space). One pass over the line starts, before any gutter's pattern runs.
- */
-function gutterPossible(text: string): boolean {
-  let k = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
-    k++;
-    const c = text.charCodeAt(i + 1);
-    if (i + 1 >= text.length || c === 0x0a) continue;
-    if ((c >= 0x30 && c <= 0x39) || c === 0x3e || c === 0x2b || c === 0x2d || c === 0x2a || c === 0x2022 || isSpace(c)) continue;
-    // The last line of three or more may lack it (a JSON value's closing `"}`).
-    if (k >= 2 && text.indexOf("\n", i + 1) < 0) continue;
-    return false;
-  }
-  return true;
-}
-
 /**
  * Gutters a whole text's lines can share, each tried in order: a log line's timestamp and level,
  * a markdown quote, a list's bullet, a diff's column (at least one line `+` or `-`), an indent
@@ -124,7 +100,6 @@ const GUTTERS: ReadonlyArray<{ re: RegExp; need?: RegExp; lines: number }> = [
 const GUTTER_FIRST = /^\n*[0-9>+\- *•\t]/;
 
 export const gutterStep: Step = (text) => {
-  if (!gutterPossible(text)) return null;
   const nl = text.indexOf("\n");
   if (!GUTTER_FIRST.test(text) && (nl < 0 || !GUTTER_FIRST.test(text.slice(nl + 1, nl + 3)))) return null;
   const lines = text.split("\n");

@@ -10,7 +10,7 @@ import { Builder, copy } from "../../runtime/privacy/view-build.js";
 import { ansiStep, jsonStep } from "../../runtime/privacy/view-decode.js";
 import { gutterStep, joinStep } from "../../runtime/privacy/view-lines.js";
 import { backspaceStep, eventStep, markdownEscapeStep, wordDiffStep } from "../../runtime/privacy/view-marks.js";
-import { T_BS, T_ESC, T_JOIN, T_NL, triggers } from "../../runtime/privacy/view-triggers.js";
+import { T_BS, T_ESC, T_GUTTER, T_JOIN, T_NL, triggers } from "../../runtime/privacy/view-triggers.js";
 
 describe("text views", () => {
   it("the doc comments' examples", () => {
@@ -81,6 +81,13 @@ describe("text views", () => {
     expect(triggers("short\nrows") & (T_NL | T_JOIN)).toBe(T_NL);
     expect(triggers(`${"x".repeat(60)}\ny`) & T_JOIN).not.toBe(0);
     expect(triggers("KEY=abc\\\ndef") & T_JOIN).not.toBe(0);
+    // A long row with a longer one after it, or before an empty one, is no wrap's trace.
+    expect(triggers(`${"x".repeat(60)}\n${"y".repeat(70)}`) & T_JOIN).toBe(0);
+    expect(triggers(`${"x".repeat(60)}\n\nz`) & T_JOIN).toBe(0);
+    expect(triggers("  3 k = v\n    \u21aa w") & T_JOIN).not.toBe(0);
+    // A gutter: every row after the first starts one (the last of three or more may not).
+    expect(triggers("words first\n+a\n+b\n}") & T_GUTTER).not.toBe(0);
+    expect(triggers("words first\nplain\n+b") & T_GUTTER).toBe(0);
     // Every text of the doc comments' examples that has a view has a trigger or a first character a view reads.
     for (const t of ["KEY=\x1b[32mab12\x1b[0m", "+a=1\n+b=2", '{"a": "b c"}', "| a | b |"]) expect(viewsOf(t).length).toBeGreaterThan(0);
   });
