@@ -16,7 +16,7 @@
  * maps its index 4 to the original's 9.
  */
 import type { Step } from "./view-build.js";
-import { ansiStep, crStep, htmlStep, jsonStep, percentStep } from "./view-decode.js";
+import { ansiStep, crStep, htmlStep, jsonStep, percentStep, unquoteStep } from "./view-decode.js";
 import { gutterStep, joinStep, jsonLinesStep, tableStep } from "./view-lines.js";
 import { backspaceStep, eventStep, markdownEscapeStep, wordDiffStep } from "./view-marks.js";
 import { T_AMP, T_BACKSLASH, T_BS, T_CR, T_ESC, T_EVENT, T_GUTTER, T_JOIN, T_NL, T_OBJECT, T_PCT, T_WORDDIFF, triggers } from "./view-triggers.js";
@@ -89,7 +89,8 @@ const recent = new Map<string, TextView[]>();
 const RECENT = 16;
 
 function buildViews(text: string): TextView[] {
-  let t = triggers(text);
+  const written = triggers(text);
+  let t = written;
   // One pass said no step has its trigger here (a newline alone is none): no view, nothing else run.
   if ((t & ~T_NL) === 0 && text.charCodeAt(0) !== 0x7c) return [];
   let decoded: TextView | null = null;
@@ -113,7 +114,9 @@ function buildViews(text: string): TextView[] {
   const gutter = (lt & T_GUTTER) !== 0 ? apply(text, lined, gutterStep) : null;
   const wrapped = (t & T_JOIN) !== 0 ? apply(text, decoded, joinStep) : null;
   const joined = wrapped === null ? null : (apply(text, wrapped, jsonLinesStep) ?? wrapped);
+  // A token between quoting entities, unquoted: a view of its own (the decoded one keeps the quotes).
+  const unquoted = (written & T_AMP) !== 0 ? apply(text, null, unquoteStep) : null;
   const out: TextView[] = [];
-  for (const x of [rows, lined, gutter, joined]) if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
+  for (const x of [rows, lined, gutter, joined, unquoted]) if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
   return out;
 }

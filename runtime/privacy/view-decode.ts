@@ -149,3 +149,31 @@ export const percentStep: Step = (text) => {
   copy(b, text, at, text.length);
   return b;
 };
+
+/**
+ * A value's token between `&quot;` entities: eight characters or more, none a space, an entity's
+ * `&` or a quote, a letter and a digit among them (a value, not a word or a JSON key), not followed
+ * by a key's `:`.
+ */
+const QUOTED_TOKEN = /&quot;((?=[^\s&"';<>]*\d)(?=[^\s&"';<>]*[A-Za-z])[^\s&"';<>]{8,})&quot;(?!\s*:)/g;
+
+/**
+ * The `&quot;` entities around a token dropped (`key=&quot;ab12…&quot;` -> `key=ab12…`): a value
+ * an HTML export put between quotes where it stood bare, which the rules read only in the quoted
+ * places they know. A view of its own, beside the decoded one (text-views.ts), so the quotes a
+ * rule needs stay there.
+ */
+export const unquoteStep: Step = (text) => {
+  if (!text.includes("&quot;")) return null;
+  const b = new Builder();
+  let at = 0;
+  QUOTED_TOKEN.lastIndex = 0;
+  for (let m = QUOTED_TOKEN.exec(text); m !== null; m = QUOTED_TOKEN.exec(text)) {
+    copy(b, text, at, m.index);
+    copy(b, text, m.index + 6, m.index + 6 + m[1]!.length);
+    at = m.index + m[0].length;
+  }
+  if (at === 0) return null;
+  copy(b, text, at, text.length);
+  return b;
+};
