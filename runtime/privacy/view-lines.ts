@@ -240,7 +240,7 @@ export const joinStep: Step = (text) => {
     if (l.endsWith("\\")) drop.push([end - 1, end + 1]);
     // The mark says the row was cut at the width, wherever it fell (after a space too: `69, ↪ 131`).
     else if (mark !== null) drop.push([end, end + 1 + mark[0].length]);
-    else if (wrapped(k) && !sameGutter(l, next) && CUT_TOKEN_END.test(l) && CUT_TOKEN_START.test(next) && !WORD_AT_END.test(l) && !WORD_AT_START.test(next)) drop.push([end, end + 1]);
+    else if (wrapped(k) && CUT_TOKEN_END.test(l) && CUT_TOKEN_START.test(next) && !sameGutter(l, next) && !WORD_AT_END.test(l) && !WORD_AT_START.test(next)) drop.push([end, end + 1]);
     at = end + 1;
   }
   if (drop.length === 0) return null;

@@ -46,6 +46,10 @@ export function isSpace(c: number): boolean {
 /** Whether `c` can start a line's gutter (view-lines.ts GUTTERS: a stamp's digit, `>`, a bullet, a diff's column, an indent). */
 const gutterChar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x3e || c === 0x2b || c === 0x2d || c === 0x2a || c === 0x2022 || isSpace(c);
 
+/** Whether `c` can end a piece of a token a wrap cut (view-lines.ts CUT_TOKEN_END: a letter, a digit, `+/=_.~-`). */
+const tokenChar = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x5f || c === 0x2e || c === 0x7e || c === 0x2d;
+
 /** Whether `c` is an editor's wrap mark (view-lines.ts WRAP_MARK). */
 const wrapMark = (c: number): boolean => c === 0x21aa || c === 0x21b3 || c === 0x2937;
 
@@ -54,7 +58,8 @@ const wrapMark = (c: number): boolean => c === 0x21aa || c === 0x21b3 || c === 0
  * a loop over the characters: a hook's fresh process runs this in V8's interpreter, where a
  * search costs a few instructions a character and a loop's step a hundred or more. The rows are
  * walked once, newline to newline from the end, for the line steps' traces: a row a terminal may
- * have wrapped (WRAP_MIN or more, as long as every row after it, the next not empty), a
+ * have wrapped (WRAP_MIN or more, as long as every row after it, ending in a token's character,
+ * the next not empty and not starting with a space), a
  * continuation's backslash or an editor's wrap mark (T_JOIN); a gutter every row after the first
  * can share (T_GUTTER).
  */
@@ -96,7 +101,7 @@ function rowTriggers(text: string): number {
   for (;;) {
     const start = nl + 1;
     const len = end - start;
-    if (later >= 0 && len > 0 && ((len >= WRAP_MIN && len >= later && !nextEmpty) || text.charCodeAt(end - 1) === 0x5c)) t |= T_JOIN;
+    if (later >= 0 && len > 0 && ((len >= WRAP_MIN && len >= later && !nextEmpty && tokenChar(text.charCodeAt(end - 1)) && !isSpace(text.charCodeAt(end + 1))) || text.charCodeAt(end - 1) === 0x5c)) t |= T_JOIN;
     if (nl >= 0 && len > 0) {
       let c = text.charCodeAt(start);
       // An editor's wrap mark after the number column's indent starts the rest of a wrapped row.
