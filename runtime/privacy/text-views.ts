@@ -19,7 +19,7 @@ import type { Step } from "./view-build.js";
 import { ansiStep, crStep, htmlStep, jsonStep, percentStep, unquoteStep } from "./view-decode.js";
 import { gutterStep, joinStep, jsonLinesStep, tableStep } from "./view-lines.js";
 import { backspaceStep, eventStep, markdownEscapeStep, wordDiffStep } from "./view-marks.js";
-import { T_AMP, T_BACKSLASH, T_BS, T_CR, T_ESC, T_EVENT, T_GUTTER, T_JOIN, T_NL, T_OBJECT, T_PCT, T_WORDDIFF, triggers } from "./view-triggers.js";
+import { T_AMP, T_BS, T_CR, T_ESC, T_EVENT, T_GUTTER, T_JOIN, T_JSON_ESCAPE, T_MD_ESCAPE, T_NL, T_OBJECT, T_PCT, T_WORDDIFF, triggers } from "./view-triggers.js";
 
 export interface TextView {
   text: string;
@@ -37,14 +37,14 @@ export interface TextView {
  */
 const DECODE: ReadonlyArray<readonly [Step, number]> = [
   [eventStep, T_EVENT],
-  [jsonStep, T_BACKSLASH],
-  [jsonStep, T_BACKSLASH],
+  [jsonStep, T_JSON_ESCAPE],
+  [jsonStep, T_JSON_ESCAPE],
   [crStep, T_CR],
   [ansiStep, T_ESC],
   [backspaceStep, T_BS],
   [htmlStep, T_AMP],
   [percentStep, T_PCT],
-  [markdownEscapeStep, T_BACKSLASH],
+  [markdownEscapeStep, T_MD_ESCAPE],
   [wordDiffStep, T_WORDDIFF],
   [tableStep, 0],
 ];

@@ -8,8 +8,8 @@
  * Example: `triggers("KEY=\x1b[32mab\x1b[0m") & T_ESC` -> non-zero; `triggers("run the tests")` -> 0.
  */
 
-/** A backslash (a JSON or Markdown escape, a shell continuation). */
-export const T_BACKSLASH = 1;
+/** A JSON string escape the JSON step reads as its trigger: `\n`, `\t` or `\"`. */
+export const T_JSON_ESCAPE = 1;
 /** A carriage return. */
 export const T_CR = 2;
 /** An escape character (a terminal's CSI sequence). */
@@ -34,6 +34,9 @@ export const T_OBJECT = 1024;
 
 /** A gutter every line after the first can share (its first character a digit, `>`, `+`, `-`, `*`, a bullet or a space). */
 export const T_GUTTER = 2048;
+
+/** Markdown's escape of an emphasis mark: `\_` or `\*`. */
+export const T_MD_ESCAPE = 4096;
 
 /** A terminal's narrowest plausible width: a shorter row is no wrap (view-lines.ts joinStep). */
 export const WRAP_MIN = 60;
@@ -65,7 +68,10 @@ const wrapMark = (c: number): boolean => c === 0x21aa || c === 0x21b3 || c === 0
  */
 export function triggers(text: string): number {
   let t = 0;
-  if (text.includes("\\")) t |= T_BACKSLASH;
+  if (text.includes("\\")) {
+    if (text.includes("\\n") || text.includes("\\t") || text.includes('\\"')) t |= T_JSON_ESCAPE;
+    if (text.includes("\\_") || text.includes("\\*")) t |= T_MD_ESCAPE;
+  }
   if (text.includes("\r")) t |= T_CR;
   if (text.includes("\x1b")) t |= T_ESC;
   if (text.includes("&")) t |= T_AMP;
