@@ -21,9 +21,9 @@ import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witne
 import { importedKeywords } from "./imported-rules.js";
 import { FAMILY_WITNESSES, proseKeyWitness, proseWitness } from "./witness-families.js";
 import { tenthScans, TENTH_WITNESSES } from "./witness-families-10.js";
+import { contextSecretWitness } from "./context-find.js";
 
-export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
-export { KEY_WORDS } from "./witness-places.js";
+export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js"; export { KEY_WORDS } from "./witness-places.js";
 
 /**
  * The keywords of every other gitleaks rule (lower-case; a keyword that contains another one
@@ -139,7 +139,6 @@ export const PROSE_WORDS: readonly string[] = [
   "inlogg", "aanmeld", "kirjaudu", "logga in", "войд", "войти", "зайд", "зайти", "cred", "zugangsdaten", "identifiants", "connect", "clave", "mdp",
   ...MORE_PROSE_WORDS, // the seventh pass (witness-places.ts)
 ];
-
 
 /**
  * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
@@ -366,6 +365,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
   if (may === null || may("own:command-argument own:random-passphrase")) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
+  if ((may === null || may("own:context-secret")) && contextSecretWitness(text, lower)) hold("secret by its context", "own:context-secret"); // context-secrets.ts
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).
