@@ -155,6 +155,15 @@ export function redactAllUnfiltered(text: string): Redaction {
   return untilStable(text, (t) => redactWith(t, plan("all"), false));
 }
 
+/**
+ * The whole redaction with the own rules `off` names left out (for the measure of what
+ * each family of rules catches alone, docs/privacy.md "Context, not families"; tests only).
+ */
+export function redactAllExcept(text: string, off: (rule: OwnRule) => boolean): Redaction {
+  const kept = plan("all").filter((s) => !("own" in s) || !off(s.own));
+  return untilStable(text, (t) => redactWith(t, kept, true));
+}
+
 /** One rule set alone (for the comparison of the sets). */
 export function redactWithRuleSet(text: string, set: RuleSet): Redaction {
   return redactWith(text, plan(set), true);
@@ -174,6 +183,7 @@ const includesGate = (lower: string): KeywordCheck => ({ has: (k) => lower.inclu
  * between what it keeps before and after), or the whole match when it has no `replace`.
  */
 function ownFindings(rule: OwnRule, marker: string, text: string): Array<[number, number]> {
+  if (rule.find !== undefined) return rule.find(text);
   const found: Array<[number, number]> = [];
   // In the hook's redactor part, a long case-insensitive pattern is run as its build-time rewrite without the flag (caseless-table.ts).
   const re = caselessOf(rule.re);

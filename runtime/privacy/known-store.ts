@@ -9,7 +9,7 @@
  *
  * Example: `knownSecrets()` -> `{ values: [<this process's API_KEY>], store: {version: 1, salt, entries} }`.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolvePaths } from "../paths.js";
 import { DOT_ENV_FILES, dotEnvValues, parseStore, secretEnvValues, type KnownStore } from "./known-values.js";
@@ -74,10 +74,16 @@ function ownSecrets(): KnownSecrets {
   const env = process.env;
   if (env["ERRATA_KNOWN_SECRETS"] === "off") return (known = { values: [], store: null });
   let store: KnownStore | null = null;
-  try {
-    store = parseStore(readFileSync(join(resolvePaths(env, process.cwd()).stateDir, KNOWN_SECRETS_FILE), "utf8"));
-  } catch {
-    // No store yet (the owner never ran `errata secrets learn`): the environment alone.
+  const file = join(resolvePaths(env, process.cwd()).stateDir, KNOWN_SECRETS_FILE);
+  // No store yet (the owner never ran `errata secrets learn`): the environment alone. Asked with
+  // existsSync first: a read of a missing file throws, and making that error (its stack and
+  // message) cost every capture's front more than the check does (docs/privacy.md "Cost").
+  if (existsSync(file)) {
+    try {
+      store = parseStore(readFileSync(file, "utf8"));
+    } catch {
+      // Unreadable or damaged: the environment alone, as without a store.
+    }
   }
   return (known = { values: secretEnvValues(env), store });
 }

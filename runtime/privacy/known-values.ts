@@ -104,18 +104,66 @@ export const NAME_PATTERNS = { secret: SECRET_NAME, notSecret: NOT_SECRET_NAME }
  * A value worth remembering: 8 characters or more, not a number, a boolean, a path, a word or
  * words of one case, nor a reference to another variable. Short values would be found in
  * ordinary text by chance.
+ *
+ * Told by hand, a path first: the shell's `PWD` and `OLDPWD` look secret by name ("pwd") and
+ * hold paths, so every capture's front asked this of two paths, and the patterns it used
+ * (valuePatterns, which test/privacy/known-values.test.ts compares with this) cost a fresh hook
+ * process about 1 M instructions to compile (docs/privacy.md "Cost").
  */
 export function rememberableValue(v: string): boolean {
-  if (v.length < 8 || v.length > 4096) return false;
-  if (/^\s|\s$/.test(v)) return false;
-  // A number (the words true, false, null, none, yes, no, on and off are shorter than 8: a
-  // caseless pattern for them cost a fresh hook process its compile for nothing).
-  if (/^\d+(?:\.\d+)?$/.test(v)) return false;
-  if (/^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/.test(v)) return false;
-  if (/^\$\{?[A-Za-z_]/.test(v)) return false;
-  if (/^[a-z]+(?:[ _-][a-z]+)*$/.test(v) || /^[A-Z]+(?:[ _-][A-Z]+)*$/.test(v)) return false;
+  const n = v.length;
+  if (n < 8 || n > 4096) return false;
+  const c0 = v.charCodeAt(0);
+  // A path: "/", "./", "../", "~/" or a drive's "C:\".
+  if (c0 === 47 || (c0 === 126 && v.charCodeAt(1) === 47) || (isAsciiLetter(c0) && v.charCodeAt(1) === 58 && v.charCodeAt(2) === 92)) return false;
+  if (c0 === 46 && (v.charCodeAt(1) === 47 || (v.charCodeAt(1) === 46 && v.charCodeAt(2) === 47))) return false;
+  if (isJsSpace(c0) || isJsSpace(v.charCodeAt(n - 1))) return false;
+  // A number (the words true, false, null, none, yes, no, on and off are shorter than 8).
+  if (isNumber(v)) return false;
+  // A reference: "$" and a name's first character, or "${" and one.
+  const ref = v.charCodeAt(1) === 123 ? v.charCodeAt(2) : v.charCodeAt(1);
+  if (c0 === 36 && (isAsciiLetter(ref) || ref === 95)) return false;
+  if (oneCaseWords(v)) return false;
   return true;
 }
+
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+
+/** What `\s` takes in a pattern without the `u` flag (WhiteSpace and LineTerminator). */
+function isJsSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** /^\d+(?:\.\d+)?$/ */
+function isNumber(v: string): boolean {
+  let i = 0;
+  while (i < v.length && isDigitCode(v.charCodeAt(i))) i++;
+  if (i === 0) return false;
+  if (i === v.length) return true;
+  if (v.charCodeAt(i) !== 46) return false;
+  const from = ++i;
+  while (i < v.length && isDigitCode(v.charCodeAt(i))) i++;
+  return i > from && i === v.length;
+}
+
+/** /^[a-z]+(?:[ _-][a-z]+)*$/ or the same in upper case: words of one case joined by " ", "_" or "-". */
+function oneCaseWords(v: string): boolean {
+  const upper = v.charCodeAt(0) >= 65 && v.charCodeAt(0) <= 90;
+  const lo = upper ? 65 : 97;
+  let letters = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= lo && c <= lo + 25) letters++;
+    else if ((c === 32 || c === 95 || c === 45) && letters > 0) letters = 0;
+    else return false;
+  }
+  return letters > 0;
+}
+
+/** The patterns rememberableValue tells by hand (for the test that compares them; made when asked, not when the module loads). */
+export const valuePatterns = (): RegExp[] => [/^\s|\s$/, /^\d+(?:\.\d+)?$/, /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)/, /^\$\{?[A-Za-z_]/, /^[a-z]+(?:[ _-][a-z]+)*$/, /^[A-Z]+(?:[ _-][A-Z]+)*$/];
 
 /** The values of `env` whose names look secret and which are worth remembering. */
 export function secretEnvValues(env: Record<string, string | undefined>): string[] {
@@ -132,7 +180,15 @@ export function secretEnvNamed(env: Record<string, string | undefined>): Array<{
   const joined = names.join("\n").toLowerCase();
   const words = SECRET_WORDS.filter((w) => joined.includes(w));
   if (words.length === 0) return out;
-  for (const name of names) {
+  // Only a name whose lower-cased text holds one of those words can look secret: the others are
+  // passed over with a search of their piece of the join (the shell's PWD makes "pwd" one of the
+  // words in most environments, and each name's full test cost a fresh hook process about 20 K
+  // instructions). A name holding a newline would shift the pieces: then every name is tested.
+  const lowered = joined.split("\n");
+  const aligned = lowered.length === names.length;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (aligned && !words.some((w) => lowered[i]!.includes(w))) continue;
     if (!nameLooksSecret(name, words)) continue;
     const v = env[name];
     if (typeof v === "string" && rememberableValue(v) && !out.some((e) => e.value === v)) out.push({ name, value: v });

@@ -17,8 +17,8 @@ export interface OwnRule {
   re: RegExp;
   /** `t` is the text, `lower` its lower-cased copy (made on demand). Absent: always run. */
   need?: (t: string, lower: () => string) => boolean;
-  /** Builds the replacement from the match; default: the whole match becomes the marker. */
-  replace?: (marker: string, ...groups: string[]) => string;
+  replace?: (marker: string, ...groups: string[]) => string; // the replacement built from the match (default: the whole match is the marker)
+  find?: (text: string) => Array<[number, number]>; // spans found by a scan instead of `re` (context-secrets.ts)
 }
 
 import {

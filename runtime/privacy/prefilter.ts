@@ -21,9 +21,10 @@ import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witne
 import { importedKeywords } from "./imported-rules.js";
 import { FAMILY_WITNESSES, proseKeyWitness, proseWitness } from "./witness-families.js";
 import { tenthScans, TENTH_WITNESSES } from "./witness-families-10.js";
+import { ABLY_SHAPE, PORT_BETWEEN_COLONS } from "./witness-gates.js";
+import { contextSecretWitness } from "./context-find.js";
 
-export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js";
-export { KEY_WORDS } from "./witness-places.js";
+export { WITNESSED_GITLEAKS_RULES } from "./witnessed.js"; export { KEY_WORDS } from "./witness-places.js";
 
 /**
  * The keywords of every other gitleaks rule (lower-case; a keyword that contains another one
@@ -102,8 +103,8 @@ export interface Witness {
   need: readonly string[];
   /** Tried on the lower-cased text: a case-insensitive regex costs about three times as much to compile. */
   re: RegExp;
-  /** A cheaper pattern every match of `re` meets, tried first. */
-  gate?: RegExp;
+  /** A cheaper pattern every match of `re` meets, tried first (or a scan that says what one says: witness-gates.ts). */
+  gate?: { test(text: string): boolean };
 }
 
 /**
@@ -140,13 +141,11 @@ export const PROSE_WORDS: readonly string[] = [
   ...MORE_PROSE_WORDS, // the seventh pass (witness-places.ts)
 ];
 
-
 /**
- * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case,
- * without the `i` flag their rules have) and only when it holds one of its literals: in a
- * fresh process each regex costs its compiling. A witness matches wherever its rule matches
- * (its pattern with the rule's tail cut off, or its character classes widened), so a text
- * none of them matches holds no match of those rules.
+ * Relaxations of rule patterns, each tried on the lower-cased text (so written in lower case, without
+ * the `i` flag their rules have) and only when it holds one of its literals: in a fresh process each
+ * regex costs its compiling. A witness matches wherever its rule matches (its pattern with the rule's
+ * tail cut off, or its character classes widened), so a text none of them matches holds none.
  */
 const WITNESSES: readonly Witness[] = [
   { name: "generic-api-key", rules: ["gitleaks:generic-api-key"], need: GENERIC_WORDS, re: GENERIC_WITNESS },
@@ -176,7 +175,7 @@ const WITNESSES: readonly Witness[] = [
   { name: "auth pair", rules: ["own:basic-auth"], need: ["auth"], re: /\b(?:[a-z]+_)?auth\s*=\s*\(/ },
   // The own password-file rule (a .pgpass line: host, port or "*", two fields, a password of 4 or
   // more); its gate is the port between two colons.
-  { name: "password file line", rules: ["own:password-file"], need: [":"], gate: /:(?:\d{1,5}|\*):/, re: /[a-z0-9*_.-]+:(?:\d{1,5}|\*):[^\s:"'`]+:[^\s:"'`]+:(?:[^\s:\\"'`]|\\[:\\]){4}/ },
+  { name: "password file line", rules: ["own:password-file"], need: [":"], gate: PORT_BETWEEN_COLONS, re: /[a-z0-9*_.-]+:(?:\d{1,5}|\*):[^\s:"'`]+:[^\s:"'`]+:(?:[^\s:\\"'`]|\\[:\\]){4}/ },
   // The own password-in-prose rule without its check of the password (which needs a digit: the
   // run after the words holds one).
   {
@@ -202,7 +201,7 @@ const WITNESSES: readonly Witness[] = [
   { name: "launchdarkly key", rules: ["own:launchdarkly-key"], need: ["sdk-", "api-", "mob-"], re: /(?:sdk|api|mob)-[0-9a-f]{8}-[0-9a-f]{4}-/ },
   { name: "windows password flag", rules: ["own:windows-credential"], need: ["/pass"], re: /\s\/(?:pass|password):/ },
   // The own ably-key rule: "<id>.<id>:" and 30 of [a-z0-9_-].
-  { name: "ably key", rules: ["own:ably-key"], need: [":"], gate: /\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/, re: /[a-z0-9_-]{4,12}\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/ },
+  { name: "ably key", rules: ["own:ably-key"], need: [":"], gate: ABLY_SHAPE, re: /[a-z0-9_-]{4,12}\.[a-z0-9_-]{4,12}:[a-z0-9_-]{30}/ },
   // The own aws-secret-key rule (its value may start with "/"); its name is "secret", an
   // optional "_", an optional "access" and "_", then "key", which holds one of the needs.
   { name: "aws-secret-key", rules: ["own:aws-secret-key"], need: ["secretkey", "secret_key", "secretaccess", "secret_access"], re: /secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[a-z0-9/+=]{40}/ },
@@ -366,6 +365,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
   if (may === null || may("own:command-argument own:random-passphrase")) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
+  if ((may === null || may("own:context-secret")) && contextSecretWitness(text, lower)) hold("secret by its context", "own:context-secret"); // context-secrets.ts
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

@@ -16,8 +16,10 @@
  * maps its index 4 to the original's 9.
  */
 import type { Step } from "./view-build.js";
-import { ansiStep, crStep, htmlStep, jsonStep, percentStep } from "./view-decode.js";
+import { ansiStep, crStep, htmlStep, jsonStep, percentStep, unquoteStep } from "./view-decode.js";
 import { gutterStep, joinStep, jsonLinesStep, tableStep } from "./view-lines.js";
+import { backspaceStep, eventStep, markdownEscapeStep, wordDiffStep } from "./view-marks.js";
+import { T_AMP, T_BS, T_CR, T_ESC, T_EVENT, T_GUTTER, T_JOIN, T_JSON_ESCAPE, T_MD_ESCAPE, T_NL, T_OBJECT, T_PCT, T_WORDDIFF, triggers } from "./view-triggers.js";
 
 export interface TextView {
   text: string;
@@ -27,8 +29,25 @@ export interface TextView {
   end: Int32Array;
 }
 
-/** The decoding steps in order; JSON twice (a tool result escaped inside a transcript line escaped again). */
-const DECODE: readonly Step[] = [jsonStep, jsonStep, crStep, ansiStep, htmlStep, percentStep, tableStep];
+/**
+ * The decoding steps in order, each with the trigger it needs (view-triggers.ts; 0: read from
+ * the text's first character): a stream's events read as one text first, JSON twice (a tool
+ * result escaped inside a transcript line escaped again), a terminal's marks, then entities,
+ * escapes and a table.
+ */
+const DECODE: ReadonlyArray<readonly [Step, number]> = [
+  [eventStep, T_EVENT],
+  [jsonStep, T_JSON_ESCAPE],
+  [jsonStep, T_JSON_ESCAPE],
+  [crStep, T_CR],
+  [ansiStep, T_ESC],
+  [backspaceStep, T_BS],
+  [htmlStep, T_AMP],
+  [percentStep, T_PCT],
+  [markdownEscapeStep, T_MD_ESCAPE],
+  [wordDiffStep, T_WORDDIFF],
+  [tableStep, 0],
+];
 
 /** `v` (null: the text itself) with `step` applied, or null when the step changes nothing. */
 function apply(text: string, v: TextView | null, step: Step): TextView | null {
@@ -47,7 +66,8 @@ function apply(text: string, v: TextView | null, step: Step): TextView | null {
 }
 
 /**
- * The views of `text`: the decoded text; the same with its lines' shared gutter dropped; the
+ * The views of `text`: a markdown table's decoded rows (when another step decoded them) before
+ * it is read by column; the decoded text; the same with its lines' shared gutter dropped; the
  * decoded text with wrapped lines joined. Each is a view of its own only where its step changes the one
  * before, so that a step read wrongly (a vm.args file's `-name`/`+K` lines taken for a diff's
  * gutter, a heredoc's lines glued) does not hide what the one before shows. A JSON text's prose
@@ -55,16 +75,48 @@ function apply(text: string, v: TextView | null, step: Step): TextView | null {
  * step changes the text.
  */
 export function viewsOf(text: string): TextView[] {
+  const seen = recent.get(text);
+  if (seen !== undefined) return seen;
+  const views = buildViews(text);
+  // A writer asks for a text's views twice or more (the pre-filter's check, then the redaction), other texts between.
+  if (recent.size >= RECENT) recent.clear();
+  recent.set(text, views);
+  return views;
+}
+
+/** The last texts asked for and their views (a capture's dozen texts), cleared when full. */
+const recent = new Map<string, TextView[]>();
+const RECENT = 16;
+
+function buildViews(text: string): TextView[] {
+  const written = triggers(text);
+  let t = written;
+  // One pass said no step has its trigger here (a newline alone is none): no view, nothing else run.
+  if ((t & ~T_NL) === 0 && text.charCodeAt(0) !== 0x7c) return [];
   let decoded: TextView | null = null;
-  for (const step of DECODE) decoded = apply(text, decoded, step) ?? decoded;
+  // The decoded rows before a table is read by column: a view of its own (a rule reads a row's name beside its value).
+  let rows: TextView | null = null;
+  for (const [step, need] of DECODE) {
+    if (need !== 0 && (t & need) === 0) continue;
+    if (need === 0 && (decoded === null ? text : decoded.text).charCodeAt(0) !== 0x7c) continue;
+    const next = apply(text, decoded, step);
+    if (next === null) continue;
+    if (step === tableStep) rows = decoded;
+    decoded = next;
+    // A decoded escape can bring a trigger of its own (`\\u001b`, `\\r`).
+    t = triggers(decoded.text);
+  }
   // The gutter is read after a JSON text's values are on lines of their own (a diff in a tool
   // result); the wrap before, and without the gutter (a value put on its own line changes its
   // row's length; a terminal's continuation rows carry no gutter).
-  const lined = apply(text, decoded, jsonLinesStep) ?? decoded;
-  const gutter = apply(text, lined, gutterStep);
-  const wrapped = apply(text, decoded, joinStep);
+  const lined = (t & T_OBJECT) !== 0 ? (apply(text, decoded, jsonLinesStep) ?? decoded) : decoded;
+  const lt = lined === decoded ? t : triggers(lined!.text);
+  const gutter = (lt & T_GUTTER) !== 0 ? apply(text, lined, gutterStep) : null;
+  const wrapped = (t & T_JOIN) !== 0 ? apply(text, decoded, joinStep) : null;
   const joined = wrapped === null ? null : (apply(text, wrapped, jsonLinesStep) ?? wrapped);
+  // A token between quoting entities, unquoted: a view of its own (the decoded one keeps the quotes).
+  const unquoted = (written & T_AMP) !== 0 ? apply(text, null, unquoteStep) : null;
   const out: TextView[] = [];
-  for (const x of [lined, gutter, joined]) if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
+  for (const x of [rows, lined, gutter, joined, unquoted]) if (x !== null && x.text !== text && !out.some((o) => o.text === x.text)) out.push(x);
   return out;
 }

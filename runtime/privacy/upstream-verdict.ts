@@ -32,7 +32,7 @@ import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
 import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
 
-const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose"]);
+const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose", "context-secret"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
 
 /** The key's name and the operator before a value, as gitleaks' generic match holds them: `API_KEY = "`. */

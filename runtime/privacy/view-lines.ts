@@ -7,6 +7,7 @@
  * Example: `gutterStep("+a=1\n+b=2")!.out` -> `"a=1\nb=2"`.
  */
 import { Builder, copy, type Step } from "./view-build.js";
+import { isSpace, WRAP_MIN } from "./view-triggers.js";
 
 const VALUE_OPEN = /:\s*"/g;
 const VALUE_END = /\s*(?:[}\]]|,\s*"[^"\n]{0,80}"\s*:)/y;
@@ -18,7 +19,7 @@ const VALUE_END = /\s*(?:[}\]]|,\s*"[^"\n]{0,80}"\s*:)/y;
  * value as the tool printed it, not after `{"content":"`.
  */
 export const jsonLinesStep: Step = (text) => {
-  if (!/^\s*[{[]/.test(text)) return null;
+  if (!startsJson(text)) return null;
   const b = new Builder();
   let at = 0;
   VALUE_OPEN.lastIndex = 0;
@@ -47,6 +48,35 @@ export const jsonLinesStep: Step = (text) => {
   copy(b, text, at, text.length);
   return b;
 };
+
+/**
+ * Whether `text` is a JSON text: its first character past whitespace opens an object or an array
+ * (`/^\s*[{[]/`, told without a pattern), or an object opens after a writer's own words on the
+ * first line ("please deploy it: {"type":…") or at the start of the second ("notes\n{"type":…").
+ */
+function startsJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return true;
+    if (!isSpace(c)) break;
+  }
+  const brace = text.indexOf('{"');
+  if (brace <= 0) return false;
+  const first = lineEnd(text, 0);
+  // On the first line after words, or opening the second (a writer's line of its own before it).
+  return brace < first || (brace === first + 1 + leadingSpace(text, first + 1) && brace < lineEnd(text, first + 1));
+}
+
+function leadingSpace(text: string, from: number): number {
+  let n = 0;
+  while (from + n < text.length && (text.charCodeAt(from + n) === 0x20 || text.charCodeAt(from + n) === 0x09)) n++;
+  return n;
+}
+
+function lineEnd(text: string, from: number): number {
+  const nl = text.indexOf("\n", from);
+  return nl < 0 ? text.length : nl;
+}
 
 /**
  * Gutters a whole text's lines can share, each tried in order: a log line's timestamp and level,
@@ -159,7 +189,7 @@ function sameGutter(a: string, b: string): boolean {
 }
 
 /** A terminal's narrowest plausible width: a shorter line is no wrap. */
-const MIN_WRAP_WIDTH = 60;
+const MIN_WRAP_WIDTH = WRAP_MIN;
 
 /**
  * A line's end, or a line's start, that is a word of prose, a table's heading or a CamelCase
@@ -170,6 +200,8 @@ const WORD_AT_START = /^(?:[A-Za-z][a-z]*|[A-Z]+|(?:[A-Z][a-z]+)+)(?:[\s:,;.!?)]
 /** A row that ends in another character than a token's is no cut token (a marker's `]`, a closing quote); the next row may start with any (a list's `, 133]`). */
 const CUT_TOKEN_END = /[A-Za-z0-9+/=_.~-]$/;
 const CUT_TOKEN_START = /^\S/;
+/** An editor's mark at the start of a wrapped row's rest (vim's `showbreak`, an arrow, after the number column's indent). */
+const WRAP_MARK = /^[ \t]*[\u21aa\u21b3\u2937] ?/;
 
 /**
  * Lines joined where a shell continuation (`\` then a newline) or a terminal's wrap split them.
@@ -177,7 +209,8 @@ const CUT_TOKEN_START = /^\S/;
  * at least MIN_WRAP_WIDTH long and as long as any row after it (no later line is longer than
  * the width), and rows of one length to the end are a table's; the row ends in a token's
  * character and the next starts with no space, and neither side of it is a word (a word ending a row of prose or a heading, one starting the
- * next row, is no token cut in two).
+ * next row, is no token cut in two). A row whose rest starts with an editor's wrap mark (vim's
+ * `showbreak`, `↪ ` after the number column's indent) is joined to it, the mark dropped.
  */
 export const joinStep: Step = (text) => {
   const nl = text.indexOf("\n");
@@ -196,13 +229,18 @@ export const joinStep: Step = (text) => {
     while (j < lines.length && lines[j]!.length === len) j++;
     return j < lines.length;
   };
+  const marked = text.includes("\u21aa") || text.includes("\u21b3") || text.includes("\u2937");
   let at = 0;
   for (let k = 0; k < lines.length - 1; k++) {
     const l = lines[k]!;
     const next = lines[k + 1]!;
     const end = at + l.length;
+    // A row before a wrap mark may be shorter than a terminal's width once decoded (`%40` read as `@`).
+    const mark = marked && l.length > 0 ? WRAP_MARK.exec(next) : null;
     if (l.endsWith("\\")) drop.push([end - 1, end + 1]);
-    else if (wrapped(k) && !sameGutter(l, next) && CUT_TOKEN_END.test(l) && CUT_TOKEN_START.test(next) && !WORD_AT_END.test(l) && !WORD_AT_START.test(next)) drop.push([end, end + 1]);
+    // The mark says the row was cut at the width, wherever it fell (after a space too: `69, ↪ 131`).
+    else if (mark !== null) drop.push([end, end + 1 + mark[0].length]);
+    else if (wrapped(k) && CUT_TOKEN_END.test(l) && CUT_TOKEN_START.test(next) && !sameGutter(l, next) && !WORD_AT_END.test(l) && !WORD_AT_START.test(next)) drop.push([end, end + 1]);
     at = end + 1;
   }
   if (drop.length === 0) return null;

@@ -183,7 +183,6 @@ export const TENTH_WITNESSES: readonly Witness[] = [
   lazyWitness({ name: "webhook url", rules: ["own:webhook-url"], need: ["hook"], re: () => /(?:hook[\w-]*["']?[ \t]*[=:][ \t]*["']?https?:\/\/|https?:\/\/(?:web)?hooks?[.:/])[^\s"'<>]*\/[a-z0-9]{12}/ }),
   lazyWitness({ name: "cookie jar", rules: ["own:cookie-jar"], need: ["cookie"], re: () => /cookies?(?:\.\w+)?(?:\[\s*["'][^"'\n]+["']\s*\]\s*=\s*|\.set\(\s*["'][^"'\n]+["']\s*,\s*)["'][^"'\n]{16}/ }),
   lazyWitness({ name: "commented key file", rules: ["own:commented-key-file"], need: ["comment"], re: () => /\bcomment\b[^\n]*\b(?:secret|private)[ \t]+key\b[^\n]*\r?\n[ \t]*[a-z0-9+/]{40}/ }),
-  lazyWitness({ name: "typed password", rules: ["own:typed-password"], need: ["password", "secret", "key"], re: () => /\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+[^\s]{6}/ }),
   lazyWitness({ name: "wifi payload", rules: ["own:wifi-payload"], need: ["wifi:"], re: () => /wifi:(?:[^;\n]*;)*?p:/ }),
   lazyWitness({ name: "piped secret", rules: ["own:piped-secret"], need: ["echo", "printf"], re: () => /\b(?:echo|printf)[ \t]+[^\n|]*\|[^\n|]*(?:secret|key|passw|token|cred)/ }),
   lazyWitness({ name: "composed password", rules: ["own:composed-password"], need: ["!", "#", "$", "%", "&", "*", "?", "@", "^", "~"], gate: () => /\d[!#$%&*?@^~]/, re: () => /[a-z]{5}\d{2,}[!#$%&*?@^~]/ }),

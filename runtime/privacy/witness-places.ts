@@ -93,15 +93,8 @@ export const PLACE_WITNESSES: readonly Witness[] = [
     re: /:(?:[\w.*+!?-]+\/)?(?:[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth|psk|pat|pepper|encrypt)[a-z]*|(?:[a-z0-9_.-]*[_.-])?sk)\s+(?:=>\s*)?["'][^"'\s]{4}/,
   },
   // --- the ninth pass (docs/privacy.md "A seventh held-out set"; own-configs.ts) ---
-  // ipsec.secrets: ":", PSK|EAP|XAUTH|NTLM, a space, a secret of 4.
-  {
-    name: "ipsec secret", rules: ["own:ipsec-secret"], need: ["psk", "eap", "xauth", "ntlm"].flatMap((w) => [`${w} `, `${w}\t`]),
-    re: /:[ \t]*(?:psk|eap|xauth|ntlm)[ \t]+(?:["'][^"'\n]{4}|0[xs])/,
-  },
+  // (ipsec.secrets, net-snmp createUser, unattend.xml and NATS seed blocks: the context rule, context-secrets.ts, since gen11)
   { name: "openvpn static key", rules: ["own:openvpn-static-key"], need: ["openvpn static key v"], re: /-----begin openvpn static key v\d-----\s*[0-9a-f]{16}|[0-9a-f]{16}\s*-----end openvpn static key v\d-----/ },
-  { name: "snmp createuser", rules: ["own:snmp-passphrase"], need: ["createuser"], re: /\bcreateuser[ \t][^\n]*?[ \t](?:md5|sha)/ },
-  { name: "unattend password", rules: ["own:unattend-password"], need: ["<value>"], re: /password>\s*<value>[^<\s]{4}/ },
-  { name: "nkey seed block", rules: ["own:nkey-seed"], need: ["nkey seed-----"], re: /-----begin [a-z]+ nkey seed-----\s*s[uaoncx][a-z2-7]{56}/ },
   // own-tools.ts: each a literal of its tool or format, then the rule relaxed.
   { name: "woocommerce secret", rules: ["own:woocommerce-secret"], need: ["cs_"], re: /cs_[0-9a-f]{40}/ },
   { name: "credentials to base64", rules: ["own:tool-password"], need: ["base64"], re: /(?:printf[ \t]+(?:'%s'|"%s")|echo(?:[ \t]+-n)?)[ \t]+["'][^"'\s:]{1,128}:[^"'\s]{4}[^"'\s]*["'][ \t]*\|[ \t]*base64/ },

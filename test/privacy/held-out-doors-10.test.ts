@@ -28,17 +28,18 @@ const set = loadCorpus(FILE);
  * text transformation, left by the tenth-set pass to the general pass on transformations (the
  * text views, developed on the metamorphic test of the other sets, which never saw this set). With
  * both merged, 6 of the 15 it left are taken (grep's and bat's colours, a Tatar chat's colour,
- * JSON three levels deep, percent-encoded JSON, HTML named entities); still missed: a script(1)
- * capture's backspaces; a hard wrap cutting the value (vim's showbreak, prettier's prose fill, GNU
- * base64's 76 columns, openssl's 64: wraps the views' wrap reader does not take for a terminal's);
- * a streamed delta holding the value alone; HTML numeric entities in a wiki table; Markdown's `\_`;
- * a word diff's `[-…-]{+…+}` marks.
+ * JSON three levels deep, percent-encoded JSON, HTML named entities); the context rule
+ * (context-secrets.ts) a script(1) capture's password typed with a backspace (its word, on its
+ * line); the views' marks pass (view-marks.ts and the numeric references, developed on new
+ * metamorphic transforms of the other sets) 4 more (vim's showbreak, a streamed delta holding the
+ * value alone, Markdown's `\_`, a word diff's marks), and the backspace through its view too; with
+ * both, HTML numeric entities in a wiki table's cell too (decoded by the view, the value taken by the
+ * context rule beside its row's name). Still missed, none of them taken by the redactor with its
+ * transformation undone by hand either (so no view can take them): prettier's prose fill of a
+ * five-word passphrase, GNU base64's 76 columns of a key file, openssl's 64 columns of a bare
+ * random value.
  */
-const MISSED: readonly string[] = [
-  "h10-ansi-script-typescript-backspace",
-  "h10-wrap-vim-showbreak", "h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account", "h10-wrap-openssl-rand-64",
-  "h10-sse-delta-alone", "h10-html-numeric-entities-wiki-table", "h10-markdown-escaped-underscores", "h10-diff-word-diff-plain",
-];
+const MISSED: readonly string[] = ["h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account", "h10-wrap-openssl-rand-64"];
 /**
  * Look-alikes it changes, by id: xkcd's famous example password in a sentence about passphrases,
  * a password's shape in prose that only a list of published examples would tell from a real one.

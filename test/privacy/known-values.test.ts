@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { allCleared, redactSecrets } from "../../runtime/privacy/redact.js";
 import { KNOWN_SECRETS_FILE, setKnownSecrets } from "../../runtime/privacy/known-store.js";
 import { learnKnownValues } from "../../runtime/privacy/known-learn.js";
-import { buildStore, dotEnvValues, NAME_PATTERNS, rememberableValue, secretEnvValues, secretLookingName, storeSpans } from "../../runtime/privacy/known-values.js";
+import { buildStore, dotEnvValues, NAME_PATTERNS, rememberableValue, secretEnvNamed, secretEnvValues, secretLookingName, storeSpans, valuePatterns } from "../../runtime/privacy/known-values.js";
 
 afterEach(() => setKnownSecrets({ values: [], store: null }));
 
@@ -121,5 +121,63 @@ describe("which environment names look secret", () => {
     const got = names.map((n) => [n, secretLookingName(n)]);
     expect(got).toEqual(names.map((n) => [n, byPatterns(n)]));
     expect(got.filter(([, v]) => v).map(([n]) => n)).toEqual(["OPENAI_API_KEY", "GITHUB_TOKEN", "myApiKey", "MONKEY", "DB_PASSWORD", "AUTH", "pass.word", "A-TOKEN-", "_key", "key_", "SOC\u212a_KEY"]);
+  });
+});
+
+describe("which values are worth remembering", () => {
+  // rememberableValue tells by hand what its patterns tell (cheaper in a fresh hook process): it must say what they say.
+  const byPatterns = (v: string): boolean => v.length >= 8 && v.length <= 4096 && !valuePatterns().some((re) => re.test(v));
+  const pieces = ["a", "abc", "XYZ", "Q", "7", "42", ".", "..", "/", "~", "C:", "\\", "$", "{", "_", "-", " ", "\t", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u180e", "\u200b", "é", "x9", "=", ":"];
+  const value = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 14 }).map((p) => p.join(""));
+
+  it("agrees with the patterns on generated values (fast-check)", () => {
+    let kept = 0;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(rememberableValue(v), JSON.stringify(v)).toBe(byPatterns(v));
+        if (byPatterns(v)) kept++;
+      }),
+      { numRuns: 5000 },
+    );
+    // Not vacuous: both answers occur.
+    expect(kept).toBeGreaterThan(200);
+    expect(kept).toBeLessThan(4800);
+  });
+
+  it("agrees at every code point before and after a value, and on the values a test names", () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      for (const v of [`${ch}Zq8vR2mK9`, `Zq8vR2mK9${ch}`, `$${ch}abcdefgh`, `${ch}:\\abcdefgh`, `abcdefgh${ch}ijk`]) if (rememberableValue(v) !== byPatterns(v)) expect([c, v, rememberableValue(v)]).toEqual([c, v, byPatterns(v)]);
+    }
+    const named = ["/home/ana/projects/shop", "./relative/path", "../up/there", "~/notes.txt", "C:\\Users\\ana", "12345678", "3.14159265", "1234567.", "${HOME}/x/y", "$HOME_DIR_X", "$9abcdefgh",
+      "correct horse battery", "CORRECT-HORSE-BATTERY", "correct--horse", "Zq8vR2mK9pLw", " Zq8vR2mK9pLw", "Zq8vR2mK9pLw\n", "abc_def_ghi", "abcdefgh-"];
+    expect(named.map((v) => [v, rememberableValue(v)])).toEqual(named.map((v) => [v, byPatterns(v)]));
+    expect(named.filter(rememberableValue)).toEqual(["1234567.", "$9abcdefgh", "correct--horse", "Zq8vR2mK9pLw", "abcdefgh-"]);
+  });
+});
+
+describe("the environment's secret values", () => {
+  // secretEnvNamed passes over the names whose piece of the lower-cased join holds no secret
+  // word: it must name what testing every name names.
+  const everyName = (env: Record<string, string>): Array<{ name: string; value: string }> => {
+    const out: Array<{ name: string; value: string }> = [];
+    for (const [name, value] of Object.entries(env)) if (secretLookingName(name) && rememberableValue(value) && !out.some((e) => e.value === value)) out.push({ name, value });
+    return out;
+  };
+  const part = fc.constantFrom("PWD", "OLD", "API", "_KEY", "key", "Token", "PATH", "HOME", "\u212a", "\u0130", "SOC", "\n", "_", "X");
+  const name = fc.array(part, { minLength: 1, maxLength: 4 }).map((p) => p.join(""));
+  const value = fc.constantFrom("/home/ana/shop", "Zq8vR2mK9pLw", "hunter2hunter2", "short", "correct horse", "Pq9zX2vB7");
+
+  it("agrees with a test of every name on generated environments (fast-check)", () => {
+    let named = 0;
+    fc.assert(
+      fc.property(fc.dictionary(name, value, { maxKeys: 12 }), (env) => {
+        const got = secretEnvNamed(env);
+        expect(got).toEqual(everyName(env));
+        named += got.length;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(named).toBeGreaterThan(500);
   });
 });

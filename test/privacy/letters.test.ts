@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isLetter, letterWord, secretStem, symbolOnly } from "../../runtime/privacy/letters.js";
-import { proseSecret } from "../../runtime/privacy/witness-families.js";
+import { proseSecret, proseWitness, proseWitnessEveryRun } from "../../runtime/privacy/witness-families.js";
 import { realTurns, transcriptsDir } from "../../bench/redact-data.js";
 import { loadCorpus } from "./corpus.js";
 
@@ -136,5 +136,33 @@ describe("proseSecret read by hand", () => {
     expect(kept).toBeGreaterThan(1000);
     const texts = [...loadCorpus().secrets.map((s) => s.text), ...realTurns(transcriptsDir(repoRoot)).flatMap((t) => t.texts)];
     for (const t of texts) for (const run of t.split(/[^A-Za-z0-9!#$%&*+?^_~=/-]+/)) for (const other of [false, true]) expect(proseSecret(run, other), run).toBe(proseSecretByPatterns(run, other));
+  });
+});
+
+describe("proseWitness finds its runs from their digits", () => {
+  it("answers as the scan of every run on made texts, the corpus and every text of the real sessions", () => {
+    // A line of words around a token made of run characters and a few others, some lines joined.
+    const word = fc.constantFrom("the", "my", "new", "password", "is", "login", "with", "use", "now", "\u00e9t\u00e9", "Ref", "v2", "x9", "4242");
+    const tokenChar = fc.constantFrom(..."abcdefxyzAEFKQXZ0123456789#!$%&*+?^_~-=/.:{>\u00e9");
+    const line = fc.tuple(fc.array(word, { maxLength: 5 }), fc.array(tokenChar, { minLength: 6, maxLength: 70 }), fc.array(word, { maxLength: 5 }), fc.constantFrom("", "> ", "  ")).map(([a, t, b, lead]) => `${lead}${[...a, t.join(""), ...b].join(" ")}`);
+    let held = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), (lines) => {
+        const t = lines.join("\n");
+        const want = proseWitnessEveryRun(t);
+        if (want) held++;
+        expect(proseWitness(t), JSON.stringify(t)).toBe(want);
+      }),
+      { numRuns: 20000, seed: 34 },
+    );
+    expect(held).toBeGreaterThan(500);
+    const texts = [...loadCorpus().secrets.map((s) => s.text), ...loadCorpus().lookAlikes.map((s) => s.text), ...realTurns(transcriptsDir(repoRoot)).flatMap((t) => t.texts)];
+    let real = 0;
+    for (const t of texts) {
+      const want = proseWitnessEveryRun(t);
+      if (want) real++;
+      expect(proseWitness(t), t.slice(0, 200)).toBe(want);
+    }
+    expect(real).toBeGreaterThan(10);
   });
 });

@@ -19,20 +19,26 @@ const secrets = FILES.flatMap((f) => loadCorpus(f).secrets);
 const PER_TRANSFORM = 8;
 
 /**
- * Door-only leaks, `transform id`, as measured: texts the redactor alone takes only through a
- * view that reads a line's start or a row's length (a gutter, a terminal's wrap, a JSON text's
- * value), which a writer's own words before the text ("please deploy it: ") move. Measured at 27
- * on the text views' branch; 5 since the tenth-set pass's door fix merged beside it (a tool call's
- * input redacted before its summary folds it to one line, clips cut at whitespace:
- * runtime/transcripts/clip.ts), which took 22 of them.
+ * Door-only leaks, `transform id`, as measured: none. Measured at 27 on the text views' branch;
+ * 5 once the tenth-set pass's door fix merged beside it (a tool call's input redacted before its
+ * summary folds it to one line, clips cut at whitespace: runtime/transcripts/clip.ts). Of those 5,
+ * 4 were no door's: the same secret (a case's value comes from its id) under another transform
+ * the redactor alone leaves (html-quoted, json-2) was in the files from that text; they are told
+ * apart now (SHADOWED). The fifth, a JSON text after a writer's words (`please deploy it:
+ * {"type":…`), whose prose value the views' JSON step put on a line of its own only when the text
+ * opened with the object, was closed by reading an object opened on the first line after words
+ * or at the second line's start (view-lines.ts).
  */
-const DOOR_ONLY: readonly string[] = [
-  "json-2 h4-openweather-query",
-  "quote h8-curseforge-lua-headers",
-  "ansi-value+wrap-80 h4-openweather-query",
-  "ansi-line+log-prefix h8-curseforge-lua-headers",
-  "diff-plus+json-1 h8-prose-kk",
-];
+const DOOR_ONLY: readonly string[] = [];
+/**
+ * Samples whose secret the redactor alone leaves under another transform's sample (listed in its
+ * output above), so a file holding it in clear does not say which text put it there: not counted,
+ * listed so a change is seen. Three more were here (json-2 h4-openweather-query, html-numeric
+ * h8-braze-rest-key-bearer, ansi-value+wrap-80 h4-openweather-query) until the views' unquoted
+ * view took their html-quoted samples: none of them is in clear since, as the by-hand run of each
+ * in a world of its own had said.
+ */
+const SHADOWED: readonly string[] = ["quote h8-curseforge-lua-headers", "ansi-line+log-prefix h8-curseforge-lua-headers"];
 
 interface Case {
   key: string;
@@ -74,9 +80,19 @@ describe("the metamorphic texts through every door", () => {
     const texts = w.dirs.flatMap(written).flatMap((f) => f.texts);
     const alone = cases.filter((c) => leakOf(redactSecrets(c.x.text).text, c.x, c.lead) !== null).map((c) => c.key);
     const inFiles = cases.filter((c) => texts.some((x) => leakOf(x, c.x, c.lead) !== null)).map((c) => c.key);
-    const doorOnly = inFiles.filter((k) => !alone.includes(k));
-    process.stdout.write(`metamorphic through every door: ${cases.length} texts (${PER_TRANSFORM} a transform); in clear in a file: ${inFiles.length} (the redactor alone leaves ${alone.length}: ${alone.join("; ") || "none"}); door-only: ${doorOnly.join("; ") || "none"}\n`);
+    // A secret is one value under every transform (it comes from its case's id): where the redactor
+    // alone leaves it under one transform, the files hold it in clear from that text, and its other
+    // samples cannot be told apart there (they are printed, not counted).
+    const idOf = (k: string): string => k.slice(k.indexOf(" ") + 1);
+    const aloneIds = new Set(alone.map(idOf));
+    const shadowed = inFiles.filter((k) => !alone.includes(k) && aloneIds.has(idOf(k)));
+    const doorOnly = inFiles.filter((k) => !alone.includes(k) && !aloneIds.has(idOf(k)));
+    process.stdout.write(
+      `metamorphic through every door: ${cases.length} texts (${PER_TRANSFORM} a transform); in clear in a file: ${inFiles.length} (the redactor alone leaves ${alone.length}: ${alone.join("; ") || "none"}; ` +
+        `the same secret as one of those, not told apart: ${shadowed.join("; ") || "none"}); door-only: ${doorOnly.join("; ") || "none"}\n`,
+    );
     expect(cases.length).toBeGreaterThan(TRANSFORMS.length * 4);
     expect(doorOnly).toEqual([...DOOR_ONLY]);
+    expect(shadowed).toEqual([...SHADOWED]);
   });
 });

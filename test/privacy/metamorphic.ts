@@ -131,6 +131,57 @@ const jsonInner = (s: string): string => JSON.stringify(s).slice(1, -1);
 const html = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const replaceAll = (text: string, a: string, b: string): string => text.split(a).join(b);
 
+/** The secret with a typo erased inside it, as a terminal capture (script(1), a tmux log) keeps it: a letter, a backspace, a space, a backspace, at a seeded place. */
+function erasedTypo(text: string, secret: string, rand: () => number): Transformed | null {
+  if (secret.length < 8) return null;
+  const k = 2 + Math.floor(rand() * (secret.length - 4));
+  const typed = `${secret.slice(0, k)}${pick(["x", "q", "7", "k"], rand)}\b \b${secret.slice(k)}`;
+  return { text: replaceAll(text, secret, typed), parts: [typed] };
+}
+
+/** The secret's printable characters other than letters and digits written as numeric character references (decimal or hex, seeded), as a wiki's or an editor's HTML export writes them; null when it holds none. */
+function numericEntities(text: string, secret: string, rand: () => number): Transformed | null {
+  const hex = rand() < 0.5;
+  const e = secret.replace(/[!-/:-@[-`{-~]/g, (c) => (hex ? `&#x${c.charCodeAt(0).toString(16).toUpperCase()};` : `&#${c.charCodeAt(0)};`));
+  return e === secret ? null : { text: replaceAll(text, secret, e), parts: [e] };
+}
+
+/** Every `_` and `*` of the text escaped with a backslash, as a Markdown export writes a name or a value holding them; null when the text holds none. */
+function markdownEscaped(text: string, secret: string): Transformed | null {
+  const esc = (s: string): string => s.replace(/[_*]/g, (c) => `\\${c}`);
+  return esc(text) === text ? null : { text: esc(text), parts: [esc(secret)] };
+}
+
+/** The secret's line as a word diff shows a change of it: the secret removed and a reference added, or a reference removed and the secret added (seeded). */
+function wordDiff(text: string, secret: string, rand: () => number): Transformed | null {
+  const removed = rand() < 0.5;
+  const ref = pick(["${VALUE}", "<changeme>", "vault:prod/key", "TODO"], rand);
+  return { text: replaceAll(text, secret, removed ? `[-${secret}-]{+${ref}+}` : `[-${ref}-]{+${secret}+}`), parts: [secret] };
+}
+
+/**
+ * The text as a model's reply streamed in server-sent events: one event a delta, the deltas cut
+ * before and after the secret (the secret streamed alone) and at seeded places in the rest; the
+ * event's shape one of two common ones, seeded.
+ */
+function eventStream(text: string, secret: string, rand: () => number): Transformed | null {
+  const at = text.indexOf(secret);
+  const cuts = new Set([at, at + secret.length]);
+  for (let i = 0; i < 4; i++) {
+    const c = Math.floor(rand() * text.length);
+    if (c < at || c > at + secret.length) cuts.add(c);
+  }
+  const points = [0, ...[...cuts].filter((c) => c > 0 && c < text.length).sort((a, b) => a - b), text.length];
+  const shape = rand() < 0.5;
+  const event = (piece: string): string =>
+    shape
+      ? `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(piece)}}}`
+      : `data: {"id":"chunk-1","object":"chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(piece)}},"finish_reason":null}]}`;
+  const events: string[] = [];
+  for (let i = 0; i + 1 < points.length; i++) if (points[i + 1]! > points[i]!) events.push(event(text.slice(points[i], points[i + 1])));
+  return { text: `${events.join("\n\n")}\n\ndata: [DONE]`, parts: [jsonInner(secret)] };
+}
+
 const prefixed = (name: string, prefix: string): Transform => ({
   name,
   neutral: true,
@@ -160,6 +211,8 @@ const BASE: readonly Transform[] = [
   { name: "wrap-120", neutral: false, apply: (t, s) => wrapAt(t, s, 120, "\n") },
   { name: "wrap-inside", neutral: false, apply: (t, s, r) => wrapInside(t, s, r, "\n") },
   { name: "continuation", neutral: false, apply: (t, s, r) => wrapSplit(t, s, r, "\\\n") },
+  { name: "wrap-mark", neutral: false, apply: (t, s, r) => wrapInside(t, s, r, pick(["\n\u21aa ", "\n    \u21aa "], r)) },
+  { name: "backspace", neutral: false, apply: erasedTypo },
   {
     name: "json-1",
     neutral: true,
@@ -183,6 +236,10 @@ const BASE: readonly Transform[] = [
   },
   { name: "html-quoted", neutral: false, apply: (t, s) => ({ text: replaceAll(t, s, `&quot;${s}&quot;`), parts: [s] }) },
   { name: "html-escaped", neutral: true, apply: (t, s) => ({ text: html(t), parts: [html(s)] }) },
+  { name: "html-numeric", neutral: false, apply: numericEntities },
+  { name: "markdown-escaped", neutral: true, apply: (t, s) => markdownEscaped(t, s) },
+  { name: "word-diff", neutral: false, apply: wordDiff },
+  { name: "event-stream", neutral: true, apply: eventStream },
   prefixed("diff-plus", "+"),
   prefixed("diff-minus", "-"),
   prefixed("diff-context", " "),

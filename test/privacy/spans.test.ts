@@ -117,8 +117,11 @@ describe("the full redactor on joined findings", () => {
   // The front (redact.ts) runs a later pass only on the rules its pre-filter names for that
   // pass's input, where the engine alone runs every rule: the same output, on the texts that
   // need a second pass and on spliced corpus texts.
-  // Found by sampling spliced corpus texts (fast-check seed 7): its first pass leaves a secret.
-  const needsSecondPass = "=LINEAR_API_KEY=lin_api_JVuzd2mOgzJQzcPGihMZnDcA0lnUP6utZrZ5NX65=JUhspring.datasource.password=ytqKAOrffKwIY53";
+  // Found by sampling spliced corpus texts (fc.sample over the property's arbitrary, seed 3): its
+  // first pass leaves a secret, a token after a name that a URL's tail runs into. (The one found so
+  // before, seed 7, `…=JUhspring.datasource.password=…`, is taken in one pass since the context
+  // rule, context-secrets.ts.)
+  const needsSecondPass = "$c~-&RL.d5\nDATABASE_URL=postgres://app:rHaBncbN6jOd86@db.internal:5432/prod:MY_APP_TOKEN = 4yNW0ncBPQcdLWUTm7wIQW34NPM_TOKEN=npm_g5tnwQsk7pW3ve57MugLKT3yTc64Uxqg4c19";
   const multiPass = [
     needsSecondPass,
     "maps key AIzaa7rQuToazea7_MxDqByROvZ4hQyqbQNHJ73token =MY_APP_TOKEN = 4yNW0ncBPQcdLWUTm7wIQW34",
@@ -129,8 +132,8 @@ describe("the full redactor on joined findings", () => {
     // The owner's known values (this process's environment) are no part of the comparison.
     setKnownSecrets({ values: [], store: null });
     // Not vacuous: this one needs a second pass (its first pass alone leaves a secret).
-    expect(redactWithRuleSet(needsSecondPass, "all").text).toContain("ytqKAOrffKwIY53");
-    expect(redactAll(needsSecondPass).text).not.toContain("ytqKAOrffKwIY53");
+    expect(redactWithRuleSet(needsSecondPass, "all").text).toContain("4yNW0ncBPQcdLWUTm7wIQW34");
+    expect(redactAll(needsSecondPass).text).not.toContain("4yNW0ncBPQcdLWUTm7wIQW34");
     for (const t of multiPass) expect(redactSecrets(t)).toEqual(redactAll(t));
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constantFrom(...secrets, ...multiPass), fc.string({ maxLength: 12 }), fc.constantFrom(" ", "\n", "=", ":", "token ")), { maxLength: 6 }), (parts) => {
