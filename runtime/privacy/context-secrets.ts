@@ -60,9 +60,11 @@ export function contextValue(v: string, strength: Strength): boolean {
   if (/\{(?:S?SHA\d*|S?MD5|CRYPT|PBKDF2[^}]*|ARGON2[^}]*)\}|\$(?:2[abxy]?|apr1|[156]|y|argon2\w*|scrypt|pbkdf2[\w-]*)\$|:$/i.test(v)) return false;
   // A pattern's classes (`[A-Za-z0-9_-]{16}`), a template (`sk-${…}`), an elided example (`a1b2…-7890`), an env name (`API_KEY_2`).
   if (/[a-zA-Z]-[a-zA-Z]|0-9|\\|\(\?|\$$|\$\{|….|\.\.\.[^.]/.test(v) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return false;
-  // A slug of words (`h8-json-body`, `build-cache-v2-linux`): three parts or more, half of them words.
+  // A slug of words (`h8-json-body`, `build-cache-v2-linux`): three parts or more, half of them
+  // words, and none a generated run (16 characters or more with a digit beside a letter): a key's
+  // prefix of words before its random body (`secret_live_…`) is no slug.
   const ps = v.split(/[-_.:/]/);
-  if (ps.length >= 3 && 2 * ps.filter((p) => /^[A-Za-z]{2,}$/.test(p)).length >= ps.length) return false;
+  if (ps.length >= 3 && 2 * ps.filter((p) => /^[A-Za-z]{2,}$/.test(p)).length >= ps.length && !ps.some((p) => p.length >= 16 && /\d[A-Za-z]|[A-Za-z]\d/.test(p))) return false;
   if (UUID.test(v)) return true;
   if (/^[0-9a-fA-F]+$/.test(v)) return v.length >= (strength === "strong" ? 16 : 32) && /\d/.test(v) && /[a-fA-F]/.test(v) && !/^(.)\1+$/.test(v);
   if (encodedText(v) || base64Words(v)) return false;

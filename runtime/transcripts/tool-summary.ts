@@ -38,14 +38,15 @@ function clip(text: string, max: number): string {
   return clipHead(text.replace(/\s+/g, " ").trim(), max, "…");
 }
 
-/** A summary's input of several lines, unfolded (not written: kept beside the summary for refold). */
+/** A summary's input of several lines or longer than a summary, unfolded and whole (not written: kept beside the summary for refold). */
 const SOURCES = new WeakMap<ToolCall, string>();
 
 /**
  * The summary again from its input of several lines, that input passed through `redact` first
  * (the tenth-set pass's door bug: the summary folds the lines into one, and the redactor reads a
  * line's structure, a command and its printed password, a key file's comment and its key, so a
- * summary redacted after the fold kept in clear what the whole input's redaction takes). A
+ * summary redacted after the fold kept in clear what the whole input's redaction takes), and of
+ * one line longer than a summary (a clip redacted alone loses what lies past its cut). A short
  * summary of one line comes back as it is.
  */
 export function refold(call: ToolCall, redact: (text: string) => string): ToolCall {
@@ -81,7 +82,10 @@ export function summarizeToolCall(name: string, input: unknown, redact?: (text: 
   } else if (typeof input === "string") {
     summary = input;
   }
-  if (!summary.includes("\n")) return { name, summary: clip(tildeHome(summary), TOOL_SUMMARY_MAX) };
+  // One short line is its own summary. A longer one is clipped, and a clip redacted alone loses
+  // what the redactor reads past the cut (a byte list's length, a name's value, the eleventh
+  // set's one door-only leak): it is redacted whole first, as an input of several lines is.
+  if (!summary.includes("\n") && summary.length <= TOOL_SUMMARY_MAX) return { name, summary: clip(tildeHome(summary), TOOL_SUMMARY_MAX) };
   if (redact !== undefined) return { name, summary: clip(tildeHome(redact(summary)), TOOL_SUMMARY_MAX) };
   const call = { name, summary: clip(tildeHome(summary), TOOL_SUMMARY_MAX) };
   SOURCES.set(call, summary);

@@ -24,7 +24,8 @@ function importGraph(entry: string): { files: string[]; bare: string[] } {
     if (file.endsWith(".json")) return;
     // Comments may quote imports (usage examples): only code counts.
     const src = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-    for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g)) {
+    // The word "import" inside a string (a list of words, `"import", "describe"`) is no import.
+    for (const m of src.matchAll(/(?<![\w$."'])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?<![\w$."'])import\(\s*["']([^"']+)["']\s*\)|(?<![\w$."'])import\s*["']([^"']+)["']/g)) {
       const spec = m[1] ?? m[2] ?? m[3];
       if (!spec) continue;
       if (spec.startsWith(".")) visit(resolve(dirname(file), spec));

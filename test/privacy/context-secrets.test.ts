@@ -77,6 +77,9 @@ describe("the context rule: a word that names a secret, then one value", () => {
     expect(contextValue("9f2c4e6a8b0d1f3e", "strong")).toBe(true);
     expect(contextValue("9f2c4e6a8b0d1f3e", "weak")).toBe(false);
     expect(contextValue("build-cache-v2-linux", "strong")).toBe(false);
+    // Words before a generated body are a key's prefix, not a slug of words.
+    expect(contextValue("tok_prod_Zx81Qm4Lr7Tb2Wc9Vn6K", "weak")).toBe(true);
+    expect(contextValue("feature_flags_rollout_percentage", "strong")).toBe(false);
     expect(contextValue("UGFzc3dvcmQ6", "weak")).toBe(false); // base64 of "Password:"
     expect(contextValue("dXNlcjpoNGNrbWUyMDI2", "weak")).toBe(true); // base64 of "user:h4ckme2026"
   });

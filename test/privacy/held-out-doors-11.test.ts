@@ -41,12 +41,14 @@ const set = loadCorpus(FILE);
  * monitor's ping URL, an RPC URL's key). Prose: lower-case or hex tokens (never taken alone in a
  * sentence: ids and hashes look the same) and two letter-group passphrases. Measured on this branch
  * merged with main (gen11's context rule: 185 of 212; five of the branch's misses taken, one
- * more missed: a launchd plist's env value).
+ * more missed: a launchd plist's env value, `secret_live_…` under `ADAPTY_SECRET_KEY`, which the
+ * context rule's slug test took for words; taken again since a slug's part may not be a generated
+ * run: 186 of 212).
  */
 const MISSED: readonly string[] = [
   "h11-enc-powershell-encodedcommand", "h11-enc-base32-backup-key", "h11-enc-storj-access-grant", "h11-enc-wasm-env-utf8-array", "h11-enc-mariadb-keyfile-hex",
   "h11-asm-lua-string-char", "h11-asm-cobol-string", "h11-asm-c-adjacent-literals", "h11-asm-perl-qw-join", "h11-asm-shell-paste-join", "h11-asm-hcl-join", "h11-asm-vba-chr", "h11-asm-tcl-append", "h11-asm-jq-plus",
-  "h11-art-pdf-extracted-onboarding", "h11-art-ics-description", "h11-art-vcard-x-field", "h11-art-teams-html-export", "h11-art-tfstate-attributes", "h11-art-launchd-plist-env", "h11-art-cronitor-k8s-cronjob", "h11-art-healthchecks-ping-url-systemd", "h11-art-ankr-rpc-url",
+  "h11-art-pdf-extracted-onboarding", "h11-art-ics-description", "h11-art-vcard-x-field", "h11-art-teams-html-export", "h11-art-tfstate-attributes", "h11-art-cronitor-k8s-cronjob", "h11-art-healthchecks-ping-url-systemd", "h11-art-ankr-rpc-url",
   "h11-prose-friulian-passphrase", "h11-prose-hiligaynon-passphrase", "h11-prose-wolof-voice-transcript", "h11-prose-sesotho-api-key",
 ];
 
@@ -58,11 +60,13 @@ const MISSED: readonly string[] = [
  */
 const HURT: readonly string[] = ["h11-look-rfc7617-basic-example", "h11-look-unsigned-jwt-none", "h11-look-helm-existing-secret-ref", "h11-look-uptimerobot-docs-example-key"];
 /**
- * Secrets the redactor alone takes but a door leaves in clear, by id: since main's context rule
- * (gen11) was merged, the redactor alone takes a Rust byte array under `SEED` that a door's
- * prefix leaves in clear; not looked into before this branch's end.
+ * Secrets the redactor alone takes but a door leaves in clear, by id: none. A Rust byte array
+ * under `SEED` was one when the context rule was merged: a tool call's one-line input longer than
+ * its summary was clipped before it was redacted, and the clip kept 15 of the 24 bytes, too few
+ * for a key; such an input is now redacted whole before the clip (tool-summary.ts), as an input of
+ * several lines was since the tenth-set pass.
  */
-const DOOR_ONLY: readonly string[] = ["h11-asm-rust-byte-array"];
+const DOOR_ONLY: readonly string[] = [];
 
 describeHeldOutForm({ title: "the eleventh held-out set: form", file: FILE, prefix: "h11-", others: OTHER_FILES, minSecrets: 160, minLookAlikes: 50 });
 
