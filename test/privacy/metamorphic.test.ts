@@ -53,11 +53,28 @@ const lookAlikes: LookAlike[] = sets.flatMap((s) => s.lookAlikes);
  */
 const NOT_IDEMPOTENT: readonly string[] = ["json-1 h9-klarna-api-key-basic-parts", "html-quoted h9-gemfury-bundle-config", "crlf+json-1 h9-klarna-api-key-basic-parts"];
 
-describe("the redactor under the transforms of a coding session (metamorphic)", () => {
-  const caught = secrets.filter((s) => leakIn(redactSecrets(s.text).text, s.secret) === null);
-  const kept = lookAlikes.filter((l) => redactSecrets(l.text).text === l.text);
+/**
+ * `npm test` measures half of the cases (those whose id's FNV-1a hash is even), so that the suite
+ * stays under its five minutes; `.ci/run` also runs this file whole (ERRATA_METAMORPHIC_FULL=1), and
+ * writing the lists always measures every case. The listed rows are cut to the same half.
+ */
+const FULL = process.env["ERRATA_METAMORPHIC_FULL"] === "1" || process.env["ERRATA_METAMORPHIC_WRITE"] === "1";
+function inHalf(id: string): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return FULL || (h & 1) === 0;
+}
+/** The listed rows (`id …`) of the cases measured in this run. */
+const half = (o: Record<string, string[]>): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.filter((r) => inHalf(r.split(" ")[0]!))] as const).filter(([, v]) => v.length > 0));
+if (!FULL) process.stdout.write("metamorphic: half of the cases measured (ids whose FNV-1a hash is even); ERRATA_METAMORPHIC_FULL=1 (run by .ci/run) measures all\n");
 
-  it("measures every caught secret under every transform; the leaks are the listed ones", () => {
+describe("the redactor under the transforms of a coding session (metamorphic)", () => {
+  const caughtAll = secrets.filter((s) => leakIn(redactSecrets(s.text).text, s.secret) === null);
+  const caught = caughtAll.filter((s) => inHalf(s.id));
+  const kept = lookAlikes.filter((l) => inHalf(l.id) && redactSecrets(l.text).text === l.text);
+
+  it("measures every caught secret (of the half measured) under every transform; the leaks are the listed ones", () => {
     const rows: string[] = [];
     const table: string[] = [];
     for (const t of TRANSFORMS) {
@@ -80,7 +97,7 @@ describe("the redactor under the transforms of a coding session (metamorphic)", 
     if (process.env["ERRATA_METAMORPHIC_LIST"] === "1") process.stdout.write(`LEAKS\n${rows.map((r) => `  "${r}",`).join("\n")}\n`);
     measured.leaks = byTransform(rows);
     maybeWrite();
-    expect(measured.leaks).toEqual(listed.leaks);
+    expect(measured.leaks).toEqual(half(listed.leaks));
   });
 
   it("every kept look-alike stays kept under the transforms that change no value, but the listed ones", () => {
@@ -102,7 +119,7 @@ describe("the redactor under the transforms of a coding session (metamorphic)", 
     if (process.env["ERRATA_METAMORPHIC_LIST"] === "1") process.stdout.write(`HURT\n${hurt.map((r) => `  "${r}",`).join("\n")}\n`);
     measured.hurt = byTransform(hurt);
     maybeWrite();
-    expect(measured.hurt).toEqual(listed.hurt);
+    expect(measured.hurt).toEqual(half(listed.hurt));
   });
 
   it("a writer's one pre-filter run clears no text whose secret only its view shows, before or after the text was redacted", () => {
@@ -116,16 +133,16 @@ describe("the redactor under the transforms of a coding session (metamorphic)", 
     for (const x of hidden) expect(allCleared([x])).toBe(false);
   });
 
-  it("redacting a transformed text twice changes nothing the first did not, but the listed ones (every third caught secret)", () => {
+  it("redacting a transformed text twice changes nothing the first did not, but the listed ones (every third caught secret, of the half measured)", () => {
     const changed: string[] = [];
     for (const t of TRANSFORMS)
-      caught.forEach((s, i) => {
-        if (i % 3 !== 0) return;
+      caughtAll.forEach((s, i) => {
+        if (i % 3 !== 0 || !inHalf(s.id)) return;
         const x = t.apply(s.text, s.secret, randFor(s.id, t.name));
         if (x === null) return;
         const once = redactSecrets(x.text).text;
         if (redactSecrets(once).text !== once) changed.push(`${t.name} ${s.id}`);
       });
-    expect(changed).toEqual([...NOT_IDEMPOTENT]);
+    expect(changed).toEqual(NOT_IDEMPOTENT.filter((r) => inHalf(r.split(" ")[1]!)));
   });
 });
