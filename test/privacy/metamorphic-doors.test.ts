@@ -16,7 +16,9 @@ import { leakOf, randFor, TRANSFORMS, type Transformed } from "./metamorphic.js"
 
 const FILES = [CORPUS_FILE, HELD_OUT_DOORS_FILE, ...[4, 5, 6, 7, 8, 9].map((n) => join(HELD_OUT_DOORS_FILE, "..", `held-out-doors-${n}.yaml`))];
 const secrets = FILES.flatMap((f) => loadCorpus(f).secrets);
-const PER_TRANSFORM = 8;
+/** Eight texts a transform with ERRATA_METAMORPHIC_FULL=1 (run by .ci/run), the first four of them in `npm test` (its five minutes). */
+const FULL = process.env["ERRATA_METAMORPHIC_FULL"] === "1";
+const PER_TRANSFORM = FULL ? 8 : 4;
 
 /**
  * Door-only leaks, `transform id`, as measured: none. Measured at 27 on the text views' branch;
@@ -38,7 +40,7 @@ const DOOR_ONLY: readonly string[] = [];
  * view took their html-quoted samples: none of them is in clear since, as the by-hand run of each
  * in a world of its own had said.
  */
-const SHADOWED: readonly string[] = ["quote h8-curseforge-lua-headers", "ansi-line+log-prefix h8-curseforge-lua-headers"];
+const SHADOWED: readonly string[] = FULL ? ["quote h8-curseforge-lua-headers", "ansi-line+log-prefix h8-curseforge-lua-headers"] : [];
 
 interface Case {
   key: string;
@@ -91,7 +93,7 @@ describe("the metamorphic texts through every door", () => {
       `metamorphic through every door: ${cases.length} texts (${PER_TRANSFORM} a transform); in clear in a file: ${inFiles.length} (the redactor alone leaves ${alone.length}: ${alone.join("; ") || "none"}; ` +
         `the same secret as one of those, not told apart: ${shadowed.join("; ") || "none"}); door-only: ${doorOnly.join("; ") || "none"}\n`,
     );
-    expect(cases.length).toBeGreaterThan(TRANSFORMS.length * 4);
+    expect(cases.length).toBeGreaterThan(TRANSFORMS.length * (PER_TRANSFORM / 2));
     expect(doorOnly).toEqual([...DOOR_ONLY]);
     expect(shadowed).toEqual([...SHADOWED]);
   });
