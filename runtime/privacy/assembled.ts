@@ -12,8 +12,8 @@
  * Example: `redactAssembled('P = "kRws…61" + "8a5T…08"', …)` -> `P = [REDACTED:env-assignment]`.
  */
 import type { Redaction } from "./engine.js";
-import { applySpans, type Span } from "./spans.js";
-import { replacedRuns } from "./through-views.js";
+import type { Span } from "./spans.js";
+import { replacedRuns, withFound } from "./through-views.js";
 import { assembledValues, type Assembled } from "./assembled-find.js";
 import { encodedSpans } from "./assembled-encoded.js";
 import { tableSpans } from "./carried-tables.js";
@@ -53,11 +53,7 @@ export function redactAssembled(text: string, r: Redaction, redact: (text: strin
   const own = r.text === text ? [] : replacedRuns(text, r.text);
   // The text's own redaction could not be read back as runs (it should always be): keep it as it is.
   if (own === null) return r;
-  const spans: Span[] = [...own.map((o, rank) => ({ ...o, rank })), ...found.map((s, i) => ({ ...s, rank: own.length + i }))];
-  const applied = applySpans(text, spans);
-  if (applied.text === r.text) return r;
-  const at = (k: string): number => applied.text.indexOf(`[REDACTED:${k}]`);
-  return { text: applied.text, kinds: [...new Set([...r.kinds, ...applied.kinds])].sort((a, b) => at(a) - at(b)) };
+  return withFound(text, r, own, found);
 }
 
 /** Whether `text` has an assembled value whose synthetic line `cleared` (the pre-filter) does not clear, or a secret found without the rules. */

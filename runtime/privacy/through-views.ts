@@ -100,7 +100,15 @@ export function redactThroughViews(text: string, r: Redaction, redact: (text: st
   }
   if (fromViews.length === 0) return r;
   const own = r.text === text ? [] : (replacedRuns(text, r.text) ?? [changedRun(text, r.text)]);
-  const spans: Span[] = [...own.map((o, rank) => ({ ...o, rank })), ...fromViews.map((s, i) => ({ ...s, rank: own.length + i }))];
+  return withFound(text, r, own, fromViews);
+}
+
+/**
+ * `r`, the redaction of `text`, with the spans `found` by another reading (a view, an assembled
+ * value) replaced too: `own` (r's runs on `text`) first, so each joined run keeps r's kind.
+ */
+export function withFound(text: string, r: Redaction, own: readonly Run[], found: readonly Span[]): Redaction {
+  const spans: Span[] = [...own.map((o, rank) => ({ ...o, rank })), ...found.map((s, i) => ({ ...s, rank: own.length + i }))];
   const applied = applySpans(text, spans);
   if (applied.text === r.text) return r;
   const at = (k: string): number => applied.text.indexOf(`[REDACTED:${k}]`);
