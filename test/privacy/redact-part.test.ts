@@ -61,9 +61,9 @@ describe.skipIf(!built)("the hook's readers part", () => {
     const corpus = loadCorpus();
     let found = 0;
     for (const t of [...corpus.secrets.map((x) => x.text), ...corpus.lookAlikes.map((l) => l.text), ...loadCorpus(join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-11.yaml")).secrets.map((x) => x.text)]) {
-      const mine = [es.assembledValues(t), es.encodedSpans(t), es.tableSpans(t), es.contextSecretWitness(t)];
+      const mine = [es.assembledValues(t), es.encodedSpans(t), es.tableSpans(t), es.contextSecretWitness(t)] as const;
       expect([part.assembledValues(t), part.encodedSpans(t), part.tableSpans(t), part.contextSecretWitness(t)], t).toEqual(mine);
-      if (mine[0]!.length + mine[1]!.length + mine[2]!.length > 0) found++;
+      if (mine[0].length + mine[1].length + mine[2].length > 0) found++;
     }
     expect(found).toBeGreaterThan(50);
   });
