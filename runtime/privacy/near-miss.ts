@@ -54,20 +54,33 @@ function ownFinder(re: RegExp): Finder {
   return (line) => [...line.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`))].map((m) => [m.index, m.index + m[0].length] as [number, number]);
 }
 
-/** Keyword -> the upstream rules it gates, for keywords that are a token's prefix (3 or more, ending in "_" or "-"); made again after an import changes the rules. */
-let byPrefix: { generation: number; rules: Map<string, GitleaksRule[]> } | null = null;
-function upstreamByPrefix(): Map<string, GitleaksRule[]> {
-  if (byPrefix !== null && byPrefix.generation === rulesGeneration()) return byPrefix.rules;
+/**
+ * Keyword -> the upstream rules it gates (gitleaks' and an owner's imported ones, not the generic
+ * rule), for the keywords `kind` takes, made again after an import changes the rules. gitleaks'
+ * keywords of an id stay the id's when an imported rule replaced it with other keywords
+ * (betterleaks' 1Password rule is gated by "ops_eyj", gitleaks' by "ops_").
+ */
+const KEYWORD_KINDS = {
+  /** A token's prefix: 3 or more, ending in "_" or "-" ("sgp_", "bedrock-api-key-"). */
+  prefix: (k: string): boolean => k.length >= 3 && /^[a-z0-9]/.test(k) && /[_-]$/.test(k),
+  /** A provider's name: four or more letters ("meraki", "sumo"). */
+  name: (k: string): boolean => /^[a-z]{4,}$/.test(k),
+  /** A token's start: four or more letters and digits ("aiza", "eaaa"). */
+  start: (k: string): boolean => /^[a-z0-9]{4,}$/.test(k),
+};
+const byKeyword = new Map<keyof typeof KEYWORD_KINDS, { generation: number; rules: Map<string, GitleaksRule[]> }>();
+export function upstreamByKeyword(kind: keyof typeof KEYWORD_KINDS): Map<string, GitleaksRule[]> {
+  const had = byKeyword.get(kind);
+  if (had !== undefined && had.generation === rulesGeneration()) return had.rules;
   const rules = new Map<string, GitleaksRule[]>();
-  // gitleaks' keywords of an id stay the id's prefixes when an imported rule replaced it with
-  // other keywords (betterleaks' 1Password rule is gated by "ops_eyj", gitleaks' by "ops_").
   const dataKeywords = new Map<string, readonly string[]>();
   for (let i = 0; i < RULE_COUNT; i++) dataKeywords.set(ruleHead(i).id, ruleHead(i).keywords);
+  const takes = KEYWORD_KINDS[kind];
   for (const r of gitleaksRules()) {
     if (r.id === GENERIC_RULE_ID) continue;
-    for (const k of new Set([...r.keywords, ...(dataKeywords.get(r.id) ?? [])])) if (k.length >= 3 && /^[a-z0-9]/.test(k) && /[_-]$/.test(k)) rules.set(k, [...(rules.get(k) ?? []), r]);
+    for (const k of new Set([...r.keywords, ...(dataKeywords.get(r.id) ?? [])])) if (takes(k)) rules.set(k, [...(rules.get(k) ?? []), r]);
   }
-  byPrefix = { generation: rulesGeneration(), rules };
+  byKeyword.set(kind, { generation: rulesGeneration(), rules });
   return rules;
 }
 
@@ -97,7 +110,7 @@ export function wordPrefix(token: string): boolean {
 /** The provider rules of the prefixes `token` (lower-cased) starts with: upstream's when any, else the own ones (see above). */
 export function providerFindersOf(token: string): Finder[] {
   const upstream: Finder[] = [];
-  for (const [k, rules] of upstreamByPrefix()) if (token.startsWith(k)) for (const r of rules) upstream.push(gitleaksFinder(r));
+  for (const [k, rules] of upstreamByKeyword("prefix")) if (token.startsWith(k)) for (const r of rules) upstream.push(gitleaksFinder(r));
   if (upstream.length > 0) return upstream;
   return [...ownRulesByPrefix()].filter(([k]) => token.startsWith(k)).map(([, f]) => f);
 }

@@ -30,7 +30,7 @@ import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, s
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
-import { OWN_PROVIDER_KINDS, providerFindersOf, unguessablyShort } from "./near-miss.js";
+import { OWN_PROVIDER_KINDS, providerFindersOf, unguessablyShort, upstreamByKeyword } from "./near-miss.js";
 import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose", "context-secret"]);
@@ -123,27 +123,8 @@ function providerRulesNamed(name: string): GitleaksRule[] {
   if (!/(?:key|token)s?$/.test(lower) || /pass|pwd|secret|cred/.test(lower)) return [];
   const parts = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
   const rules: GitleaksRule[] = [];
-  for (const [k, ids] of nameRules()) {
-    if (!parts.includes(k)) continue;
-    for (const i of ids) {
-      const r = gitleaksRule(ruleHead(i).id);
-      if (r !== null) rules.push(r.rule);
-    }
-  }
+  for (const [k, named] of upstreamByKeyword("name")) if (parts.includes(k)) rules.push(...named);
   return rules;
-}
-
-/** Keyword -> the provider rules it gates, for keywords of four or more letters (a provider's name). */
-let byName: Map<string, number[]> | null = null;
-function nameRules(): Map<string, number[]> {
-  if (byName !== null) return byName;
-  byName = new Map();
-  for (let i = 0; i < RULE_COUNT; i++) {
-    const { id, keywords } = ruleHead(i);
-    if (id === GENERIC_RULE_ID) continue;
-    for (const k of keywords) if (/^[a-z]{4,}$/.test(k)) byName.set(k, [...(byName.get(k) ?? []), i]);
-  }
-  return byName;
 }
 
 /**
@@ -312,19 +293,6 @@ export function spellsItsName(text: string, start: number, end: number): boolean
   return value.length >= 8 && !STRONG_NAMES.test(name.toLowerCase()) && norm(name).includes(value);
 }
 
-/** Keyword -> the provider rules it gates, for keywords of 4 or more letters and digits that can start a token ("aiza", "eaaa"). */
-let byStart: Map<string, number[]> | null = null;
-function startRules(): Map<string, number[]> {
-  if (byStart !== null) return byStart;
-  byStart = new Map();
-  for (let i = 0; i < RULE_COUNT; i++) {
-    const { id, keywords } = ruleHead(i);
-    if (id === GENERIC_RULE_ID) continue;
-    for (const k of keywords) if (/^[a-z0-9]{4,}$/.test(k)) byStart.set(k, [...(byStart.get(k) ?? []), i]);
-  }
-  return byStart;
-}
-
 /**
  * A bare random token (the own random-token rule) is judged by what stands before it:
  * - a name with an operator that reads as an identifier (`rookTable = …`, `public_key = "…"`,
@@ -344,13 +312,7 @@ function randomTokenDisowned(text: string, start: number, end: number): boolean 
   }
   const token = text.slice(start, end).toLowerCase();
   const rules: GitleaksRule[] = [];
-  for (const [k, ids] of startRules()) {
-    if (!token.startsWith(k)) continue;
-    for (const i of ids) {
-      const r = gitleaksRule(ruleHead(i).id);
-      if (r !== null) rules.push(r.rule);
-    }
-  }
+  for (const [k, starting] of upstreamByKeyword("start")) if (token.startsWith(k)) rules.push(...starting);
   if (rules.length === 0) return false;
   const line = lineAt(text, start, end - start);
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
