@@ -29,13 +29,13 @@ describe("the test files' order (test/helpers/sequencer.ts)", () => {
 
   it("without a results cache (a fresh clone): the measured slow files first, longest first, then the rest by vitest's own order (larger first)", async () => {
     expect(measured[quick]).toBeUndefined();
-    const files = [quick, "test/architecture.test.ts", second!, slowest!].map(spec);
+    const files = [quick, "test/architecture.test.ts", second!, slowest!].map((f) => spec(f));
     const sorted = await sequencer({}, { [quick]: 10, "test/architecture.test.ts": 20, [second!]: 1, [slowest!]: 1 }).sort(files);
     expect(names(sorted)).toEqual([slowest, second, "test/architecture.test.ts", quick]);
   });
 
   it("this machine's cache wins over the measured times, and a file that failed last time goes first", async () => {
-    const files = [slowest!, second!, quick].map(spec);
+    const files = [slowest!, second!, quick].map((f) => spec(f));
     const cached = { [slowest!]: { duration: 10, failed: false }, [second!]: { duration: 20, failed: false }, [quick]: { duration: 30_000_000, failed: false } };
     expect(names(await sequencer(cached, {}).sort(files))).toEqual([quick, second, slowest]);
     const failed = { ...cached, [slowest!]: { duration: 10, failed: true } };
