@@ -35,7 +35,7 @@ const stubRedaction = process.argv.includes("--stub-redaction");
 // which made V8 keep the redactor part's whole source as two-byte text; the main bundle's 45 KB
 // of source, 34 KB minified, is young-generation garbage-collector load in every hook run).
 // Names are kept, so a fault's stack still names its functions. Measured: docs/privacy.md "Cost".
-const MINIFIED = new Set(["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-redact.bundle.cjs", "hook-imported.bundle.cjs"]);
+const MINIFIED = new Set(["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-readers.bundle.cjs", "hook-redact.bundle.cjs", "hook-imported.bundle.cjs"]);
 const mini = (name) => (MINIFIED.has(name) ? { minifyWhitespace: true, minifySyntax: true, charset: "ascii" } : {});
 const outDir = `${outRoot}/${dir}`;
 // The bundles sit in dist/runtime/hooks: the language folder is ../classifier/lang from
@@ -120,6 +120,21 @@ const importedPart = {
       loader: "js",
     }));
     b.onResolve({ filter: /^\.\/hook-imported\.bundle\.cjs$/ }, () => ({ path: IMPORTED_PART, external: true }));
+  },
+};
+// The eleventh set's readers and the context rule's scan (runtime/privacy/readers-load.ts) are a
+// part of their own, required by the capture part only when a gate of reader-gates.ts does not
+// rule a text out: a capture whose texts hold no trace of them reads and evaluates none of their
+// code (the context rule's words in fifty languages among it). Measured: docs/privacy.md "Cost".
+const READERS_PART = "./hook-readers.bundle.cjs";
+const readersPart = {
+  name: "readers-part",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]readers-load\.js$/ }, () => ({
+      contents: `export function loadReaders() { return require(${JSON.stringify(READERS_PART)}); }\n`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^\.\/hook-readers\.bundle\.cjs$/ }, () => ({ path: READERS_PART, external: true }));
   },
 };
 const GITLEAKS_DATA_FILE = "gitleaks-rules.data";
@@ -235,10 +250,20 @@ if (outRoot !== root) {
 await build({ ...common, entryPoints: [`${dir}/hook-main.js`], outfile: `${outDir}/hook.bundle.cjs`, plugins: [...common.plugins, lazyParts, embeddedIndex], ...mini("hook.bundle.cjs") });
 await build({
   ...common,
-  plugins: [...common.plugins, redactPart],
+  plugins: [...common.plugins, redactPart, readersPart],
   stdin: { contents: 'export * from "./hook-capture.js";\nexport * from "./hook-reply.js";\n', resolveDir: `${root}/${dir}`, sourcefile: "hook-capture-part.js", loader: "js" },
   outfile: `${outDir}/hook-capture.bundle.cjs`,
   ...mini("hook-capture.bundle.cjs"),
+});
+// The readers part exports what readers-load.ts's loadReaders gives, each from its own module.
+const READER_MODULES = { assembledValues: "assembled-find", encodedSpans: "assembled-encoded", tableSpans: "carried-tables", contextSecretWitness: "context-find" };
+const { loadReaders } = await import(`${root}/dist/runtime/privacy/readers-load.js`);
+if (Object.keys(loadReaders()).sort().join() !== Object.keys(READER_MODULES).sort().join()) throw new Error(`bundle-hook: readers-load.ts gives ${Object.keys(loadReaders()).join(", ")}; READER_MODULES names ${Object.keys(READER_MODULES).join(", ")}`);
+await build({
+  ...common,
+  stdin: { contents: Object.entries(READER_MODULES).map(([name, m]) => `export { ${name} } from "./${m}.js";\n`).join(""), resolveDir: `${root}/dist/runtime/privacy`, sourcefile: "hook-readers-part.js", loader: "js" },
+  outfile: `${outDir}/hook-readers.bundle.cjs`,
+  ...mini("hook-readers.bundle.cjs"),
 });
 await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
 const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs", "hook-imported.bundle.cjs"];
@@ -308,7 +333,7 @@ const { buildIdLine } = createRequire(import.meta.url)("../bin/cache-key.cjs");
 const LARGE_TEXT = 133_000;
 const PADDED = new Set(["hook-capture.bundle.cjs"]);
 const padded = (text, name) => (PADDED.has(name) && text.length < LARGE_TEXT ? `${text}\n/*${" ".repeat(LARGE_TEXT - text.length)}*/` : text);
-for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", ...redactBundles, "tool-hook.bundle.cjs"]) {
+for (const name of ["hook.bundle.cjs", "hook-capture.bundle.cjs", "hook-readers.bundle.cjs", "hook-reflect-sort.bundle.cjs", ...redactBundles, "tool-hook.bundle.cjs"]) {
   const file = `${outDir}/${name}`;
   const text = padded(`${WRAP_HEAD}${asciiOnly(readFileSync(file, "utf8"), name)}${WRAP_TAIL}`, name);
   writeFileSync(file, `${text}${buildIdLine(createHash("sha256").update(text).digest("hex").slice(0, 32))}`);

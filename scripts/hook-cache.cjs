@@ -100,7 +100,7 @@ async function main() {
     written.push(...loader.writeCaches(names.filter((n) => n !== "hook.bundle.cjs")));
     // The Stop loads the reflection's sort too (the sample captures are the session's, unsorted);
     // the redactor part is absent from a build with redaction stubbed out (the bench's baseline).
-    const expected = ["hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "hook.bundle.cjs", ...(fs.existsSync(path.join(dir, "hook-redact.bundle.cjs")) ? ["hook-redact.bundle.cjs"] : [])].sort();
+    const expected = ["hook-capture.bundle.cjs", "hook-reflect-sort.bundle.cjs", "hook.bundle.cjs", ...(fs.existsSync(path.join(dir, "hook-redact.bundle.cjs")) ? ["hook-readers.bundle.cjs", "hook-redact.bundle.cjs"] : [])].sort();
     if (names.slice().sort().join() !== expected.join()) throw new Error(`expected the sample prompts to load ${expected.join(", ")}; loaded ${names.join(", ")}`);
     // The tool path's bundle (PreToolUse, InstructionsLoaded; bin/errata-tool-hook.cjs loads
     // it only when a check file exists), after sample tool calls with a check file in place:

@@ -14,10 +14,10 @@
 import type { Redaction } from "./engine.js";
 import type { Span } from "./spans.js";
 import { replacedRuns, withFound } from "./through-views.js";
-import { assembledValues, type Assembled } from "./assembled-find.js";
-import { encodedSpans } from "./assembled-encoded.js";
-import { tableSpans } from "./carried-tables.js";
+import type { Assembled } from "./assembled-find.js";
 import { proseTokenSpans } from "./carried-prose.js";
+import { mayHoldReadings } from "./reader-gates.js";
+import { loadReaders } from "./readers-load.js";
 
 /** The spans of `text` to replace for `a`, given the runs its line's redaction replaced; none when no run takes two parts. */
 function spansOf(a: Assembled, runs: ReadonlyArray<{ start: number; end: number; kind: string }>): Span[] {
@@ -69,11 +69,28 @@ export function assembledNotCleared(text: string, cleared: (line: string) => boo
  * redacts the ones it could not clear, and both ask. Bounded as redact.ts's caches are.
  */
 const readings = new Map<string, { values: Assembled[]; direct: Span[] }>();
+
+/**
+ * Tells readingsOf that none of `texts` holds a reading of readers-load.ts's readers when their
+ * join fails the gate (reader-gates.ts `mayHoldReadings`: each of its tests that holds in a text
+ * holds in a join of it with others by newlines, no test being anchored), so that a writer's
+ * texts pay for the gate's patterns once (redact.ts `allCleared`).
+ */
+export function ruleOutReadings(texts: readonly string[]): void {
+  if (texts.length < 2 || mayHoldReadings(texts.join("\n"))) return;
+  for (const t of texts) {
+    if (readings.has(t)) continue;
+    if (readings.size >= 64) readings.clear();
+    readings.set(t, { values: [], direct: proseTokenSpans(t) });
+  }
+}
 function readingsOf(text: string): { values: Assembled[]; direct: Span[] } {
   const seen = readings.get(text);
   if (seen !== undefined) return seen;
   if (readings.size >= 64) readings.clear();
-  const r = { values: assembledValues(text), direct: [...encodedSpans(text), ...tableSpans(text), ...proseTokenSpans(text)] };
+  // The readers' code is loaded only for a text their gate does not rule out (reader-gates.ts).
+  const k = mayHoldReadings(text) ? loadReaders() : null;
+  const r = k === null ? { values: [], direct: proseTokenSpans(text) } : { values: k.assembledValues(text), direct: [...k.encodedSpans(text), ...k.tableSpans(text), ...proseTokenSpans(text)] };
   readings.set(text, r);
   return r;
 }

@@ -23,7 +23,7 @@ import { knownSecrets } from "./known-store.js";
 import { storeSpans, valueSpans } from "./known-values.js";
 import { applySpans } from "./spans.js";
 import { redactThroughViews, viewNotCleared } from "./through-views.js";
-import { assembledNotCleared, redactAssembled } from "./assembled.js";
+import { assembledNotCleared, redactAssembled, ruleOutReadings } from "./assembled.js";
 
 export type { Redaction, RuleSet };
 
@@ -143,6 +143,7 @@ function scanAgain(text: string): PassCandidates | null {
  */
 export function allCleared(texts: ReadonlyArray<string | null | undefined>): boolean {
   const rest: string[] = [];
+  ruleOutReadings(texts.filter((t): t is string => typeof t === "string" && t !== ""));
   for (const t of texts) {
     if (typeof t !== "string" || t === "") continue;
     // A known value of the owner's is in no pre-filter condition: such a text is never cleared.

@@ -1,7 +1,7 @@
 // The hook's redactor part (dist/runtime/hooks/hook-redact.bundle.cjs) holds gitleaks' rule
 // data in another form than the ES module (each rule's data a JSON string parsed on first use,
 // scripts/bundle-hook.js): it must redact exactly as the ES module's engine does. `npm test`
-// builds the bundles first.
+// builds the bundles first. The readers part (hook-readers.bundle.cjs) must read as the ES modules do.
 import fc from "fast-check";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as engine from "../../runtime/privacy/engine.js";
 import { candidates } from "../../runtime/privacy/prefilter.js";
-import { loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
+import { loadReaders } from "../../runtime/privacy/readers-load.js";
+import { HELD_OUT_DOORS_FILE, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
 import { tempDir } from "../helpers/io.js";
 import { built } from "../helpers/built.js";
 
@@ -49,6 +50,22 @@ describe.skipIf(!built)("the hook's redactor part", () => {
       }),
       { numRuns: 500, seed: 20261202 },
     );
+  });
+});
+
+describe.skipIf(!built)("the hook's readers part", () => {
+  it("reads every corpus and held-out text as the ES modules do (readers-load.ts)", () => {
+    const part = createLoader(join(repoRoot, "dist", "runtime", "hooks")).load("hook-readers.bundle.cjs") as unknown as ReturnType<typeof loadReaders>;
+    const es = loadReaders();
+    expect(Object.keys(part).sort()).toEqual(Object.keys(es).sort());
+    const corpus = loadCorpus();
+    let found = 0;
+    for (const t of [...corpus.secrets.map((x) => x.text), ...corpus.lookAlikes.map((l) => l.text), ...loadCorpus(join(HELD_OUT_DOORS_FILE, "..", "held-out-doors-11.yaml")).secrets.map((x) => x.text)]) {
+      const mine = [es.assembledValues(t), es.encodedSpans(t), es.tableSpans(t), es.contextSecretWitness(t)] as const;
+      expect([part.assembledValues(t), part.encodedSpans(t), part.tableSpans(t), part.contextSecretWitness(t)], t).toEqual(mine);
+      if (mine[0].length + mine[1].length + mine[2].length > 0) found++;
+    }
+    expect(found).toBeGreaterThan(50);
   });
 });
 
