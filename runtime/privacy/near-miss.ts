@@ -142,6 +142,9 @@ export function bitsPerChar(body: string): number {
   return /[_-]/.test(body) ? 6 : Math.log2(62);
 }
 
+/** Characters of the line read on either side of a token (unguessablyShort). */
+const WINDOW = 40;
+
 /** What a key that shows only its start must still hide: more than can be tried against an API. */
 export const UNGUESSABLE_BITS = 64;
 
@@ -152,8 +155,12 @@ export const UNGUESSABLE_BITS = 64;
 export function unguessablyShort(finders: readonly Finder[], line: string, start: number, end: number, body: string): boolean {
   if (finders.length === 0 || wordPrefix(line.slice(start, end))) return false;
   const bits = bitsPerChar(body);
+  // A window of the line around the token: up to 128 tries a rule, each a run of its pattern, on a
+  // minified file's line of megabytes would cost; a prefix rule reads the token and what touches it.
+  const from = Math.max(0, start - WINDOW);
+  const window = line.slice(from, end + WINDOW);
   return finders.every((f) => {
-    const k = missingFor(f, line, start, end);
+    const k = missingFor(f, window, start - from, end - from);
     return k !== null && k * bits >= UNGUESSABLE_BITS;
   });
 }

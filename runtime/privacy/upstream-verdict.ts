@@ -31,7 +31,7 @@ import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
 import { OWN_PROVIDER_KINDS, providerFindersOf, unguessablyShort, upstreamByKeyword } from "./near-miss.js";
-import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
+import { clientKeyAt, clientKeyPrefix, existingObjectName, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose", "context-secret"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
@@ -82,7 +82,7 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
   if (providerNearMiss(text, start, end, name)) return true;
   // A test value typed by hand under a name that is not a strong one ("elastic_token = essu_abc123"),
   // or that names a key a machine makes ("exoscale_api_key = EXOabc123"); a public client key (kept-forms.ts).
-  if (((!strong || machineKeyName(name)) && testValue(value)) || (machineKeyName(name) && shortPrefixedValue(value)) || clientKeyPrefix(value, name)) return true;
+  if (((!strong || machineKeyName(name)) && testValue(value)) || (machineKeyName(name) && shortPrefixedValue(value)) || clientKeyPrefix(value, name) || existingObjectName(name, value)) return true;
   const why = upstreamRejects(generic.rule, value, withOperator, lineAt(text, start, end - start));
   if (why === null) return false;
   switch (why) {
