@@ -11,7 +11,7 @@
  * the value's span.
  */
 import { ANCHORS, nameParts, namePartKind, NOT_SECRET_WORDS, PROSE_STEMS } from "./context-words.js";
-import { positionalValues } from "./context-positions.js";
+import { blockValue, positionalValues } from "./context-positions.js";
 import { familyOn } from "./context-families.js";
 import { ANCHORS_12, PROSE_STEMS_12 } from "./context-words-12.js";
 
@@ -272,10 +272,12 @@ function nextLine(text: string, h: Hit, ok: ValueTest): [number, number] | null 
     // A short label: one to three words and ":" ("New value:", "Password:").
     const label = /^(?:[^\s:]{1,20}\s){0,2}[^\s:]{1,20}:\s+(?=\S)/.exec(rest);
     if (label !== null && label[0].toLowerCase().split(/[^a-z]+/).some((w) => NOT_SECRET_WORDS.has(w))) return null;
-    const body = label === null ? rest : rest.slice(label[0].length);
-    const m = /^b?(["']?)([^\s"']{8,300})\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
+    // A command that types the value (`send "…\r"` after an `expect "password:"`, `echo '…'`): the value is its one argument.
+    const typed = label === null && familyOn("lines") ? /^(?:send|echo|print|printf|puts|type|write)\s+(?=["'])/.exec(rest) : null;
+    const body = label === null ? rest.slice(typed?.[0].length ?? 0) : rest.slice(label[0].length);
+    const m = /^b?(["']?)([^\s"']{8,300}?)(?:\\[rn])?\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
     if (m === null) return null;
-    const start = from + lead + (label?.[0].length ?? 0) + body.indexOf(m[2]!);
+    const start = from + lead + (label?.[0].length ?? typed?.[0].length ?? 0) + body.indexOf(m[2]!);
     const strict = h.strength === "strong" && !h.prose ? "strong" : "weak";
     // An assignment of its own (`=NAME=value`) is no value alone.
     return ok(m[2]!, strict) && !UUID.test(m[2]!) && !/=[^=]/.test(m[2]!) ? [start, start + m[2]!.length] : null;
@@ -339,7 +341,7 @@ export function scanContext(text: string, ok: ValueTest, lower = text.toLowerCas
     const same = sameLine(text, h, ok);
     if (same !== null) found.push(same);
     else if (!h.prose || h.strength === "strong") {
-      const next = nextLine(text, h, ok);
+      const next = nextLine(text, h, ok) ?? (h.prose || !familyOn("lines") ? null : blockValue(text, h.end, h.strength, ok));
       if (next !== null) found.push(next);
     }
   }

@@ -10,6 +10,7 @@
  *   `x := pushnotifications.New(…)` assigned to a `…Client`): a literal the weak test takes
  *   (a generated value), and in a connect, login or credentials call the literal after a user's
  *   the strong test takes (a password's mix).
+ * - a value a line below a secret's key that opens a block (`DBPassword:` … `Default: …`);
  * - the output of a command that prints a file whose name or extension names a secret
  *   (`$ cat payment.skey`, `cat /etc/openvpn/acme.auth`): generated tokens in it, a password alone on a line.
  * Written from the general forms of these places (RFC 3986's userinfo, curl's and httpie's
@@ -18,7 +19,7 @@
  * Example: `positionalValues('servers = ["monitor:LQOxOV2fO6Uh0U67@tcp(db:3306)/"]', …, ok)` pushes
  * the span of `LQOxOV2fO6Uh0U67`.
  */
-import type { ValueTest } from "./context-find.js";
+import type { Strength, ValueTest } from "./context-find.js";
 import { familyOn } from "./context-families.js";
 import { nameParts, namePartKind, NOT_SECRET_WORDS } from "./context-words.js";
 
@@ -199,6 +200,40 @@ function printedFiles(text: string, lower: string, found: Array<[number, number]
       }
     }
   }
+}
+
+/** The keys of a block that hold its value (CloudFormation's `Default:`, Pulumi's and Helm's `value:`). */
+const VALUE_KEYS = /^(?:default|value|plaintext|plain|secret|data)\s*:\s*["']?([^\s"'#]{8,300})["']?\s*$/i;
+
+/**
+ * A value under a secret's key that opens a block (`DBPassword:` at a line's end, its value a
+ * line below under `Default:` or `value:`, at a deeper indent, within eight lines): its span.
+ */
+export function blockValue(text: string, end: number, strength: Strength, ok: ValueTest): [number, number] | null {
+  let i = end;
+  while (text[i] === '"' || text[i] === "'") i++;
+  if (text[i] !== ":") return null;
+  let nl = i + 1;
+  while (text[nl] === " " || text[nl] === "\t" || text[nl] === "\r") nl++;
+  if (text[nl] !== "\n") return null;
+  const ls = text.lastIndexOf("\n", end - 1) + 1;
+  const indent = /^\s*/.exec(text.slice(ls, end))![0].length;
+  for (let k = 0; k < 8; k++) {
+    const from = nl + 1;
+    if (from >= text.length) return null;
+    const to = text.indexOf("\n", from);
+    const line = text.slice(from, to < 0 ? text.length : to);
+    const own = /^\s*/.exec(line)![0].length;
+    if (line.trim() !== "" && own <= indent) return null;
+    const m = VALUE_KEYS.exec(line.trim());
+    if (m !== null) {
+      const s = from + line.indexOf(m[1]!, own);
+      return ok(m[1]!, strength) ? [s, s + m[1]!.length] : null;
+    }
+    if (to < 0) return null;
+    nl = to;
+  }
+  return null;
 }
 
 /** Every value one of these places holds, pushed on `found` as spans of `text`. */

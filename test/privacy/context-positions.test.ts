@@ -30,6 +30,10 @@ const taken: Array<[string, string]> = [
   ["OBS_SK=Zr8Lq3Wx6Tm1Kp9Vn4Bc7Yd2Hs5Gf0Ja", "Zr8Lq3Wx6Tm1Kp9Vn4Bc7Yd2Hs5Gf0Ja"],
   ["La pasvorto por la servilo estas Kd8Zq3Lm7Xw2", "Kd8Zq3Lm7Xw2"],
   ["ALTER USER report IDENTIFIED BY 'Pz5Lk8Qw3Xm7Tn';", "Pz5Lk8Qw3Xm7Tn"],
+  ['db_mima = "Lq8Zw3Xr6Tp1Km"', "Lq8Zw3Xr6Tp1Km"],
+  // lines: a value a command types after a password prompt, a block's value under a secret's key
+  ['expect "Password:"\nsend "Yt6Rk2Wq9Lm4Zx\\r"', "Yt6Rk2Wq9Lm4Zx"],
+  ["Inputs:\n  AdminSecret:\n    Kind: text\n    Default: Hw3Lp8Zq5Tm2Xr7K", "Hw3Lp8Zq5Tm2Xr7K"],
 ];
 
 const kept: string[] = [
@@ -45,6 +49,9 @@ const kept: string[] = [
   "link_key: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
   "timeout_sec = 30",
   "<Secret>name-of-the-secret</Secret>",
+  "Inputs:\n  PasswordLength:\n    Default: 16\n  SecretName:\n    Default: svc-db-credentials-2024",
+  'expect "Password:"\nsend "$env(PW)\\r"',
+  "mimalloc = 2.1.7",
 ];
 
 describe("the twelfth pass's context families on own examples", () => {
