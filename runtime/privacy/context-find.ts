@@ -11,7 +11,7 @@
  * the value's span.
  */
 import { ANCHORS, nameParts, namePartKind, NOT_SECRET_WORDS, PROSE_STEMS } from "./context-words.js";
-import { blockValue, positionalValues } from "./context-positions.js";
+import { blockValues, positionalValues } from "./context-positions.js";
 import { familyOn } from "./context-families.js";
 import { ANCHORS_12, PROSE_STEMS_12 } from "./context-words-12.js";
 
@@ -21,6 +21,8 @@ export type Strength = "strong" | "weak";
 /** The value test the scan is given: the rule's (context-secrets.ts) or the witness's relaxation of it. */
 export type ValueTest = (v: string, strength: Strength) => boolean;
 interface Hit {
+  /** Where the name (or the prose word) starts. */
+  start: number;
   /** Where the name (or the prose word) ends: the value is read after it. */
   end: number;
   strength: Strength;
@@ -86,7 +88,7 @@ function nameHit(text: string, at: number): Hit | null {
     const before = text.slice(Math.max(0, s - 16), s).toLowerCase().split(/[^a-z]+/).filter(Boolean).pop() ?? "";
     if (!WEAK_LEADS.has(before)) return null;
   }
-  return { end: element ? tagEnd + 1 : e, strength: kind, prose };
+  return { start: s, end: element ? tagEnd + 1 : e, strength: kind, prose };
 }
 
 /** Whether `at` is inside a marker (`[REDACTED:prefixed-token]`): a kind's word names nothing. */
@@ -127,7 +129,7 @@ function hits(text: string, lower: string): Hit[] {
       // The stem's word runs on to its inflection's end (letters and marks, no space).
       let e = at + w.length;
       while (e < text.length && !isSpace(text.charCodeAt(e)) && !WORD_ENDS.includes(text[e]!)) e++;
-      if (!out.has(e)) out.set(e, { end: e, strength: "strong", prose: true });
+      if (!out.has(e)) out.set(e, { start: at, end: e, strength: "strong", prose: true });
     }
   }
   return [...out.values()];
@@ -341,8 +343,9 @@ export function scanContext(text: string, ok: ValueTest, lower = text.toLowerCas
     const same = sameLine(text, h, ok);
     if (same !== null) found.push(same);
     else if (!h.prose || h.strength === "strong") {
-      const next = nextLine(text, h, ok) ?? (h.prose || !familyOn("lines") ? null : blockValue(text, h.end, h.strength, ok));
+      const next = nextLine(text, h, ok);
       if (next !== null) found.push(next);
+      else if ((!h.prose || text[h.start - 1] === "[") && familyOn("lines")) blockValues(text, h.start, h.end, h.strength, ok, found);
     }
   }
   // Places that tell a secret with no word (a user's password pair, a client's arguments): context-positions.ts.

@@ -10,7 +10,7 @@
  *   `x := pushnotifications.New(…)` assigned to a `…Client`): a literal the weak test takes
  *   (a generated value), and in a connect, login or credentials call the literal after a user's
  *   the strong test takes (a password's mix).
- * - a value a line below a secret's key that opens a block (`DBPassword:` … `Default: …`);
+ * - the values of the block a secret's key opens (`DBPassword:` … `Default: …`, `secrets:`, `[credentials]`);
  * - the output of a command that prints a file whose name or extension names a secret
  *   (`$ cat payment.skey`, `cat /etc/openvpn/acme.auth`): generated tokens in it, a password alone on a line.
  * Written from the general forms of these places (RFC 3986's userinfo, curl's and httpie's
@@ -202,38 +202,44 @@ function printedFiles(text: string, lower: string, found: Array<[number, number]
   }
 }
 
-/** The keys of a block that hold its value (CloudFormation's `Default:`, Pulumi's and Helm's `value:`). */
-const VALUE_KEYS = /^(?:default|value|plaintext|plain|secret|data)\s*:\s*["']?([^\s"'#]{8,300})["']?\s*$/i;
+/** A block's line `key: value` or `key = value` (YAML, INI, TOML): the key and the value's place. */
+const PAIR_LINE = /^([\w.-]{1,60})\s*[:=]\s*(["']?)([^\s"'#;]{8,300})\2\s*$/;
 
 /**
- * A value under a secret's key that opens a block (`DBPassword:` at a line's end, its value a
- * line below under `Default:` or `value:`, at a deeper indent, within eight lines): its span.
+ * The values of the block a secret's key opens: a YAML key at its line's end (`DBPassword:`,
+ * `secrets:`), its lines at a deeper indent, or an INI or TOML section (`[credentials]`), its
+ * lines up to the next section; within twenty lines. Each `key: value` line's value the test
+ * takes for the key's strength, unless the key says no secret (`MinLength`, `public_key_id`).
+ * So a CloudFormation parameter's `Default:` under `DBPassword:`, and every value under a
+ * `secrets:` or `[credentials]` of generated or password-like values.
  */
-export function blockValue(text: string, end: number, strength: Strength, ok: ValueTest): [number, number] | null {
+export function blockValues(text: string, start: number, end: number, strength: Strength, ok: ValueTest, found: Array<[number, number]>): void {
   let i = end;
   while (text[i] === '"' || text[i] === "'") i++;
-  if (text[i] !== ":") return null;
+  const section = start > 0 && text[start - 1] === "[" && text[i] === "]";
+  if (text[i] !== ":" && !section) return;
   let nl = i + 1;
   while (text[nl] === " " || text[nl] === "\t" || text[nl] === "\r") nl++;
-  if (text[nl] !== "\n") return null;
-  const ls = text.lastIndexOf("\n", end - 1) + 1;
-  const indent = /^\s*/.exec(text.slice(ls, end))![0].length;
-  for (let k = 0; k < 8; k++) {
+  if (text[nl] !== "\n") return;
+  const ls = text.lastIndexOf("\n", start - 1) + 1;
+  if (section ? text.slice(ls, start - 1).trim() !== "" : false) return;
+  const indent = /^\s*/.exec(text.slice(ls, start))![0].length;
+  for (let k = 0; k < 20; k++) {
     const from = nl + 1;
-    if (from >= text.length) return null;
+    if (from >= text.length) return;
     const to = text.indexOf("\n", from);
-    const line = text.slice(from, to < 0 ? text.length : to);
+    const line = text.slice(from, to < 0 ? text.length : to).replace(/\r$/, "");
     const own = /^\s*/.exec(line)![0].length;
-    if (line.trim() !== "" && own <= indent) return null;
-    const m = VALUE_KEYS.exec(line.trim());
-    if (m !== null) {
-      const s = from + line.indexOf(m[1]!, own);
-      return ok(m[1]!, strength) ? [s, s + m[1]!.length] : null;
+    const rest = line.slice(own);
+    if (section ? rest.startsWith("[") : rest !== "" && own <= indent) return;
+    const m = PAIR_LINE.exec(rest);
+    if (m !== null && !nameParts(m[1]!).some((p) => NOT_SECRET_WORDS.has(p.part)) && ok(m[3]!, strength)) {
+      const s = from + own + rest.lastIndexOf(m[3]!);
+      found.push([s, s + m[3]!.length]);
     }
-    if (to < 0) return null;
+    if (to < 0) return;
     nl = to;
   }
-  return null;
 }
 
 /** Every value one of these places holds, pushed on `found` as spans of `text`. */

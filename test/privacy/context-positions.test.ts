@@ -34,6 +34,8 @@ const taken: Array<[string, string]> = [
   // lines: a value a command types after a password prompt, a block's value under a secret's key
   ['expect "Password:"\nsend "Yt6Rk2Wq9Lm4Zx\\r"', "Yt6Rk2Wq9Lm4Zx"],
   ["Inputs:\n  AdminSecret:\n    Kind: text\n    Default: Hw3Lp8Zq5Tm2Xr7K", "Hw3Lp8Zq5Tm2Xr7K"],
+  ["[credentials]\nuser = ops\nrelay = Xq9Lm2Zr7Tw4Kp8V\nregion = eu-west-1", "Xq9Lm2Zr7Tw4Kp8V"],
+  ["secrets:\n  github: Qm3Zx8Lt5Rv2Wn7Pk4Yb9Hc6Df1Gs0Aj\n  db_name: analytics_prod_2024", "Qm3Zx8Lt5Rv2Wn7Pk4Yb9Hc6Df1Gs0Aj"],
 ];
 
 const kept: string[] = [
@@ -52,6 +54,8 @@ const kept: string[] = [
   "Inputs:\n  PasswordLength:\n    Default: 16\n  SecretName:\n    Default: svc-db-credentials-2024",
   'expect "Password:"\nsend "$env(PW)\\r"',
   "mimalloc = 2.1.7",
+  "services:\n  api:\n    secrets:\n      - db_password\n    image: acme/api-2024\n  worker:\n    secrets: [db_password]",
+  "[credentials]\nuser = ops\nregion = eu-west-1\nprofile = analytics2024\n[other]\nkey_id = Xq9Lm2Zr7Tw4Kp8V",
 ];
 
 describe("the twelfth pass's context families on own examples", () => {
