@@ -10,6 +10,7 @@
  *   `x := pushnotifications.New(…)` assigned to a `…Client`): a literal the weak test takes
  *   (a generated value), and in a connect, login or credentials call the literal after a user's
  *   the strong test takes (a password's mix).
+ * - an armoured block whose BEGIN line names a secret and nothing public (`-----BEGIN … Static key V1-----`);
  * - the values of the block a secret's key opens (`DBPassword:` … `Default: …`, `secrets:`, `[credentials]`);
  * - the output of a command that prints a file whose name or extension names a secret
  *   (`$ cat payment.skey`, `cat /etc/openvpn/acme.auth`): generated tokens in it, a password alone on a line.
@@ -242,6 +243,26 @@ export function blockValues(text: string, start: number, end: number, strength: 
   }
 }
 
+/**
+ * An armoured block whose BEGIN line names a secret and no public part (`-----BEGIN OpenVPN
+ * Static key V1-----`, `-----BEGIN … SECRET …-----`): its body, from the first line after BEGIN to
+ * the last before END, when the body is one run of base64 or hex of 32 characters or more.
+ */
+function armouredBlocks(text: string, lower: string, found: Array<[number, number]>): void {
+  for (let at = lower.indexOf("-----begin "); at >= 0; at = lower.indexOf("-----begin ", at + 11)) {
+    const close = lower.indexOf("-----", at + 11);
+    const nl = lower.indexOf("\n", at);
+    if (close < 0 || nl < 0 || close > nl) continue;
+    const parts = lower.slice(at + 11, close).split(/[^a-z0-9]+/).filter(Boolean);
+    if (!parts.some((p) => namePartKind(p) !== null) || parts.some((p) => PUBLIC_PARTS.has(p))) continue;
+    const end = lower.indexOf("-----end ", nl);
+    if (end < 0) continue;
+    const body = text.slice(nl + 1, end).replace(/\s+$/, "");
+    if (/^[A-Za-z0-9+/=\s]+$/.test(body) && body.replace(/\s/g, "").length >= 32) found.push([nl + 1, nl + 1 + body.length]);
+  }
+}
+const PUBLIC_PARTS = new Set(["public", "certificate", "cert", "csr", "request", "signature", "signed", "message", "pgp"]);
+
 /** Every value one of these places holds, pushed on `found` as spans of `text`. */
 export function positionalValues(text: string, lower: string, found: Array<[number, number]>, ok: ValueTest): void {
   if (familyOn("pairs")) {
@@ -250,4 +271,5 @@ export function positionalValues(text: string, lower: string, found: Array<[numb
   }
   if (familyOn("calls")) clientCalls(text, lower, found, ok);
   if (familyOn("printed")) printedFiles(text, lower, found, ok);
+  if (familyOn("lines")) armouredBlocks(text, lower, found);
 }
