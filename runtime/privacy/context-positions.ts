@@ -160,13 +160,16 @@ const PRINTERS = ["cat ", "type ", "get-content ", "gc ", "head ", "tail ", "les
 /** A file's extensions that hold key material or a secret whatever its name. */
 const SECRET_EXTENSIONS = new Set(["key", "pem", "p12", "pfx", "skey", "jks", "keystore", "keytab", "secret", "secrets", "creds", "token", "auth", "psk", "kdbx"]);
 
+/** Parts of the names of files of public keys (`authorized_keys`, `known_hosts`, `trusted.gpg`). */
+const PUBLIC_FILES = new Set(["authorized", "known", "hosts", "trusted", "allowed", "signers", "crt", "cert", "certs", "ca"]);
+
 /** Whether a path's file names a secret: a part of its name (`acme.auth`, `db_password.txt`) or its extension. */
 function secretFile(path: string): boolean {
   const file = path.slice(path.lastIndexOf("/") + 1).replace(/["']/g, "");
   const ext = file.includes(".") ? file.slice(file.lastIndexOf(".") + 1).toLowerCase() : "";
   if (SECRET_EXTENSIONS.has(ext)) return true;
   const parts = nameParts(file).map((p) => p.part);
-  return parts.some((p) => namePartKind(p) !== null) && !parts.some((p) => NOT_SECRET_WORDS.has(p) && p !== "txt" && p !== "json");
+  return parts.some((p) => namePartKind(p) !== null) && !parts.some((p) => (NOT_SECRET_WORDS.has(p) && p !== "txt" && p !== "json") || PUBLIC_FILES.has(p));
 }
 
 /**

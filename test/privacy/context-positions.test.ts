@@ -55,6 +55,7 @@ const kept: string[] = [
   "Inputs:\n  PasswordLength:\n    Default: 16\n  SecretName:\n    Default: svc-db-credentials-2024",
   'expect "Password:"\nsend "$env(PW)\\r"',
   "mimalloc = 2.1.7",
+  "$ cat ~/.ssh/authorized_keys\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk2mQ8rT4vW9xZ1bC3dF5gJ7kL0nP2qR4sV6wY8zA1B ana@host",
   "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END PUBLIC KEY-----",
   "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END CERTIFICATE-----",
   "services:\n  api:\n    secrets:\n      - db_password\n    image: acme/api-2024\n  worker:\n    secrets: [db_password]",
