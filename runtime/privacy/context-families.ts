@@ -6,8 +6,8 @@
  *
  * Example: `familyOn("calls")` -> true unless the measure put "calls" in `FAMILIES_OFF`.
  */
-export type Family = "words" | "names" | "pairs" | "calls" | "printed";
-export const FAMILIES: readonly Family[] = ["words", "names", "pairs", "calls", "printed"];
+export type Family = "words" | "names" | "pairs" | "calls" | "printed" | "lines";
+export const FAMILIES: readonly Family[] = ["words", "names", "pairs", "calls", "printed", "lines"];
 
 /** Families left out (a measure's switch; never written by the redactor). */
 export const FAMILIES_OFF = new Set<Family>();

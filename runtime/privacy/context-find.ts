@@ -11,7 +11,7 @@
  * the value's span.
  */
 import { ANCHORS, nameParts, namePartKind, NOT_SECRET_WORDS, PROSE_STEMS } from "./context-words.js";
-import { positionalValues } from "./context-positions.js";
+import { blockValues, positionalValues } from "./context-positions.js";
 import { familyOn } from "./context-families.js";
 import { ANCHORS_12, PROSE_STEMS_12 } from "./context-words-12.js";
 
@@ -21,6 +21,8 @@ export type Strength = "strong" | "weak";
 /** The value test the scan is given: the rule's (context-secrets.ts) or the witness's relaxation of it. */
 export type ValueTest = (v: string, strength: Strength) => boolean;
 interface Hit {
+  /** Where the name (or the prose word) starts. */
+  start: number;
   /** Where the name (or the prose word) ends: the value is read after it. */
   end: number;
   strength: Strength;
@@ -86,7 +88,7 @@ function nameHit(text: string, at: number): Hit | null {
     const before = text.slice(Math.max(0, s - 16), s).toLowerCase().split(/[^a-z]+/).filter(Boolean).pop() ?? "";
     if (!WEAK_LEADS.has(before)) return null;
   }
-  return { end: element ? tagEnd + 1 : e, strength: kind, prose };
+  return { start: s, end: element ? tagEnd + 1 : e, strength: kind, prose };
 }
 
 /** Whether `at` is inside a marker (`[REDACTED:prefixed-token]`): a kind's word names nothing. */
@@ -127,7 +129,7 @@ function hits(text: string, lower: string): Hit[] {
       // The stem's word runs on to its inflection's end (letters and marks, no space).
       let e = at + w.length;
       while (e < text.length && !isSpace(text.charCodeAt(e)) && !WORD_ENDS.includes(text[e]!)) e++;
-      if (!out.has(e)) out.set(e, { end: e, strength: "strong", prose: true });
+      if (!out.has(e)) out.set(e, { start: at, end: e, strength: "strong", prose: true });
     }
   }
   return [...out.values()];
@@ -272,10 +274,12 @@ function nextLine(text: string, h: Hit, ok: ValueTest): [number, number] | null 
     // A short label: one to three words and ":" ("New value:", "Password:").
     const label = /^(?:[^\s:]{1,20}\s){0,2}[^\s:]{1,20}:\s+(?=\S)/.exec(rest);
     if (label !== null && label[0].toLowerCase().split(/[^a-z]+/).some((w) => NOT_SECRET_WORDS.has(w))) return null;
-    const body = label === null ? rest : rest.slice(label[0].length);
-    const m = /^b?(["']?)([^\s"']{8,300})\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
+    // A command that types the value (`send "…\r"` after an `expect "password:"`, `echo '…'`): the value is its one argument.
+    const typed = label === null && familyOn("lines") ? /^(?:send|echo|print|printf|puts|type|write)\s+(?=["'])/.exec(rest) : null;
+    const body = label === null ? rest.slice(typed?.[0].length ?? 0) : rest.slice(label[0].length);
+    const m = /^b?(["']?)([^\s"']{8,300}?)(?:\\[rn])?\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
     if (m === null) return null;
-    const start = from + lead + (label?.[0].length ?? 0) + body.indexOf(m[2]!);
+    const start = from + lead + (label?.[0].length ?? typed?.[0].length ?? 0) + body.indexOf(m[2]!);
     const strict = h.strength === "strong" && !h.prose ? "strong" : "weak";
     // An assignment of its own (`=NAME=value`) is no value alone.
     return ok(m[2]!, strict) && !UUID.test(m[2]!) && !/=[^=]/.test(m[2]!) ? [start, start + m[2]!.length] : null;
@@ -341,6 +345,7 @@ export function scanContext(text: string, ok: ValueTest, lower = text.toLowerCas
     else if (!h.prose || h.strength === "strong") {
       const next = nextLine(text, h, ok);
       if (next !== null) found.push(next);
+      else if ((!h.prose || text[h.start - 1] === "[") && familyOn("lines")) blockValues(text, h.start, h.end, h.strength, ok, found);
     }
   }
   // Places that tell a secret with no word (a user's password pair, a client's arguments): context-positions.ts.

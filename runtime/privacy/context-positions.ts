@@ -10,6 +10,8 @@
  *   `x := pushnotifications.New(…)` assigned to a `…Client`): a literal the weak test takes
  *   (a generated value), and in a connect, login or credentials call the literal after a user's
  *   the strong test takes (a password's mix).
+ * - an armoured block whose BEGIN line names a secret and nothing public (`-----BEGIN … Static key V1-----`);
+ * - the values of the block a secret's key opens (`DBPassword:` … `Default: …`, `secrets:`, `[credentials]`);
  * - the output of a command that prints a file whose name or extension names a secret
  *   (`$ cat payment.skey`, `cat /etc/openvpn/acme.auth`): generated tokens in it, a password alone on a line.
  * Written from the general forms of these places (RFC 3986's userinfo, curl's and httpie's
@@ -18,7 +20,7 @@
  * Example: `positionalValues('servers = ["monitor:LQOxOV2fO6Uh0U67@tcp(db:3306)/"]', …, ok)` pushes
  * the span of `LQOxOV2fO6Uh0U67`.
  */
-import type { ValueTest } from "./context-find.js";
+import type { Strength, ValueTest } from "./context-find.js";
 import { familyOn } from "./context-families.js";
 import { nameParts, namePartKind, NOT_SECRET_WORDS } from "./context-words.js";
 
@@ -158,13 +160,16 @@ const PRINTERS = ["cat ", "type ", "get-content ", "gc ", "head ", "tail ", "les
 /** A file's extensions that hold key material or a secret whatever its name. */
 const SECRET_EXTENSIONS = new Set(["key", "pem", "p12", "pfx", "skey", "jks", "keystore", "keytab", "secret", "secrets", "creds", "token", "auth", "psk", "kdbx"]);
 
+/** Parts of the names of files of public keys (`authorized_keys`, `known_hosts`, `trusted.gpg`). */
+const PUBLIC_FILES = new Set(["authorized", "known", "hosts", "trusted", "allowed", "signers", "crt", "cert", "certs", "ca"]);
+
 /** Whether a path's file names a secret: a part of its name (`acme.auth`, `db_password.txt`) or its extension. */
 function secretFile(path: string): boolean {
   const file = path.slice(path.lastIndexOf("/") + 1).replace(/["']/g, "");
   const ext = file.includes(".") ? file.slice(file.lastIndexOf(".") + 1).toLowerCase() : "";
   if (SECRET_EXTENSIONS.has(ext)) return true;
   const parts = nameParts(file).map((p) => p.part);
-  return parts.some((p) => namePartKind(p) !== null) && !parts.some((p) => NOT_SECRET_WORDS.has(p) && p !== "txt" && p !== "json");
+  return parts.some((p) => namePartKind(p) !== null) && !parts.some((p) => (NOT_SECRET_WORDS.has(p) && p !== "txt" && p !== "json") || PUBLIC_FILES.has(p));
 }
 
 /**
@@ -201,6 +206,66 @@ function printedFiles(text: string, lower: string, found: Array<[number, number]
   }
 }
 
+/** A block's line `key: value` or `key = value` (YAML, INI, TOML): the key and the value's place. */
+const PAIR_LINE = /^([\w.-]{1,60})\s*[:=]\s*(["']?)([^\s"'#;]{8,300})\2\s*$/;
+
+/**
+ * The values of the block a secret's key opens: a YAML key at its line's end (`DBPassword:`,
+ * `secrets:`), its lines at a deeper indent, or an INI or TOML section (`[credentials]`), its
+ * lines up to the next section; within twenty lines. Each `key: value` line's value the test
+ * takes for the key's strength, unless the key says no secret (`MinLength`, `public_key_id`).
+ * So a CloudFormation parameter's `Default:` under `DBPassword:`, and every value under a
+ * `secrets:` or `[credentials]` of generated or password-like values.
+ */
+export function blockValues(text: string, start: number, end: number, strength: Strength, ok: ValueTest, found: Array<[number, number]>): void {
+  let i = end;
+  while (text[i] === '"' || text[i] === "'") i++;
+  const section = start > 0 && text[start - 1] === "[" && text[i] === "]";
+  if (text[i] !== ":" && !section) return;
+  let nl = i + 1;
+  while (text[nl] === " " || text[nl] === "\t" || text[nl] === "\r") nl++;
+  if (text[nl] !== "\n") return;
+  const ls = text.lastIndexOf("\n", start - 1) + 1;
+  if (section ? text.slice(ls, start - 1).trim() !== "" : false) return;
+  const indent = /^\s*/.exec(text.slice(ls, start))![0].length;
+  for (let k = 0; k < 20; k++) {
+    const from = nl + 1;
+    if (from >= text.length) return;
+    const to = text.indexOf("\n", from);
+    const line = text.slice(from, to < 0 ? text.length : to).replace(/\r$/, "");
+    const own = /^\s*/.exec(line)![0].length;
+    const rest = line.slice(own);
+    if (section ? rest.startsWith("[") : rest !== "" && own <= indent) return;
+    const m = PAIR_LINE.exec(rest);
+    if (m !== null && !nameParts(m[1]!).some((p) => NOT_SECRET_WORDS.has(p.part)) && ok(m[3]!, strength)) {
+      const s = from + own + rest.lastIndexOf(m[3]!);
+      found.push([s, s + m[3]!.length]);
+    }
+    if (to < 0) return;
+    nl = to;
+  }
+}
+
+/**
+ * An armoured block whose BEGIN line names a secret and no public part (`-----BEGIN OpenVPN
+ * Static key V1-----`, `-----BEGIN … SECRET …-----`): its body, from the first line after BEGIN to
+ * the last before END, when the body is one run of base64 or hex of 32 characters or more.
+ */
+function armouredBlocks(text: string, lower: string, found: Array<[number, number]>): void {
+  for (let at = lower.indexOf("-----begin "); at >= 0; at = lower.indexOf("-----begin ", at + 11)) {
+    const close = lower.indexOf("-----", at + 11);
+    const nl = lower.indexOf("\n", at);
+    if (close < 0 || nl < 0 || close > nl) continue;
+    const parts = lower.slice(at + 11, close).split(/[^a-z0-9]+/).filter(Boolean);
+    if (!parts.some((p) => namePartKind(p) !== null) || parts.some((p) => PUBLIC_PARTS.has(p))) continue;
+    const end = lower.indexOf("-----end ", nl);
+    if (end < 0) continue;
+    const body = text.slice(nl + 1, end).replace(/\s+$/, "");
+    if (/^[A-Za-z0-9+/=\s]+$/.test(body) && body.replace(/\s/g, "").length >= 32) found.push([nl + 1, nl + 1 + body.length]);
+  }
+}
+const PUBLIC_PARTS = new Set(["public", "certificate", "cert", "csr", "request", "signature", "signed", "message", "pgp"]);
+
 /** Every value one of these places holds, pushed on `found` as spans of `text`. */
 export function positionalValues(text: string, lower: string, found: Array<[number, number]>, ok: ValueTest): void {
   if (familyOn("pairs")) {
@@ -209,4 +274,5 @@ export function positionalValues(text: string, lower: string, found: Array<[numb
   }
   if (familyOn("calls")) clientCalls(text, lower, found, ok);
   if (familyOn("printed")) printedFiles(text, lower, found, ok);
+  if (familyOn("lines")) armouredBlocks(text, lower, found);
 }

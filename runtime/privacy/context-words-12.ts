@@ -18,6 +18,8 @@ export const STRONG_PARTS_12: ReadonlySet<string> = new Set([
   // Portuguese and Italian.
   "pasvorto", "pasfhocal", "passwuert", "wachtwurd", "kupuhipa", "iphasiwedi", "okwuntughe", "tenimiafina", "modpas", "senhal",
   "zugangsdaten", "zugriffstoken", "inloggegevens", "toegangstoken", "credenciales", "credenciais", "credenziali",
+  // Pinyin names of Chinese code: mima (密码, password), miyao (密钥, secret key).
+  "mima", "miyao",
 ]);
 
 /**
@@ -47,5 +49,5 @@ export const PROSE_STEMS_12: readonly string[] = [
 /** The anchors of the new parts: those no older anchor holds ("pass", "cred", "token" read the rest); "_sk" and "-sec" read the part after their separator. */
 export const ANCHORS_12: readonly string[] = [
   "psw", "pepper", "pasvorto", "pasfhocal", "wachtwurd", "kupuhipa", "iphasiwedi", "okwuntughe", "tenimiafina", "modpas", "senhal",
-  "zugangsdaten", "inloggegevens", "toegangstoken", "_sk", "-sec", "encrypt",
+  "zugangsdaten", "inloggegevens", "toegangstoken", "mima", "miyao", "_sk", "-sec", "encrypt",
 ];

@@ -30,6 +30,13 @@ const taken: Array<[string, string]> = [
   ["OBS_SK=Zr8Lq3Wx6Tm1Kp9Vn4Bc7Yd2Hs5Gf0Ja", "Zr8Lq3Wx6Tm1Kp9Vn4Bc7Yd2Hs5Gf0Ja"],
   ["La pasvorto por la servilo estas Kd8Zq3Lm7Xw2", "Kd8Zq3Lm7Xw2"],
   ["ALTER USER report IDENTIFIED BY 'Pz5Lk8Qw3Xm7Tn';", "Pz5Lk8Qw3Xm7Tn"],
+  ['db_mima = "Lq8Zw3Xr6Tp1Km"', "Lq8Zw3Xr6Tp1Km"],
+  // lines: a value a command types after a password prompt, a block's value under a secret's key
+  ['expect "Password:"\nsend "Yt6Rk2Wq9Lm4Zx\\r"', "Yt6Rk2Wq9Lm4Zx"],
+  ["Inputs:\n  AdminSecret:\n    Kind: text\n    Default: Hw3Lp8Zq5Tm2Xr7K", "Hw3Lp8Zq5Tm2Xr7K"],
+  ["-----BEGIN Relay Shared Secret-----\n3f9a7c1e5b2d8f4a6c0e9b1d3f5a7c2e\n8b4d6f0a2c1e3b5d7f9a1c3e5b7d9f2a\n-----END Relay Shared Secret-----", "3f9a7c1e5b2d8f4a6c0e9b1d3f5a7c2e\n8b4d6f0a2c1e3b5d7f9a1c3e5b7d9f2a"],
+  ["[credentials]\nuser = ops\nrelay = Xq9Lm2Zr7Tw4Kp8V\nregion = eu-west-1", "Xq9Lm2Zr7Tw4Kp8V"],
+  ["secrets:\n  github: Qm3Zx8Lt5Rv2Wn7Pk4Yb9Hc6Df1Gs0Aj\n  db_name: analytics_prod_2024", "Qm3Zx8Lt5Rv2Wn7Pk4Yb9Hc6Df1Gs0Aj"],
 ];
 
 const kept: string[] = [
@@ -45,6 +52,14 @@ const kept: string[] = [
   "link_key: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
   "timeout_sec = 30",
   "<Secret>name-of-the-secret</Secret>",
+  "Inputs:\n  PasswordLength:\n    Default: 16\n  SecretName:\n    Default: svc-db-credentials-2024",
+  'expect "Password:"\nsend "$env(PW)\\r"',
+  "mimalloc = 2.1.7",
+  "$ cat ~/.ssh/authorized_keys\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk2mQ8rT4vW9xZ1bC3dF5gJ7kL0nP2qR4sV6wY8zA1B ana@host",
+  "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END PUBLIC KEY-----",
+  "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END CERTIFICATE-----",
+  "services:\n  api:\n    secrets:\n      - db_password\n    image: acme/api-2024\n  worker:\n    secrets: [db_password]",
+  "[credentials]\nuser = ops\nregion = eu-west-1\nprofile = analytics2024\n[other]\nkey_id = Xq9Lm2Zr7Tw4Kp8V",
 ];
 
 describe("the twelfth pass's context families on own examples", () => {

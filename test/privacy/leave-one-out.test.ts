@@ -31,16 +31,17 @@ const SETS = [4, 5, 6, 7, 8, 9, 10, 11] as const;
 const texts = new Map<string, SecretCase>(SETS.flatMap((n) => loadCorpus(join(HELD_OUT_DOORS_FILE, "..", `held-out-doors-${n}.yaml`)).secrets.map((s) => [s.id, s] as const)));
 const passRules: ReadonlySet<OwnRule> = new Set([...CONFIG_RULES, ...TOOL_RULES, ...FAMILY_RULES, ...FAMILY_FILE_RULES, ...NINTH_RULES, ...TENTH_RULES, ...CONTEXT_RULES.filter((r) => r.kind !== "context-secret")]);
 
-/** How many of set `n`'s first-run misses the general rules take whole, through the views, with `off` families left out. */
-function caught(n: number, off: readonly Family[]): number {
+/** Set `n`'s first-run misses the general rules take whole, through the views, with `off` families left out. */
+function taken(n: number, off: readonly Family[]): string[] {
   FAMILIES_OFF.clear();
   for (const f of off) FAMILIES_OFF.add(f);
   const plain = (t: string) => redactAllExcept(t, (r) => passRules.has(r));
   return FIRST_RUN_MISSES[n]!.filter((id) => {
     const s = texts.get(id)!;
     return leakIn(redactThroughViews(s.text, plain(s.text), plain).text, s.secret) === null;
-  }).length;
+  });
 }
+const caught = (n: number, off: readonly Family[]): number => taken(n, off).length;
 
 /** How many look-alikes of the corpus and sets 4 to 11 the general rules change, with `off` families left out. */
 const lookAlikes = ["secret-corpus.yaml", ...SETS.map((n) => `held-out-doors-${n}.yaml`)].flatMap((f) => loadCorpus(join(HELD_OUT_DOORS_FILE, "..", f)).lookAlikes);
@@ -64,6 +65,10 @@ describe("the first-run misses of sets 4 to 11, the general rules with and witho
     rows["none"] = SETS.map((n) => caught(n, FAMILIES));
     for (const f of FAMILIES) rows[f] = SETS.map((n) => caught(n, FAMILIES.filter((g) => g !== f)));
     rows["all"] = SETS.map((n) => caught(n, []));
+    // The ids each family takes in the sets it was not written from (9 to 11), beside the general rules'.
+    const before = new Set([9, 10, 11].flatMap((n) => taken(n, FAMILIES)));
+    const byFamily = FAMILIES.map((f) => `  ${f}: ${[9, 10, 11].flatMap((n) => taken(n, FAMILIES.filter((g) => g !== f))).filter((id) => !before.has(id)).join(", ") || "none"}`);
+    process.stdout.write(`taken in sets 9-11 by each family:\n${byFamily.join("\n")}\n`);
     process.stdout.write(`first-run misses taken (sets ${SETS.join(", ")}; of ${SETS.map((n) => FIRST_RUN_MISSES[n]!.length).join(", ")}):\n${Object.entries(rows).map(([k, v]) => `  ${k}: ${v.join(", ")}`).join("\n")}\n`);
     expect(rows).toEqual({
       none: [13, 23, 4, 13, 29, 11, 16, 25],
@@ -72,7 +77,8 @@ describe("the first-run misses of sets 4 to 11, the general rules with and witho
       pairs: [13, 23, 4, 15, 31, 12, 16, 25],
       calls: [13, 23, 5, 13, 35, 11, 16, 25],
       printed: [13, 23, 4, 13, 31, 11, 16, 25],
-      all: [13, 23, 9, 17, 41, 13, 17, 28],
+      lines: [13, 23, 4, 14, 31, 11, 16, 25],
+      all: [13, 23, 9, 18, 43, 13, 17, 28],
     });
   });
 
