@@ -77,9 +77,10 @@ const readings = new Map<string, { values: Assembled[]; direct: Span[] }>();
  * texts pay for the gate's patterns once (redact.ts `allCleared`).
  */
 export function ruleOutReadings(texts: readonly string[]): void {
-  if (texts.length < 2 || mayHoldReadings(texts.join("\n"))) return;
-  for (const t of texts) {
-    if (readings.has(t)) continue;
+  // Texts read before (a writer asks again for texts of an earlier writer's) are left out of the join.
+  const fresh = texts.filter((t) => !readings.has(t));
+  if (fresh.length < 2 || mayHoldReadings(fresh.join("\n"))) return;
+  for (const t of fresh) {
     if (readings.size >= 64) readings.clear();
     readings.set(t, { values: [], direct: proseTokenSpans(t) });
   }

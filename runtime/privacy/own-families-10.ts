@@ -8,8 +8,8 @@
  * PKCS#1, SEC1, OpenSSH, a Java key store's magic); an OTP seed (an otpauth URI's secret or data,
  * a base32 seed on a line about one-time codes); a list of recovery or backup codes; a licence
  * block's key lines; a URL named or hosted as a webhook, its random segment; a value put in a
- * cookie jar; a key file's base64 after a comment saying secret key; a password with its
- * encryption type number (`password 7 <hex>`); a Wi-Fi payload's `P:`; a generated password as a
+ * cookie jar; a key file's base64 after a comment saying secret key (a password with its
+ * encryption type number, `password 7 <hex>`, was one until the context rule replaced it); a Wi-Fi payload's `P:`; a generated password as a
  * command's argument; a passphrase of random letter groups; a literal piped into a command that
  * reads a secret; a composed password (a capital, letters, digits, a symbol) in prose. Their
  * pre-filter witnesses are in witness-families-10.ts.
@@ -180,14 +180,6 @@ export const TENTH_RULES: readonly OwnRule[] = ([
     need: (_t, lower) => lower().includes("comment"),
     re: () => /((?:^|\n)[^\n]*\b[Cc]omment\b[^\n]*\b(?:[Ss]ecret|[Pp]rivate|SECRET|PRIVATE)[ \t]+(?:[Kk]ey|KEY)\b[^\n]*\r?\n[ \t]*)([A-Za-z0-9+/]{40,}={0,2})/g,
     replace: (m, pre) => `${pre}${m}`,
-  },
-  {
-    kind: "typed-password",
-    // A password or key with its encryption type number before it, as a network device's config
-    // writes one (`password 7 <hex>`, `secret 0 <pw>`, `key-string 7 <hex>`).
-    need: (t) => /(?:password|secret|key-string|key)[ \t]+\d[ \t]/.test(t),
-    re: () => /(\b(?:password|secret|key-string|key)[ \t]+\d[ \t]+)([^\s]{6,200})(?=[ \t]*(?:\r?\n|$))/g,
-    replace: (m, pre, value) => (held(value ?? "") && /\d/.test(value ?? "") && /[A-Za-z]/.test(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
     kind: "wifi-payload",

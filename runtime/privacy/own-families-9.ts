@@ -4,10 +4,10 @@
  * sentence where a secret's word or another script surrounds it; a key in a URL's path after a
  * segment that says key or hook, in a query or fragment parameter named as a token, or as a
  * URL's user with no password; `-u <token>:` (a key as the user of basic auth); a name/value pair
- * whose name says secret (HAR and Postman headers, JSON escaped inside JSON, a markdown table's
- * row); a key in a code span after a secret's word; the password argument after a DSN; the output
- * line of a command that prints one secret field. Their pre-filter witnesses are in
- * witness-families.ts (the last entries).
+ * whose name says secret (HAR and Postman headers, JSON escaped inside JSON); the password
+ * argument after a DSN. (A markdown table's row, a key in a code span and a command's printed
+ * secret field had rules here until the context rule replaced them: docs/privacy.md "Context, not
+ * families".) Their pre-filter witnesses are in witness-families.ts (the last entries).
  */
 import type { OwnRule } from "./own-rules.js";
 import { generatedKey, held, secretValue } from "./own-families.js";
@@ -89,33 +89,11 @@ export const NINTH_RULES: readonly OwnRule[] = [
     replace: (m, pre, value, pre2, value2) => (!pre2 ? (secretValue(value ?? "") || keyShaped(value ?? "") ? `${pre}${m}` : `${pre}${value}`) : secretValue(value2 ?? "") ? `${pre2}${m}` : `${pre2}${value2}`),
   },
   {
-    kind: "table-secret",
-    // A markdown table's row, a secret's name in one cell and its value in the next.
-    need: (t) => t.includes("|"),
-    re: /(\|[ \t]*`?[A-Za-z][\w.-]*(?:KEY|TOKEN|SECRET|PASSWORD|[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]assword)`?[ \t]*\|[ \t]*`?)([^\s|`]{8,})(?=`?[ \t]*\|)/g,
-    replace: (m, pre, value) => (secretValue(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
-  },
-  {
-    kind: "code-span-key",
-    // A key in a code span right after a secret's word (`key \`…\``, "token: `…`"), as notes and lists write one.
-    need: (t) => t.includes("`"),
-    re: /(\b(?:[Kk]ey|KEY|[Tt]oken|TOKEN|[Ss]ecret|[Pp]assword|[Pp]assphrase)[ \t]*[:=]?[ \t]*`)([^`\s]{16,})(?=`)/g,
-    replace: (m, pre, value) => (generatedKey(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
-  },
-  {
     kind: "dsn-password",
     // The password argument after a DSN and a user (`('mysql:host=…', 'app', '…')`: PDO's constructor, in code or a stack trace).
     need: (t) => t.includes(":host=") || t.includes(":dbname="),
     re: /(\(\s*(["'])[a-z]+:(?:host|dbname)=[^"'\n]*\2\s*,\s*(["'])[^"'\n]*\3\s*,\s*(["']))([^"'\n]{4,})(?=\4)/g,
     replace: (m, pre, _q1, _q2, _q3, value) => (held(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
-  },
-  {
-    kind: "printed-field",
-    // The output line of a command that prints one secret field (`-o jsonpath='{.data.password}'`,
-    // `jq -r .token`, `--query SecretString --output text`): the line after it, whole (or the word after it, where a summary folded the lines).
-    need: (t) => t.includes("jsonpath") || t.includes("jq") || t.includes("--query"),
-    re: /((?:jsonpath=["']?\{[^}\n]*|jq[ \t]+-r[ \t]+["']?[^\n]*|--query[ \t]+["']?)\.?(?:data\.)?[\w-]*(?:password|passwd|token|secret|key)\w*(?:[^\n]*\n|\}?["']?[ \t]+))([^\s…]{8,})(?=[ \t…\n]|$)/gi,
-    replace: (m, pre, value) => (held(value ?? "") && !/^\$|^[\w-]+:/.test(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
 ];
 

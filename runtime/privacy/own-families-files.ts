@@ -1,18 +1,17 @@
 /**
  * Secrets in files and configs recognised by the family of their place (issue 34's eighth-set pass,
  * with own-families.ts; docs/privacy.md "An eighth held-out set"): a password manager's or any
- * CSV export whose header names a password or key column, an XML key/value pair whose key names a
- * secret (KeePass's `<Key>Password</Key><Value>`, Hadoop's `<name>…password</name><value>`), a
- * file shown under a name that says it holds secrets (`cat ….auth`, `# /etc/davfs2/secrets`), an
+ * CSV export whose header names a password or key column, a file shown under a name that says it holds secrets (`cat ….auth`, `# /etc/davfs2/secrets`), an
  * INI section of accounts (`[admins]`, `[users]`), a declaration naming a secret with a type
  * between (COBOL's `PIC X(12) VALUE '…'`, `#define …_TOKEN "…"`, Bicep's `@secure() param`), a
  * template parameter marked secret with a default (CloudFormation's `NoEcho`, Terraform's
- * `sensitive = true`), a quoted directive (Apache's `AuthLDAPBindPassword "…"`), names ending in
+ * `sensitive = true`), names ending in
  * "PW" and LDIF's base64 `attr::`, a key as an array of 16 to 64 byte values, a key file that
- * says it holds a signing or secret key, key material in a keytab listing, a database's
- * encryption PRAGMA, a session key, and a token after a host in a name's value
- * (`host=token`). And a password in prose in any language: a token shaped as a generated
- * password in a line of words.
+ * says it holds a signing or secret key, key material in a keytab listing, a session key, and a
+ * token after a host in a name's value (`host=token`). And a password in prose in any language: a
+ * token shaped as a generated password in a line of words. (An XML key/value pair, a quoted
+ * directive and a database's encryption PRAGMA had rules here until the context rule replaced
+ * them: docs/privacy.md "Context, not families".)
  *
  * Example: `url,username,password\nhttps://…,ana,<pw>` -> the password column's value is `[REDACTED:csv-secret]`.
  */
@@ -25,7 +24,6 @@ import { besideWords, otherScriptLine, proseLine, proseSecret } from "./witness-
 const SECRET_WORD = /(?:password|passwd|passphrase|pwd|pass|secret|token|api_?key|app_?key|apikey|appkey|_key|private_?key)$/;
 const STRONG_WORD = /passw|pwd|pass$|secret|passphrase/;
 let declRe: RegExp | undefined;
-let directiveRe: RegExp | undefined;
 
 export const FAMILY_FILE_RULES: readonly OwnRule[] = [
   {
@@ -42,17 +40,6 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
       const v = value ?? "";
       const secret = SECRET_WORD.test(col) && !notSecretName(col) && held(v) && !/\s/.test(v) && (STRONG_WORD.test(col) ? v.length >= 6 : generatedKey(v));
       return secret ? m : v;
-    },
-  },
-  {
-    kind: "xml-key-value",
-    // An XML key/value pair whose key names a secret: KeePass's `<Key>Password</Key><Value …>…</Value>`,
-    // Hadoop's and Hive's `<name>…password</name><value>…</value>`, a plist's `<key>password</key><string>…</string>`.
-    need: (t) => t.includes("</"),
-    re: /(<([Kk]ey|[Nn]ame)>([^<\n]{1,80})<\/\2>\s*<([Vv]alue|string)(?:\s[^<>]*)?>)([^<\n]{4,256})(?=<\/\4>)/g,
-    replace: (m, pre, _tag, name, _vtag, value) => {
-      const n = (name ?? "").toLowerCase().trim();
-      return SECRET_WORD.test(n.replace(/\s+/g, "_")) && !keepAssignment(n, value ?? "") && held(value ?? "") ? `${pre}${m}` : `${pre}${value}`;
     },
   },
   {
@@ -104,16 +91,6 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     },
   },
   {
-    kind: "quoted-directive",
-    // A config directive named for a secret with its value quoted, on a line of its own: Apache's
-    // `AuthLDAPBindPassword "…"`, keepalived's `auth_pass "…"` (the config-directive rule reads unquoted values).
-    need: (t) => t.includes('"') || t.includes("'"),
-    get re() {
-      return (directiveRe ??= new RegExp(`((?:^|\\n)[ \\t]*([A-Za-z][\\w.-]*(?:${caseless("password|passwd|secret|token|apikey|passphrase|_key|_pass|_pw")}))[ \\t]+)(["'])([^"'\\n]{4,256})\\3(?=[ \\t;]*(?:\\n|$))`, "g"));
-    },
-    replace: (m, pre, name, q, value) => (!keepAssignment(name ?? "", value ?? "") && held(value ?? "") && !/\s/.test(value ?? "") ? `${pre}${q}${m}${q}` : `${pre}${q}${value}${q}`),
-  },
-  {
     kind: "pw-name",
     // A name ending in "PW" (OpenLDAP's `olcRootPW:`, `DB_PW=`, `adminPw:`), and LDIF's base64
     // value of an attribute named for a password (`userPassword:: …`; a `{SSHA}` hash decoded is kept).
@@ -152,13 +129,6 @@ export const FAMILY_FILE_RULES: readonly OwnRule[] = [
     need: (t) => t.includes("(0x"),
     re: /((?:\((?:aes|des|des3|rc4|arcfour|camellia)[\w-]*\)|@[A-Z0-9.-]+)[ \t]*\(0x)([0-9a-fA-F]{32,})(?=\))/g,
     replace: (m, pre) => `${pre}${m}`,
-  },
-  {
-    kind: "pragma-key",
-    // A database's encryption key set by PRAGMA (SQLCipher's `key`, `rekey`, `hexkey`, `hexrekey`; `x'<hex>'` a raw key).
-    need: (_t, lower) => lower().includes("pragma"),
-    re: /(\b(?:PRAGMA|pragma)[ \t]+(?:\w+\.)?(?:key|rekey|hexkey|hexrekey|textkey)[ \t]*(?:=[ \t]*|\([ \t]*)(["'])(?:x')?)([^"'\n]{4,256})/g,
-    replace: (m, pre, _q, value) => (held(value ?? "") ? `${pre}${m}` : `${pre}${value}`),
   },
   {
     kind: "sql-password",

@@ -10,8 +10,9 @@
  * password in the password position of log-in and user-creation commands (SQL's `USER … USING`,
  * `.LOGON host/user,pw`, `add_user <user> <pw>`, `<tool> connect <host> <token>`), fed to a
  * password prompt by a heredoc, a pipe or an expect script, an `Authorization … Basic <base64>`
- * whatever its separators, a percent-encoded value under a secret's name (decoded first). Files
- * and configs are in own-families-files.ts. Each rule's pre-filter witness is in
+ * whatever its separators. (A percent-encoded value under a secret's name was one too, until the
+ * context rule replaced it: docs/privacy.md "Context, not families".) Files and configs are in
+ * own-families-files.ts. Each rule's pre-filter witness is in
  * witness-families.ts.
  *
  * Example: `BceCredentials('<ak>', '<32 hex>')` -> the second argument is `[REDACTED:call-credential]`.
@@ -221,24 +222,6 @@ export const FAMILY_RULES: readonly OwnRule[] = [
     // (A summary folds the lines: the send after a space.)
     re: /((?:^|[\n \t])(?:expect|\w+\.expect)\b[^\n]*?(?:[Pp]ass|PASS|PIN|[Ss]ecret)[^\n]*?(?:\n(?:[^\n]*\n){0,2}?[ \t]*|[ \t]+)(?:send|exp_send|\w+\.send(?:line)?)\b[ \t(]*)(["'])((?![$[])[^"'\n\\]{4,128})((?:\\[rn])?)\2/g,
     replace: (m, pre, q, value, tail) => (secretValue(value ?? "") ? `${pre}${q}${m}${tail}${q}` : `${pre}${q}${value}${tail}${q}`),
-  },
-  {
-    kind: "encoded-secret",
-    // A percent-encoded value under a secret's name inside a URL's parameter (an ODBC connection
-    // string in `odbc_connect=`, a redirect's query): `PWD%3D…%3B`. Judged decoded.
-    need: (t) => t.includes("%3D") || t.includes("%3d"),
-    get re() {
-      return /((?:[Pp][Ww][Dd]|[Pp][Aa][Ss][Ss](?:[Ww][Oo][Rr][Dd]|[Ww][Dd])?|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii]_?[Kk][Ee][Yy]|[Kk][Ee][Yy])%3[Dd])((?:[A-Za-z0-9._~+!*()-]|%[0-9A-Fa-f]{2}){4,256}?)(?=%3[Bb]|%26|&|["'\s]|$)/g;
-    },
-    replace: (m, pre, value) => {
-      let v = value ?? "";
-      try {
-        v = decodeURIComponent(v);
-      } catch {
-        return keep(pre, value);
-      }
-      return secretValue(v) ? take(m, pre) : keep(pre, value);
-    },
   },
   {
     kind: "query-secret",

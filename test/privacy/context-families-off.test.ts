@@ -20,7 +20,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { redactAllExcept } from "../../runtime/privacy/engine.js";
-import type { OwnRule } from "../../runtime/privacy/own-rules.js";
+import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES, type OwnRule } from "../../runtime/privacy/own-rules.js";
 import { redactThroughViews } from "../../runtime/privacy/through-views.js";
 import { CONFIG_RULES } from "../../runtime/privacy/own-configs.js";
 import { TOOL_RULES } from "../../runtime/privacy/own-tools.js";
@@ -110,6 +110,17 @@ function caught(of: readonly string[], off: (r: OwnRule) => boolean): string[] {
     return leakIn(redactThroughViews(s.text, plain(s.text), plain).text, s.secret) === null;
   });
 }
+
+/** The family rules' kinds the context rule replaced (docs/privacy.md "Context, not families"), since deleted. */
+const REPLACED_KINDS = ["ipsec-secret", "snmp-passphrase", "unattend-password", "nkey-seed", "encoded-secret", "xml-key-value", "quoted-directive", "pragma-key", "table-secret", "code-span-key", "printed-field", "typed-password"];
+
+describe("the family rules the context rule replaced", () => {
+  it("are no rule of the redactor's (deleted, not left out at run time)", () => {
+    const kinds = new Set([...EARLY_RULES, ...SPECIFIC_RULES, ...LATE_RULES].map((r) => r.kind));
+    expect(kinds.has("context-secret")).toBe(true);
+    expect(REPLACED_KINDS.filter((k) => kinds.has(k))).toEqual([]);
+  });
+});
 
 describe("the first-run misses of sets 6 to 10 with the set-specific passes' rules left out", () => {
   it("are 183 ids of the sets, each classed once", () => {
