@@ -255,6 +255,14 @@ function lineLead(line: string): number {
 /** Words of a line that announce no secret on the next: a public key's block, a fingerprint's, an id's. */
 const PUBLIC_LINE = new Set(["public", "pub", "fingerprint", "hash", "digest", "checksum", "signature", "certificate", "cert", "id", "uuid"]);
 
+/** Commands that type a value; by hand, not a pattern (a pattern's first use costs a fresh hook process its compilation). */
+const TYPERS = ["send ", "echo ", "print ", "printf ", "puts ", "type ", "write "];
+/** `send "…"`: the command and its space as a match's first element, when a quote follows; else null. */
+function typedBy(rest: string): [string] | null {
+  for (const w of TYPERS) if (rest.startsWith(w) && (rest[w.length] === '"' || rest[w.length] === "'")) return [w];
+  return null;
+}
+
 /** A value alone on the first line that is not blank after the hit's line (a short label before it allowed). */
 function nextLine(text: string, h: Hit, ok: ValueTest): [number, number] | null {
   let nl = text.indexOf("\n", h.end);
@@ -275,7 +283,7 @@ function nextLine(text: string, h: Hit, ok: ValueTest): [number, number] | null 
     const label = /^(?:[^\s:]{1,20}\s){0,2}[^\s:]{1,20}:\s+(?=\S)/.exec(rest);
     if (label !== null && label[0].toLowerCase().split(/[^a-z]+/).some((w) => NOT_SECRET_WORDS.has(w))) return null;
     // A command that types the value (`send "…\r"` after an `expect "password:"`, `echo '…'`): the value is its one argument.
-    const typed = label === null && familyOn("lines") ? /^(?:send|echo|print|printf|puts|type|write)\s+(?=["'])/.exec(rest) : null;
+    const typed = label === null && familyOn("lines") ? typedBy(rest) : null;
     const body = label === null ? rest.slice(typed?.[0].length ?? 0) : rest.slice(label[0].length);
     const m = /^b?(["']?)([^\s"']{8,300}?)(?:\\[rn])?\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
     if (m === null) return null;

@@ -126,7 +126,10 @@ function callAt(text: string, at: number): { parts: string[]; open: number } | n
   while (text[k] === " ") k++;
   if (text[k] === "(") return { parts: own.map((p) => p.part), open: k };
   // An assignment's target (`beamsClient, _ := pkg.New(`, `$client = new X(`): the first call after its "=".
-  const eq = /^\s*(?:,\s*\w+\s*)*(?::=|=)(?!=)\s*(?:new\s+)?([A-Za-z_$\\][\w$.\\]*(?:->[\w]+)?)\s*\(/.exec(text.slice(e, e + 120));
+  // Read by its pattern only where an "=" and a "(" follow within the window (the pattern's first use costs a compilation).
+  const near = text.slice(e, e + 120);
+  if (!near.includes("=") || !near.includes("(")) return null;
+  const eq = /^\s*(?:,\s*\w+\s*)*(?::=|=)(?!=)\s*(?:new\s+)?([A-Za-z_$\\][\w$.\\]*(?:->[\w]+)?)\s*\(/.exec(near);
   if (eq === null) return null;
   const callee = nameParts(eq[1]!.replace(/->|[\\$]/g, ".")).map((p) => p.part);
   return { parts: [...own.map((p) => p.part), ...callee], open: e + eq[0].length - 1 };
