@@ -4,8 +4,9 @@
 import fc from "fast-check";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORPUS_FILE, HELD_OUT_DOORS_FILE, leakIn, loadCorpus } from "./corpus.js";
+import { CORPUS_FILE, fixedLead, HELD_OUT_DOORS_FILE, leakIn, loadCorpus } from "./corpus.js";
 import { LeakFinder } from "./leak-find.js";
+import { leakOf, leakOfPieces, randFor, TRANSFORMS } from "./metamorphic.js";
 
 const expected = (secrets: readonly string[], text: string): number[] => secrets.flatMap((s, i) => (leakIn(text, s) !== null ? [i] : []));
 const found = (secrets: readonly string[], text: string): number[] => [...new LeakFinder(secrets).foundIn(text)].sort((a, b) => a - b);
@@ -34,5 +35,21 @@ describe("LeakFinder", () => {
       expect(found(values, t)).toEqual(want);
     }
     expect(hits).toBeGreaterThan(secrets.length);
+  });
+
+  it("with metamorphic.ts leakOfPieces, finds what leakOf finds: every transform of 20 corpus secrets, in the transformed texts, halves of them and their joins", () => {
+    const cases = loadCorpus()
+      .secrets.slice(0, 20)
+      .flatMap((s) => TRANSFORMS.map((t) => t.apply(s.text, s.secret, randFor(s.id, t.name))).flatMap((x) => (x === null ? [] : [{ x, lead: fixedLead(s.secret) }])));
+    expect(cases.length).toBeGreaterThan(200);
+    const texts = [...cases.map((c) => c.x.text), ...cases.map((c) => c.x.text.slice(0, c.x.text.length / 2)), cases.slice(0, 40).map((c) => c.x.text).join("")];
+    const finder = new LeakFinder(cases, (c) => leakOfPieces(c.x, c.lead));
+    let hits = 0;
+    for (const t of texts) {
+      const want = cases.flatMap((c, i) => (leakOf(t, c.x, c.lead) !== null ? [i] : []));
+      hits += want.length;
+      expect([...finder.foundIn(t)].sort((a, b) => a - b)).toEqual(want);
+    }
+    expect(hits).toBeGreaterThan(cases.length);
   });
 });

@@ -15,15 +15,16 @@
  */
 import { leakPieces } from "./corpus.js";
 
-export class LeakFinder {
-  /** Key length -> key -> the pieces filed under it, with their secret's index. */
+export class LeakFinder<T = string> {
+  /** Key length -> key -> the pieces filed under it, with their item's index. */
   private readonly byKey = new Map<number, Map<string, { secret: number; piece: string }[]>>();
-  /** Secrets with an empty piece: in every text, as `"x".includes("")` is true. */
+  /** Items with an empty piece: in every text, as `"x".includes("")` is true. */
   private readonly everywhere: number[] = [];
 
-  constructor(secrets: readonly string[]) {
-    secrets.forEach((secret, i) => {
-      for (const piece of leakPieces(secret)) {
+  /** Items (secrets by default) and the pieces each leaks by (leakPieces for a secret; metamorphic.ts leakOfPieces for a transformed one). */
+  constructor(items: readonly T[], piecesOf: (item: T) => readonly string[] = leakPieces as unknown as (item: T) => readonly string[]) {
+    items.forEach((item, i) => {
+      for (const piece of piecesOf(item)) {
         if (piece.length === 0) {
           this.everywhere.push(i);
           continue;
@@ -39,7 +40,7 @@ export class LeakFinder {
     });
   }
 
-  /** The indices of the secrets some piece of which is in `text`, added to `into`. */
+  /** The indices of the items some piece of which is in `text`, added to `into`. */
   foundIn(text: string, into: Set<number> = new Set()): Set<number> {
     for (const i of this.everywhere) into.add(i);
     for (const [k, keys] of this.byKey) {

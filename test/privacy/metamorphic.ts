@@ -299,20 +299,26 @@ export const TRANSFORMS: readonly Transform[] = [
  * against the break is specific (the break is one place in the text), so short pieces count.
  */
 export function leakOf(out: string, t: Transformed, lead: number): "whole" | "partial" | null {
-  const whole = t.parts.join(t.joint ?? "");
-  if (out.includes(whole)) return "whole";
+  const [whole, ...parts] = leakOfPieces(t, lead);
+  if (out.includes(whole!)) return "whole";
+  return parts.some((p) => out.includes(p)) ? "partial" : null;
+}
+
+/** The strings leakOf looks for in a text, the whole first (leak-find.ts searches many texts for them at once). */
+export function leakOfPieces(t: Transformed, lead: number): string[] {
+  const out = [t.parts.join(t.joint ?? "")];
   let offset = 0;
   for (let i = 0; i < t.parts.length; i++) {
     const p = t.parts[i]!;
     const from = Math.max(0, lead - offset);
-    for (let k = 0; k + 12 <= p.length; k += 4) if (k + 12 > from && out.includes(p.slice(k, k + 12))) return "partial";
+    for (let k = 0; k + 12 <= p.length; k += 4) if (k + 12 > from) out.push(p.slice(k, k + 12));
     if (t.joint !== undefined) {
       const tail = p.slice(Math.max(from, p.length - 8));
-      if (i + 1 < t.parts.length && tail.length >= 4 && out.includes(tail + t.joint)) return "partial";
+      if (i + 1 < t.parts.length && tail.length >= 4) out.push(tail + t.joint);
       const head = p.slice(0, 8);
-      if (i > 0 && head.length >= 4 && out.includes(t.joint + head)) return "partial";
+      if (i > 0 && head.length >= 4) out.push(t.joint + head);
     }
     offset += p.length;
   }
-  return null;
+  return out;
 }
