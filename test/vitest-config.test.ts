@@ -20,7 +20,7 @@ function sequencer(cached: Record<string, { duration: number; failed: boolean }>
   };
   return new LongestFirst(ctx as never);
 }
-const spec = (rel: string) => ({ moduleId: join(root, rel), project: { name: "", config: { sequence: { groupOrder: 0 }, isolate: true } } }) as unknown as TestSpecification;
+const spec = (rel: string, isolate = true) => ({ moduleId: join(root, rel), project: { name: isolate ? "isolated" : "shared", config: { sequence: { groupOrder: 0 }, isolate } } }) as unknown as TestSpecification;
 const names = (files: TestSpecification[]) => files.map((f) => f.moduleId.slice(root.length));
 
 describe("the test files' order (test/helpers/sequencer.ts)", () => {
@@ -29,17 +29,25 @@ describe("the test files' order (test/helpers/sequencer.ts)", () => {
 
   it("without a results cache (a fresh clone): the measured slow files first, longest first, then the rest by vitest's own order (larger first)", async () => {
     expect(measured[quick]).toBeUndefined();
-    const files = [quick, "test/architecture.test.ts", second!, slowest!].map(spec);
+    const files = [quick, "test/architecture.test.ts", second!, slowest!].map((f) => spec(f));
     const sorted = await sequencer({}, { [quick]: 10, "test/architecture.test.ts": 20, [second!]: 1, [slowest!]: 1 }).sort(files);
     expect(names(sorted)).toEqual([slowest, second, "test/architecture.test.ts", quick]);
   });
 
   it("this machine's cache wins over the measured times, and a file that failed last time goes first", async () => {
-    const files = [slowest!, second!, quick].map(spec);
+    const files = [slowest!, second!, quick].map((f) => spec(f));
     const cached = { [slowest!]: { duration: 10, failed: false }, [second!]: { duration: 20, failed: false }, [quick]: { duration: 30_000_000, failed: false } };
     expect(names(await sequencer(cached, {}).sort(files))).toEqual([quick, second, slowest]);
     const failed = { ...cached, [slowest!]: { duration: 10, failed: true } };
     expect(names(await sequencer(failed, {}).sort(files))).toEqual([slowest, quick, second]);
+  });
+
+  it("every isolated file starts before the shared ones (a shared worker is ended when an isolated file is next in line), each longest first", async () => {
+    const files = [spec(quick, false), spec("test/a-isolated-quick.test.ts"), spec(slowest!, false), spec("test/b-isolated-slow.test.ts"), spec(second!, false)];
+    const cached = { [quick]: { duration: 5, failed: false }, "test/a-isolated-quick.test.ts": { duration: 1, failed: false }, [slowest!]: { duration: 900, failed: false }, "test/b-isolated-slow.test.ts": { duration: 50, failed: false }, [second!]: { duration: 600, failed: false } };
+    expect(names(await sequencer(cached, {}).sort(files))).toEqual(["test/b-isolated-slow.test.ts", "test/a-isolated-quick.test.ts", slowest, second, quick]);
+    // Without a cache (a fresh clone): the same, from test/durations.json.
+    expect(names(await sequencer({}, {}).sort([spec(second!, false), spec(quick), spec(slowest!, false)]))).toEqual([quick, slowest, second]);
   });
 
   it("test/durations.json names test files that exist, each with a time in seconds, longest first", () => {

@@ -11,11 +11,18 @@
  * the value's span.
  */
 import { ANCHORS, nameParts, namePartKind, NOT_SECRET_WORDS, PROSE_STEMS } from "./context-words.js";
+import { blockValues, positionalValues } from "./context-positions.js";
+import { familyOn } from "./context-families.js";
+import { ANCHORS_12, PROSE_STEMS_12 } from "./context-words-12.js";
+
+const ANCHORS_ALL = [...ANCHORS, ...ANCHORS_12];
 
 export type Strength = "strong" | "weak";
 /** The value test the scan is given: the rule's (context-secrets.ts) or the witness's relaxation of it. */
 export type ValueTest = (v: string, strength: Strength) => boolean;
 interface Hit {
+  /** Where the name (or the prose word) starts. */
+  start: number;
   /** Where the name (or the prose word) ends: the value is read after it. */
   end: number;
   strength: Strength;
@@ -66,18 +73,22 @@ function nameHit(text: string, at: number): Hit | null {
   if (own === undefined || ps.length === 0) return null;
   const kind = namePartKind(own.part);
   if (kind === null || ps.some((p) => NOT_SECRET_WORDS.has(p.part))) return null;
-  const flag = s > 0 && text.charCodeAt(s - 1) === 45;
+  // A flag's name: its dashes are read into the name (`--sec`), or stand before it.
+  const flag = (s > 0 && text.charCodeAt(s - 1) === 45) || (text.charCodeAt(s) === 45 && s < at && familyOn("names"));
   const compound = ps.length > 1 || flag || upperName(name);
   let next = e;
   while (next < text.length && (isSpace(text.charCodeAt(next)) || text.charCodeAt(next) === 34 || text.charCodeAt(next) === 39)) next++;
-  const keyed = next < text.length && (text[next] === ":" || text[next] === "=") || (s > 0 && (text[s - 1] === '"' || text[s - 1] === "'"));
+  // An element's name (`<Pass encoding="base64">…`) is a key: its value is read after the tag's ">".
+  const tagEnd = s > 0 && text[s - 1] === "<" && familyOn("names") ? text.indexOf(">", e) : -1;
+  const element = tagEnd >= e && tagEnd - e < 100 && !text.slice(e, tagEnd).includes("\n");
+  const keyed = element || (next < text.length && (text[next] === ":" || text[next] === "=")) || (s > 0 && (text[s - 1] === '"' || text[s - 1] === "'"));
   const prose = !compound && !keyed;
   if (kind === "weak" && prose) {
     // "API key", "access token": a weak part after such a word of prose.
     const before = text.slice(Math.max(0, s - 16), s).toLowerCase().split(/[^a-z]+/).filter(Boolean).pop() ?? "";
     if (!WEAK_LEADS.has(before)) return null;
   }
-  return { end: e, strength: kind, prose };
+  return { start: s, end: element ? tagEnd + 1 : e, strength: kind, prose };
 }
 
 /** Whether `at` is inside a marker (`[REDACTED:prefixed-token]`): a kind's word names nothing. */
@@ -89,28 +100,36 @@ function inMarker(lower: string, at: number): boolean {
 /** A character beyond Latin-1: only then are the stems of other scripts searched. */
 const WIDE = /[^\u0000-\u00ff]/;
 const LATIN_STEMS = PROSE_STEMS.filter((w) => !WIDE.test(w));
+const ALL_STEMS_12 = [...PROSE_STEMS, ...PROSE_STEMS_12];
+const LATIN_STEMS_12 = [...LATIN_STEMS, ...PROSE_STEMS_12.filter((w) => !WIDE.test(w) && !w.includes("api"))];
+/** The twelfth pass's stems that write "API key" in other languages: searched only in a text that holds "api". */
+const API_STEMS_12 = [...LATIN_STEMS_12, ...PROSE_STEMS_12.filter((w) => !WIDE.test(w) && w.includes("api"))];
 /** What ends a prose word (its inflection runs to one of these). */
 const WORD_ENDS = " \t\n\r\"'`:=,;()[]{}<>|.!?،、。：，";
 
 /** Every hit in the text: names by their anchors, words of prose by their stems. */
 function hits(text: string, lower: string): Hit[] {
   const out = new Map<number, Hit>();
-  for (const a of ANCHORS) {
+  for (const a of familyOn("words") ? ANCHORS_ALL : ANCHORS) {
+    // An anchor led by "_" or "-" (`_sk`, `-sec`): a short part, read only where a name's separator leads it.
+    const lead = a.charCodeAt(0) === 95 || a.charCodeAt(0) === 45 ? 1 : 0;
     for (let at = lower.indexOf(a); at >= 0; at = lower.indexOf(a, at + a.length)) {
       if (inMarker(lower, at)) continue;
-      const h = nameHit(text, at);
+      const h = nameHit(text, at + lead);
       if (h !== null && !out.has(h.end)) out.set(h.end, h);
     }
   }
   const wide = WIDE.test(lower);
-  for (const w of wide ? PROSE_STEMS : LATIN_STEMS) {
+  const words12 = familyOn("words");
+  const stems = !words12 ? (wide ? PROSE_STEMS : LATIN_STEMS) : wide ? ALL_STEMS_12 : lower.includes("api") ? API_STEMS_12 : LATIN_STEMS_12;
+  for (const w of stems) {
     for (let at = lower.indexOf(w); at >= 0; at = lower.indexOf(w, at + w.length)) {
       // Inside a name of code (`…_parola`, `hasloUzytkownika`) the anchors read it, with the name's other parts.
       if ((at > 0 && isAsciiName(text.charCodeAt(at - 1)) && text[at - 1] !== "." && text[at - 1] !== "-") || inMarker(lower, at)) continue;
       // The stem's word runs on to its inflection's end (letters and marks, no space).
       let e = at + w.length;
       while (e < text.length && !isSpace(text.charCodeAt(e)) && !WORD_ENDS.includes(text[e]!)) e++;
-      if (!out.has(e)) out.set(e, { end: e, strength: "strong", prose: true });
+      if (!out.has(e)) out.set(e, { start: at, end: e, strength: "strong", prose: true });
     }
   }
   return [...out.values()];
@@ -145,6 +164,18 @@ function tokenAt(text: string, i: number): [number, number] {
   return [i, e];
 }
 
+/**
+ * A list of sixteen numbers or more that are bytes (0 to 255, decimal or `0x`), eight of them
+ * distinct, starting at `i`: its span, or null. A key's raw bytes under a secret's name (the list
+ * is judged by this, not by the value test: it holds no token).
+ */
+function byteList(text: string, i: number): [number, number] | null {
+  const m = /^(?:(?:0x[0-9a-f]{1,2}|\d{1,3})\s*,\s*){15,}(?:0x[0-9a-f]{1,2}|\d{1,3})\b/i.exec(text.slice(i, i + 4000));
+  if (m === null) return null;
+  const ns = m[0].split(/\s*,\s*/).map((x) => Number(x));
+  return ns.every((n) => n <= 255) && new Set(ns).size >= 8 ? [i, i + m[0].length] : null;
+}
+
 /** The value after a hit on its line: after at most five connecting words or signs; the first other token is judged and ends the search. */
 function sameLine(text: string, h: Hit, ok: ValueTest): [number, number] | null {
   let i = h.end;
@@ -161,6 +192,11 @@ function sameLine(text: string, h: Hit, ok: ValueTest): [number, number] | null 
       i += m === null ? 1 : m[0].length;
       continue;
     }
+    // A CDATA section's opening joins; its value is read inside it.
+    if (c === 60 && text.startsWith("<![CDATA[", i) && familyOn("names")) {
+      i += 9;
+      continue;
+    }
     // An element's tag (`</Key><Value a="b">`) joins as a sign does.
     if (c === 60) {
       const close = text.indexOf(">", i);
@@ -174,6 +210,11 @@ function sameLine(text: string, h: Hit, ok: ValueTest): [number, number] | null 
     if (isSpace(c) || isJoiner(c) || c === 45 || c === 62) {
       i++;
       continue;
+    }
+    // A key's bytes (`network_key: [129, 28, …]`, `kKey[16] = {0x3a, …}`): the list, by its own test.
+    if (c >= 48 && c <= 57 && i > 0 && "[{(".includes(text[i - 1]!) && familyOn("names")) {
+      const bytes = byteList(text, i);
+      if (bytes !== null) return bytes;
     }
     const [s, e] = tokenAt(text, i);
     if (e === s) {
@@ -233,10 +274,12 @@ function nextLine(text: string, h: Hit, ok: ValueTest): [number, number] | null 
     // A short label: one to three words and ":" ("New value:", "Password:").
     const label = /^(?:[^\s:]{1,20}\s){0,2}[^\s:]{1,20}:\s+(?=\S)/.exec(rest);
     if (label !== null && label[0].toLowerCase().split(/[^a-z]+/).some((w) => NOT_SECRET_WORDS.has(w))) return null;
-    const body = label === null ? rest : rest.slice(label[0].length);
-    const m = /^b?(["']?)([^\s"']{8,300})\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
+    // A command that types the value (`send "…\r"` after an `expect "password:"`, `echo '…'`): the value is its one argument.
+    const typed = label === null && familyOn("lines") ? /^(?:send|echo|print|printf|puts|type|write)\s+(?=["'])/.exec(rest) : null;
+    const body = label === null ? rest.slice(typed?.[0].length ?? 0) : rest.slice(label[0].length);
+    const m = /^b?(["']?)([^\s"']{8,300}?)(?:\\[rn])?\1\s*$/.exec(body.replace(/^<([\w:.-]+)[^>\n]*>([^<\s]{8,300})<\/\1>\s*$/, "$2"));
     if (m === null) return null;
-    const start = from + lead + (label?.[0].length ?? 0) + body.indexOf(m[2]!);
+    const start = from + lead + (label?.[0].length ?? typed?.[0].length ?? 0) + body.indexOf(m[2]!);
     const strict = h.strength === "strong" && !h.prose ? "strong" : "weak";
     // An assignment of its own (`=NAME=value`) is no value alone.
     return ok(m[2]!, strict) && !UUID.test(m[2]!) && !/=[^=]/.test(m[2]!) ? [start, start + m[2]!.length] : null;
@@ -302,8 +345,11 @@ export function scanContext(text: string, ok: ValueTest, lower = text.toLowerCas
     else if (!h.prose || h.strength === "strong") {
       const next = nextLine(text, h, ok);
       if (next !== null) found.push(next);
+      else if ((!h.prose || text[h.start - 1] === "[") && familyOn("lines")) blockValues(text, h.start, h.end, h.strength, ok, found);
     }
   }
+  // Places that tell a secret with no word (a user's password pair, a client's arguments): context-positions.ts.
+  positionalValues(text, lower, found, ok);
   // Two hits may tell the same value (`Credentials::new(…, "…")` holds two names): each span once.
   return found.filter(([s, e], i) => found.findIndex(([a, b]) => a === s && b === e) === i);
 }

@@ -10,6 +10,8 @@
  * Example: `namePartKind("password")` -> "strong"; `namePartKind("key")` -> "weak";
  * `namePartKind("monkey")` -> null.
  */
+import { familyOn } from "./context-families.js";
+import { STRONG_PARTS_12, WEAK_PARTS_12 } from "./context-words-12.js";
 
 /**
  * Name parts (lower-cased, split at "_", "-", ".", case changes) that name a secret whatever else
@@ -81,6 +83,10 @@ const ENDINGS = ["password", "passwd", "passphrase", "secret", "token", "key", "
 export function namePartKind(part: string): "strong" | "weak" | null {
   if (STRONG_PARTS.has(part)) return "strong";
   if (WEAK_PARTS.has(part)) return "weak";
+  if (familyOn("words")) {
+    if (STRONG_PARTS_12.has(part)) return "strong";
+    if (WEAK_PARTS_12.has(part)) return "weak";
+  }
   if (part.length > 20 || NOT_ENDINGS.has(part)) return null;
   // The part before the ending is letters (`setcookie`, `rootpw`), not a random run's (`s0pw` in base64).
   for (const e of ENDINGS) if (part.length > e.length + 1 && part.endsWith(e) && /^[a-z]+$/.test(part.slice(0, -e.length))) return namePartKind(e);

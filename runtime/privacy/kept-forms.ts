@@ -85,3 +85,17 @@ export function stopwordsPastPrefix(value: string, words: readonly string[]): st
     return false;
   });
 }
+
+/**
+ * A name that says its value names an object kept elsewhere (`existingSecret`, `existing_secret`:
+ * Helm charts' convention for "use the Kubernetes Secret of this name", `existingSecret:
+ * ledger-db`), over a value that is such a name: lower-case words and digits joined by "-" or "."
+ * (Kubernetes' DNS-1123 names), with no random run (a part of 8 or more holding two digits). A
+ * random value under that name is no object's name and stays redacted (issue 34, twelfth pass).
+ */
+export function existingObjectName(name: string, value: string): boolean {
+  // The name says no more than that (`existingSecretPassword` names a password: its value is one).
+  if (!/^existing[_.-]?secrets?(?:[_.-]?name)?$/.test(name.toLowerCase())) return false;
+  if (value.length > 253 || !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/.test(value)) return false;
+  return !value.split(/[.-]/).some((p) => p.length >= 8 && (p.match(/\d/g) ?? []).length >= 2);
+}

@@ -393,8 +393,8 @@ export const LATE_RULES: readonly OwnRule[] = [
   {
     kind: "email",
     need: (t) => t.includes("@"),
-    // Not a URL's user name or password ("postgresql://app@host", "mongodb://u:$PASS@host"):
-    // the host is no mailbox.
-    re: /(?<![A-Za-z0-9._%+@-]|:\/\/|:\/\/[^\s/@:]*:\$?\{?)(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
+    // Not a URL's user name or password ("postgresql://app@host", "mongodb://u:$PASS@host"): the host is no
+    // mailbox; nor an address that says it is none, a part of its local part "fake", "dummy", "example", "placeholder".
+    re: /(?<![A-Za-z0-9._%+@-]|:\/\/|:\/\/[^\s/@:]*:\$?\{?)(?!git@)(?!(?:[A-Za-z0-9%]+[._+-])*(?:[Ff]ake|[Dd]ummy|[Ee]xample|[Pp]laceholder)(?:[._+-][A-Za-z0-9._%+-]*)?@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g,
   },
 ];

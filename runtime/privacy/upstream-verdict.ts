@@ -30,7 +30,8 @@ import { GENERIC_RULE_ID, gitleaksFindings, gitleaksRule, lineAt, pastLiteral, s
 import { RULE_COUNT, ruleHead } from "./gitleaks-data.js";
 import { notSecretName, STRONG_NAMES, tokenBody } from "./own-rules.js";
 import { jwkPublicMember, strongRandom, testCaseless } from "./own-shapes.js";
-import { clientKeyAt, clientKeyPrefix, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
+import { OWN_PROVIDER_KINDS, providerFindersOf, unguessablyShort, upstreamByKeyword } from "./near-miss.js";
+import { clientKeyAt, clientKeyPrefix, existingObjectName, machineKeyName, shortPrefixedValue, stopwordsPastPrefix } from "./kept-forms.js";
 
 const NAMED_KINDS: ReadonlySet<string> = new Set(["env-assignment", "named-in-prose", "context-secret"]);
 const PREFIXED_KINDS: ReadonlySet<string> = new Set(["prefixed-token", "clipped-token", "url-token"]);
@@ -73,13 +74,15 @@ function namedValueDisowned(text: string, start: number, end: number): boolean {
   // The value's own format says no: it starts with a provider's prefix ("xoxp-1234-…",
   // "essu_…", "SBX-…") and that provider's rule finds no key in it (prefixedDisowned: a body
   // random over the whole alphabet still counts as the provider's key).
-  if (/^[A-Za-z][A-Za-z0-9]{1,11}[_-]/.test(value) && prefixedDisowned(text, start, end)) return true;
+  // A random body short of the provider's format is a near-miss only where no name vouches for it: under a
+  // secret's name it may be another provider's key that shares the prefix ("api_token = ghr_<16 random>").
+  if (/^[A-Za-z][A-Za-z0-9]{1,11}[_-]/.test(value) && prefixedDisowned(text, start, end, false)) return true;
   // The name names a provider whose rule exists ("meraki_token", "SUMO_ACCESS_KEY") and the
   // value has not that provider's format: a near-miss, unless the value is a strong random token.
   if (providerNearMiss(text, start, end, name)) return true;
   // A test value typed by hand under a name that is not a strong one ("elastic_token = essu_abc123"),
   // or that names a key a machine makes ("exoscale_api_key = EXOabc123"); a public client key (kept-forms.ts).
-  if (((!strong || machineKeyName(name)) && testValue(value)) || (machineKeyName(name) && shortPrefixedValue(value)) || clientKeyPrefix(value, name)) return true;
+  if (((!strong || machineKeyName(name)) && testValue(value)) || (machineKeyName(name) && shortPrefixedValue(value)) || clientKeyPrefix(value, name) || existingObjectName(name, value)) return true;
   const why = upstreamRejects(generic.rule, value, withOperator, lineAt(text, start, end - start));
   if (why === null) return false;
   switch (why) {
@@ -120,27 +123,8 @@ function providerRulesNamed(name: string): GitleaksRule[] {
   if (!/(?:key|token)s?$/.test(lower) || /pass|pwd|secret|cred/.test(lower)) return [];
   const parts = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
   const rules: GitleaksRule[] = [];
-  for (const [k, ids] of nameRules()) {
-    if (!parts.includes(k)) continue;
-    for (const i of ids) {
-      const r = gitleaksRule(ruleHead(i).id);
-      if (r !== null) rules.push(r.rule);
-    }
-  }
+  for (const [k, named] of upstreamByKeyword("name")) if (parts.includes(k)) rules.push(...named);
   return rules;
-}
-
-/** Keyword -> the provider rules it gates, for keywords of four or more letters (a provider's name). */
-let byName: Map<string, number[]> | null = null;
-function nameRules(): Map<string, number[]> {
-  if (byName !== null) return byName;
-  byName = new Map();
-  for (let i = 0; i < RULE_COUNT; i++) {
-    const { id, keywords } = ruleHead(i);
-    if (id === GENERIC_RULE_ID) continue;
-    for (const k of keywords) if (/^[a-z]{4,}$/.test(k)) byName.set(k, [...(byName.get(k) ?? []), i]);
-  }
-  return byName;
 }
 
 /**
@@ -269,20 +253,7 @@ export function testValue(value: string): boolean {
   return body.length >= 6 && testCaseless(/^(?:abc|def|xyz|123|456|789|0|test|demo|sample|foo|bar|baz|qux|dummy|my|[_-])+$/, body);
 }
 
-/** Keyword -> the provider rules it gates, for keywords that are a token's prefix ("sgp_", "bedrock-api-key-"). */
-let byPrefix: Map<string, number[]> | null = null;
-function prefixRules(): Map<string, number[]> {
-  if (byPrefix !== null) return byPrefix;
-  byPrefix = new Map();
-  for (let i = 0; i < RULE_COUNT; i++) {
-    const { id, keywords } = ruleHead(i);
-    if (id === GENERIC_RULE_ID) continue;
-    for (const k of keywords) if (k.length >= 3 && /^[a-z0-9]/.test(k) && /[_-]$/.test(k)) byPrefix.set(k, [...(byPrefix.get(k) ?? []), i]);
-  }
-  return byPrefix;
-}
-
-function prefixedDisowned(text: string, start: number, end: number): boolean {
+function prefixedDisowned(text: string, start: number, end: number, shortKept = true): boolean {
   // A token cut by a clip mark ("xkeysib-…-6kNk…") fits no format: the provider's rule finding
   // nothing there says nothing (the third held-out set's door test found it written in clear).
   // The mark may sit inside the finding too: a named value's run takes it ("config.token=glagent-vOdg…",
@@ -291,28 +262,21 @@ function prefixedDisowned(text: string, start: number, end: number): boolean {
   const token = text.slice(start, end).toLowerCase();
   const cut = token.search(/[_-]/);
   if (cut < 0) return false;
-  const rules: GitleaksRule[] = [];
-  for (const [k, ids] of prefixRules()) {
-    if (!token.startsWith(k)) continue;
-    for (const i of ids) {
-      const r = gitleaksRule(ruleHead(i).id);
-      if (r !== null) rules.push(r.rule);
-    }
-  }
-  if (rules.length === 0) return false;
+  const finders = providerFindersOf(token); // near-miss.ts: upstream's rules of the prefix, else the own provider rules
+  if (finders.length === 0) return false;
+  const line = lineAt(text, start, end - start);
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  // Disowned only when every provider rule of that prefix finds nothing on the token.
+  if (!finders.every((f) => f(line).every(([a, b]) => lineStart + b <= start || lineStart + a >= end))) return false;
   // A strong random body (strongRandom) is reason enough, and so is upper-case hex of 32 or more (SMTP2GO's
-  // `api-` keys; digests are written in lower case): a provider's format that grew is still its key. A near-miss
-  // is left to the provider's rule: a hex body with a few letters past "f" ("sgp_local_d45b6G86aBb0F2Cee…"),
+  // `api-` keys; digests are written in lower case): a provider's format that grew is still its key, unless
+  // every rule would take the token only longer by 64 bits or more (near-miss.ts: a format cut, no key). A
+  // near-miss is left to the provider's rule: a hex body with a few letters past "f" ("sgp_local_d45b6G86aBb0F2Cee…"),
   // base64 of text ("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29x", "bedrock.amazonaws.cox"), a short or word-like one.
   const runs = (text.slice(start + cut + 1, end).match(/[A-Za-z0-9]+/g) ?? []).sort((a, b) => b.length - a.length);
   const body = runs[0] ?? "";
-  if (strongRandom(body) || /^[0-9A-F]{32,}$/.test(body)) return false;
-  const line = lineAt(text, start, end - start);
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const lower = line.toLowerCase();
-  const gate = { has: (k: string) => lower.includes(k) };
-  // Disowned only when every provider rule of that prefix finds nothing on the token.
-  return rules.every((r) => gitleaksFindings(r, line, gate).every(([a, b]) => lineStart + b <= start || lineStart + a >= end));
+  if (strongRandom(body) || /^[0-9A-F]{32,}$/.test(body)) return shortKept && unguessablyShort(finders, line, start - lineStart, end - lineStart, body);
+  return true;
 }
 
 /**
@@ -327,19 +291,6 @@ export function spellsItsName(text: string, start: number, end: number): boolean
   const { name } = nameBefore(text, start);
   // Not under a strong name: "password": "password" is a weak password, still a password.
   return value.length >= 8 && !STRONG_NAMES.test(name.toLowerCase()) && norm(name).includes(value);
-}
-
-/** Keyword -> the provider rules it gates, for keywords of 4 or more letters and digits that can start a token ("aiza", "eaaa"). */
-let byStart: Map<string, number[]> | null = null;
-function startRules(): Map<string, number[]> {
-  if (byStart !== null) return byStart;
-  byStart = new Map();
-  for (let i = 0; i < RULE_COUNT; i++) {
-    const { id, keywords } = ruleHead(i);
-    if (id === GENERIC_RULE_ID) continue;
-    for (const k of keywords) if (/^[a-z0-9]{4,}$/.test(k)) byStart.set(k, [...(byStart.get(k) ?? []), i]);
-  }
-  return byStart;
 }
 
 /**
@@ -361,13 +312,7 @@ function randomTokenDisowned(text: string, start: number, end: number): boolean 
   }
   const token = text.slice(start, end).toLowerCase();
   const rules: GitleaksRule[] = [];
-  for (const [k, ids] of startRules()) {
-    if (!token.startsWith(k)) continue;
-    for (const i of ids) {
-      const r = gitleaksRule(ruleHead(i).id);
-      if (r !== null) rules.push(r.rule);
-    }
-  }
+  for (const [k, starting] of upstreamByKeyword("start")) if (token.startsWith(k)) rules.push(...starting);
   if (rules.length === 0) return false;
   const line = lineAt(text, start, end - start);
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
@@ -394,7 +339,7 @@ const SECRET_WORDS = ["key", "token", "secret", "pass", "pwd", "cred", "auth", "
 export function upstreamDisowns(kind: string, text: string, start: number, end: number): boolean {
   if (listedByProvider(text.slice(start, end))) return true;
   if (NAMED_KINDS.has(kind)) return namedValueDisowned(text, start, end);
-  if (PREFIXED_KINDS.has(kind)) return prefixedDisowned(text, start, end) || clientKeyAt(text, start, end, (at) => nameBefore(text, at).name);
+  if (PREFIXED_KINDS.has(kind) || OWN_PROVIDER_KINDS.has(kind)) return prefixedDisowned(text, start, end) || clientKeyAt(text, start, end, (at) => nameBefore(text, at).name);
   if (kind === "random-token") return randomTokenDisowned(text, start, end) || clientKeyAt(text, start, end, (at) => nameBefore(text, at).name);
   return false;
 }

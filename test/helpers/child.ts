@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { constants } from "node:os";
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 /**
  * Runs a child process to its end: its exit code and what it printed. The tests set no time
@@ -24,43 +24,72 @@ export interface ChildResult {
 
 export const HANG_MS = 15 * 60_000;
 
+/**
+ * The spawner (test/helpers/spawner.cjs): one small Node process per test process, forked on
+ * the first call, that starts every child and sends back how it ended. A fork costs in
+ * proportion to the forking process's memory, and a test worker with the CLI loaded is large,
+ * so the children are started from the small one (docs/testing.md, "Suite time"). It holds
+ * the test process open only while a child runs.
+ */
+interface SpawnerReply {
+  id: number;
+  error?: { message: string; code?: string };
+  code: number;
+  stdout: Buffer | Uint8Array;
+  stderr: Buffer | Uint8Array;
+  hung: boolean;
+  ms: number;
+}
+let spawner: ChildProcess | null = null;
+const waiting = new Map<number, (r: SpawnerReply) => void>();
+let nextId = 0;
+
+function spawnerProcess(): ChildProcess {
+  if (spawner !== null) return spawner;
+  const p = fork(fileURLToPath(new URL("./spawner.cjs", import.meta.url)), [], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [], cwd: fileURLToPath(new URL(".", import.meta.url)) });
+  p.on("message", (r: SpawnerReply) => {
+    const done = waiting.get(r.id);
+    waiting.delete(r.id);
+    if (waiting.size === 0) idle(p);
+    done?.(r);
+  });
+  p.on("exit", (code, signal) => {
+    spawner = null;
+    const lost = [...waiting.values()];
+    waiting.clear();
+    for (const done of lost) done({ id: -1, error: { message: `the spawner (test/helpers/spawner.cjs) ended (${signal ?? code}) with a child running` }, code: 0, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), hung: false, ms: 0 });
+  });
+  spawner = p;
+  return p;
+}
+
+function idle(p: ChildProcess): void {
+  p.unref();
+  (p.channel as unknown as { unref?: () => void } | undefined)?.unref?.();
+}
+
 export function runChild(file: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string | undefined>; input?: string | Buffer; hangMs?: number }): Promise<ChildResult> {
-  const start = Date.now();
+  const hangMs = opts.hangMs ?? HANG_MS;
   return new Promise((resolve, reject) => {
-    // Its own process group, so a hang kills the shell and everything it started.
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout?.on("data", (b: Buffer) => out.push(b));
-    child.stderr?.on("data", (b: Buffer) => err.push(b));
-    let hung = false;
-    const timer = setTimeout(() => {
-      hung = true;
-      try {
-        process.kill(-(child.pid as number), "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
+    const p = spawnerProcess();
+    const id = nextId++;
+    waiting.set(id, (r) => {
+      if (r.error !== undefined) {
+        reject(Object.assign(new Error(r.error.message), { code: r.error.code }));
+        return;
       }
-    }, opts.hangMs ?? HANG_MS);
-    if (opts.input !== undefined && child.stdin) {
-      child.stdin.on("error", () => undefined); // a child that exits before reading all its input
-      child.stdin.end(opts.input);
-    }
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      const stderr = Buffer.concat(err).toString("utf8");
+      const stderr = Buffer.from(r.stderr).toString("utf8");
       resolve({
-        // Killed by a signal: 128 + its number, as a shell reports it.
-        code: hung ? 124 : (code ?? 128 + (signal ? constants.signals[signal] : 0)),
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: hung ? `${stderr}\n[killed: still running after ${opts.hangMs ?? HANG_MS} ms, taken for hung]\n` : stderr,
-        hung,
-        ms: Date.now() - start,
+        code: r.code,
+        stdout: Buffer.from(r.stdout).toString("utf8"),
+        stderr: r.hung ? `${stderr}\n[killed: still running after ${hangMs} ms, taken for hung]\n` : stderr,
+        hung: r.hung,
+        ms: r.ms,
       });
     });
+    p.ref();
+    (p.channel as unknown as { ref?: () => void } | undefined)?.ref?.();
+    const env = Object.fromEntries(Object.entries(opts.env ?? process.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+    p.send({ id, file, args: [...args], cwd: opts.cwd, env, input: opts.input, hangMs });
   });
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/io.js";
 import { leakIn, loadCorpus } from "./corpus.js";
 import { throughEveryDoor, world, written, type World } from "./doors.js";
+import { LeakFinder } from "./leak-find.js";
 
 const corpus = loadCorpus();
 
@@ -44,12 +45,16 @@ describe("the secret corpus through every door", () => {
   it(`no secret of ${corpus.secrets.length} is found in clear in any file`, () => {
     const files = w.dirs.flatMap(written);
     const leaks: string[] = [];
-    for (const s of corpus.secrets) {
-      for (const f of files) {
+    // The secrets in each file found all at once (leak-find.ts: what leakIn finds); the piece named for each.
+    const finder = new LeakFinder(corpus.secrets.map((s) => s.secret));
+    const inFile = files.map((f) => f.texts.reduce((found, x) => finder.foundIn(x, found), new Set<number>()));
+    corpus.secrets.forEach((s, i) => {
+      files.forEach((f, j) => {
+        if (!inFile[j]!.has(i)) return;
         const hit = f.texts.map((x) => leakIn(x, s.secret)).find((x) => x !== null);
-        if (hit) leaks.push(`${s.id} in ${f.file.slice(w.root.length)}: ${JSON.stringify(hit)}`);
-      }
-    }
+        leaks.push(`${s.id} in ${f.file.slice(w.root.length)}: ${JSON.stringify(hit)}`);
+      });
+    });
     expect(leaks).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { run } from "../../cli/main.js";
 import { runHook } from "../../runtime/hooks/hook-main.js";
 import { hookIo } from "../hooks/hook-helpers.js";
 import { memoryIo } from "../helpers/io.js";
-import { leakIn } from "./corpus.js";
+import { LeakFinder } from "./leak-find.js";
 
 export interface World {
   root: string;
@@ -87,16 +87,16 @@ export async function throughEveryDoor(w: World, texts: string[]): Promise<void>
 export function leaksThroughDoors(w: World, secrets: ReadonlyArray<{ id: string; secret: string }>): { ids: string[]; rows: string[] } {
   const files = w.dirs.flatMap(written);
   expect(files.length).toBeGreaterThan(0);
-  const leaked = new Map<string, Set<string>>();
-  for (const s of secrets) {
-    for (const f of files) {
-      if (f.texts.some((x) => leakIn(x, s.secret) !== null)) {
-        const rel = f.file.slice(w.root.length).replace(/\d{4}-\d{2}|[0-9a-f-]{36}|s\d{3}/g, "*");
-        leaked.set(s.id, (leaked.get(s.id) ?? new Set()).add(rel));
-      }
-    }
+  // Some text of the file holds a piece of the secret (leakIn), all secrets at once (leak-find.ts).
+  const finder = new LeakFinder(secrets.map((s) => s.secret));
+  const where = secrets.map(() => new Set<string>());
+  for (const f of files) {
+    const found = new Set<number>();
+    for (const x of f.texts) finder.foundIn(x, found);
+    for (const i of found) where[i]!.add(f.file.slice(w.root.length).replace(/\d{4}-\d{2}|[0-9a-f-]{36}|s\d{3}/g, "*"));
   }
-  return { ids: [...leaked.keys()], rows: [...leaked].map(([id, where]) => `${id} (${[...where].sort().join(", ")})`) };
+  const leaked = secrets.flatMap((s, i) => (where[i]!.size > 0 ? [[s.id, where[i]!] as const] : []));
+  return { ids: leaked.map(([id]) => id), rows: leaked.map(([id, at]) => `${id} (${[...at].sort().join(", ")})`) };
 }
 
 /** Every file under `dir`, with its text and (for JSON) every string inside it. */

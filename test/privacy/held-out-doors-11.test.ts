@@ -54,11 +54,12 @@ const MISSED: readonly string[] = [
 
 /**
  * Look-alikes it changes, by id: documentation examples a form cannot tell from a real value (RFC
- * 7617's `test:123£` Basic header, a provider's documented sample key), an unsigned JWT (`alg`
- * none, empty signature: gitleaks' rule takes it), and a Helm value naming an existing Secret
- * (`existingSecret: ledger-db`) under a name the assignment rule takes.
+ * 7617's `test:123£` Basic header, a provider's documented sample key) and an unsigned JWT (`alg`
+ * none, empty signature: gitleaks' rule takes it). A Helm value naming an existing Secret
+ * (`existingSecret: ledger-db`) is kept since issue 34's twelfth pass (kept-forms.ts
+ * `existingObjectName`).
  */
-const HURT: readonly string[] = ["h11-look-rfc7617-basic-example", "h11-look-unsigned-jwt-none", "h11-look-helm-existing-secret-ref", "h11-look-uptimerobot-docs-example-key"];
+const HURT: readonly string[] = ["h11-look-rfc7617-basic-example", "h11-look-unsigned-jwt-none", "h11-look-uptimerobot-docs-example-key"];
 /**
  * Secrets the redactor alone takes but a door leaves in clear, by id: none. A Rust byte array
  * under `SEED` was one when the context rule was merged: a tool call's one-line input longer than

@@ -7,10 +7,8 @@
  * Example: `describeHeldOutForm({ title: "the seventh held-out set: form", file, prefix: "h7-",
  * others: [CORPUS_FILE, …], minSecrets: 80, minLookAlikes: 20 })`
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { loadCorpus } from "./corpus.js";
+import { loadCorpus, parseFixture } from "./corpus.js";
 
 interface RawEntry {
   id: string;
@@ -22,7 +20,7 @@ interface RawEntry {
   /** Why a look-alike is not a secret (the fifth file on). */
   why?: string;
 }
-const rawOf = (file: string): { secrets: RawEntry[]; lookalikes: RawEntry[] } => parse(readFileSync(file, "utf8")) as { secrets: RawEntry[]; lookalikes: RawEntry[] };
+const rawOf = (file: string): { secrets: RawEntry[]; lookalikes: RawEntry[] } => parseFixture<{ secrets: RawEntry[]; lookalikes: RawEntry[] }>(file);
 /** A recipe's literal prefix before its first random part ("gsk_" of "gsk_{alnum:52}"). */
 const literalPrefix = (recipe: string): string => recipe.split("{")[0]!;
 

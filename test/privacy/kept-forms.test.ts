@@ -116,3 +116,27 @@ describe("redactSecrets: a stopword inside a provider's prefix is no word of the
     expect(kept).toBeLessThanOrEqual(3);
   });
 });
+
+describe("redactSecrets: a name that says its value names an object kept elsewhere (issue 34, twelfth pass)", () => {
+  it.each(["existingSecret: ledger-db", "  existing_secret: \"billing-api.credentials\"", "EXISTING_SECRET=app-db-2", "existingSecretName: tls-cert"])("keeps %s (a Kubernetes Secret's name)", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+  it.each([
+    // A random value is no object's name; a name that says more than "existing secret" names what it holds.
+    `existingSecret: ${r(20, "abcdefghijklmnopqrstuvwxyz0123456789")}`,
+    `existingSecret: ${r(20)}`,
+    "existingSecretPassword: hunter2hunter",
+    "secret: ledger-db",
+  ])("redacts %s", (text) => {
+    expect(redactSecrets(text).text).not.toBe(text);
+  });
+});
+
+describe("redactSecrets: an e-mail address that says it is none (issue 34, twelfth pass)", () => {
+  it.each(["author = \"jane.fake@mailbox.org\",", "send to dummy@corp.io", "ana.Placeholder+1@corp.io", "reply-to: team.example@corp.io"])("keeps %s", (text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+  it.each(["contact jane.doe@mailbox.org", "fakename@corp.io", "jane.fakes@corp.io", "x@example.com", "mongodb://fake:Zq8vR2mK9pLw@db.host/app"])("redacts %s (a word inside a part, a reserved domain, a URL's password)", (text) => {
+    expect(redactSecrets(text).text).not.toBe(text);
+  });
+});

@@ -4,6 +4,13 @@
 // with fast-check over texts generated from every rule's own pattern, and on real sessions
 // (../shared/datasets, with a printed skip line when absent). The held-out shapes report how
 // many secrets the redactor catches with the pre-filter and without it (the same number).
+//
+// The property over every rule's own pattern (40 generated texts a rule, each through three
+// redactions) is the file's cost: 31 of its 34 s in CI. `npm test` runs it on the rules whose
+// id has an even FNV-1a hash (about half, the same half on every run: test/helpers/full-run.ts),
+// so the suite keeps to its five minutes; .ci/run runs it on every rule after `npm test`
+// (ERRATA_TEST_FULL=1). Each rule's texts come from its own fixed seed, so a rule gets the same
+// texts in both runs.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import data from "../../runtime/privacy/gitleaks-rules.json" with { type: "json" };
@@ -14,6 +21,7 @@ import { redactSecrets, redactSecretsUnfiltered, redactWithoutPrefilter } from "
 import { realReplies, realTurns, transcriptsDir } from "../../bench/redact-data.js";
 import { leakIn, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
 import { tokenRuns } from "../../runtime/privacy/token-runs.js";
+import { FULL_RUN, inTestPart } from "../helpers/full-run.js";
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 
@@ -143,13 +151,15 @@ const ALL_RULES = [
 ];
 
 describe("the pre-filter on texts made from every rule's own pattern (fast-check)", () => {
-  it("never clears a text a rule changes; most rules are exercised", () => {
+  const rules = ALL_RULES.filter((r) => inTestPart(r.id));
+  it(`never clears a text a rule changes; most rules are exercised (${FULL_RUN ? "every rule" : "the rules whose id's hash is even; ERRATA_TEST_FULL=1 runs all"})`, () => {
     const around = fc.constantFrom("", " ", "see ", "\n", "x = ", '"', "'", "export ", "token: ", "https://h.example/");
     const after = fc.constantFrom("", " ", " ok", "\n", '"', "'", ";", "…", "/x");
     let exercised = 0;
     let changedTotal = 0;
     const silent: string[] = [];
-    for (const rule of ALL_RULES) {
+    expect(rules.length).toBeGreaterThan(ALL_RULES.length * (FULL_RUN ? 0.99 : 0.3));
+    for (const rule of rules) {
       let changed = 0;
       const body = fc.stringMatching(generable(rule.re));
       // A caseless rule matches its text in any case: flip the case of some characters.
@@ -171,9 +181,9 @@ describe("the pre-filter on texts made from every rule's own pattern (fast-check
       else silent.push(rule.id);
       changedTotal += changed;
     }
-    process.stdout.write(`pre-filter property: ${exercised}/${ALL_RULES.length} rules produced texts the redactor changes (${changedTotal} texts); never exercised: ${silent.join(", ")}\n`);
+    process.stdout.write(`pre-filter property: ${exercised}/${rules.length} rules${FULL_RUN ? "" : ` (of ${ALL_RULES.length}: those whose id's hash is even)`} produced texts the redactor changes (${changedTotal} texts); never exercised: ${silent.join(", ")}\n`);
     // The generated texts must hit the rules, or the property proves little.
-    expect(exercised / ALL_RULES.length).toBeGreaterThan(0.75);
+    expect(exercised / rules.length).toBeGreaterThan(0.75);
   });
 
   it("never clears a text the redactor changes: random texts of token characters, words and separators", () => {

@@ -59,9 +59,9 @@ const SECRETLINT_KEPT = new Set([
  * gitleaks rule finds a secret in either. The goal is 5%; it is not met.
  */
 const CEILINGS: Record<Split, { all: number; clean: number }> = {
-  dev: { all: 60 / 703, clean: 28 / 654 },
+  dev: { all: 58 / 703, clean: 26 / 654 },
   // Held out until the tenth pass (its last held-out figure, main at 17d1822: 51/136, 20/103); dev since.
-  "betterleaks odd": { all: 47 / 136, clean: 16 / 103 },
+  "betterleaks odd": { all: 46 / 136, clean: 15 / 103 },
   "held-out secretlint": { all: 11 / 39, clean: 10 / 38 },
 };
 
