@@ -137,6 +137,19 @@ const readersPart = {
     b.onResolve({ filter: /^\.\/hook-readers\.bundle\.cjs$/ }, () => ({ path: READERS_PART, external: true }));
   },
 };
+// The redactor part takes the context rule's scan (context-find.ts and its words) from the readers
+// part instead of a copy of its own: a capture that loads the redactor has, but for a text the
+// readers' gates rule out, loaded the readers part already, and one copy of the words is made.
+const sharedScan = {
+  name: "shared-context-scan",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]runtime[\\/]privacy[\\/]context-find\.js$/ }, () => ({
+      contents: `const part = require(${JSON.stringify(READERS_PART)});\nexport const scanContext = part.scanContext;\nexport const contextSecretWitness = part.contextSecretWitness;\n`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^\.\/hook-readers\.bundle\.cjs$/ }, () => ({ path: READERS_PART, external: true }));
+  },
+};
 const GITLEAKS_DATA_FILE = "gitleaks-rules.data";
 const lazyGitleaksData = {
   name: "lazy-gitleaks-data",
@@ -256,7 +269,7 @@ await build({
   ...mini("hook-capture.bundle.cjs"),
 });
 // The readers part exports what readers-load.ts's loadReaders gives, each from its own module.
-const READER_MODULES = { assembledValues: "assembled-find", encodedSpans: "assembled-encoded", tableSpans: "carried-tables", contextSecretWitness: "context-find" };
+const READER_MODULES = { assembledValues: "assembled-find", encodedSpans: "assembled-encoded", tableSpans: "carried-tables", contextSecretWitness: "context-find", scanContext: "context-find" };
 const { loadReaders } = await import(`${root}/dist/runtime/privacy/readers-load.js`);
 if (Object.keys(loadReaders()).sort().join() !== Object.keys(READER_MODULES).sort().join()) throw new Error(`bundle-hook: readers-load.ts gives ${Object.keys(loadReaders()).join(", ")}; READER_MODULES names ${Object.keys(READER_MODULES).join(", ")}`);
 await build({
@@ -267,7 +280,7 @@ await build({
 });
 await build({ ...common, entryPoints: [`${dir}/hook-reflect-sort.js`], outfile: `${outDir}/hook-reflect-sort.bundle.cjs` });
 const redactBundles = stubRedaction ? [] : ["hook-redact.bundle.cjs", "hook-imported.bundle.cjs"];
-if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData, importedPart, caselessTable], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
+if (!stubRedaction) await build({ ...common, plugins: [...common.plugins, lazyGitleaksData, importedPart, caselessTable, sharedScan], entryPoints: ["dist/runtime/privacy/engine.js"], outfile: `${outDir}/hook-redact.bundle.cjs`, ...mini("hook-redact.bundle.cjs") });
 if (!stubRedaction) await build({ ...common, entryPoints: ["dist/runtime/privacy/imported-rule.js"], outfile: `${outDir}/hook-imported.bundle.cjs`, ...mini("hook-imported.bundle.cjs") });
 // The tool path's bundle (PreToolUse, InstructionsLoaded; no classifier): loaded by
 // bin/errata-tool-hook.cjs only when its own few lines cannot answer (a check file exists, or

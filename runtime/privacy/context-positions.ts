@@ -269,6 +269,15 @@ function armouredBlocks(text: string, lower: string, found: Array<[number, numbe
 }
 const PUBLIC_PARTS = new Set(["public", "certificate", "cert", "csr", "request", "signature", "signed", "message", "pgp"]);
 
+/**
+ * Whether positionalValues may find anything in `lower` (the text lower-cased): each of its readers
+ * starts at one of these searches. The hook's pre-filter asks it before loading the context rule's
+ * scan (reader-gates.ts); kept beside the readers so a new one adds its start here.
+ */
+export function mayHavePosition(lower: string): boolean {
+  return lower.includes("@") || lower.includes("-----begin ") || PAIR_FLAGS.some((f) => lower.includes(f)) || CALL_ANCHORS.some((a) => lower.includes(a)) || PRINTERS.some((p) => lower.includes(p));
+}
+
 /** Every value one of these places holds, pushed on `found` as spans of `text`. */
 export function positionalValues(text: string, lower: string, found: Array<[number, number]>, ok: ValueTest): void {
   if (familyOn("pairs")) {

@@ -12,9 +12,10 @@
 import { assembledValues } from "./assembled-find.js";
 import { encodedSpans } from "./assembled-encoded.js";
 import { tableSpans } from "./carried-tables.js";
-import { contextSecretWitness } from "./context-find.js";
+import { contextSecretWitness, scanContext } from "./context-find.js";
 
-const readers = { assembledValues, encodedSpans, tableSpans, contextSecretWitness };
+// scanContext too: the hook's redactor part takes the context rule's scan from the readers part (scripts/bundle-hook.js).
+const readers = { assembledValues, encodedSpans, tableSpans, contextSecretWitness, scanContext };
 
 export function loadReaders(): typeof readers {
   return readers;
