@@ -19,6 +19,7 @@ import { generatedKey, held, secretValue } from "./own-families.js";
 import { encodedText, strongRandom } from "./own-shapes.js";
 import { proseLine, proseSecret } from "./witness-families.js";
 import { SILENT_RULES } from "./silent-secrets.js"; // the twelfth-set pass, placed with this pass's rules
+import { keptBySilentPlace } from "./silent-kept.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What a hash, an id or a public value is called: a line that says so announces no secret. */
@@ -256,6 +257,7 @@ const wordSegments = (v: string): boolean => v.split(/[/.:#+-]/).every((p) => p.
  * between doubled percent signs; a bare run right after a word naming an id's kind (`build <id>`).
  */
 export function keptByPlace10(text: string, start: number, end: number): boolean {
+  if (keptBySilentPlace(text, start, end)) return true; // the twelfth-set pass (silent-kept.ts)
   const value = text.slice(start, end);
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const before = text.slice(lineStart, start);
