@@ -45,8 +45,24 @@ function keysIn(segs: string[], ats: number[], rpc: boolean, stream: boolean, fo
 /** Every key the file's comment describes, in the text's URLs and absolute paths. */
 export function findSilentPaths(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  if (!text.includes("/")) return found;
-  for (const m of text.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()`]+|(?<=^|[\s"'=(\[,])\/[A-Za-z0-9_.~%+-][^\s"'<>()`]*/gi)) {
+  // Only the lines holding a path segment of sixteen token characters with a digit are read (the URL pattern over a whole text cost more).
+  const read = new Set<number>();
+  for (const g of text.matchAll(/\/[A-Za-z0-9_~-]{16,}/g)) {
+    if (!/\d/.test(g[0])) continue;
+    const base = text.lastIndexOf("\n", g.index) + 1;
+    if (read.has(base)) continue;
+    read.add(base);
+    const nl = text.indexOf("\n", g.index);
+    urlKeys(text, base, nl < 0 ? text.length : nl, found);
+  }
+  return found;
+}
+
+/** The keys of the URLs and paths of text[from, to), one line. */
+function urlKeys(text: string, from: number, to: number, found: Array<[number, number]>): void {
+  const line = text.slice(from, to);
+  for (const lm of line.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()`]+|(?<=^|[\s"'=(\[,])\/[A-Za-z0-9_.~%+-][^\s"'<>()`]*/gi)) {
+    const m = { 0: lm[0], index: from + lm.index };
     const url = m[0].replace(/[?#].*$/, "").replace(/[.,;:]+$/, "");
     const scheme = url.indexOf("://");
     const pathAt = scheme >= 0 ? url.indexOf("/", scheme + 3) : 0;
@@ -67,5 +83,4 @@ export function findSilentPaths(text: string): Array<[number, number]> {
     if (scheme >= 0) segs[0] = host;
     keysIn(segs, ats, rpc, STREAM_SCHEME.test(url), found);
   }
-  return found;
 }

@@ -29,11 +29,14 @@ function valueRun(text: string): boolean {
 /** A digit beside a separator and a letter or digit (`9 u`, `3, q`, `1-7`, `6.\u0020u`): the read-out gate. */
 const SPOKEN_GATE = /[A-Za-z0-9][ ,.\n-]{1,2}\d[ ,.\n-]{1,2}[A-Za-z0-9]|\d{1,3} (?:slash|dash|dot)|(?<![\w-])(?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} (?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} /;
 
+/** A path's segment of sixteen token characters or more (every key silent-paths.ts takes is one). */
+const PATH_GATE = /\/[A-Za-z0-9_~-]{16}/;
+
 const rule = (kind: string, find: (text: string) => Array<[number, number]>): OwnRule => ({ kind, re: /[^\s]{8,300}/g, find });
 
 export const SILENT_RULES: readonly OwnRule[] = [
-  rule("silent-argument", (t) => (valueRun(t) ? findSilentFields(t) : [])),
-  rule("silent-path", (t) => (t.includes("/") && valueRun(t) ? findSilentPaths(t) : [])),
+  rule("silent-argument", findSilentFields), // its own gate: the runs of a value's shape, found first
+  rule("silent-path", (t) => (PATH_GATE.test(t) ? findSilentPaths(t) : [])),
   rule("silent-line", (t) => (t.includes("\n") && valueRun(t) ? findSilentLines(t) : [])),
   rule("spoken-secret", (t) => (SPOKEN_GATE.test(t) ? findSpoken(t) : [])),
 ];
