@@ -93,8 +93,9 @@ function positional(line: string, base: number, fs: Field[], found: Array<[numbe
   for (let i = from; i < fs.length; i++) {
     const f = fs[i]!;
     const prev = fs[i - 1];
-    if (FLAG.test(f.v) || (prev !== undefined && FLAG.test(prev.v) && !prev.v.includes("="))) continue;
-    if (/^[./~\\]|:\/\/|=/.test(f.v) || UUID.test(f.v)) continue;
+    // A flag's value is no positional argument; a `--no-…` flag takes none.
+    if (FLAG.test(f.v) || (prev !== undefined && FLAG.test(prev.v) && !prev.v.includes("=") && !prev.v.startsWith("--no-"))) continue;
+    if (/^[./~\\]|:\/\/|=(?!=*$)/.test(f.v) || UUID.test(f.v)) continue; // `name=value`, not base64's padding
     if (f.v.includes("/") && (/\.[a-z]{1,5}$/i.test(f.v) || !generatedRun(f.v, false))) continue; // a path, not base64 with a "/"
     if (bare) {
       if (/^[A-Za-z0-9_-]+$/.test(f.v) && !/^0x/.test(f.v) && passwordOrKey(f.v, false) && /[A-Z]/.test(f.v) && /[a-z]/.test(f.v)) found.push([f.at, f.at + f.v.length]);

@@ -16,7 +16,7 @@ import { generatedRun, typedPassword, UUID } from "./silent-shapes.js";
 
 // A prompt at the line's start or after words and a blank (a message's own words before a pasted command: "see this: $ …").
 const PROMPT = /(?:^|\s)(?:[$%>❯]\s+|PS[^>\n]{0,80}>\s*)|^\s*(?:#\s+|[\w.@-]+[:~][^\n$#]{0,80}[$#]\s+)/;
-const PRINTS_SECRET = /secret|passw|passphrase|token|credential|\brand\b|random|genpass|pwgen|private[_-]?key|get[_-]?key\b/i;
+const PRINTS_SECRET = /secret|passw|passphrase|token|credential|decrypt|\brand\b|random|genpass|pwgen|private[_-]?key|get[_-]?key\b/i;
 const PUBLIC = /pub(?:lic)?\b|pubkey|fingerprint|digest|checksum|sha\d*sum|hash|\buid\b|\bid\b|rev-parse|--version|--help/i;
 const USER_LINE = /^\s*[a-z][a-z0-9._-]{2,31}\s*$/;
 
@@ -44,7 +44,8 @@ export function findSilentLines(text: string): Array<[number, number]> {
     if (next === undefined) break;
     const alone = aloneValue(next);
     if (alone !== null && /^[\w+/=.~-]+$/.test(alone[1]) && PROMPT.test(line) && PRINTS_SECRET.test(line) && !PUBLIC.test(line) && !PROMPT.test(next) && !UUID.test(alone[1])) {
-      if (generatedRun(alone[1], false) || typedPassword(alone[1])) found.push([starts[j]! + alone[0], starts[j]! + alone[0] + alone[1].length]);
+      // Hex too: the command line names no digest, fingerprint or hash (PUBLIC).
+      if (generatedRun(alone[1]) || typedPassword(alone[1])) found.push([starts[j]! + alone[0], starts[j]! + alone[0] + alone[1].length]);
     }
     if (j === i + 1 && alone !== null && USER_LINE.test(line) && typedPassword(alone[1])) found.push([starts[j]! + alone[0], starts[j]! + alone[0] + alone[1].length]);
     const column = /(?:^|\s)(VALUE|Value)(?=\s|$)/.exec(line);

@@ -7,7 +7,8 @@
  *   `/alert/<uuid>/platform`, `/private/<uuid>.rss`, `/rpc/<hex>`);
  * - as the path of an RPC endpoint (`rpc` in the host, or the line's `RPC_URL` or
  *   `JsonRpcProvider`): its last segment;
- * - after an RTMP or SRT URL's application (`rtmp://host/live/<stream key>`): the stream key;
+ * - after an RTMP or SRT URL's application (`rtmp://host/live/<stream key>`): the stream key, any
+ *   run of sixteen letters and digits (`-` grouped too);
  * - before a file's name, a random token of both cases (`/d/<token>/installer.exe`): a capability
  *   link's token.
  * Not: a digest after `sha256/`, a commit after `commit/`, a public dashboard's id, a request id
@@ -36,7 +37,7 @@ function keysIn(segs: string[], ats: number[], rpc: boolean, stream: boolean, fo
     const taken =
       (KEY_PLACE.test(prev) && generatedRun(v)) ||
       (rpc && last && i >= 1 && generatedRun(v)) ||
-      (stream && i >= 2 && generatedRun(v)) ||
+      (stream && i >= 2 && /\d/.test(v) && /[A-Za-z]/.test(v) && /^[\w-]+$/.test(v)) || // a stream key, whatever its shape (grouped too)
       (next !== undefined && FILE_NAME.test(next) && strongRandom(v) && generatedRun(v, false));
     if (taken) found.push([ats[i]!, ats[i]! + v.length]);
   }

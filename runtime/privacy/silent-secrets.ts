@@ -27,7 +27,7 @@ function valueRun(text: string): boolean {
 }
 
 /** A digit beside a separator and a letter or digit (`9 u`, `3, q`, `1-7`, `6.\u0020u`): the read-out gate. */
-const SPOKEN_GATE = /[A-Za-z0-9][ ,.\n-]{1,2}\d[ ,.\n-]{1,2}[A-Za-z0-9]|\d{1,3} (?:slash|dash|dot)|(?<![\w-])(?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} (?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} /;
+const SPOKEN_GATE = /[A-Za-z0-9][ ,.\n-]{1,2}\d[ ,.\n-]{1,2}[A-Za-z0-9]|\d{1,3} (?:slash|dash|dot)|\b[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}\b|(?<![\w-])(?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} (?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} /;
 
 /** A path's segment of sixteen token characters or more (every key silent-paths.ts takes is one). */
 const PATH_GATE = /\/[A-Za-z0-9_~-]{16}/;

@@ -60,6 +60,12 @@ describe("redactSecrets: the twelfth-set pass (issue 34: silent secrets, by thei
     [`caption: ${spaced("h3zrk8tw1q", ". ")}. thanks`, "h . 3"],
     [`voicemail: lowercase q, 7, uppercase T, lowercase z, 4, uppercase W, 9, lowercase k, 2 — call back`, "uppercase T, lowercase z"],
     [`code from the letter: k4m2 zx9p 7wqr t3hv`, "k4m2 zx9p"],
+    // Read after the held-back third was scored (docs/privacy.md): base64's padding, a `--no-…` flag, a decrypting command's hex, a grouped stream key, hex pairs read out.
+    [`ExecStart=/usr/bin/tunneld --peer 192.0.2.7:443 ${v40}=`, v40],
+    [`  └─77 /opt/agent/bin/agent start --no-update ${v40}`, v40],
+    [`$ vault-cli decrypt --name backup --output raw\n${hex64}`, hex64],
+    [`-f flv rtmps://ingest.example.tv/app/${r(4, LOWER)}-${r(4, LOWER)}-9${r(3, LOWER)}-${r(4, LOWER)}`, "app/"],
+    [`the pairing key on the sticker: ${spaced(hex40.slice(0, 32), " ").replace(/(\S) (\S)/g, "$1$2")}`, hex40.slice(0, 2)],
   ];
   it.each(taken)("takes the secret of %s", (text, secret) => {
     const out = redactSecrets(text).text;
@@ -86,6 +92,8 @@ describe("redactSecrets: the twelfth-set pass (issue 34: silent secrets, by thei
     `lsblk: sdb1 ext4 UUID: ${uuid}`,
     `INSERT INTO users VALUES (3, 'argon2id$19$${r(22)}$${r(43)}');`,
     "a b c d e f g h i j are the first ten letters",
+    `SHA256 Fingerprint=${Array.from({ length: 32 }, (_, i) => hex64.slice(2 * i, 2 * i + 2).toUpperCase()).join(":")}`,
+    "the MAC on the label: 3c 22 fb 91 0a 7e",
   ];
   it.each(kept)("keeps %s", (text) => {
     expect(redactSecrets(text).text).toBe(text);
