@@ -6,7 +6,8 @@
  *   password, {host})`, `Net::SMTP.start(address, port, helo, user, secret)`): a quoted literal of
  *   a password's or a generated key's shape right after a quoted user, when the call or tuple
  *   also holds a host (a dotted name, an address, a URL, a directory name) or its name is a
- *   login's verb (login, bind, auth, connect, credential, begin, open);
+ *   login's verb (login, bind, auth, connect, credential, begin, open); with or without
+ *   parentheses (`cn.Open "DSN=…", "user", "…"`);
  * - a row's fields in that order, unquoted: a host, a user, then a password (`column -t` of a
  *   hosts file);
  * - a command's positional argument: after a program named by its path (`./vpn-up.sh`,
@@ -35,10 +36,11 @@ const LIST_KEY = /(?:^|[\s"'])(?:command|args|cmd|entrypoint)["']?\s*[:=]?\s*\[|
 const CIPHER = /\b(?:aes|gcm|cbc|ctr|hmac|chacha20|poly1305|des3?|blowfish|camellia|rc4)\b/i;
 const MODULAR_HASH = /^[a-z0-9_-]+\$\d+\$/i; // pbkdf2_sha256$600000$…: a password's hash, no password
 
-/** The line's fields: runs between blanks, with quotes, brackets, commas and a `key=` head taken off. */
+/** The line's fields: runs between blanks (and escaped line ends), with quotes, brackets, commas and a `key=` head taken off. */
 function fields(line: string, base: number): Field[] {
   const out: Field[] = [];
-  for (const m of line.matchAll(/[^\s]+/g)) {
+  // An escaped line end or tab (`\n`, `\t` in a JSON string) separates fields as a blank does.
+  for (const m of line.matchAll(/(?:[^\s\\]|\\(?![nrt]))+/g)) {
     let v = m[0];
     let at = base + m.index;
     const head = /^[[({"'`,]+/.exec(v)?.[0].length ?? 0;
@@ -56,10 +58,14 @@ function passwordOrKey(v: string, hex: boolean): boolean {
 
 /** A call's or a tuple's quoted arguments in the order host, user, password (see the file's comment). */
 function callArguments(line: string, base: number, found: Array<[number, number]>): void {
-  for (let open = line.indexOf("("); open >= 0; open = line.indexOf("(", open + 1)) {
+  const opens: Array<[number, string]> = [];
+  for (let open = line.indexOf("("); open >= 0; open = line.indexOf("(", open + 1)) opens.push([open, /[\w:.$]*$/.exec(line.slice(0, open))?.[0] ?? ""]);
+  // A call without parentheses (VBA's, Ruby's, Perl's): a statement's callee, then quoted arguments.
+  const bare = /^\s*([\w.:$]+)[ \t]+(?=["'])/.exec(line);
+  if (bare !== null) opens.push([bare[0].length - 1, bare[1]!]);
+  for (const [open, callee] of opens) {
     const close = line.indexOf(")", open);
     const inside = line.slice(open + 1, close < 0 ? line.length : close);
-    const callee = /[\w:.$]*$/.exec(line.slice(0, open))?.[0] ?? "";
     const args = [...inside.matchAll(/\s*(["'])([^"'\n]*)\1|[^,]+/g)].map((m) => ({ quoted: m[1] !== undefined, v: m[2] ?? m[0].trim(), at: base + open + 1 + m.index + (m[1] !== undefined ? m[0].indexOf(m[1]) + 1 : 0) }));
     const placed = LOGIN_VERB.test(callee) || /\bhost\s*[:=]/i.test(line) || args.some((a) => a.quoted && (HOST.test(a.v) || DIRECTORY_NAME.test(a.v)));
     if (!placed) continue;
@@ -84,8 +90,9 @@ function hostUserPassword(fs: Field[], found: Array<[number, number]>): void {
 function positional(line: string, base: number, fs: Field[], found: Array<[number, number]>): void {
   const program = fs.findIndex((f) => !passwordOrKey(f.v, true) && PATH_PROGRAM.test(f.v.replace(/^[\w-]+=/, "")) && (SCRIPT.test(f.v) || /[\\/]/.test(f.v.replace(/^[\w-]+=/, ""))) && !/^\/\//.test(f.v) && !f.v.includes("://"));
   const listed = LIST_KEY.test(line);
-  // A prompt's command line (after a message's own words too: "see this: $ …"): its arguments after the program's name.
-  const prompt = program < 0 && !listed ? /(?:^|\s)(?:[$%>]|PS[^>]{0,80}>)\s+[a-z][\w.-]*\s/.exec(line) : null;
+  // A prompt's command line (after a message's own words too: "see this: $ …"): its arguments after the program's name. A
+  // line's "> " is a reply's quote mark, no prompt.
+  const prompt = program < 0 && !listed ? /(?:^|\s)(?:[$%]|PS[^>]{0,80}>)\s+[a-z][\w.-]*\s/.exec(line) : null;
   const bare = prompt !== null;
   const after = prompt === null ? -1 : fs.findIndex((f) => f.at >= base + prompt.index + prompt[0].length);
   const from = program >= 0 ? program + 1 : listed ? 0 : after >= 0 ? after : fs.length;
@@ -133,7 +140,7 @@ export function findSilentFields(text: string): Array<[number, number]> {
     const nl = text.indexOf("\n", m.index);
     const line = text.slice(base, nl < 0 ? text.length : nl);
     if (line.length < 12 || line.length > 2000) continue;
-    if (line.includes("(")) callArguments(line, base, found);
+    callArguments(line, base, found);
     const fs = fields(line, base);
     if (fs.length >= 2) {
       hostUserPassword(fs, found);

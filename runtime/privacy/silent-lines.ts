@@ -14,8 +14,8 @@
  */
 import { generatedRun, typedPassword, UUID } from "./silent-shapes.js";
 
-// A prompt at the line's start or after words and a blank (a message's own words before a pasted command: "see this: $ …").
-const PROMPT = /(?:^|\s)(?:[$%>❯]\s+|PS[^>\n]{0,80}>\s*)|^\s*(?:#\s+|[\w.@-]+[:~][^\n$#]{0,80}[$#]\s+)/;
+// A prompt at the line's start or after words and a blank (a message's own words before a pasted command: "see this: $ …"); "> " is a reply's quote mark.
+const PROMPT = /(?:^|\s)(?:[$%❯]\s+|PS[^>\n]{0,80}>\s*)|^\s*(?:#\s+|[\w.@-]+[:~][^\n$#]{0,80}[$#]\s+)/;
 const PRINTS_SECRET = /secret|passw|passphrase|token|credential|decrypt|\brand\b|random|genpass|pwgen|private[_-]?key|get[_-]?key\b/i;
 const PUBLIC = /pub(?:lic)?\b|pubkey|fingerprint|digest|checksum|sha\d*sum|hash|\buid\b|\bid\b|rev-parse|--version|--help/i;
 const USER_LINE = /^\s*[a-z][a-z0-9._-]{2,31}\s*$/;

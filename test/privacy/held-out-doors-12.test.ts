@@ -39,7 +39,7 @@ const set = loadCorpus(FILE);
  * lines and `wg show dump`'s first column (no header, no word: a file's format only). Lines: an
  * MQTT topic and its value, Subversion's length-prefixed K/V records (the value two lines after
  * "password"), a registry's link key under `...\Keys\...`, a dotfile's hex second line after a
- * comment. A call without parentheses (VBA's `cn.Open "DSN=…", "user", "pw"`). Read out: digits
+ * comment. Read out: digits
  * only (a Wi-Fi key and an alarm code read as digits look as an order number does), an OTP seed in
  * groups of four of which three have no digit, recovery words. Prose: a Kashmiri line and a
  * Cherokee greeting's English sentence, each holding a token that proseSecret's shape refuses (and
@@ -50,7 +50,6 @@ const MISSED: readonly string[] = [
   "h12-path-apprise-gotify-url", "h12-path-apprise-join-url", "h12-path-uptime-kuma-push", "h12-path-pipedream-subdomain",
   "h12-col-exim-passwd-client", "h12-col-wg-show-dump",
   "h12-line2-mosquitto-sub-v", "h12-line2-svn-simple-auth", "h12-line2-bthport-registry-link-key", "h12-line2-second-line-of-dotfile",
-  "h12-pos-excel-vba-opendatabase",
   "h12-spoken-numbers-as-digits-wifi", "h12-spoken-otp-seed-chunks", "h12-spoken-sms-recovery-readout", "h12-spoken-phonetic-mixed-digits-words",
   "h12-prose-kashmiri-perso-arabic", "h12-prose-cherokee-mixed",
 ];
