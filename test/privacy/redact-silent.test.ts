@@ -32,6 +32,7 @@ describe("redactSecrets: the twelfth-set pass (issue 34: silent secrets, by thei
     [`imap.login("ops-reader", "${pw18}")`, pw18],
     [`$dbh = DBI->connect("dbi:Pg:dbname=crm;host=pg.lan", "crm_app", "${pw14}");`, pw14],
     [`HOSTS = [("edge-3", "192.0.2.14", "svc", "${pw18}")]`, pw18],
+    [`    conn.Logon "ldap.corp.example", "svc-sync", "${pw14}"`, pw14],
     // A row of a header-less listing: host, user, password.
     [`switch-a   192.0.2.40   netadmin   ${pw14}`, pw14],
     // A command's positional argument after a program named by its path, or in a command's list.
@@ -92,6 +93,7 @@ describe("redactSecrets: the twelfth-set pass (issue 34: silent secrets, by thei
     `lsblk: sdb1 ext4 UUID: ${uuid}`,
     `INSERT INTO users VALUES (3, 'argon2id$19$${r(22)}$${r(43)}');`,
     "a b c d e f g h i j are the first ten letters",
+    `{"content":"Module /usr/lib/libz.so with build-id ${hex40}\\nStack trace"}`,
     `SHA256 Fingerprint=${Array.from({ length: 32 }, (_, i) => hex64.slice(2 * i, 2 * i + 2).toUpperCase()).join(":")}`,
     "the MAC on the label: 3c 22 fb 91 0a 7e",
   ];
