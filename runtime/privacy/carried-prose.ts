@@ -19,7 +19,7 @@ const ID_WORD = /\b(?:build|commit|run|job|ticket|issue|id|request|trace|order|v
 const CODE_MARKS = /[={}<>$`\\|]|\/[A-Za-z_]|\w\.\w+\(|::|->|=>|https?:/;
 
 /** Whether `line` reads as a sentence: no program's marks, and words of letters for half its words and four or more, or mostly letters of a script other than Latin (one that writes no spaces, as Tibetan, has few words). */
-function sentence(line: string): boolean {
+function sentence(line: string, token: string): boolean {
   if (line.length < 30 || CODE_MARKS.test(line)) return false;
   let words = 0;
   let all = 0;
@@ -31,7 +31,8 @@ function sentence(line: string): boolean {
     if (letterWord(w) || (w.charCodeAt(0) > 0x7f && isLetter(w[0]!))) words++;
   }
   // Four words, or a script that writes no spaces between its words (Tibetan's tsheg, Thai).
-  return (words >= all / 2 && words >= 4) || otherScriptLine(line);
+  // The token is judged, not read as the sentence's Latin (the twelfth-set pass: a Tibetan line holding one).
+  return (words >= all / 2 && words >= 4) || otherScriptLine(line.replace(token, " "));
 }
 
 /**
@@ -58,14 +59,14 @@ export function proseTokenSpans(text: string): Span[] {
     // Between spaces (or a sentence's marks after it, an opening parenthesis before it).
     const before = a === 0 ? " " : text[a - 1]!;
     const after = z === text.length ? " " : text[z]!;
-    if (!" \t\n(".includes(before) || !" \t\r\n,;:!?).".includes(after)) continue;
+    if (!" \t\n(".includes(before) || !" \t\r\n,;:!?).،۔。、，।།".includes(after)) continue; // a sentence's marks, other scripts' too
     // After an id's word (`build <id>`, `ticket …`, `commit …`) a run names a thing, as keptByPlace10 keeps it.
     if (ID_WORD.test(text.slice(Math.max(0, a - 16), a))) continue;
     const v = text.slice(a, z);
     const la = text.lastIndexOf("\n", a) + 1;
     const nl = text.indexOf("\n", a);
     const line = text.slice(la, nl < 0 ? text.length : nl);
-    if (!proseSecret(v, otherScriptLine(line)) || !sentence(line)) continue;
+    if (!proseSecret(v, otherScriptLine(line)) || !sentence(line, v)) continue;
     // One token a line: a line listing several such runs is an inventory of names or ids, not a sentence giving one.
     lines.set(la, (lines.get(la) ?? 0) + 1);
     out.push({ start: a, end: z, rank: 0, kind: KIND });

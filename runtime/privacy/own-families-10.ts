@@ -18,6 +18,8 @@ import type { OwnRule } from "./own-rules.js";
 import { generatedKey, held, secretValue } from "./own-families.js";
 import { encodedText, strongRandom } from "./own-shapes.js";
 import { proseLine, proseSecret } from "./witness-families.js";
+import { SILENT_RULES } from "./silent-secrets.js"; // the twelfth-set pass, placed with this pass's rules
+import { keptBySilentPlace } from "./silent-kept.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What a hash, an id or a public value is called: a line that says so announces no secret. */
@@ -230,7 +232,7 @@ export const TENTH_RULES: readonly OwnRule[] = ([
       return proseLine(`${before ?? ""} ${after ?? ""}`) && (5 * (letters.match(/[aeiou]/g) ?? []).length <= letters.length || /[bcdfghjklmnpqrstvwxz]{4}/.test(letters)) ? m : token ?? "";
     },
   },
-] as LazyRule[]).map(lazyRule);
+] as LazyRule[]).map(lazyRule).concat(SILENT_RULES);
 
 /** Whether a reference's segments are words and names, none what a key generator makes. */
 const wordSegments = (v: string): boolean => v.split(/[/.:#+-]/).every((p) => p.length < 16 || !generatedKey(p));
@@ -247,6 +249,7 @@ const wordSegments = (v: string): boolean => v.split(/[/.:#+-]/).every((p) => p.
  * between doubled percent signs; a bare run right after a word naming an id's kind (`build <id>`).
  */
 export function keptByPlace10(text: string, start: number, end: number): boolean {
+  if (keptBySilentPlace(text, start, end)) return true; // the twelfth-set pass (silent-kept.ts)
   const value = text.slice(start, end);
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const before = text.slice(lineStart, start);

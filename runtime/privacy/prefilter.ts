@@ -20,7 +20,7 @@ import { tokenRuns } from "./token-runs.js";
 import { KEY_PROSE, KEY_WORDS, MORE_PROSE_WORDS, PLACE_WITNESSES } from "./witness-places.js";
 import { importedKeywords } from "./imported-rules.js";
 import { FAMILY_WITNESSES, proseKeyWitness, proseWitness } from "./witness-families.js";
-import { tenthScans, TENTH_WITNESSES } from "./witness-families-10.js";
+import { SILENT_KINDS, tenthScans, TENTH_WITNESSES } from "./witness-families-10.js";
 import { ABLY_SHAPE, PORT_BETWEEN_COLONS } from "./witness-gates.js";
 import { mayHaveContextHit } from "./reader-gates.js"; import { loadReaders } from "./readers-load.js";
 
@@ -364,7 +364,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   // The eighth-set pass: a password in prose by its shape (witness-families.ts: a scan, no pattern).
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
-  if (may === null || may("own:command-argument own:random-passphrase")) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
+  if (may === null || may(`own:command-argument own:random-passphrase ${SILENT_KINDS}`)) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
   if ((may === null || may("own:context-secret")) && mayHaveContextHit(lower) && loadReaders().contextSecretWitness(text, lower)) hold("secret by its context", "own:context-secret"); // context-secrets.ts, its scan's code loaded only past its gate (reader-gates.ts)
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over

@@ -6,6 +6,8 @@
  */
 import type { Witness } from "./prefilter.js";
 import { proseSecret } from "./witness-families.js";
+import { silentScans } from "./silent-secrets.js";
+export { SILENT_KINDS } from "./silent-secrets.js";
 
 /**
  * The command-argument rule's witness (own-families-10.ts), on the text as it is (the token's
@@ -86,7 +88,7 @@ export function tenthScans(text: string): string[] {
   const held: string[] = [];
   if (commandArgumentWitness(text)) held.push("own:command-argument");
   if (randomPassphraseWitness(text)) held.push("own:random-passphrase");
-  return held;
+  return held.concat(silentScans(text)); // the twelfth-set pass (silent-secrets.ts)
 }
 
 export function commandArgumentWitness(text: string): boolean {

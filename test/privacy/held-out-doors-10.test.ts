@@ -36,10 +36,11 @@ const set = loadCorpus(FILE);
  * both, HTML numeric entities in a wiki table's cell too (decoded by the view, the value taken by the
  * context rule beside its row's name). Still missed, none of them taken by the redactor with its
  * transformation undone by hand either (so no view can take them): prettier's prose fill of a
- * five-word passphrase, GNU base64's 76 columns of a key file, openssl's 64 columns of a bare
- * random value.
+ * five-word passphrase, GNU base64's 76 columns of a key file. openssl's 64 columns of a bare
+ * random value is taken since the twelfth-set pass (silent-lines.ts: a value printed alone after
+ * `openssl rand`, read joined by the wrap view).
  */
-const MISSED: readonly string[] = ["h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account", "h10-wrap-openssl-rand-64"];
+const MISSED: readonly string[] = ["h10-wrap-prettier-prose-passphrase", "h10-wrap-base64-76-service-account"];
 /**
  * Look-alikes it changes, by id: xkcd's famous example password in a sentence about passphrases,
  * a password's shape in prose that only a list of published examples would tell from a real one.
