@@ -274,8 +274,36 @@ const PUBLIC_PARTS = new Set(["public", "certificate", "cert", "csr", "request",
  * starts at one of these searches. The hook's pre-filter asks it before loading the context rule's
  * scan (reader-gates.ts); kept beside the readers so a new one adds its start here.
  */
-export function mayHavePosition(lower: string): boolean {
-  return lower.includes("@") || lower.includes("-----begin ") || PAIR_FLAGS.some((f) => lower.includes(f)) || CALL_ANCHORS.some((a) => lower.includes(a)) || PRINTERS.some((p) => lower.includes(p));
+export function mayHavePosition(text: string, lower: string): boolean {
+  if (lower.includes("-----begin ") || PAIR_FLAGS.some((f) => lower.includes(f))) return true;
+  // userinfo's "@": a host's character after it, and a ":" before the run that ends at it (pairBefore's first tests).
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    const c = text.charCodeAt(at + 1);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 91)) continue;
+    let p = at;
+    while (p > 0 && !isSpaceOrEnd(text.charCodeAt(p - 1)) && !"\"'`@/:".includes(text[p - 1]!)) p--;
+    if (p < at && p > 0 && text[p - 1] === ":") return true;
+  }
+  // clientCalls' anchors: a "(" after the name with a quote after it on its line (literals' first
+  // test), or an assignment before a call and a quote in the reach of its literals (callAt's tests, loosened).
+  const quoted = (s: string): boolean => s.includes('"') || s.includes("'");
+  for (const a of CALL_ANCHORS) {
+    for (let at = lower.indexOf(a); at >= 0; at = lower.indexOf(a, at + a.length)) {
+      let e = at;
+      while (e < text.length && isCallName(text.charCodeAt(e))) e++;
+      let k = e;
+      while (text[k] === " ") k++;
+      const nl = text.indexOf("\n", k);
+      if (text[k] === "(" && quoted(text.slice(k, nl < 0 ? text.length : nl))) return true;
+      const after = text.slice(e, e + 120);
+      if (after.includes("=") && after.includes("(") && quoted(text.slice(e, e + 720))) return true;
+    }
+  }
+  // printedFiles' printers: a "\n" after it, and no word's character right before it.
+  for (const p of PRINTERS) {
+    for (let at = lower.indexOf(p); at >= 0; at = lower.indexOf(p, at + p.length)) if (!(at > 0 && /\w/.test(text[at - 1]!)) && text.includes("\n", at)) return true;
+  }
+  return false;
 }
 
 /** Every value one of these places holds, pushed on `found` as spans of `text`. */

@@ -365,7 +365,7 @@ export function candidates(text: string, within?: Candidates): Candidates {
   if ((may === null || may("own:prose-password")) && proseWitness(text)) hold("prose password shape", "own:prose-password");
   if ((may === null || may("own:prose-key")) && proseKeyWitness(text)) hold("prose key shape", "own:prose-key"); // the ninth-set pass
   if (may === null || may(`own:command-argument own:random-passphrase ${SILENT_KINDS}`)) for (const r of tenthScans(text)) hold(`${r} shape`, r); // the tenth-set pass
-  if ((may === null || may("own:context-secret")) && mayHaveContextHit(lower) && loadReaders().contextSecretWitness(text, lower)) hold("secret by its context", "own:context-secret"); // context-secrets.ts, its scan's code loaded only past its gate (reader-gates.ts)
+  if ((may === null || may("own:context-secret")) && mayHaveContextHit(text, lower) && loadReaders().contextSecretWitness(text, lower)) hold("secret by its context", "own:context-secret"); // context-secrets.ts, its scan's code loaded only past its gate (reader-gates.ts)
   // The first texts of a process (all a hook run has) by plain `includes`, a native search;
   // later ones through keyword-gate.ts's pair bitmap, which costs more to start (a loop over
   // the text, in V8's interpreter at first) and less per keyword once warm (daily, exchanges).

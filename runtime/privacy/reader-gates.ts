@@ -30,12 +30,12 @@ let latinStems: readonly string[] | undefined;
 let allStems: readonly string[] | undefined;
 
 /**
- * Whether the context rule's scan may find anything in `lower` (a text lower-cased): one of its
+ * Whether the context rule's scan may find anything in `text` (`lower`: it lower-cased): one of its
  * anchors, one of the stems it searches, or the start of a place that tells a secret with no word
  * (context-positions.ts `mayHavePosition`).
  */
-export function mayHaveContextHit(lower: string): boolean {
-  if (mayHavePosition(lower)) return true;
+export function mayHaveContextHit(text: string, lower: string): boolean {
+  if (mayHavePosition(text, lower)) return true;
   // Every list the scan may search (context-find.ts `hits`: the anchors of both word lists, the stems
   // of both, the stems of other scripts only in a text that has a character beyond Latin-1).
   for (const a of ANCHORS) if (lower.includes(a)) return true;

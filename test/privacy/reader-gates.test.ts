@@ -31,7 +31,7 @@ function check(texts: Iterable<string>): { readers: number; context: number; pas
     for (const t of [w, w.toUpperCase(), w.toLowerCase()]) {
       const [readers, context] = found(t);
       const gate = mayHoldReadings(t);
-      const hit = mayHaveContextHit(t.toLowerCase());
+      const hit = mayHaveContextHit(t, t.toLowerCase());
       if (readers) n.readers++;
       if (context) n.context++;
       if (gate) n.passed++;
