@@ -41,7 +41,9 @@ describe("clipHead and clipTail: at whitespace", () => {
 });
 
 describe("a tool call's summary of an input of several lines", () => {
-  const pw = "kQ7vRt2xWm9LpZ4n";
+  // A typed password, not a generated one: the silent rules take a generated value after `pass show` even folded onto
+  // the command's line, so only a typed one shows what the fold loses (the line the command printed it on).
+  const pw = "hunter2-Blue-Sky!";
   const command = `$ pass show infra/db\n${pw}`;
 
   it("is redacted before the fold with redact (mine, exchanges)", () => {
