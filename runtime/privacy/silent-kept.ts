@@ -4,6 +4,8 @@
  * shape and is none.
  * - a password's hash in the modular form (`<algorithm>$<rounds>$<salt>$<hash>`: Django's and
  *   passlib's `pbkdf2_sha256$600000$…$…`), stored to check passwords, as `$2y$…` and `{SSHA}…` are;
+ * - a hash under an RFC 2307 scheme (`{SHA}…`, `{SSHA512}…`) at a finding's end, the same check stored in
+ *   htpasswd's and LDAP's form (under JSON's escapes a rule may read `\nana:{SHA}…` as a command's argument);
  * - a public key's id or fingerprint given to a command that fetches, searches, lists or exports
  *   public keys (`--recv-keys <id>`, `--search-keys`, `--fingerprint`, `--list-keys`);
  * - a UUID under a UUID's label (`UUID: GPU-<uuid>`, `guid=<uuid>`; not `Secret ID = <uuid>`), a kind's short
@@ -23,6 +25,8 @@ function dollarRun(text: string, start: number, end: number): string {
   while (z < text.length && inRun(text[z])) z++;
   return text.slice(a, z);
 }
+/** A hash under an RFC 2307 scheme (`{SHA}`, `{SSHA512}`, `{CRYPT}`: htpasswd's and LDAP's `userPassword`), at the finding's end: the same kind of stored check as the modular form. */
+const SCHEME_HASH = /\{(?:S?SHA(?:1|224|256|384|512)?|S?MD5|CRYPT|BCRYPT|PBKDF2[A-Z0-9_-]*|ARGON2[A-Z0-9]*)\}[A-Za-z0-9+/=.$]{8,}$/i;
 const KEY_LOOKUP = /--(?:recv|search|refresh|list|export|locate|fetch)-keys?[ \t]+(?:[0-9A-Fa-fx]{8,40}[ \t]+)*$|--fingerprint[ \t]+$/;
 const UUID_LABEL = /\b(?:uuid|guid)\b["']?[ \t]*[:=][ \t]*["']?$/i;
 const PREFIXED_UUID = /^(?:[A-Z]{2,5}-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,6 +34,7 @@ const PREFIXED_UUID = /^(?:[A-Z]{2,5}-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 export function keptBySilentPlace(text: string, start: number, end: number): boolean {
   const value = text.slice(start, end);
   if (text.includes("$") && MODULAR_HASH.test(dollarRun(text, start, end))) return true;
+  if (value.includes("{") && SCHEME_HASH.test(value)) return true;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 200), start);
   if (/^(?:0x)?[0-9A-Fa-f]{8,40}$/.test(value) && KEY_LOOKUP.test(before)) return true;

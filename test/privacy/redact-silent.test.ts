@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../eval/prng.js";
 import { redactSecrets } from "../../runtime/privacy/redact.js";
 import { mayHoldSecret } from "../../runtime/privacy/prefilter.js";
+import { createHash } from "node:crypto";
 import { keptBySilentPlace } from "../../runtime/privacy/silent-kept.js";
 
 const own = mulberry32(20261212);
@@ -96,6 +97,8 @@ describe("redactSecrets: the twelfth-set pass (issue 34: silent secrets, by thei
     `{"content":"Module /usr/lib/libz.so with build-id ${hex40}\\nStack trace"}`,
     `SHA256 Fingerprint=${Array.from({ length: 32 }, (_, i) => hex64.slice(2 * i, 2 * i + 2).toUpperCase()).join(":")}`,
     "the MAC on the label: 3c 22 fb 91 0a 7e",
+    // An htpasswd line under JSON's escapes: one line, the user and its {SHA} hash after a path (an RFC 2307 scheme's hash is kept).
+    `{"content":"# /srv/www/.htpasswd\\nops:{SHA}${createHash("sha1").update("errata silent kept").digest("base64")}"}`,
   ];
   it.each(kept)("keeps %s", (text) => {
     expect(redactSecrets(text).text).toBe(text);
