@@ -26,6 +26,17 @@ const dir = path.join(argRoot > 0 ? path.resolve(process.argv[argRoot + 1]) : ro
 /** Made here, not written out: no credential-shaped literal sits in the repository. */
 const SAMPLE_SECRET = Buffer.from("errata hook cache sample").toString("base64");
 const transcript = path.join(root, "datasets", "claude-code", "spotter", "tool_heavy.jsonl");
+/**
+ * The samples' clock: real time, started a minute before the sample transcript's first record.
+ * A Stop after a capture waits up to 3 s (TRANSCRIPT_WAIT_MS, hook-reflect-sort.ts) while the
+ * transcript's last typed prompt is older than the capture and is not it: with the wall clock,
+ * each of the two sample Stops waited out the 3 s (6 s of every build, nothing compiled in it).
+ * With the captures older than the transcript's prompts the Stop takes the same path at once
+ * (not the capture of the transcript's last prompt: left for the audit).
+ */
+const firstRecordMs = Math.min(...[...fs.readFileSync(transcript, "utf8").matchAll(/"timestamp":"([^"]+)"/g)].map((m) => Date.parse(m[1])));
+if (!Number.isFinite(firstRecordMs)) throw new Error(`hook-cache: expected timestamps in ${transcript}, found none`);
+const clockShiftMs = Date.now() - (firstRecordMs - 60_000);
 
 /** Prompts that write nothing: what the main bundle's cache is made from. */
 const ORDINARY = [
@@ -63,7 +74,7 @@ async function main() {
       stderr: { write: (s) => void faults.push(s) },
       env,
       cwd: scratch,
-      now: () => Date.now(),
+      now: () => Date.now() - clockShiftMs,
     });
     const hookJson = (fields) => JSON.stringify({ session_id: "cache", transcript_path: transcript, cwd: scratch, ...fields });
     for (const prompt of ORDINARY) await runHook(["user-prompt-submit"], io(hookJson({ hook_event_name: "UserPromptSubmit", prompt })));

@@ -78,3 +78,19 @@ describe("the files that share a process (vitest.config.ts, project shared)", ()
     expect(changes.filter((f) => !isolated.includes(f))).toEqual([]);
   });
 });
+
+describe("the parts npm test measures and .ci/run measures whole (test/helpers/full-run.ts)", () => {
+  it("every test file that takes a part (itself or through a helper of test/privacy) runs again whole in .ci/run under ERRATA_TEST_FULL=1", () => {
+    const files = readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" }).map((f) => `test/${f.split(sep).join("/")}`);
+    const takesPart = (f: string): boolean => /\binTestPart\(|\bFULL_RUN\b/.test(readFileSync(join(root, f), "utf8"));
+    // A helper that takes a part (held-out-report.ts) makes every test file importing it take one.
+    const helpers = files.filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "test/helpers/full-run.ts" && takesPart(f)).map((f) => f.slice(f.lastIndexOf("/") + 1, -".ts".length));
+    const parts = files.filter((f) => f.endsWith(".test.ts") && (takesPart(f) || helpers.some((h) => readFileSync(join(root, f), "utf8").includes(`/${h}.js"`))));
+    expect(parts).toContain("test/privacy/prefilter.test.ts");
+    expect(parts).toContain("test/privacy/held-out-doors-8.test.ts");
+    const full = readFileSync(join(root, ".ci", "run"), "utf8").split("\n").filter((l) => /^[^#]*ERRATA_TEST_FULL=1 npx vitest run /.test(l));
+    expect(full).toHaveLength(1);
+    const filters = full[0]!.slice(full[0]!.indexOf("vitest run ") + "vitest run ".length).trim().split(/\s+/);
+    expect(parts.filter((f) => !filters.some((x) => f.includes(x)))).toEqual([]);
+  });
+});

@@ -4,6 +4,10 @@
 // the flag, over all 65,536; and the engine with the rewrites installed redacts every text of
 // the corpus, the held-out sets, the upstream samples and real sessions (each also upper-cased,
 // lower-cased and with its case swapped) exactly as without them.
+//
+// The comparison is the file's cost (each of ~5,000 texts redacted twice). `npm test` compares
+// the texts whose FNV-1a hash is even, with their case variants (about half, the same on every
+// run: test/helpers/full-run.ts); .ci/run compares every text (ERRATA_TEST_FULL=1).
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +18,7 @@ import { EARLY_RULES, LATE_RULES, SPECIFIC_RULES } from "../../runtime/privacy/o
 import { realReplies, realTurns, transcriptsDir } from "../../bench/redact-data.js";
 import { HELD_OUT_DOORS_FILE, loadCorpus, PREFILTER_HELD_OUT_FILE } from "./corpus.js";
 import { samples } from "./upstream-samples.js";
+import { FULL_RUN, inTestPart } from "../helpers/full-run.js";
 
 const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const caseInsensitive = [...EARLY_RULES, ...SPECIFIC_RULES, ...LATE_RULES].map((r) => r.re).filter((re) => re.flags.includes("i"));
@@ -61,14 +66,16 @@ describe("the engine with the rewrites installed", () => {
     ...turns.map((t) => t.prompt),
   ];
   const swap = (t: string): string => [...t].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
-  const variants = [...new Set(texts.flatMap((t) => [t, t.toUpperCase(), t.toLowerCase(), swap(t)]))];
+  const variants = [...new Set(texts.filter((t) => inTestPart(t)).flatMap((t) => [t, t.toUpperCase(), t.toLowerCase(), swap(t)]))];
 
   it("runs the rewrites, not the rules as written", () => {
     setCaselessSources(table);
     for (const re of caseInsensitive) expect(caselessOf(re).flags.includes("i"), re.source).toBe(false);
   });
 
-  it("redacts every text and its case variants exactly as the rules as written do", () => {
+  it(`redacts every text${FULL_RUN ? "" : " of the part (those whose hash is even; ERRATA_TEST_FULL=1 takes all)"} and its case variants exactly as the rules as written do`, () => {
+    // The part is about half of the texts, or the comparison proves little.
+    expect(new Set(variants).size).toBeGreaterThan(texts.length * (FULL_RUN ? 0.99 : 0.3));
     let changed = 0;
     for (const t of variants) {
       setCaselessSources([]);
@@ -79,6 +86,6 @@ describe("the engine with the rewrites installed", () => {
     }
     // Not vacuous: the corpus's secrets are changed.
     expect(changed).toBeGreaterThan(corpus.secrets.length);
-    process.stdout.write(`caseless rewrites: ${variants.length} texts (${texts.length}, ${samples.length} of them upstream samples and ${turns.length} real turns' texts, and their case variants) redacted the same, ${changed} changed\n`);
+    process.stdout.write(`caseless rewrites: ${variants.length} texts (${FULL_RUN ? "" : "those whose hash is even of "}${texts.length}, ${samples.length} of them upstream samples and ${turns.length} real turns' texts, and their case variants) redacted the same, ${changed} changed\n`);
   });
 });
