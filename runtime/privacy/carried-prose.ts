@@ -11,6 +11,7 @@
  */
 import type { Span } from "./spans.js";
 import { isLetter, letterWord } from "./letters.js";
+import { madeInOtherTongue } from "./made-values.js";
 import { otherScriptLine, proseSecret } from "./witness-families.js";
 
 const KIND = "prose-token";
@@ -66,7 +67,8 @@ export function proseTokenSpans(text: string): Span[] {
     const la = text.lastIndexOf("\n", a) + 1;
     const nl = text.indexOf("\n", a);
     const line = text.slice(la, nl < 0 ? text.length : nl);
-    if (!proseSecret(v, otherScriptLine(line)) || !sentence(line, v)) continue;
+    // Or a generator's token that proseSecret refuses for its case or runs, in a sentence not in English (made-values.ts).
+    if (!(proseSecret(v, otherScriptLine(line)) || madeInOtherTongue(v, line)) || !sentence(line, v)) continue;
     // One token a line: a line listing several such runs is an inventory of names or ids, not a sentence giving one.
     lines.set(la, (lines.get(la) ?? 0) + 1);
     out.push({ start: a, end: z, rank: 0, kind: KIND });
