@@ -6,10 +6,10 @@
  *
  * Example: `familyOn("calls")` -> true unless the measure put "calls" in `FAMILIES_OFF`.
  */
-export type Family = "words" | "names" | "pairs" | "calls" | "printed" | "lines" | "tongues" | "codes";
+export type Family = "words" | "names" | "pairs" | "calls" | "printed" | "lines" | "tongues" | "codes" | "announced" | "letters";
 export const FAMILIES: readonly Family[] = ["words", "names", "pairs", "calls", "printed", "lines"];
 /** The thirteenth pass's classes (made-values.ts; docs/privacy.md "Thirteenth pass: general rules"), switched the same way. */
-export const FAMILIES_13: readonly Family[] = ["tongues", "codes"];
+export const FAMILIES_13: readonly Family[] = ["tongues", "codes", "announced", "letters"];
 
 /** Families left out (a measure's switch; never written by the redactor). */
 export const FAMILIES_OFF = new Set<Family>();

@@ -11,12 +11,19 @@
  *   digits and letters mixed (or, for digits alone, six groups or more; letters alone, few vowels);
  *   or three lines or more each one such code of two groups or more. The context scan asks it
  *   (context-positions.ts), behind `mayHaveCode`, a walk over the text's dashes.
- * Neither names a tool, a provider or a language's word.
+ * - announced: a generator's token alone on its line, after a line of a few words in any language
+ *   that ends with a colon and names no thing (an id, a commit, a host, a user). carried-prose.ts asks it.
+ * - letters: a passphrase of random letter groups joined by dashes (or by blanks inside quotes) wherever
+ *   it stands, three to six groups of three to eight lower-case letters, a vowel in five letters
+ *   or fewer over all and a group with four consonants in a row: no language writes such words
+ *   (own-families-10.ts's random-passphrase reads them after a quote or a colon only). carried-prose.ts asks it.
+ * None names a tool, a provider or a language's word for a secret.
  *
  * Example: `madeToken("qx7mlw2prz9k")` -> true; `madeToken("Berlin2024x")` -> false;
  * `codeSpans("key: 7KQ2P-9XZPM-4WR2T-BY8HQ")` -> [[5, 28]].
  */
 import { familyOn } from "./context-families.js";
+import { letterWord } from "./letters.js";
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
@@ -85,17 +92,21 @@ export function hexKey(v: string): boolean {
   return v.length >= 32 && v.length <= 64 && v.length !== 40 && /^[0-9a-f]+$|^[0-9A-F]+$/.test(v) && /\d/.test(v) && /[a-fA-F]/.test(v);
 }
 
+/** The six words on each side of `v` in `line`. */
+function near(v: string, line: string): string {
+  const at = line.indexOf(v);
+  const before = line.slice(0, Math.max(0, at)).split(/\s+/).filter(Boolean).slice(-6);
+  const after = line.slice(at + v.length).split(/\s+/).filter(Boolean).slice(0, 6);
+  return [...before, ...after].join(" ");
+}
+
 /**
  * tongues: `v`, a token of a sentence `line`, is a generator's (or a key's hex) in a language other
  * than English, told by the six words on each side of it (a line may join several sentences: a
  * transcript's lines folded into one, a message after an English one).
  */
 export function madeInOtherTongue(v: string, line: string): boolean {
-  if (!familyOn("tongues") || !(madeToken(v) || hexKey(v))) return false;
-  const at = line.indexOf(v);
-  const before = line.slice(0, Math.max(0, at)).split(/\s+/).filter(Boolean).slice(-6);
-  const after = line.slice(at + v.length).split(/\s+/).filter(Boolean).slice(0, 6);
-  return !englishLine([...before, ...after].join(" "));
+  return familyOn("tongues") && (madeToken(v) || hexKey(v)) && !englishLine(near(v, line));
 }
 
 /** The groups of a dash-joined run `s` when they are a code's (equal lengths of 4 to 6, one case), else null. */
@@ -132,8 +143,10 @@ function codeGroups(s: string, minGroups: number): string[] | null {
 }
 
 /**
- * Whether the text may hold a code: a dash between two groups of one length, four to six letters or
- * digits, with a digit in them or no vowel (`read-only`, `long-term` fail at their first dash).
+ * Whether the text may hold a code: a group of four to six letters or digits standing alone before
+ * a dash (no letter, digit, dash, dot, "_", "/" or "@" before it: a UUID's inner groups fail), the
+ * same length of them after it, with a digit in the two or no vowel, then a dash or a blank or
+ * the line's end (`read-only` and `long-term` fail at their first dash).
  */
 export function mayHaveCode(text: string): boolean {
   if (!familyOn("codes")) return false;
@@ -141,10 +154,12 @@ export function mayHaveCode(text: string): boolean {
     let b = at;
     while (b > 0 && at - b <= 6 && isAlnum(text.charCodeAt(b - 1))) b--;
     const len = at - b;
-    if (len < 4 || len > 6) continue;
+    if (len < 4 || len > 6 || (b > 0 && (isAlnum(text.charCodeAt(b - 1)) || "-_./@".includes(text[b - 1]!)))) continue;
     let e = at + 1;
     while (e < text.length && e - at <= 7 && isAlnum(text.charCodeAt(e))) e++;
     if (e - at - 1 !== len) continue;
+    const c = text.charCodeAt(e);
+    if (!(c === 45 || c === 10 || c === 13 || c === 32 || c === 9 || Number.isNaN(c))) continue;
     const two = text.slice(b, e);
     if (/\d/.test(two) || vowelShare(two) === 0) return true;
   }
@@ -192,4 +207,88 @@ export function codeSpans(text: string): Array<[number, number]> {
   }
   close();
   return found.filter(([s, e], i) => found.findIndex(([a, b]) => a === s && b === e) === i);
+}
+
+/** Words that say the value after them names a thing, not a secret (carried-prose.ts's id words, and a few). */
+const THING = /\b(?:build|commit|run|job|ticket|issue|ids?|request|trace|order|version|release|tag|branch|sha|hash|digest|checksum|fingerprint|pipeline|invoice|case|ref|device|serial|container|image|node|pod|uuid|public|address|host|name|user(?:name)?|login|e-?mail|account|path|file|url|output|result)\b/i;
+
+/**
+ * announced: the token text[a, z), of a generator's shape (`shape`), stands alone on its line (quotes around
+ * it allowed), and the line before (a blank one skipped) announces it: one to eight words of
+ * letters in any script ending with a colon (`Kupuhipa hou:`, `Nuwe waarde:`), no program's marks,
+ * no word that names a thing.
+ */
+export function announcedAlone(text: string, a: number, z: number, shape: (v: string) => boolean): boolean {
+  if (!familyOn("announced")) return false;
+  // Alone on its line (blanks and a quote around it), read by hand before anything else: most tokens are not.
+  const edge = (c: number): boolean => c === 32 || c === 9 || c === 34 || c === 39 || c === 96;
+  let la = a;
+  while (la > 0 && edge(text.charCodeAt(la - 1))) la--;
+  if (la > 0 && text.charCodeAt(la - 1) !== 10) return false;
+  let e = z;
+  while (e < text.length && (edge(text.charCodeAt(e)) || text.charCodeAt(e) === 13)) e++;
+  if (e < text.length && text.charCodeAt(e) !== 10) return false;
+  if (!shape(text.slice(a, z))) return false;
+  let end = la - 1;
+  let prev = "";
+  for (let k = 0; k < 2 && end > 0; k++) {
+    const s = text.lastIndexOf("\n", end - 1) + 1;
+    prev = text.slice(s, end).trim();
+    if (prev !== "") break;
+    end = s - 1;
+  }
+  if (!/[:\uff1a]$/.test(prev) || prev.length > 80 || THING.test(prev) || /[={}<>$`\\|/]/.test(prev)) return false;
+  const words = prev.slice(0, -1).split(/\s+/).filter((w) => w !== "");
+  return words.length >= 1 && words.length <= 8 && words.every((w) => letterWord(w.replace(/[,.()'"]/g, "")));
+}
+
+const GROUPS = /^[a-z]{3,8}(?:-[a-z]{3,8}){2,5}$/;
+const SPACED = /^[a-z]{3,8}(?: [a-z]{3,8}){2,5}$/;
+const OPEN = "\"'\u201c\u201e\u00ab";
+const CLOSE = "\"'\u201d\u201c\u00bb";
+const CONSONANTS4 = /[bcdfghjklmnpqrstvwxz]{4}/;
+
+/** The groups of a candidate passphrase `m` are a generator's: a vowel in five letters or fewer, two groups of few vowels, one of four consonants in a row. */
+function randomGroups(m: string): boolean {
+  const gs = m.split(/[- ]/);
+  const letters = gs.join("");
+  if (5 * (letters.match(/[aeiouy]/g) ?? []).length > letters.length) return false;
+  return gs.filter((g) => g.length >= 4 && 5 * (g.match(/[aeiouy]/g) ?? []).length <= g.length).length >= 2 && gs.some((g) => CONSONANTS4.test(g));
+}
+
+/**
+ * letters: the spans of `text` that are passphrases of random letter groups joined by dashes, or
+ * by blanks inside quotes. Read from each dash between two lower-case letters (over the run of
+ * letters and dashes around it, each run once) and from each opening quote before a lower-case
+ * letter: a pattern over the whole text cost the writers' pre-filter a third more on real sessions.
+ */
+export function letterGroupSpans(text: string): Array<[number, number]> {
+  if (!familyOn("letters")) return [];
+  const out: Array<[number, number]> = [];
+  const inRun = (c: number): boolean => isLower(c) || c === 45;
+  for (let at = text.indexOf("-", 3); at >= 0; at = text.indexOf("-", at + 1)) {
+    if (!isLower(text.charCodeAt(at - 1)) || !isLower(text.charCodeAt(at + 1))) continue;
+    let s0 = at;
+    while (s0 > 0 && inRun(text.charCodeAt(s0 - 1))) s0--;
+    let e0 = at + 1;
+    while (e0 < text.length && inRun(text.charCodeAt(e0))) e0++;
+    at = e0;
+    // A whole run: no word's character, "_" or "/" beside it.
+    const before = text.charCodeAt(s0 - 1);
+    const after = text.charCodeAt(e0);
+    if (isAlnum(before) || before === 95 || isAlnum(after) || after === 95) continue;
+    const run = text.slice(s0, e0);
+    if (GROUPS.test(run) && randomGroups(run)) out.push([s0, e0]);
+  }
+  // Groups parted by blanks, inside quotes: from each opening quote before a lower-case letter.
+  for (let at = 0; at < text.length; at++) {
+    if (!OPEN.includes(text[at]!) || !isLower(text.charCodeAt(at + 1))) continue;
+    let e = at + 1;
+    while (e < text.length && e - at <= 60 && (isLower(text.charCodeAt(e)) || text.charCodeAt(e) === 32)) e++;
+    if (!CLOSE.includes(text[e] ?? "")) continue;
+    const run = text.slice(at + 1, e);
+    if (SPACED.test(run) && randomGroups(run)) out.push([at + 1, e]);
+    at = e;
+  }
+  return out;
 }
