@@ -244,7 +244,8 @@ export function announcedAlone(text: string, a: number, z: number, shape: (v: st
 
 const GROUPS = /^[a-z]{3,8}(?:-[a-z]{3,8}){2,5}$/;
 const SPACED = /^[a-z]{3,8}(?: [a-z]{3,8}){2,5}$/;
-const OPEN = "\"'\u201c\u201e\u00ab";
+/** An opening quote before a lower-case letter (found by a native search, not a loop over every character). */
+const OPENING = /["'\u201c\u201e\u00ab][a-z]/g;
 const CLOSE = "\"'\u201d\u201c\u00bb";
 const CONSONANTS4 = /[bcdfghjklmnpqrstvwxz]{4}/;
 
@@ -281,14 +282,15 @@ export function letterGroupSpans(text: string): Array<[number, number]> {
     if (GROUPS.test(run) && randomGroups(run)) out.push([s0, e0]);
   }
   // Groups parted by blanks, inside quotes: from each opening quote before a lower-case letter.
-  for (let at = 0; at < text.length; at++) {
-    if (!OPEN.includes(text[at]!) || !isLower(text.charCodeAt(at + 1))) continue;
+  OPENING.lastIndex = 0;
+  for (let m = OPENING.exec(text); m !== null; m = OPENING.exec(text)) {
+    const at = m.index;
     let e = at + 1;
     while (e < text.length && e - at <= 60 && (isLower(text.charCodeAt(e)) || text.charCodeAt(e) === 32)) e++;
     if (!CLOSE.includes(text[e] ?? "")) continue;
     const run = text.slice(at + 1, e);
     if (SPACED.test(run) && randomGroups(run)) out.push([at + 1, e]);
-    at = e;
+    OPENING.lastIndex = e;
   }
   return out;
 }
