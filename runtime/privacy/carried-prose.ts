@@ -11,6 +11,7 @@
  */
 import type { Span } from "./spans.js";
 import { isLetter, letterWord } from "./letters.js";
+import { announcedAlone, letterGroupSpans, madeInOtherTongue, madeToken } from "./made-values.js";
 import { otherScriptLine, proseSecret } from "./witness-families.js";
 
 const KIND = "prose-token";
@@ -66,10 +67,17 @@ export function proseTokenSpans(text: string): Span[] {
     const la = text.lastIndexOf("\n", a) + 1;
     const nl = text.indexOf("\n", a);
     const line = text.slice(la, nl < 0 ? text.length : nl);
-    if (!proseSecret(v, otherScriptLine(line)) || !sentence(line, v)) continue;
+    // Or a generator's token that proseSecret refuses for its case or runs, in a sentence not in English (made-values.ts).
+    if (!(proseSecret(v, otherScriptLine(line)) || madeInOtherTongue(v, line)) || !sentence(line, v)) {
+      // Or alone on its line after a line announcing it (made-values.ts).
+      if (!announcedAlone(text, a, z, (x) => proseSecret(x, false) || madeToken(x))) continue;
+    }
     // One token a line: a line listing several such runs is an inventory of names or ids, not a sentence giving one.
     lines.set(la, (lines.get(la) ?? 0) + 1);
     out.push({ start: a, end: z, rank: 0, kind: KIND });
   }
-  return out.filter((sp) => lines.get(text.lastIndexOf("\n", sp.start) + 1) === 1);
+  const one = out.filter((sp) => lines.get(text.lastIndexOf("\n", sp.start) + 1) === 1);
+  // Passphrases of random letter groups, wherever they stand (made-values.ts).
+  for (const [start, end] of letterGroupSpans(text)) one.push({ start, end, rank: 0, kind: KIND });
+  return one;
 }

@@ -23,6 +23,7 @@
 import type { Strength, ValueTest } from "./context-find.js";
 import { familyOn } from "./context-families.js";
 import { nameParts, namePartKind, NOT_SECRET_WORDS } from "./context-words.js";
+import { codeSpans, mayHaveCode } from "./made-values.js";
 
 const isUserChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 43 || c === 37;
 const isSpaceOrEnd = (c: number): boolean => Number.isNaN(c) || c === 32 || c === 9 || c === 10 || c === 13;
@@ -275,7 +276,7 @@ const PUBLIC_PARTS = new Set(["public", "certificate", "cert", "csr", "request",
  * scan (reader-gates.ts); kept beside the readers so a new one adds its start here.
  */
 export function mayHavePosition(text: string, lower: string): boolean {
-  if (lower.includes("-----begin ") || PAIR_FLAGS.some((f) => lower.includes(f))) return true;
+  if (lower.includes("-----begin ") || PAIR_FLAGS.some((f) => lower.includes(f)) || mayHaveCode(text)) return true;
   // userinfo's "@": a host's character after it, and a ":" before the run that ends at it (pairBefore's first tests).
   for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
     const c = text.charCodeAt(at + 1);
@@ -315,4 +316,5 @@ export function positionalValues(text: string, lower: string, found: Array<[numb
   if (familyOn("calls")) clientCalls(text, lower, found, ok);
   if (familyOn("printed")) printedFiles(text, lower, found, ok);
   if (familyOn("lines")) armouredBlocks(text, lower, found);
+  found.push(...codeSpans(text)); // the thirteenth pass's codes (made-values.ts), behind their own switch
 }

@@ -113,3 +113,27 @@ export const FIRST_RUN_MISSES: Readonly<Record<number, readonly string[]>> = {
     "h11-prose-hiligaynon-passphrase", "h11-prose-wolof-voice-transcript", "h11-prose-sesotho-api-key",
     "h11-prose-nahuatl-note", "h11-prose-tibetan-note", "h11-prose-papiamento-env-split",
   ],};
+
+/**
+ * What main still missed of sets 11 and 12 when the thirteenth pass began (8556b9b; the MISSED
+ * lists of held-out-doors-11.test.ts and held-out-doors-12.test.ts then): the items that pass's
+ * general classes (made-values.ts) were measured on without their texts being read
+ * (leave-out-13.test.ts; docs/privacy.md "Thirteenth pass: general rules").
+ */
+export const MAIN_MISSES_AT_13: Readonly<Record<11 | 12, readonly string[]>> = {
+  11: [
+    "h11-enc-powershell-encodedcommand", "h11-enc-base32-backup-key", "h11-enc-storj-access-grant", "h11-enc-wasm-env-utf8-array",
+    "h11-enc-mariadb-keyfile-hex", "h11-asm-lua-string-char", "h11-asm-cobol-string", "h11-asm-c-adjacent-literals",
+    "h11-asm-perl-qw-join", "h11-asm-shell-paste-join", "h11-asm-hcl-join", "h11-asm-vba-chr", "h11-asm-tcl-append",
+    "h11-art-pdf-extracted-onboarding", "h11-art-ics-description", "h11-art-vcard-x-field", "h11-art-teams-html-export",
+    "h11-art-tfstate-attributes", "h11-art-cronitor-k8s-cronjob", "h11-art-healthchecks-ping-url-systemd",
+    "h11-prose-friulian-passphrase", "h11-prose-hiligaynon-passphrase", "h11-prose-wolof-voice-transcript", "h11-prose-sesotho-api-key",
+  ],
+  12: [
+    "h12-argv-xdotool-type", "h12-argv-qrencode-terminal", "h12-path-apprise-gotify-url", "h12-path-apprise-join-url",
+    "h12-path-uptime-kuma-push", "h12-path-pipedream-subdomain", "h12-col-exim-passwd-client", "h12-col-wg-show-dump",
+    "h12-line2-mosquitto-sub-v", "h12-line2-svn-simple-auth", "h12-line2-bthport-registry-link-key", "h12-line2-second-line-of-dotfile",
+    "h12-spoken-numbers-as-digits-wifi", "h12-spoken-otp-seed-chunks", "h12-spoken-sms-recovery-readout",
+    "h12-spoken-phonetic-mixed-digits-words", "h12-prose-kashmiri-perso-arabic", "h12-prose-cherokee-mixed",
+  ],
+};

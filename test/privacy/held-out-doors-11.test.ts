@@ -51,7 +51,7 @@ const MISSED: readonly string[] = [
   "h11-enc-powershell-encodedcommand", "h11-enc-base32-backup-key", "h11-enc-storj-access-grant", "h11-enc-wasm-env-utf8-array", "h11-enc-mariadb-keyfile-hex",
   "h11-asm-lua-string-char", "h11-asm-cobol-string", "h11-asm-c-adjacent-literals", "h11-asm-perl-qw-join", "h11-asm-shell-paste-join", "h11-asm-hcl-join", "h11-asm-vba-chr", "h11-asm-tcl-append",
   "h11-art-pdf-extracted-onboarding", "h11-art-ics-description", "h11-art-vcard-x-field", "h11-art-teams-html-export", "h11-art-tfstate-attributes", "h11-art-cronitor-k8s-cronjob", "h11-art-healthchecks-ping-url-systemd",
-  "h11-prose-friulian-passphrase", "h11-prose-hiligaynon-passphrase", "h11-prose-wolof-voice-transcript", "h11-prose-sesotho-api-key",
+  "h11-prose-hiligaynon-passphrase", "h11-prose-sesotho-api-key",
 ];
 
 /**
