@@ -6,7 +6,8 @@
  * pre-filter's witness (`silentScans`, called beside the tenth-set pass's scans) runs the same
  * scans behind a gate that an ordinary text fails at once: a run of ten token characters holding
  * a digit and a letter, which every value these rules take has (a read-out value's characters
- * are gated by a digit beside a separator).
+ * are gated by a digit beside a separator). Before the argument and line scans, one read of the
+ * text's long runs (silentFacts) tells whether any run has the shape every value of theirs has.
  *
  * Example: `silentScans("ok")` -> []; `silentScans("$ openssl rand -base64 48\n<a random key>")` ->
  * ["own:silent-line"].
@@ -35,11 +36,81 @@ const PATH_GATE = /\/[A-Za-z0-9_~-]{16}/;
 const rule = (kind: string, find: (text: string) => Array<[number, number]>): OwnRule => ({ kind, re: /[^\s]{8,300}/g, find });
 
 export const SILENT_RULES: readonly OwnRule[] = [
-  rule("silent-argument", findSilentFields), // its own gate: the runs of a value's shape, found first
+  rule("silent-argument", (t) => (silentFacts(t).fields ? findSilentFields(t) : [])), // then its own gate: the runs of a value's shape, found first
   rule("silent-path", (t) => (PATH_GATE.test(t) ? findSilentPaths(t) : [])),
-  rule("silent-line", (t) => (t.includes("\n") && valueRun(t) ? findSilentLines(t) : [])),
+  rule("silent-line", (t) => (t.includes("\n") && silentFacts(t).lines && valueRun(t) ? findSilentLines(t) : [])),
   rule("spoken-secret", (t) => (SPOKEN_GATE.test(t) ? findSpoken(t) : [])),
 ];
+
+/**
+ * What the argument and line scans need of a text, read in one pass over its runs of ten
+ * non-blank characters or more (a native search; only those runs are read character by
+ * character), before either scan compiles a pattern of its own: in a fresh hook process each
+ * pattern costs its compiling, and the value tests' thirty-odd patterns were most of a cleared
+ * capture's silent scans (docs/privacy.md "Cost"). Each answer is "no" only where its scan
+ * finds nothing, because every value the scans take has one of three shapes, all seen here:
+ * - a typed password or a token body (silent-shapes.ts typedPassword, own-shapes.ts
+ *   strongRandom): an upper-case letter, a lower-case one and a digit;
+ * - hex (hexRun, a UUID, a cipher's `0x` key): twelve hex digits in a row or more;
+ * - a run of one case (oneCaseToken, oneCaseRandom), whole or as a part: sixteen letters and
+ *   digits or more, three of them digits, with no character but "+", "/" and "=" among them.
+ * `fields` (silent-fields.ts): a whole run of ten token characters (its `candidate` runs) with a
+ * digit and a letter and one of the shapes inside it; `lines` (silent-lines.ts, whose values
+ * stand alone between blanks): a run of non-blank characters with one of them.
+ * test/privacy/silent-secrets.test.ts checks the three shapes against the value tests.
+ */
+export function silentFacts(text: string): { fields: boolean; lines: boolean } {
+  if (text === lastText && lastFacts !== undefined) return lastFacts;
+  const out = { fields: false, lines: false };
+  LONG.lastIndex = 0;
+  for (let m = LONG.exec(text); m !== null && !(out.fields && out.lines); m = LONG.exec(text)) readLong(m[0], out);
+  lastText = text;
+  lastFacts = out;
+  return out;
+}
+
+/** Runs of ten non-blank characters or more (every value of the two scans lies in one). */
+const LONG = /\S{10,}/g;
+/** The last text read (the pre-filter and the redactor ask both scans of the same text). */
+let lastText: string | undefined;
+let lastFacts: { fields: boolean; lines: boolean } | undefined;
+
+/** Reads one long run into `out` (see silentFacts); one read past its end closes its inner runs. */
+function readLong(s: string, out: { fields: boolean; lines: boolean }): void {
+  let sUpper = false, sLower = false, sDigit = false, sShape = false;
+  let kLen = 0, kUpper = false, kLower = false, kDigit = false, kShape = false; // a run of token characters, [A-Za-z0-9_+/=.~-]
+  let hex = 0; // hex digits in a row
+  let plainAlnum = 0, plainDigits = 0; // letters and digits of a run of [A-Za-z0-9+/=]
+  for (let i = 0; i <= s.length; i++) {
+    const c = s.charCodeAt(i); // NaN past the end: in no class
+    const upper = c >= 65 && c <= 90;
+    const lower = c >= 97 && c <= 122;
+    const digit = c >= 48 && c <= 57;
+    const alnum = upper || lower || digit;
+    const plain = alnum || c === 43 || c === 47 || c === 61;
+    const token = plain || c === 95 || c === 46 || c === 126 || c === 45;
+    if (upper) sUpper = true;
+    else if (lower) sLower = true;
+    else if (digit) sDigit = true;
+    hex = digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) ? hex + 1 : 0;
+    if (plain) {
+      if (alnum) plainAlnum++;
+      if (digit) plainDigits++;
+    } else plainAlnum = plainDigits = 0;
+    if (hex >= 12 || (plainAlnum >= 16 && plainDigits >= 3)) kShape = sShape = true;
+    if (token) {
+      kLen++;
+      if (upper) kUpper = true;
+      else if (lower) kLower = true;
+      else if (digit) kDigit = true;
+      continue;
+    }
+    if (kLen >= 10 && kDigit && (kUpper || kLower) && ((kUpper && kLower) || kShape)) out.fields = true;
+    kLen = 0;
+    kUpper = kLower = kDigit = kShape = false;
+  }
+  if ((sUpper && sLower && sDigit) || sShape) out.lines = true;
+}
 
 /** The silent rules that may take something in `text` ("own:<kind>"), by running their gated scans. */
 export function silentScans(text: string): string[] {
