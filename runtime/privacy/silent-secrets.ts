@@ -51,9 +51,11 @@ export const SILENT_RULES: readonly OwnRule[] = [
  * finds nothing, because every value the scans take has one of three shapes, all seen here:
  * - a typed password or a token body (silent-shapes.ts typedPassword, own-shapes.ts
  *   strongRandom): an upper-case letter, a lower-case one and a digit;
- * - hex (hexRun, a UUID, a cipher's `0x` key): twelve hex digits in a row or more;
+ * - hex (hexRun, a cipher's `0x` key): 24 hex digits in a row or more, or twelve or more as a
+ *   part, next to "_", "~", "." or "-" (hexRun of a part, a UUID's last part);
  * - a run of one case (oneCaseToken, oneCaseRandom), whole or as a part: sixteen letters and
- *   digits or more, three of them digits, with no character but "+", "/" and "=" among them.
+ *   digits or more, three of them digits and three letters beyond hex, with no character but
+ *   "+", "/" and "=" among them.
  * `fields` (silent-fields.ts): a whole run of ten token characters (its `candidate` runs) with a
  * digit and a letter and one of the shapes inside it; `lines` (silent-lines.ts, whose values
  * stand alone between blanks): a run of non-blank characters with one of them.
@@ -79,8 +81,8 @@ let lastFacts: { fields: boolean; lines: boolean } | undefined;
 function readLong(s: string, out: { fields: boolean; lines: boolean }): void {
   let sUpper = false, sLower = false, sDigit = false, sShape = false;
   let kLen = 0, kUpper = false, kLower = false, kDigit = false, kShape = false; // a run of token characters, [A-Za-z0-9_+/=.~-]
-  let hex = 0; // hex digits in a row
-  let plainAlnum = 0, plainDigits = 0; // letters and digits of a run of [A-Za-z0-9+/=]
+  let hex = 0, hexAfterPart = false; // hex digits in a row, and whether a part's separator stands before them
+  let plainAlnum = 0, plainDigits = 0, plainBeyondHex = 0; // of a run of [A-Za-z0-9+/=]
   for (let i = 0; i <= s.length; i++) {
     const c = s.charCodeAt(i); // NaN past the end: in no class
     const upper = c >= 65 && c <= 90;
@@ -88,17 +90,23 @@ function readLong(s: string, out: { fields: boolean; lines: boolean }): void {
     const digit = c >= 48 && c <= 57;
     const alnum = upper || lower || digit;
     const plain = alnum || c === 43 || c === 47 || c === 61;
-    const token = plain || c === 95 || c === 46 || c === 126 || c === 45;
+    const part = c === 95 || c === 46 || c === 126 || c === 45; // "_", ".", "~", "-": what splits a value into parts
     if (upper) sUpper = true;
     else if (lower) sLower = true;
     else if (digit) sDigit = true;
-    hex = digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) ? hex + 1 : 0;
+    if (digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) hex++;
+    else {
+      if (hex >= 24 || (hex >= 12 && (hexAfterPart || part))) kShape = sShape = true;
+      hex = 0;
+      hexAfterPart = part;
+    }
     if (plain) {
       if (alnum) plainAlnum++;
       if (digit) plainDigits++;
-    } else plainAlnum = plainDigits = 0;
-    if (hex >= 12 || (plainAlnum >= 16 && plainDigits >= 3)) kShape = sShape = true;
-    if (token) {
+      else if ((upper && c > 70) || (lower && c > 102)) plainBeyondHex++;
+      if (plainAlnum >= 16 && plainDigits >= 3 && plainBeyondHex >= 3) kShape = sShape = true;
+    } else plainAlnum = plainDigits = plainBeyondHex = 0;
+    if (plain || part) {
       kLen++;
       if (upper) kUpper = true;
       else if (lower) kLower = true;

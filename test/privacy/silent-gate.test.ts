@@ -29,6 +29,7 @@ const value = fc.oneof(
   chars(UPPER + LOWER + DIGITS + "+/", 12, 60).map((s) => `${s}=`),
   chars(LOWER + DIGITS + "_.~-", 12, 60),
   chars(LOWER + "_.-/", 12, 40),
+  fc.tuple(chars("0123456789abcdef", 12, 20), fc.constantFrom("_", ".", "~", "-"), chars(LOWER, 3, 8), fc.boolean()).map(([h, sep, w, first]) => (first ? `${h}${sep}${w}` : `${w}${sep}${h}`)),
   fc.tuple(chars("0123456789abcdef", 8, 8), chars("abcdef", 12, 12), chars("0123456789abcdef", 4, 4)).map(([a, b, c]) => `${a}-${c}-${c}-${c}-${b}`),
   chars("0123456789abcdef", 32, 64).map((s) => `0x${s}`),
 );
