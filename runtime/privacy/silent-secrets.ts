@@ -6,8 +6,8 @@
  * pre-filter's witness (`silentScans`, called beside the tenth-set pass's scans) runs the same
  * scans behind a gate that an ordinary text fails at once: a run of ten token characters holding
  * a digit and a letter, which every value these rules take has (a read-out value's characters
- * are gated by a digit beside a separator). Before the argument and line scans, one read of the
- * text's long runs (silentFacts) tells whether any run has the shape every value of theirs has.
+ * are gated by a digit beside a separator). Before the argument, line and path scans, one read of
+ * the text's long runs (silentFacts) tells whether any run has the shape every value of theirs has.
  *
  * Example: `silentScans("ok")` -> []; `silentScans("$ openssl rand -base64 48\n<a random key>")` ->
  * ["own:silent-line"].
@@ -30,20 +30,17 @@ function valueRun(text: string): boolean {
 /** A digit beside a separator and a letter or digit (`9 u`, `3, q`, `1-7`, `6.\u0020u`): the read-out gate. */
 const SPOKEN_GATE = /[A-Za-z0-9][ ,.\n-]{1,2}\d[ ,.\n-]{1,2}[A-Za-z0-9]|\d{1,3} (?:slash|dash|dot)|\b[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}\b|(?<![\w-])(?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} (?=[A-Za-z]{0,4}\d)[A-Za-z0-9]{3,5} /;
 
-/** A path's segment of sixteen token characters or more (every key silent-paths.ts takes is one). */
-const PATH_GATE = /\/[A-Za-z0-9_~-]{16}/;
-
 const rule = (kind: string, find: (text: string) => Array<[number, number]>): OwnRule => ({ kind, re: /[^\s]{8,300}/g, find });
 
 export const SILENT_RULES: readonly OwnRule[] = [
   rule("silent-argument", (t) => (silentFacts(t).fields ? findSilentFields(t) : [])), // then its own gate: the runs of a value's shape, found first
-  rule("silent-path", (t) => (PATH_GATE.test(t) ? findSilentPaths(t) : [])),
+  rule("silent-path", (t) => (silentFacts(t).paths ? findSilentPaths(t) : [])),
   rule("silent-line", (t) => (t.includes("\n") && silentFacts(t).lines && valueRun(t) ? findSilentLines(t) : [])),
   rule("spoken-secret", (t) => (SPOKEN_GATE.test(t) ? findSpoken(t) : [])),
 ];
 
 /**
- * What the argument and line scans need of a text, read in one pass over its runs of ten
+ * What the argument, line and path scans need of a text, read in one pass over its runs of ten
  * non-blank characters or more (a native search; only those runs are read character by
  * character), before either scan compiles a pattern of its own: in a fresh hook process each
  * pattern costs its compiling, and the value tests' thirty-odd patterns were most of a cleared
@@ -58,14 +55,16 @@ export const SILENT_RULES: readonly OwnRule[] = [
  *   "+", "/" and "=" among them.
  * `fields` (silent-fields.ts): a whole run of ten token characters (its `candidate` runs) with a
  * digit and a letter and one of the shapes inside it; `lines` (silent-lines.ts, whose values
- * stand alone between blanks): a run of non-blank characters with one of them.
+ * stand alone between blanks): a run of non-blank characters with one of them; `paths`
+ * (silent-paths.ts, which reads only the lines of such a run): a "/" and sixteen or more of
+ * [A-Za-z0-9_~-] holding a digit.
  * test/privacy/silent-secrets.test.ts checks the three shapes against the value tests.
  */
-export function silentFacts(text: string): { fields: boolean; lines: boolean } {
+export function silentFacts(text: string): SilentFacts {
   if (text === lastText && lastFacts !== undefined) return lastFacts;
-  const out = { fields: false, lines: false };
+  const out = { fields: false, lines: false, paths: false };
   LONG.lastIndex = 0;
-  for (let m = LONG.exec(text); m !== null && !(out.fields && out.lines); m = LONG.exec(text)) readLong(m[0], out);
+  for (let m = LONG.exec(text); m !== null && !(out.fields && out.lines && out.paths); m = LONG.exec(text)) readLong(m[0], out);
   lastText = text;
   lastFacts = out;
   return out;
@@ -75,14 +74,16 @@ export function silentFacts(text: string): { fields: boolean; lines: boolean } {
 const LONG = /\S{10,}/g;
 /** The last text read (the pre-filter and the redactor ask both scans of the same text). */
 let lastText: string | undefined;
-let lastFacts: { fields: boolean; lines: boolean } | undefined;
+let lastFacts: SilentFacts | undefined;
+type SilentFacts = { fields: boolean; lines: boolean; paths: boolean };
 
 /** Reads one long run into `out` (see silentFacts); one read past its end closes its inner runs. */
-function readLong(s: string, out: { fields: boolean; lines: boolean }): void {
+function readLong(s: string, out: SilentFacts): void {
   let sUpper = false, sLower = false, sDigit = false, sShape = false;
   let kLen = 0, kUpper = false, kLower = false, kDigit = false, kShape = false; // a run of token characters, [A-Za-z0-9_+/=.~-]
   let hex = 0, hexAfterPart = false; // hex digits in a row, and whether a part's separator stands before them
   let plainAlnum = 0, plainDigits = 0, plainBeyondHex = 0; // of a run of [A-Za-z0-9+/=]
+  let path = -1, pathDigit = false; // [A-Za-z0-9_~-] since a "/" (-1: none)
   for (let i = 0; i <= s.length; i++) {
     const c = s.charCodeAt(i); // NaN past the end: in no class
     const upper = c >= 65 && c <= 90;
@@ -94,6 +95,14 @@ function readLong(s: string, out: { fields: boolean; lines: boolean }): void {
     if (upper) sUpper = true;
     else if (lower) sLower = true;
     else if (digit) sDigit = true;
+    if (c === 47) {
+      path = 0;
+      pathDigit = false;
+    } else if (path >= 0 && (alnum || c === 95 || c === 126 || c === 45)) {
+      path++;
+      if (digit) pathDigit = true;
+      if (path >= 16 && pathDigit) out.paths = true;
+    } else path = -1;
     if (digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) hex++;
     else {
       if (hex >= 24 || (hex >= 12 && (hexAfterPart || part))) kShape = sShape = true;

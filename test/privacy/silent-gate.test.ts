@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findSilentFields } from "../../runtime/privacy/silent-fields.js";
 import { findSilentLines } from "../../runtime/privacy/silent-lines.js";
+import { findSilentPaths } from "../../runtime/privacy/silent-paths.js";
 import { silentFacts } from "../../runtime/privacy/silent-secrets.js";
 import { generatedRun, typedPassword } from "../../runtime/privacy/silent-shapes.js";
 import { sharedDatasets } from "../transcripts/fixtures.js";
@@ -48,6 +49,11 @@ const PLACES: ReadonlyArray<(v: string) => string> = [
   (v) => `CMD ["run", "--quiet", "${v}"]`,
   (v) => `ip xfrm state add aead rfc4106(gcm(aes)) ${v} 128`,
   (v) => `export X=${v}`,
+  (v) => `POST https://ingest.vendor.example/ingest/${v}/events`,
+  (v) => `curl https://rpc.chain.example/v2/${v}`,
+  (v) => `ffmpeg -i in.mp4 -f flv rtmp://live.example/app/${v}`,
+  (v) => `https://files.example/d/${v}/installer.exe`,
+  (v) => `GET /alert/${v}/platform`,
 ];
 const text = fc.tuple(fc.nat(PLACES.length - 1), value, fc.constantFrom("", "\n", "ok, done.\n", "\\n", " (see above)")).map(([i, v, tail]) => `${PLACES[i]!(v)}${tail}`);
 
@@ -69,23 +75,28 @@ describe("the silent rules' shared gate (silentFacts)", () => {
     expect(taken).toBeGreaterThan(3000);
   });
 
-  it("says no only where the argument and line scans find nothing (fast-check)", () => {
+  it("says no only where the argument, line and path scans find nothing (fast-check)", () => {
     let found = 0;
+    let pathsFound = 0;
     let ruledOut = 0;
     fc.assert(
       fc.property(text, (t) => {
         const facts = silentFacts(t);
         const fields = findSilentFields(t).length > 0;
         const lines = findSilentLines(t).length > 0;
+        const paths = findSilentPaths(t).length > 0;
         if (fields) expect(facts.fields, t).toBe(true);
         if (lines) expect(facts.lines, t).toBe(true);
-        if (fields || lines) found++;
-        if (!facts.fields && !facts.lines) ruledOut++;
+        if (paths) expect(facts.paths, t).toBe(true);
+        if (paths) pathsFound++;
+        if (fields || lines || paths) found++;
+        if (!facts.fields && !facts.lines && !facts.paths) ruledOut++;
       }),
       { numRuns: 20000, seed: 1314 },
     );
     // Not vacuous: the scans find values in many texts, and the gate rules many out.
     expect(found).toBeGreaterThan(2000);
+    expect(pathsFound).toBeGreaterThan(300);
     expect(ruledOut).toBeGreaterThan(1000);
   });
 
@@ -117,10 +128,12 @@ describe("the silent rules' shared gate (silentFacts)", () => {
           const facts = silentFacts(t);
           const fields = findSilentFields(t).length > 0;
           const lines = t.includes("\n") && findSilentLines(t).length > 0;
+          const paths = findSilentPaths(t).length > 0;
           if (fields && !facts.fields) expect(["fields", t.slice(0, 300)]).toEqual(["fields", "(the gate said no)"]);
           if (lines && !facts.lines) expect(["lines", t.slice(0, 300)]).toEqual(["lines", "(the gate said no)"]);
-          if (fields || lines) found++;
-          if (!facts.fields && !facts.lines) ruledOut++;
+          if (paths && !facts.paths) expect(["paths", t.slice(0, 300)]).toEqual(["paths", "(the gate said no)"]);
+          if (fields || lines || paths) found++;
+          if (!facts.fields && !facts.lines && !facts.paths) ruledOut++;
         }
       }
     }
