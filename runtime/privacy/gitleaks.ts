@@ -18,6 +18,7 @@ import { globalAllowData, ruleAllowData, ruleData, ruleHead, RULE_COUNT, type Pa
 import type { Finding } from "./filter-eval.js";
 import { loadMergeImported } from "./imported-load.js";
 import { importedRules } from "./imported-rules.js";
+import { shannonEntropy } from "./entropy.js";
 
 interface CompiledAllow {
   target: string;
@@ -130,18 +131,7 @@ export interface KeywordCheck {
 
 export const GENERIC_RULE_ID = "generic-api-key";
 
-/** Shannon entropy in bits per character, as gitleaks computes it. "aaaa" -> 0; "abcd" -> 2. */
-export function shannonEntropy(s: string): number {
-  if (s.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
-}
+export { shannonEntropy }; // in its own module (entropy.ts): the hook's pre-filter uses it without gitleaks' data
 
 /**
  * The last answers of each allowlist, by subject and secret: a finding of the generic rule is

@@ -5,7 +5,7 @@
  * file a reader's size.
  */
 import { walkPattern } from "../../core/pattern-walk.js";
-import { shannonEntropy } from "./gitleaks.js";
+import { shannonEntropy } from "./entropy.js";
 /**
  * Random-looking: at least 8 characters with letters and at least two digits, not words
  * joined by hyphens. "aZ3kP9qLmX" yes; "this-is-a-task-2" no; "value" no.

@@ -37,7 +37,9 @@ export function keptBySilentPlace(text: string, start: number, end: number): boo
   if (value.includes("{") && SCHEME_HASH.test(value)) return true;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 200), start);
-  if (/^(?:0x)?[0-9A-Fa-f]{8,40}$/.test(value) && KEY_LOOKUP.test(before)) return true;
-  if (PREFIXED_UUID.test(value) && UUID_LABEL.test(before)) return true;
+  // A search and a length first: called for every finding of every rule, and each pattern costs
+  // its compiling in a fresh hook process (KEY_LOOKUP's every match holds "--"; PREFIXED_UUID's is 36 to 42 long).
+  if (before.includes("--") && /^(?:0x)?[0-9A-Fa-f]{8,40}$/.test(value) && KEY_LOOKUP.test(before)) return true;
+  if (value.length >= 36 && value.length <= 42 && PREFIXED_UUID.test(value) && UUID_LABEL.test(before)) return true;
   return false;
 }

@@ -8,7 +8,7 @@
  */
 import { held } from "./own-families.js";
 import { encodedText, entropyFloor, looksLikeIdentifier, oneCaseToken, strongRandom } from "./own-shapes.js";
-import { shannonEntropy } from "./gitleaks.js";
+import { shannonEntropy } from "./entropy.js";
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = /^(?:[0-9a-f]+|[0-9A-F]+)$/;
